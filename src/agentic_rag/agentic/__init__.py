@@ -1,0 +1,43 @@
+"""The iterative (agentic) workflow and its deterministic components."""
+
+from __future__ import annotations
+
+from agentic_rag.agentic.compat import (
+    AgenticRAGPipeline,
+    CoverageSufficiencyJudge,
+    ExtractiveSynthesizer,
+    InMemoryKeywordRetriever,
+    KeywordPlanner,
+    TemplateQueryRewriter,
+)
+from agentic_rag.agentic.config import OrchestratorConfig
+from agentic_rag.agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
+from agentic_rag.agentic.fact_evidence import FactEvidence, FactEvidenceModel
+from agentic_rag.agentic.judge import AutoraterStyleSufficiencyJudge, unsupported_claims
+from agentic_rag.agentic.orchestrator import AgenticRAGOrchestrator
+from agentic_rag.agentic.planner import HeuristicPlanner
+from agentic_rag.agentic.policy import AbstentionPolicy
+from agentic_rag.agentic.rewriter import PlanFeedbackRewriter
+from agentic_rag.agentic.routing import CorpusRouter, RoutingDecision
+
+__all__ = [
+    "AbstentionPolicy",
+    "AgenticRAGOrchestrator",
+    "AgenticRAGPipeline",
+    "AutoraterStyleSufficiencyJudge",
+    "CorpusRouter",
+    "CoverageSufficiencyJudge",
+    "ExtractiveDrafter",
+    "ExtractiveGroundedSynthesizer",
+    "ExtractiveSynthesizer",
+    "FactEvidence",
+    "FactEvidenceModel",
+    "HeuristicPlanner",
+    "InMemoryKeywordRetriever",
+    "KeywordPlanner",
+    "OrchestratorConfig",
+    "PlanFeedbackRewriter",
+    "RoutingDecision",
+    "TemplateQueryRewriter",
+    "unsupported_claims",
+]

@@ -1,0 +1,162 @@
+"""Extractive drafting and synthesis: answers made of the evidence's own best sentences.
+
+Every claim is a sentence copied from a snippet, with a citation giving the snippet id and the
+exact character span, so a claim can never say more than its source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from agentic_rag.agentic.fact_evidence import FactEvidence, FactEvidenceModel
+from agentic_rag.agentic.policy import AbstentionPolicy
+from agentic_rag.contracts import (
+    AnswerStatus,
+    Citation,
+    Claim,
+    ContextAssessment,
+    DraftAnswer,
+    GroundedAnswer,
+    RetrievalPlan,
+    Snippet,
+)
+from agentic_rag.text import Analyzer
+from agentic_rag.text.sentences import split_sentences
+
+__all__ = ["ExtractiveDrafter", "ExtractiveGroundedSynthesizer"]
+
+
+class ExtractiveDrafter:
+    """Drafts one claim per evidence snippet of each fact: the snippet's best sentence.
+
+    The best sentence holds the most of the fact's terms (a bridge entity counts as one
+    more); ties go to the earlier sentence.
+
+    Args:
+        analyzer: The analyzer (default English stop words + Snowball).
+        evidence_model: A shared evidence model (overrides ``analyzer``).
+    """
+
+    def __init__(self, analyzer: Analyzer | None = None, *, evidence_model: FactEvidenceModel | None = None) -> None:
+        self.evidence = evidence_model or FactEvidenceModel(analyzer)
+
+    def draft(self, question: str, plan: RetrievalPlan, snippets: Sequence[Snippet]) -> DraftAnswer:
+        """Draft from all evidence so far, covered or not.
+
+        Args:
+            question: The question.
+            plan: The plan.
+            snippets: The evidence.
+
+        Returns:
+            A draft with one cited claim per evidence snippet per fact.
+        """
+        claims = self.claims(plan, snippets, self.evidence.assess(plan, snippets))
+        return DraftAnswer(text=" ".join(dict.fromkeys(c.text for c in claims)), claims=claims)
+
+    def claims(self, plan: RetrievalPlan, snippets: Sequence[Snippet], evidence: Sequence[FactEvidence], *, only_covered: bool = False) -> tuple[Claim, ...]:
+        """Return cited claims for the facts' evidence snippets, in plan order."""
+        by_id = {s.id: s for s in snippets}
+        out: list[Claim] = []
+        for item in evidence:
+            if only_covered and not item.covered:
+                continue
+            terms = set(item.terms)
+            for snippet_id in item.snippet_ids:
+                claim = self.best_sentence_claim(by_id[snippet_id], terms, item.bridges, item.fact_id)
+                if claim is not None:
+                    out.append(claim)
+        return tuple(out)
+
+    def best_sentence_claim(self, snippet: Snippet, terms: set[str], bridges: Sequence[str], fact_id: str, *, must_mention: str = "") -> Claim | None:
+        """Return a claim quoting the sentence of ``snippet`` that best matches ``terms``.
+
+        Args:
+            snippet: The snippet to quote.
+            terms: Analysed terms to match.
+            bridges: Entities that add to a sentence's score when mentioned.
+            fact_id: Fact id recorded on the claim.
+            must_mention: When given, only sentences containing this text (case-insensitive)
+                qualify, falling back to the best sentence overall.
+
+        Returns:
+            The claim, or ``None`` for a snippet without text.
+        """
+        best = None
+        for sentence in split_sentences(snippet.text):
+            found = set(self.evidence.analyzer.analyze(sentence.text))
+            score = len(terms & found) + sum(1 for b in bridges if b.casefold() in sentence.text.casefold())
+            if must_mention and must_mention.casefold() in sentence.text.casefold():
+                score += 1000
+            if best is None or score > best[0]:
+                best = (score, sentence)
+        if best is None:
+            return None
+        sentence = best[1]
+        citation = Citation(snippet_id=snippet.id, quote=sentence.text, start=sentence.start, end=sentence.end)
+        return Claim(text=sentence.text, citations=(citation,), fact_id=fact_id)
+
+
+class ExtractiveGroundedSynthesizer:
+    """Writes the final answer from covered facts only, with an honest status.
+
+    ANSWERED text is the claims' sentences. PARTIAL text adds what was not found, and for a
+    conflict, one cited claim per side. UNANSWERABLE has no claims and says what is missing.
+
+    Args:
+        drafter: The drafter whose sentence choice the answer reuses.
+        policy: Maps the assessment's label to the answer status.
+    """
+
+    def __init__(self, drafter: ExtractiveDrafter | None = None, *, policy: AbstentionPolicy | None = None) -> None:
+        self.drafter = drafter or ExtractiveDrafter()
+        self.policy = policy or AbstentionPolicy()
+
+    def synthesize(self, question: str, plan: RetrievalPlan, snippets: Sequence[Snippet], assessment: ContextAssessment) -> GroundedAnswer:
+        """Write the grounded answer.
+
+        Args:
+            question: The question.
+            plan: The plan.
+            snippets: All evidence.
+            assessment: The final assessment.
+
+        Returns:
+            The answer; ``iterations`` is left 0 for the orchestrator to fill in.
+        """
+        status = self.policy.status_for(assessment.label)
+        evidence = self.drafter.evidence.assess(plan, snippets)
+        missing = tuple(plan.fact(f) for f in assessment.missing_fact_ids)
+        claims: tuple[Claim, ...] = ()
+        if status is not AnswerStatus.UNANSWERABLE:
+            covered = set(assessment.covered_fact_ids)
+            claims = self.drafter.claims(plan, snippets, [e for e in evidence if e.fact_id in covered])
+            claims += self._conflict_claims(plan, snippets, assessment)
+        parts = list(dict.fromkeys(c.text for c in claims))
+        for conflict in assessment.conflicts:
+            sides = " versus ".join(g.value for g in conflict.groups)
+            parts.append(f"The sources disagree on {plan.fact(conflict.fact_id).description}: {sides}.")
+        if missing:
+            lead = "Not found in the evidence" if claims else "The evidence is insufficient to answer; not found"
+            parts.append(f"{lead}: {'; '.join(f.description.rstrip('?.! ') for f in missing)}.")
+        elif status is AnswerStatus.UNANSWERABLE:
+            parts.append("The evidence is insufficient to answer this question.")
+        return GroundedAnswer(
+            text=" ".join(parts),
+            claims=claims,
+            status=status,
+            missing_facts=missing,
+            final_score=assessment.sufficiency_score,
+            conflicts=assessment.conflicts,
+        )
+
+    def _conflict_claims(self, plan: RetrievalPlan, snippets: Sequence[Snippet], assessment: ContextAssessment) -> tuple[Claim, ...]:
+        by_id = {s.id: s for s in snippets}
+        out = []
+        for conflict in assessment.conflicts:
+            terms = set(self.drafter.evidence.fact_terms(plan.fact(conflict.fact_id)))
+            for group in conflict.groups:
+                claim = self.drafter.best_sentence_claim(by_id[group.snippet_ids[0]], terms, (), conflict.fact_id, must_mention=group.value)
+                if claim is not None:
+                    out.append(claim)
+        return tuple(out)

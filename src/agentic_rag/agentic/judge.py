@@ -1,0 +1,167 @@
+"""The deterministic sufficiency judge, modelled on the Sufficient Context autorater.
+
+It answers the autorater's question ("is this context enough to answer?") from fact
+coverage instead of a model: every MUST fact covered, no conflict, the weighted score above
+the plan's bar. Beyond the binary verdict it labels answerability, lists unsupported draft
+claims and conflicting evidence, and asks one targeted follow-up query per missing fact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from agentic_rag.agentic.fact_evidence import FactEvidence, FactEvidenceModel
+from agentic_rag.agentic.policy import AbstentionPolicy
+from agentic_rag.contracts import (
+    AnswerabilityLabel,
+    Claim,
+    ConflictEvidence,
+    ConflictGroup,
+    ContextAssessment,
+    DraftAnswer,
+    FactPriority,
+    FeedbackQuery,
+    RequiredFact,
+    RetrievalPlan,
+    Snippet,
+    SufficiencyStatus,
+)
+from agentic_rag.text import Analyzer
+
+__all__ = ["AutoraterStyleSufficiencyJudge", "unsupported_claims"]
+
+
+def unsupported_claims(claims: Sequence[Claim], snippets: Sequence[Snippet]) -> tuple[Claim, ...]:
+    """Return the claims whose citations do not hold.
+
+    A claim is unsupported when it has no citation, cites a snippet that was never retrieved,
+    or quotes text that does not stand at the cited span of that snippet.
+    """
+    by_id = {s.id: s for s in snippets}
+    bad = []
+    for claim in claims:
+        if not claim.citations or any(c.snippet_id not in by_id or not c.is_supported_by(by_id[c.snippet_id]) for c in claim.citations):
+            bad.append(claim)
+    return tuple(bad)
+
+
+class AutoraterStyleSufficiencyJudge:
+    """Judges sufficiency by fact coverage, with conflicts, unsupported claims and feedback.
+
+    Coverage uses ``required_terms`` when a fact has them, otherwise the analysed content
+    terms of its description (see :class:`FactEvidenceModel`, which also handles bridged
+    facts). The label is SUFFICIENT when every MUST fact is covered, nothing conflicts and
+    the weighted score reaches the plan's ``min_sufficiency``; CONFLICTING when covered facts
+    have snippets carrying different ``conflict_terms``; USEFUL_BUT_INCOMPLETE when some fact
+    is covered (or half-covered); INSUFFICIENT when snippets touch the facts at all;
+    UNANSWERABLE otherwise.
+
+    Args:
+        analyzer: The analyzer (default English stop words + Snowball).
+        term_threshold: Share of description terms that covers a fact without required terms.
+        policy: The selective-abstention policy mapping labels to answer statuses.
+        evidence_model: A custom evidence model (overrides ``analyzer``/``term_threshold``).
+    """
+
+    def __init__(
+        self,
+        analyzer: Analyzer | None = None,
+        *,
+        term_threshold: float = 0.8,
+        policy: AbstentionPolicy | None = None,
+        evidence_model: FactEvidenceModel | None = None,
+    ) -> None:
+        self.evidence = evidence_model or FactEvidenceModel(analyzer, term_threshold=term_threshold)
+        self.policy = policy or AbstentionPolicy()
+
+    def assess(self, question: str, plan: RetrievalPlan, snippets: Sequence[Snippet], draft: DraftAnswer) -> ContextAssessment:
+        """Assess the evidence and the draft.
+
+        Args:
+            question: The question.
+            plan: The plan whose facts define sufficiency.
+            snippets: All evidence so far.
+            draft: The current draft (its claims are checked against the snippets).
+
+        Returns:
+            The assessment, with one feedback query per missing fact that is not waiting on
+            another missing fact.
+        """
+        evidence = self.evidence.assess(plan, snippets)
+        facts = {f.id: f for f in plan.facts}
+        covered = tuple(e.fact_id for e in evidence if e.covered)
+        missing = tuple(e.fact_id for e in evidence if not e.covered)
+        total = sum(facts[e.fact_id].priority.weight for e in evidence)
+        score = sum(facts[e.fact_id].priority.weight * (1.0 if e.covered else e.coverage) for e in evidence) / total
+        score = round(min(1.0, max(0.0, score)), 6)
+        conflicts = tuple(c for e in evidence if e.covered for c in self._conflicts(facts[e.fact_id], snippets))
+        must_missing = [f for f in missing if facts[f].priority is FactPriority.MUST]
+        if conflicts:
+            label = AnswerabilityLabel.CONFLICTING
+        elif not must_missing and score >= plan.stop_conditions.min_sufficiency:
+            label = AnswerabilityLabel.SUFFICIENT
+        elif covered or any(e.coverage >= 0.5 for e in evidence):
+            label = AnswerabilityLabel.USEFUL_BUT_INCOMPLETE
+        elif any(e.coverage > 0 for e in evidence):
+            label = AnswerabilityLabel.INSUFFICIENT
+        else:
+            label = AnswerabilityLabel.UNANSWERABLE
+        status = SufficiencyStatus.SUFFICIENT if label is AnswerabilityLabel.SUFFICIENT else SufficiencyStatus.INSUFFICIENT
+        by_id = {s.id: s for s in snippets}
+        feedback = tuple(
+            q for e in evidence if not e.covered and not e.blocked_by
+            for q in [self._feedback(facts[e.fact_id], e, evidence, by_id)] if q is not None
+        )
+        rationale = "; ".join(
+            f"{e.fact_id} covered by {', '.join(e.snippet_ids)}" if e.covered
+            else f"{e.fact_id} waits for {e.blocked_by}" if e.blocked_by
+            else f"{e.fact_id} missing {', '.join(e.missing_terms) or 'evidence'} ({e.coverage:.2f})"
+            for e in evidence
+        )
+        return ContextAssessment(
+            status=status,
+            sufficiency_score=score,
+            covered_fact_ids=covered,
+            missing_fact_ids=missing,
+            unsupported_claims=unsupported_claims(draft.claims, snippets),
+            conflicts=conflicts,
+            feedback_queries=feedback,
+            label=label,
+            rationale=rationale,
+        )
+
+    def _conflicts(self, fact: RequiredFact, snippets: Sequence[Snippet]) -> tuple[ConflictEvidence, ...]:
+        if len(fact.conflict_terms) < 2:
+            return ()
+        needed = set(self.evidence.fact_terms(fact))
+        threshold = 1.0 if fact.required_terms else self.evidence.term_threshold
+        groups = []
+        for value in fact.conflict_terms:
+            ids = tuple(sorted(
+                s.id for s in snippets
+                if needed and len(needed & self.evidence.snippet_terms(s)) / len(needed) >= threshold and self.evidence.mentions(s, value)
+            ))
+            if ids:
+                groups.append(ConflictGroup(value=value, snippet_ids=ids))
+        return (ConflictEvidence(fact_id=fact.id, groups=tuple(groups)),) if len(groups) >= 2 else ()
+
+    def _feedback(self, fact: RequiredFact, evidence: FactEvidence, all_evidence: Sequence[FactEvidence], by_id: dict[str, Snippet]) -> FeedbackQuery | None:
+        analyzer = self.evidence.analyzer
+        missing = set(evidence.missing_terms)
+        words = [w for w in analyzer.tokenize(" ".join((fact.description, *fact.required_terms)))
+                 if not analyzer.is_stopword(w) and any(t in missing for t in analyzer.analyze(w))]
+        words = list(dict.fromkeys(words))
+        bridges: tuple[str, ...] = ()
+        parent_snippets: tuple[str, ...] = evidence.snippet_ids
+        if fact.depends_on:
+            deps = [e for e in all_evidence if e.fact_id in fact.depends_on]
+            bridges = tuple(b for e in deps for b in e.bridges)[:2]
+            parent_snippets = tuple(s for e in deps for s in e.snippet_ids)
+        elif evidence.snippet_ids:
+            bridges = evidence.bridges[:2]
+        text = " ".join((*bridges, *words)).strip() or fact.description
+        parent = next((by_id[s].query_id for s in parent_snippets if s in by_id and by_id[s].query_id), None)
+        reason = f"fact {fact.id} missing {', '.join(evidence.missing_terms) or 'evidence'}"
+        if bridges:
+            reason += f"; following bridge {', '.join(bridges)}"
+        return FeedbackQuery(fact_id=fact.id, text=text, reason=reason, parent_id=parent)

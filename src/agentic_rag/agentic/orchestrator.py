@@ -1,0 +1,275 @@
+"""The iterative (agentic) workflow: plan, route, rewrite, retrieve, draft, judge, iterate,
+synthesize.
+
+::
+
+    question -> planner -> plan (facts, routes)
+    loop: rewriter -> subqueries -> retriever -> snippets (dedup, lineage)
+          -> drafter -> draft -> judge -> assessment (missing facts, feedback)
+          stop when sufficient, or on a budget / progress guard
+    synthesizer -> grounded answer -> citation check -> RunResult
+
+Budgets never raise: hitting one ends the run with the best grounded answer so far and a
+``stop_reason``. Components that charge the budget (LLM-backed ones) are replaced by the
+deterministic judge and synthesizer once it is spent, so the run still ends with an answer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from agentic_rag.agentic.config import OrchestratorConfig
+from agentic_rag.agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
+from agentic_rag.agentic.judge import AutoraterStyleSufficiencyJudge, unsupported_claims
+from agentic_rag.agentic.planner import HeuristicPlanner
+from agentic_rag.agentic.rewriter import PlanFeedbackRewriter
+from agentic_rag.budget import RunBudget, use_budget
+from agentic_rag.contracts import (
+    AnswerStatus,
+    ContextAssessment,
+    Corpus,
+    DraftAnswer,
+    GroundedAnswer,
+    IterationTrace,
+    RetrievalPlan,
+    RunResult,
+    Snippet,
+    StopReason,
+    Subquery,
+    Usage,
+)
+from agentic_rag.contracts.validation import require_text, require_unique
+from agentic_rag.errors import AgenticRAGError, BudgetExhaustedError, InvalidInputError, RetrievalError
+from agentic_rag.ports import Drafter, Planner, QueryRewriter, Retriever, SufficiencyJudge, Synthesizer
+
+__all__ = ["AgenticRAGOrchestrator"]
+
+
+class AgenticRAGOrchestrator:
+    """Runs the iterative workflow over any components that fit the ports.
+
+    Args:
+        retriever: The retriever (required).
+        planner: Default :class:`HeuristicPlanner`.
+        rewriter: Default :class:`PlanFeedbackRewriter`.
+        drafter: Default :class:`ExtractiveDrafter`.
+        judge: Default :class:`AutoraterStyleSufficiencyJudge`.
+        synthesizer: Default :class:`ExtractiveGroundedSynthesizer`.
+        config: Budgets (default :class:`OrchestratorConfig`).
+
+    Raises:
+        InvalidInputError: A component missing its port method.
+    """
+
+    def __init__(
+        self,
+        *,
+        retriever: Retriever,
+        planner: Planner | None = None,
+        rewriter: QueryRewriter | None = None,
+        drafter: Drafter | None = None,
+        judge: SufficiencyJudge | None = None,
+        synthesizer: Synthesizer | None = None,
+        config: OrchestratorConfig | None = None,
+    ) -> None:
+        self.retriever = _check(retriever, "retrieve", "retriever")
+        self.planner = _check(planner or HeuristicPlanner(), "plan", "planner")
+        self.rewriter = _check(rewriter or PlanFeedbackRewriter(), "rewrite", "rewriter")
+        self.drafter = _check(drafter or ExtractiveDrafter(), "draft", "drafter")
+        self.judge = _check(judge or AutoraterStyleSufficiencyJudge(), "assess", "judge")
+        self.synthesizer = _check(synthesizer or ExtractiveGroundedSynthesizer(), "synthesize", "synthesizer")
+        self.config = config or OrchestratorConfig()
+        if not isinstance(self.config, OrchestratorConfig):
+            raise InvalidInputError(f"config must be an OrchestratorConfig, got {type(self.config).__name__}", stage="orchestrator")
+        # Used once a budget is spent: they charge nothing, so the run can still finish.
+        self._fallback_judge = AutoraterStyleSufficiencyJudge()
+        self._fallback_synthesizer = ExtractiveGroundedSynthesizer()
+
+    def run(self, question: str, corpora: Sequence[Corpus]) -> RunResult:
+        """Answer ``question`` from ``corpora``.
+
+        Args:
+            question: The question (a non-empty string).
+            corpora: The corpora to route over (at least one, unique ids).
+
+        Returns:
+            The run result with the grounded answer, the trace and the stop reason.
+
+        Raises:
+            InvalidInputError: Bad question, corpora or plan (a route to an unknown corpus).
+            RetrievalError: The retriever failed with an error of its own.
+        """
+        require_text(question, "question", stage="orchestrator")
+        corpora = tuple(corpora)
+        if not corpora or not all(isinstance(c, Corpus) for c in corpora):
+            raise InvalidInputError(f"corpora must be a non-empty sequence of Corpus, got {corpora!r}", stage="orchestrator")
+        require_unique((c.id for c in corpora), "corpus id", stage="orchestrator")
+        budget = RunBudget(deadline_s=self.config.deadline_s, max_llm_calls=self.config.max_llm_calls, max_tokens=self.config.max_tokens)
+        with use_budget(budget):
+            return _Run(self, question, corpora, budget).execute()
+
+
+class _Run:
+    """The state of one run (kept off the orchestrator so runs can be concurrent)."""
+
+    def __init__(self, owner: AgenticRAGOrchestrator, question: str, corpora: tuple[Corpus, ...], budget: RunBudget) -> None:
+        self.o, self.question, self.corpora, self.budget = owner, question, corpora, budget
+        self.snippets: dict[tuple[str, str, int, int], Snippet] = {}
+        self.issued: set[tuple[str, tuple[str, ...]]] = set()
+        self.traces: list[IterationTrace] = []
+        self.subquery_count = 0
+        self.assessment: ContextAssessment | None = None
+        self.spent = False
+
+    def execute(self) -> RunResult:
+        cfg = self.o.config
+        try:
+            plan = self._plan(None)
+        except BudgetExhaustedError as exc:
+            self.spent = True
+            plan = HeuristicPlanner().plan(self.question, self.corpora)
+            return self._finish(plan, StopReason(exc.reason))
+        stop = StopReason.MAX_ITERATIONS
+        try:
+            pending = self.o.rewriter.rewrite(plan, (), iteration=1)
+            for iteration in range(1, cfg.max_iterations + 1):
+                subqueries = self._fresh(pending)
+                if not subqueries:
+                    stop = StopReason.NO_QUERIES
+                    break
+                new, truncated = self._retrieve(subqueries)
+                evidence = list(self.snippets.values())
+                draft = self.o.drafter.draft(self.question, plan, evidence)
+                self.assessment = self.o.judge.assess(self.question, plan, evidence, draft)
+                self.traces.append(IterationTrace(iteration, subqueries, tuple(new), draft, self.assessment))
+                reason = self._stop_reason(plan, new, truncated, iteration)
+                if reason is not None:
+                    stop = reason
+                    break
+                if cfg.replan:
+                    plan = self._plan(self.assessment)
+                pending = self.o.rewriter.rewrite(plan, self.assessment.feedback_queries, iteration=iteration + 1)
+        except BudgetExhaustedError as exc:
+            self.spent = True
+            stop = StopReason(exc.reason)
+        return self._finish(plan, stop)
+
+    def _plan(self, prior: ContextAssessment | None) -> RetrievalPlan:
+        plan = self.o.planner.plan(self.question, self.corpora, prior)
+        known = {c.id for c in self.corpora}
+        for route in plan.routes:
+            unknown = [c for c in route.corpus_ids if c not in known]
+            if unknown:
+                raise InvalidInputError(f"plan routes fact {route.fact_id!r} to unknown corpora {unknown}; known: {sorted(known)}", stage="planner")
+        return plan
+
+    def _fresh(self, subqueries: Sequence[Subquery]) -> tuple[Subquery, ...]:
+        """Drop subqueries already issued (same text and corpora) and cap the count."""
+        out = []
+        for sq in subqueries:
+            key = (" ".join(sq.text.casefold().split()), tuple(sorted(sq.corpus_ids)))
+            if key in self.issued:
+                continue
+            self.issued.add(key)
+            out.append(sq)
+            if len(out) == self.o.config.max_subqueries_per_iteration:
+                break
+        return tuple(out)
+
+    def _retrieve(self, subqueries: Sequence[Subquery]) -> tuple[list[Snippet], bool]:
+        new: list[Snippet] = []
+        truncated = False
+        for sq in subqueries:
+            if self.budget.expired():
+                break
+            self.subquery_count += 1
+            self.budget.charge_retrieval()
+            try:
+                found = self.o.retriever.retrieve(sq.text, self.o.config.top_k, corpus_ids=sq.corpus_ids)
+            except AgenticRAGError:
+                raise
+            except Exception as exc:  # a third-party retriever's own error, named for the caller
+                raise RetrievalError(f"retriever failed on subquery {sq.id} {sq.text!r}: {type(exc).__name__}: {exc}", stage="retriever") from exc
+            for hit in found:
+                stamped = dataclasses.replace(hit, query_id=sq.id, fact_id=sq.fact_id, lineage=())
+                key = stamped.key
+                if key in self.snippets:
+                    old = self.snippets[key]
+                    lineage = tuple(dict.fromkeys(old.lineage + stamped.lineage))
+                    self.snippets[key] = dataclasses.replace(old, score=max(old.score, stamped.score), lineage=lineage)
+                elif len(self.snippets) >= self.o.config.max_snippets:
+                    truncated = True
+                else:
+                    self.snippets[key] = stamped
+                    new.append(stamped)
+        return new, truncated
+
+    def _stop_reason(self, plan: RetrievalPlan, new: list[Snippet], truncated: bool, iteration: int) -> StopReason | None:
+        assert self.assessment is not None
+        if self.assessment.is_sufficient:
+            return StopReason.SUFFICIENT
+        if self.assessment.conflicts and plan.stop_conditions.stop_on_conflict:
+            return StopReason.CONFLICT
+        if self.budget.expired():
+            return StopReason.DEADLINE
+        if truncated:
+            return StopReason.MAX_SNIPPETS
+        if not new:
+            return StopReason.NO_PROGRESS
+        return None
+
+    def _finish(self, plan: RetrievalPlan, stop: StopReason) -> RunResult:
+        evidence = tuple(self.snippets.values())
+        judge = self.o._fallback_judge if self.spent else self.o.judge
+        synthesizer = self.o._fallback_synthesizer if self.spent else self.o.synthesizer
+        try:
+            if self.assessment is None:
+                self.assessment = judge.assess(self.question, plan, evidence, DraftAnswer(text=""))
+            answer = synthesizer.synthesize(self.question, plan, evidence, self.assessment)
+        except BudgetExhaustedError as exc:
+            if not self.spent:
+                stop = StopReason(exc.reason)
+            self.spent = True
+            if self.assessment is None:
+                self.assessment = self.o._fallback_judge.assess(self.question, plan, evidence, DraftAnswer(text=""))
+            answer = self.o._fallback_synthesizer.synthesize(self.question, plan, evidence, self.assessment)
+        answer = _enforce_invariants(answer, evidence, self.assessment, self.o._fallback_synthesizer)
+        answer = dataclasses.replace(answer, iterations=len(self.traces))
+        snap = self.budget.snapshot()
+        usage = Usage(
+            retriever_calls=snap.retriever_calls,
+            subqueries=self.subquery_count,
+            llm_calls=snap.llm_calls,
+            prompt_tokens=snap.prompt_tokens,
+            completion_tokens=snap.completion_tokens,
+            elapsed_s=round(snap.elapsed_s, 6),
+        )
+        return RunResult(self.question, plan, answer, tuple(self.traces), evidence, stop, usage)
+
+
+def _enforce_invariants(answer: GroundedAnswer, evidence: Sequence[Snippet], assessment: ContextAssessment, synthesizer: ExtractiveGroundedSynthesizer) -> GroundedAnswer:
+    """Drop claims whose citations do not hold and never claim more than the evidence."""
+    bad = unsupported_claims(answer.claims, evidence)
+    status = answer.status
+    claims = answer.claims
+    text = answer.text
+    if bad:
+        claims = tuple(c for c in claims if c not in bad)
+        if status is AnswerStatus.ANSWERED:
+            status = AnswerStatus.PARTIAL
+        if not claims:
+            status = AnswerStatus.UNANSWERABLE
+        kept = " ".join(dict.fromkeys(c.text for c in claims))
+        text = f"{kept} ({len(bad)} claim(s) removed: their citations did not hold.)".strip()
+    if not assessment.is_sufficient and status is AnswerStatus.ANSWERED:
+        status = synthesizer.policy.status_for(assessment.label)
+        if status is AnswerStatus.ANSWERED:  # pragma: no cover - the policy forbids it
+            status = AnswerStatus.PARTIAL
+    return dataclasses.replace(answer, text=text, claims=claims, status=status)
+
+
+def _check(component: object, method: str, slot: str):
+    if component is None or not callable(getattr(component, method, None)):
+        raise InvalidInputError(f"{slot} must have a callable {method}() method, got {type(component).__name__}", stage="orchestrator")
+    return component

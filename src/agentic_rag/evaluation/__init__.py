@@ -1,0 +1,64 @@
+"""Evaluation: IR ranking metrics, FRAMES-style run metrics, and dataset loaders (BEIR, TREC,
+multi-hop QA)."""
+
+from __future__ import annotations
+
+from agentic_rag.evaluation.dataset_records import (
+    BeirDataset,
+    DatasetFormat,
+    MultiHopDataset,
+    MultiHopQuestion,
+    Query,
+)
+from agentic_rag.evaluation.datasets import (
+    detect_format,
+    load_beir,
+    load_dataset,
+    load_multihop,
+    load_trec,
+)
+from agentic_rag.evaluation.frames import (
+    FramesCase,
+    FramesComparison,
+    FramesMetrics,
+    compare_runs,
+    frames_metrics,
+    mean_metrics,
+)
+from agentic_rag.evaluation.ir_metrics import (
+    SUPPORTED_METRICS,
+    RunEvaluation,
+    average_precision,
+    evaluate_run,
+    ndcg_at_k,
+    precision_at_k,
+    recall_at_k,
+    reciprocal_rank,
+)
+
+__all__ = [
+    "BeirDataset",
+    "DatasetFormat",
+    "FramesCase",
+    "FramesComparison",
+    "FramesMetrics",
+    "MultiHopDataset",
+    "MultiHopQuestion",
+    "Query",
+    "RunEvaluation",
+    "SUPPORTED_METRICS",
+    "average_precision",
+    "compare_runs",
+    "detect_format",
+    "evaluate_run",
+    "frames_metrics",
+    "load_beir",
+    "load_dataset",
+    "load_multihop",
+    "load_trec",
+    "mean_metrics",
+    "ndcg_at_k",
+    "precision_at_k",
+    "recall_at_k",
+    "reciprocal_rank",
+]

@@ -1,0 +1,448 @@
+"""The in-memory BM25 index (standard library only) and its retriever.
+
+Design, in short:
+
+- **Storage** (:mod:`~agentic_rag.retrieval.bm25_postings`): per-term sorted ``array('i')``
+  document numbers and ``array('d')`` title-weighted term frequencies; documents are numbered
+  internally and mapped to their string ids. No Python object per posting.
+- **Updates**: ``add``/``remove``/``update`` change only the postings of the documents'
+  terms and the integer length totals; nothing is rebuilt. Impacts (the score contribution
+  of each posting) depend on ``N`` and the mean length, which every write changes, so they
+  are computed lazily, per query term, on first use after a write and cached with the term's
+  largest impact (its pruning bound); a write drops the whole cache in O(1).
+- **Search** (:mod:`~agentic_rag.retrieval.bm25_topk`): term-at-a-time accumulation with
+  MaxScore pruning, exact (identical to the exhaustive pass, ties by document id).
+- **Threads**: a writer-preferring readers-writer lock (:mod:`~agentic_rag.retrieval.bm25_locking`);
+  any number of searches run together, writes run alone. Query analysis runs outside it.
+- **Persistence** (:mod:`~agentic_rag.retrieval.bm25_storage`): the shared index-file format.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from array import array
+from collections import Counter
+from heapq import nlargest
+from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
+from itertools import repeat
+from operator import mul
+from typing import Any
+
+from agentic_rag.contracts.corpus import Document
+from agentic_rag.errors import IndexFormatError, InvalidInputError
+from agentic_rag.retrieval.bm25_locking import ReadWriteLock
+from agentic_rag.retrieval.bm25_postings import AnalysedDocument, PostingStore
+from agentic_rag.retrieval.bm25_scoring import BM25_VARIANTS, robertson_idf_floor, term_idf, term_impacts
+from agentic_rag.retrieval.bm25_storage import BM25Snapshot, read_snapshot, write_snapshot
+from agentic_rag.retrieval.bm25_topk import QueryTerm, rank_postings
+from agentic_rag.retrieval.hits import DocumentFilter, SearchHit
+from agentic_rag.retrieval.index_retriever import IndexRetriever
+from agentic_rag.text.analyzer import Analyzer
+
+__all__ = ["BM25Index", "BM25Retriever"]
+
+_STAGE = "bm25"
+_MAX_CACHED_FILTERS = 256
+# Postings whose {doc: impact} dicts may be cached at once (~100 bytes each); beyond it the
+# dict cache starts over. Impact arrays (8 bytes a posting) are always cached.
+_LOOKUP_BUDGET = 4_000_000
+# How many of each term's largest impacts are kept for the pruning's cheap theta bound.
+_TOP_IMPACTS = 100
+# (upper bound, has negative impacts, doc numbers, impacts, largest impacts)
+_Impacts = tuple[float, bool, array, array, tuple[float, ...]]
+
+
+def _number(value: object, name: str, low: float, high: float = math.inf) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or not low <= value <= high:
+        span = f">= {low}" if high == math.inf else f"in [{low}, {high}]"
+        raise InvalidInputError(f"{name} must be a finite number {span}, got {value!r}", stage=_STAGE)
+    return float(value)
+
+
+class BM25Index:
+    """A BM25 inverted index over :class:`Document` objects, searchable from many threads.
+
+    Args:
+        analyzer: Turns text into terms (default ``Analyzer()``: English stop words, Snowball).
+        variant: Scoring formula, a key of
+            :data:`~agentic_rag.retrieval.bm25_scoring.BM25_VARIANTS` (``"lucene"``,
+            ``"robertson"``/``"okapi"``, ``"bm25+"``, ``"atire"``; formulas documented there).
+        k1: Term-frequency saturation, >= 0.
+        b: Length normalisation, in [0, 1].
+        delta: BM25+ lower bound for a matching term, >= 0 (other variants ignore it).
+        title_weight: Multiplier of the title's term frequencies, >= 0; document lengths
+            count the weighted title terms, 0 ignores titles.
+
+    Raises:
+        InvalidInputError: An unknown variant, an analyzer that is not an ``Analyzer``, or a
+            parameter out of range.
+    """
+
+    def __init__(
+        self,
+        *,
+        analyzer: Analyzer | None = None,
+        variant: str = "lucene",
+        k1: float = 0.9,
+        b: float = 0.4,
+        delta: float = 1.0,
+        title_weight: float = 1.0,
+    ) -> None:
+        if analyzer is not None and not isinstance(analyzer, Analyzer):
+            raise InvalidInputError(f"analyzer must be an Analyzer or None, got {type(analyzer).__name__}", stage=_STAGE)
+        if variant not in BM25_VARIANTS:
+            raise InvalidInputError(f"unknown BM25 variant {variant!r}; expected one of {sorted(BM25_VARIANTS)}", stage=_STAGE)
+        self._analyzer = analyzer if analyzer is not None else Analyzer()
+        self._variant = BM25_VARIANTS[variant]
+        self._k1 = _number(k1, "k1", 0.0)
+        self._b = _number(b, "b", 0.0, 1.0)
+        self._delta = _number(delta, "delta", 0.0)
+        self._title_weight = _number(title_weight, "title_weight", 0.0)
+        self._lock = ReadWriteLock()
+        self._store = PostingStore(self._title_weight)
+        self._written()
+
+    @classmethod
+    def from_documents(cls, documents: Iterable[Document], **settings: Any) -> BM25Index:
+        """Build an index over ``documents``; ``settings`` are the constructor's arguments.
+
+        Raises:
+            InvalidInputError: Bad settings, a non-Document item or duplicate ids.
+        """
+        index = cls(**settings)
+        index.add(documents)
+        return index
+
+    analyzer = property(lambda self: self._analyzer, doc="The analyzer (read-only).")
+    variant = property(lambda self: self._variant.name, doc="The scoring variant's name.")
+    k1 = property(lambda self: self._k1, doc="Term-frequency saturation.")
+    b = property(lambda self: self._b, doc="Length normalisation.")
+    delta = property(lambda self: self._delta, doc="BM25+ lower bound.")
+    title_weight = property(lambda self: self._title_weight, doc="Title term-frequency multiplier.")
+
+    # -- writes -------------------------------------------------------------------------
+
+    def add(self, documents: Iterable[Document]) -> None:
+        """Index new documents (analysis runs before the write lock is taken).
+
+        Args:
+            documents: Documents whose ids are not in the index yet.
+
+        Raises:
+            InvalidInputError: A non-Document item, an id repeated in ``documents`` or
+                already indexed (use :meth:`update` to replace). Nothing is added then.
+        """
+        entries = self._analyse_all(documents, "add")
+        self._lock.acquire_write()
+        try:
+            present = sorted({e[0].id for e in entries if e[0].id in self._store.numbers})
+            if present:
+                raise InvalidInputError(f"documents already indexed: {_names(present)}; use update() to replace them", stage=_STAGE)
+            self._store.insert(entries)
+            self._written()
+        finally:
+            self._lock.release_write()
+
+    def remove(self, document_ids: Iterable[str]) -> None:
+        """Remove documents by id.
+
+        Raises:
+            InvalidInputError: ``document_ids`` is a bare string or names unknown ids
+                (nothing is removed then).
+        """
+        if isinstance(document_ids, str):
+            raise InvalidInputError(f"document_ids must be a collection of ids, not the string {document_ids!r}", stage=_STAGE)
+        wanted = list(dict.fromkeys(document_ids))
+        self._lock.acquire_write()
+        try:
+            unknown = sorted({str(i) for i in wanted if i not in self._store.numbers})
+            if unknown:
+                raise InvalidInputError(f"cannot remove unknown document ids: {_names(unknown)}", stage=_STAGE)
+            for document_id in wanted:
+                self._delete(document_id)
+            self._store.maybe_compact()
+            self._written()
+        finally:
+            self._lock.release_write()
+
+    def update(self, documents: Iterable[Document]) -> None:
+        """Replace indexed documents by new versions with the same ids.
+
+        Raises:
+            InvalidInputError: A non-Document item, a repeated id, or an id not indexed
+                (nothing changes then; use :meth:`add` for new documents).
+        """
+        entries = self._analyse_all(documents, "update")
+        self._lock.acquire_write()
+        try:
+            unknown = sorted({e[0].id for e in entries if e[0].id not in self._store.numbers})
+            if unknown:
+                raise InvalidInputError(f"cannot update documents that are not indexed: {_names(unknown)}; use add()", stage=_STAGE)
+            for entry in entries:
+                self._delete(entry[0].id)
+            self._store.insert(entries)
+            self._store.maybe_compact()
+            self._written()
+        finally:
+            self._lock.release_write()
+
+    def _analyse(self, document: Document) -> AnalysedDocument:
+        analyze, weight = self._analyzer.analyze, self._title_weight
+        text_terms = analyze(document.text)
+        title_terms = analyze(document.title) if document.title and weight > 0.0 else []
+        tfs: dict[str, float] = Counter(text_terms)
+        if title_terms:
+            if weight == 1.0:
+                tfs.update(Counter(title_terms))
+            else:
+                for term, count in Counter(title_terms).items():
+                    tfs[term] = tfs.get(term, 0) + weight * count
+        return document, tfs, len(text_terms), len(title_terms)
+
+    def _analyse_all(self, documents: Iterable[Document], action: str) -> list[AnalysedDocument]:
+        if isinstance(documents, (Document, str)):
+            raise InvalidInputError(f"{action}() takes a collection of Documents, got a single {type(documents).__name__}", stage=_STAGE)
+        batch = list(documents)
+        seen: set[str] = set()
+        for position, document in enumerate(batch):
+            if not isinstance(document, Document):
+                raise InvalidInputError(f"{action}() item {position} must be a Document, got {type(document).__name__}", stage=_STAGE)
+            if document.id in seen:
+                raise InvalidInputError(f"document id {document.id!r} is repeated in the {action}() batch", stage=_STAGE)
+            seen.add(document.id)
+        return [self._analyse(d) for d in batch]
+
+    def _delete(self, document_id: str) -> None:
+        number = self._store.numbers[document_id]
+        document, tfs, text_n, title_n = self._analyse(self._store.docs[number])  # type: ignore[arg-type]
+        self._store.delete(number, tfs, text_n, title_n)
+
+    def _written(self) -> None:
+        # Called with the write lock held (or before the index is shared): statistics changed,
+        # so every derived cache goes; readers see the new ones only after the lock is released.
+        self._avgdl = self._store.average_length()
+        self._impacts: dict[int, _Impacts] = {}
+        self._lookups: dict[int, dict[int, float]] = {}
+        self._lookup_size = 0
+        self._filters: dict[Any, tuple[frozenset[int] | None]] = {}
+        self._idf_floor: float | None = None
+
+    # -- reads --------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        corpus_ids: Sequence[str] | None = None,
+        where: Mapping[str, Any] | None = None,
+        exhaustive: bool = False,
+    ) -> list[SearchHit]:
+        """Return the ``k`` best documents for ``query``.
+
+        Args:
+            query: Query text, analysed like the documents; a repeated term counts that
+                many times. Empty or stop-word-only queries return ``[]``.
+            k: Most hits to return (>= 1); fewer when fewer documents match.
+            corpus_ids: Only documents of these corpora.
+            where: Only documents whose metadata equals these values (a list value: any of).
+            exhaustive: Score every matching document instead of pruning (same results;
+                for testing and benchmarking the pruning).
+
+        Returns:
+            Hits by score descending, ties by document id ascending.
+
+        Raises:
+            InvalidInputError: ``query`` not a string, ``k`` not an int >= 1, or a bad filter.
+        """
+        if not isinstance(query, str):
+            raise InvalidInputError(f"query must be a string, got {type(query).__name__}", stage=_STAGE)
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise InvalidInputError(f"k must be an int >= 1, got {k!r}", stage=_STAGE)
+        doc_filter = DocumentFilter(corpus_ids, where)
+        query_tfs = Counter(self._analyzer.analyze(query))
+        if not query_tfs:
+            return []
+        self._lock.acquire_read()
+        try:
+            store = self._store
+            allowed = None if doc_filter.is_empty else self._allowed(doc_filter)
+            if allowed is not None and not allowed:
+                return []
+            terms, prune = self._query_postings(query_tfs, not exhaustive)
+            if not terms:
+                return []
+            ranked = rank_postings(terms, k, store.ids, allowed=allowed, prune=prune)
+            docs, ids = store.docs, store.ids
+            return [SearchHit(ids[n], score, docs[n].corpus_id) for n, score in ranked]  # type: ignore[arg-type, union-attr]
+        finally:
+            self._lock.release_read()
+
+    def _query_postings(self, query_tfs: Counter[str], prune: bool) -> tuple[list[QueryTerm], bool]:
+        vocab, cache, lookups = self._store.vocab, self._impacts, self._lookups
+        found = []
+        for term, qtf in query_tfs.items():
+            tid = vocab.get(term)
+            if tid is None:
+                continue
+            entry = cache.get(tid)
+            if entry is None:
+                entry = self._compute_impacts(tid)
+                if entry is None:
+                    continue
+            bound, negative, docs, impacts, tops = entry
+            if qtf == 1:
+                remember = partial(self._remember, tid) if len(docs) <= _LOOKUP_BUDGET // 4 else None
+                query_term = QueryTerm(bound, docs, impacts, tops, lookups.get(tid), remember)
+            else:
+                scale = float(qtf)
+                query_term = QueryTerm(bound * scale, docs, array("d", map(mul, impacts, repeat(scale))),
+                                       tuple(map(mul, tops, repeat(scale))))
+            prune = prune and not negative
+            found.append((-query_term.bound, term, query_term))
+        # Sorting by bound then term fixes the order scores are summed in, for every path.
+        found.sort(key=lambda f: (f[0], f[1]))
+        return [f[2] for f in found], prune
+
+    def _remember(self, tid: int, lookup: dict[int, float]) -> None:
+        # Racing readers may miscount slightly or drop one another's entry: the budget is a
+        # soft memory bound and a lost entry is simply rebuilt.
+        if self._lookup_size + len(lookup) > _LOOKUP_BUDGET:
+            self._lookups = {}
+            self._lookup_size = 0
+        self._lookups[tid] = lookup
+        self._lookup_size += len(lookup)
+
+    def _compute_impacts(self, tid: int) -> _Impacts | None:
+        store = self._store
+        docs = store.docs_of[tid]
+        if not docs:
+            return None
+        floor = self._idf_floor
+        if floor is None and self._variant.floors_negative_idf:
+            floor = self._idf_floor = robertson_idf_floor(list(map(len, store.docs_of)), store.live)
+        idf = term_idf(self._variant, len(docs), store.live, floor or 0.0)
+        impacts = term_impacts(docs, store.tfs_of[tid], store.lengths, idf=idf, variant=self._variant,
+                               k1=self._k1, b=self._b, delta=self._delta, avgdl=self._avgdl)
+        tops = tuple(nlargest(_TOP_IMPACTS, impacts))
+        entry = (tops[0], min(impacts) < 0.0, docs, impacts, tops)
+        self._impacts[tid] = entry  # a single dict store: safe alongside other readers
+        return entry
+
+    def _allowed(self, doc_filter: DocumentFilter) -> frozenset[int] | None:
+        key = (doc_filter.corpus_ids, doc_filter.where)
+        try:
+            cached = self._filters.get(key)
+        except TypeError:  # an unhashable metadata value: compute without caching
+            key, cached = None, None
+        if cached is not None:
+            return cached[0]
+        store = self._store
+        if doc_filter.corpus_ids is not None:
+            groups = [store.corpora[c] for c in sorted(doc_filter.corpus_ids) if c in store.corpora]
+            everything = sum(map(len, groups)) == store.live
+            base: Iterable[int] = set().union(*groups)
+        else:
+            everything, base = True, store.numbers.values()
+        result: frozenset[int] | None
+        if doc_filter.where:
+            docs = store.docs
+            result = frozenset(n for n in base if doc_filter.accepts(docs[n]))  # type: ignore[arg-type]
+        else:
+            result = None if everything else frozenset(base)
+        if key is not None:
+            if len(self._filters) >= _MAX_CACHED_FILTERS:
+                self._filters = {}
+            self._filters[key] = (result,)
+        return result
+
+    def get(self, document_id: str) -> Document:
+        """Return the indexed document with ``document_id``.
+
+        Raises:
+            InvalidInputError: No such document.
+        """
+        store = self._store
+        number = store.numbers.get(document_id) if isinstance(document_id, str) else None
+        if number is None:
+            raise InvalidInputError(f"unknown document id {document_id!r}", stage=_STAGE)
+        return store.docs[number]  # type: ignore[return-value]
+
+    def document_ids(self) -> list[str]:
+        """Every indexed document id, sorted."""
+        return sorted(self._store.numbers)
+
+    def __len__(self) -> int:
+        return self._store.live
+
+    def __contains__(self, document_id: object) -> bool:
+        return isinstance(document_id, str) and document_id in self._store.numbers
+
+    def __repr__(self) -> str:
+        return (f"BM25Index({len(self)} documents, {len(self._store.vocab)} terms, variant={self.variant!r}, "
+                f"k1={self._k1}, b={self._b}, title_weight={self._title_weight})")
+
+    # -- persistence --------------------------------------------------------------------
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the index to ``path`` atomically (see :mod:`~agentic_rag.retrieval.bm25_storage`)."""
+        self._lock.acquire_read()
+        try:
+            parts = self._store.snapshot_parts()
+        finally:
+            self._lock.release_read()
+        write_snapshot(path, BM25Snapshot(self._analyzer, self._variant.name, self._k1, self._b, self._delta, self._title_weight, *parts))
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> BM25Index:
+        """Read an index saved by :meth:`save`.
+
+        Raises:
+            IndexFormatError: Missing, truncated, corrupted, future or inconsistent file.
+        """
+        snapshot = read_snapshot(path)
+        try:
+            index = cls(analyzer=snapshot.analyzer, variant=snapshot.variant, k1=snapshot.k1, b=snapshot.b,
+                        delta=snapshot.delta, title_weight=snapshot.title_weight)
+        except InvalidInputError as exc:
+            raise IndexFormatError(f"{os.fspath(path)!r} holds invalid BM25 settings: {exc.message}", stage="load") from exc
+        index._store = PostingStore.from_snapshot(snapshot)
+        index._written()
+        return index
+
+
+class BM25Retriever(IndexRetriever):
+    """The ``Retriever`` port over a :class:`BM25Index` (whole documents as snippets).
+
+    Args:
+        index: The index to search.
+        where: A metadata filter applied to every query.
+        name: Label for traces.
+
+    Raises:
+        InvalidInputError: ``index`` is not a ``BM25Index``.
+    """
+
+    def __init__(self, index: BM25Index, *, where: Mapping[str, Any] | None = None, name: str = "bm25") -> None:
+        if not isinstance(index, BM25Index):
+            raise InvalidInputError(f"BM25Retriever needs a BM25Index, got {type(index).__name__}", stage="retriever")
+        super().__init__(index, where=where, name=name)
+
+    @classmethod
+    def from_documents(
+        cls,
+        documents: Iterable[Document],
+        *,
+        where: Mapping[str, Any] | None = None,
+        name: str = "bm25",
+        **settings: Any,
+    ) -> BM25Retriever:
+        """Index ``documents`` (``settings`` as for :class:`BM25Index`) and wrap the index."""
+        return cls(BM25Index.from_documents(documents, **settings), where=where, name=name)
+
+
+def _names(ids: list[str], limit: int = 10) -> str:
+    shown = ", ".join(repr(i) for i in ids[:limit])
+    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")

@@ -1,0 +1,56 @@
+"""A writer-preferring readers-writer lock guarding the BM25 index.
+
+Searches only read the postings (the lazily filled impact caches are written with single,
+atomic dict stores of values that any reader would compute identically), so any number of
+them may run together; ``add``/``remove``/``update`` change arrays in place and must run
+alone. A waiting writer blocks new readers so a steady stream of searches cannot starve it.
+"""
+
+from __future__ import annotations
+
+import threading
+
+__all__ = ["ReadWriteLock"]
+
+
+class ReadWriteLock:
+    """Many readers or one writer; not reentrant."""
+
+    __slots__ = ("_cond", "_readers", "_waiting_writers", "_writing")
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._readers = 0
+        self._writing = False
+        self._waiting_writers = 0
+
+    def acquire_read(self) -> None:
+        """Block until no writer holds or waits for the lock, then enter as a reader."""
+        with self._cond:
+            while self._writing or self._waiting_writers:
+                self._cond.wait()
+            self._readers += 1
+
+    def release_read(self) -> None:
+        """Leave as a reader, waking a waiting writer when the last reader leaves."""
+        with self._cond:
+            self._readers -= 1
+            if self._readers == 0:
+                self._cond.notify_all()
+
+    def acquire_write(self) -> None:
+        """Block until no reader or writer holds the lock, then hold it alone."""
+        with self._cond:
+            self._waiting_writers += 1
+            try:
+                while self._writing or self._readers:
+                    self._cond.wait()
+            finally:
+                self._waiting_writers -= 1
+            self._writing = True
+
+    def release_write(self) -> None:
+        """Release the exclusive hold and wake everyone waiting."""
+        with self._cond:
+            self._writing = False
+            self._cond.notify_all()

@@ -1,0 +1,209 @@
+"""Exact top-k over impact postings: term-at-a-time accumulation with MaxScore pruning.
+
+Why term-at-a-time: in CPython a per-posting Python loop costs far more than the C loops
+behind ``dict(zip(...))``, ``dict.update``, ``map`` and ``itertools.compress``, so the
+accumulation is written as whole-list operations rather than the document-at-a-time cursor
+loop a C engine would use.
+
+The pruning is MaxScore (Turtle & Flood) in a term-at-a-time form. Query terms are taken in
+decreasing order of their upper bound (largest impact). While the bounds of the terms not yet
+added sum to at least ``theta`` (the k-th best partial score, a lower bound of the final k-th
+score since impacts are non-negative), any document may still enter the top k, so each term's
+postings are merged whole ("essential" terms). Once they sum to less, no unseen document can
+make the top k: the remaining ("non-essential") terms are only looked up for the
+candidates already seen, document by document, each dropped as soon as its partial score
+plus the bound of the terms left falls below ``theta``, which rises to the k-th best
+complete score as candidates finish (MaxScore's document-at-a-time half, over candidates
+rather than cursors).
+A cheap upper bound of ``theta`` (from each term's k-th largest impact) skips computing it
+when no switch is possible yet.
+
+Every kept document gets the same additions in the same term order as in the exhaustive
+pass, so pruned and exhaustive searches
+return identical scores and rankings; a small relative slack on every bound comparison keeps
+floating-point rounding from dropping a document that ties the k-th score.
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
+from heapq import heappush, heapreplace, nlargest
+from itertools import compress
+from operator import add
+
+__all__ = ["QueryTerm", "rank_postings"]
+
+
+class QueryTerm:
+    """One query term's postings as the ranking needs them.
+
+    Args:
+        bound: The largest impact (the term's upper bound).
+        docs: Sorted document numbers (``array('i')``).
+        impacts: Impacts aligned with ``docs``, already multiplied by the query frequency.
+        tops: The largest impacts in decreasing order (any length; for the theta bound).
+        lookup: A ready ``{doc_number: impact}`` dict of the same postings, or ``None``.
+        remember: Called with the dict when :meth:`mapping` has to build it (a cache hook).
+    """
+
+    __slots__ = ("bound", "docs", "impacts", "lookup", "remember", "tops")
+
+    def __init__(
+        self,
+        bound: float,
+        docs: array,
+        impacts: array,
+        tops: Sequence[float],
+        lookup: dict[int, float] | None = None,
+        remember: Callable[[dict[int, float]], None] | None = None,
+    ) -> None:
+        self.bound = bound
+        self.docs = docs
+        self.impacts = impacts
+        self.tops = tops
+        self.lookup = lookup
+        self.remember = remember
+
+    def mapping(self) -> dict[int, float]:
+        """The postings as a dict (built once; callers must not mutate it)."""
+        lookup = self.lookup
+        if lookup is None:
+            lookup = self.lookup = dict(zip(self.docs, self.impacts))
+            if self.remember is not None:
+                self.remember(lookup)
+        return lookup
+
+
+# Relative slack on bound comparisons: far above the rounding error of summing a few hundred
+# doubles, far below any real score gap.
+_SLACK = 1e-9
+
+
+def rank_postings(
+    terms: Sequence[QueryTerm],
+    k: int,
+    ids: Sequence[str | None],
+    *,
+    allowed: set[int] | frozenset[int] | None = None,
+    prune: bool = True,
+) -> list[tuple[int, float]]:
+    """Return the ``k`` best documents, scores summed over the terms' postings.
+
+    Args:
+        terms: The query's postings, in the order their impacts are added (callers sort
+            by upper bound, largest first, which is also what makes pruning effective).
+        k: How many documents to return (>= 1).
+        ids: Document id by document number (the tie-breaker).
+        allowed: Only these document numbers may be returned (``None``: any).
+        prune: Use MaxScore; ``False`` scores every matching document. Impacts must be
+            non-negative when pruning.
+
+    Returns:
+        ``(document_number, score)`` pairs, score descending then id ascending.
+    """
+    count = len(terms)
+    suffix = [0.0] * (count + 1)
+    for i in range(count - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + terms[i].bound
+    slack = _SLACK * (abs(suffix[0]) + 1.0)
+    acc: dict[int, float] = {}
+    widest_gap = 0.0  # max over added terms of (bound - k-th largest impact)
+    i = 0
+    while i < count:
+        bar = suffix[i] + slack
+        # theta <= (bound of the added terms) - widest_gap: only compute theta when that
+        # upper bound says a switch to probing is possible.
+        if prune and len(acc) >= k and bar < suffix[0] - suffix[i] - widest_gap:
+            above = list(filter(bar.__lt__, acc.values()))
+            if len(above) >= k:
+                acc = _finish(acc, terms, i, suffix, k, nlargest(k, above)[-1], slack)
+                break
+        term = terms[i]
+        tops = term.tops
+        widest_gap = max(widest_gap, term.bound - (tops[k - 1] if len(tops) >= k else 0.0))
+        new = term.mapping()
+        if allowed is None:
+            acc = _merge(acc, new, True)
+        else:
+            keep = list(compress(new, map(allowed.__contains__, new)))
+            acc = _merge(acc, dict(zip(keep, map(new.__getitem__, keep))), False)
+        i += 1
+    return _best(acc, k, ids)
+
+
+def _merge(acc: dict[int, float], new: dict[int, float], shared: bool) -> dict[int, float]:
+    """Union of two accumulators adding shared documents' scores; ``new`` is left untouched
+    when ``shared``, otherwise both inputs may be reused for the result."""
+    if not acc:
+        return new.copy() if shared else new
+    small, big = (acc, new) if len(acc) < len(new) else (new, acc)
+    common = list(compress(small, map(big.__contains__, small)))
+    sums = list(map(add, map(acc.__getitem__, common), map(new.__getitem__, common)))
+    if big is new:
+        if shared:
+            big = new.copy()
+        big.update(acc)
+    else:
+        acc.update(new)
+    big.update(zip(common, sums))
+    return big
+
+
+def _finish(
+    acc: dict[int, float],
+    terms: Sequence[QueryTerm],
+    start: int,
+    suffix: list[float],
+    k: int,
+    theta: float,
+    slack: float,
+) -> dict[int, float]:
+    """Score the candidates in ``acc`` over the non-essential ``terms[start:]``.
+
+    Each candidate is completed term by term and dropped as soon as its partial score plus
+    the bound of the terms left falls below ``theta``; ``theta`` rises to the k-th best
+    complete score as candidates finish.
+    """
+    tail = [(t.lookup, t.docs, t.impacts, suffix[start + j + 1] + slack) for j, t in enumerate(terms[start:])]
+    rest = suffix[start] + slack
+    cutoff = theta - rest
+    mask = list(map(cutoff.__le__, acc.values()))
+    done: dict[int, float] = {}
+    heap: list[float] = []
+    for doc, score in zip(compress(acc, mask), compress(acc.values(), mask)):
+        if score < cutoff:
+            continue
+        for lookup, docs, impacts, after in tail:
+            if lookup is not None:
+                gain = lookup.get(doc)
+                if gain is not None:
+                    score += gain
+            else:
+                pos = bisect_left(docs, doc)
+                if pos < len(docs) and docs[pos] == doc:
+                    score += impacts[pos]
+            if score + after < theta:
+                break
+        else:
+            done[doc] = score
+            if len(heap) < k:
+                heappush(heap, score)
+            elif score > heap[0]:
+                heapreplace(heap, score)
+            if len(heap) == k and heap[0] > theta:
+                theta = heap[0]
+                cutoff = theta - rest
+    return done
+
+
+def _best(acc: dict[int, float], k: int, ids: Sequence[str | None]) -> list[tuple[int, float]]:
+    """The ``k`` best entries of ``acc`` by score descending, then document id ascending."""
+    if len(acc) > k:
+        theta = nlargest(k, acc.values())[-1]
+        numbers = list(compress(acc, map(theta.__le__, acc.values())))
+    else:
+        numbers = list(acc)
+    numbers.sort(key=lambda n: (-acc[n], ids[n]))
+    return [(n, acc[n]) for n in numbers[:k]]

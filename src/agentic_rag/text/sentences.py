@@ -1,0 +1,72 @@
+"""Sentence spans: where each sentence starts and ends inside a text.
+
+Extractive answers quote whole sentences, so offsets must be exact: every span satisfies
+``text[start:end] == sentence`` with surrounding white space trimmed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["SentenceSpan", "split_sentences"]
+
+# A boundary: terminal punctuation (optionally closing quotes/brackets), white space, then
+# something that can start a sentence. Newline pairs always end a sentence.
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9À-ÖØ-Þ])|\n\s*\n")
+_CLOSERS = "\"'”’)]"
+_ABBREVIATIONS = frozenset(
+    "mr mrs ms dr prof sr jr st vs etc e.g i.e fig no vol inc ltd co corp jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceSpan:
+    """A sentence and its character offsets in the source text."""
+
+    start: int
+    end: int
+    text: str
+
+
+def split_sentences(text: str) -> list[SentenceSpan]:
+    """Split ``text`` into sentences with exact offsets.
+
+    Abbreviations (``Dr.``, ``e.g.``) and single-letter initials (``J. Smith``) do not end a
+    sentence.
+
+    Args:
+        text: Any text.
+
+    Returns:
+        Non-empty sentences in order; ``text[s.start:s.end] == s.text`` for each.
+    """
+    spans: list[SentenceSpan] = []
+    start = 0
+    for match in _BOUNDARY.finditer(text):
+        if match.group().count("\n") < 2 and _ends_with_abbreviation(text, match.start()):
+            continue
+        # Closing quotes and brackets after the full stop belong to the sentence they close.
+        closers = len(match.group()) - len(match.group().lstrip(_CLOSERS))
+        _append(text, start, match.start() + closers, spans)
+        start = match.end()
+    _append(text, start, len(text), spans)
+    return spans
+
+
+def _ends_with_abbreviation(text: str, end: int) -> bool:
+    head = text[max(0, end - 12):end].rstrip(_CLOSERS)
+    if not head.endswith("."):
+        return False
+    word = head[:-1].rsplit(None, 1)[-1] if head[:-1].split() else ""
+    word = word.lstrip("(\"'“‘[")
+    return (len(word) == 1 and word.isalpha()) or word.casefold() in _ABBREVIATIONS
+
+
+def _append(text: str, start: int, end: int, spans: list[SentenceSpan]) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end > start:
+        spans.append(SentenceSpan(start, end, text[start:end]))
