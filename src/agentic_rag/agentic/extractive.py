@@ -132,6 +132,10 @@ class ExtractiveGroundedSynthesizer:
             covered = set(assessment.covered_fact_ids)
             claims = self.drafter.claims(plan, snippets, [e for e in evidence if e.fact_id in covered])
             claims += self._conflict_claims(plan, snippets, assessment)
+            claims = tuple({(c.citations[0].snippet_id, c.citations[0].start, c.citations[0].end): c for c in reversed(claims)}.values())[::-1]
+            if not claims:
+                # Nothing quotable: a partial answer with no claim would claim nothing at all.
+                status = AnswerStatus.UNANSWERABLE
         parts = list(dict.fromkeys(c.text for c in claims))
         for conflict in assessment.conflicts:
             sides = " versus ".join(g.value for g in conflict.groups)

@@ -53,7 +53,7 @@ class AutoraterStyleSufficiencyJudge:
     facts). The label is SUFFICIENT when every MUST fact is covered, nothing conflicts and
     the weighted score reaches the plan's ``min_sufficiency``; CONFLICTING when covered facts
     have snippets carrying different ``conflict_terms``; USEFUL_BUT_INCOMPLETE when some fact
-    is covered (or half-covered); INSUFFICIENT when snippets touch the facts at all;
+    is covered; INSUFFICIENT when snippets touch the facts at all;
     UNANSWERABLE otherwise.
 
     Args:
@@ -100,7 +100,7 @@ class AutoraterStyleSufficiencyJudge:
             label = AnswerabilityLabel.CONFLICTING
         elif not must_missing and score >= plan.stop_conditions.min_sufficiency:
             label = AnswerabilityLabel.SUFFICIENT
-        elif covered or any(e.coverage >= 0.5 for e in evidence):
+        elif covered:
             label = AnswerabilityLabel.USEFUL_BUT_INCOMPLETE
         elif any(e.coverage > 0 for e in evidence):
             label = AnswerabilityLabel.INSUFFICIENT

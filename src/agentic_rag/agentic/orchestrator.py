@@ -116,6 +116,9 @@ class _Run:
     def __init__(self, owner: AgenticRAGOrchestrator, question: str, corpora: tuple[Corpus, ...], budget: RunBudget) -> None:
         self.o, self.question, self.corpora, self.budget = owner, question, corpora, budget
         self.snippets: dict[tuple[str, str, int, int], Snippet] = {}
+        # Reciprocal-rank credit of each snippet over every subquery that found it, for the
+        # final evidence order (ranks from 1, k = 60 as in the RRF paper).
+        self.rank_credit: dict[tuple[str, str, int, int], float] = {}
         self.issued: set[tuple[str, tuple[str, ...]]] = set()
         self.traces: list[IterationTrace] = []
         self.subquery_count = 0
@@ -191,9 +194,11 @@ class _Run:
                 raise
             except Exception as exc:  # a third-party retriever's own error, named for the caller
                 raise RetrievalError(f"retriever failed on subquery {sq.id} {sq.text!r}: {type(exc).__name__}: {exc}", stage="retriever") from exc
-            for hit in found:
+            for rank, hit in enumerate(found, start=1):
                 stamped = dataclasses.replace(hit, query_id=sq.id, fact_id=sq.fact_id, lineage=())
                 key = stamped.key
+                if key in self.snippets or len(self.snippets) < self.o.config.max_snippets:
+                    self.rank_credit[key] = self.rank_credit.get(key, 0.0) + 1.0 / (60 + rank)
                 if key in self.snippets:
                     old = self.snippets[key]
                     lineage = tuple(dict.fromkeys(old.lineage + stamped.lineage))
@@ -219,6 +224,18 @@ class _Run:
             return StopReason.NO_PROGRESS
         return None
 
+    def _final_order(self, answer: GroundedAnswer) -> tuple[Snippet, ...]:
+        """Order the evidence: snippets the answer cites (in claim order), then the rest by
+        reciprocal-rank credit over all subqueries, ties by first-seen order."""
+        cited = list(dict.fromkeys(c.snippet_id for claim in answer.claims for c in claim.citations))
+        position = {sid: n for n, sid in enumerate(cited)}
+        seen = list(self.snippets)
+        order = sorted(
+            range(len(seen)),
+            key=lambda i: (position.get(self.snippets[seen[i]].id, len(position)), -self.rank_credit.get(seen[i], 0.0), i),
+        )
+        return tuple(self.snippets[seen[i]] for i in order)
+
     def _finish(self, plan: RetrievalPlan, stop: StopReason) -> RunResult:
         evidence = tuple(self.snippets.values())
         judge = self.o._fallback_judge if self.spent else self.o.judge
@@ -236,6 +253,7 @@ class _Run:
             answer = self.o._fallback_synthesizer.synthesize(self.question, plan, evidence, self.assessment)
         answer = _enforce_invariants(answer, evidence, self.assessment, self.o._fallback_synthesizer)
         answer = dataclasses.replace(answer, iterations=len(self.traces))
+        evidence = self._final_order(answer)
         snap = self.budget.snapshot()
         usage = Usage(
             retriever_calls=snap.retriever_calls,

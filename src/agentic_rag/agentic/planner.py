@@ -62,6 +62,9 @@ class HeuristicPlanner:
         corpora = tuple(corpora)
         if not corpora:
             raise InvalidInputError("plan needs at least one Corpus to route to", stage="planner")
+        bad = [c for c in corpora if not isinstance(c, Corpus)]
+        if bad:
+            raise InvalidInputError(f"corpora must be Corpus objects, got {bad[0]!r}", stage="planner")
         require_unique((c.id for c in corpora), "corpus id", stage="planner")
         facts = self.facts or self.derive_facts(question)
         routes = []

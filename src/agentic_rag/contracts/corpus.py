@@ -205,10 +205,15 @@ class RetrievalPlan(JsonContract):
         for route in routes:
             if route.fact_id not in known:
                 raise InvalidInputError(f"route names unknown fact {route.fact_id!r}; known facts: {sorted(known)}", stage="planner")
+        earlier: set[str] = set()
         for fact in facts:
             for dep in fact.depends_on:
                 if dep not in known:
                     raise InvalidInputError(f"fact {fact.id!r} depends on unknown fact {dep!r}", stage="planner")
+                if dep not in earlier:
+                    # Dependencies resolve in plan order; this also rules out cycles.
+                    raise InvalidInputError(f"fact {fact.id!r} depends on {dep!r}, which must come before it in the plan", stage="planner")
+            earlier.add(fact.id)
         missing = [f.id for f in facts if f.id not in {r.fact_id for r in routes}]
         if missing:
             raise InvalidInputError(f"facts {missing} have no route; every fact needs one", stage="planner")

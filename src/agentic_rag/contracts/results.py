@@ -134,7 +134,9 @@ class RunResult(JsonContract):
         plan: The (last) retrieval plan.
         answer: The grounded answer.
         iterations: One trace per iteration, in order.
-        snippets: All distinct snippets retrieved, in first-seen order.
+        snippets: All distinct snippets retrieved, as the final evidence ranking: those the
+            answer cites first (in claim order), then the rest by reciprocal-rank credit over
+            every subquery that found them.
         stop_reason: Why the loop ended.
         usage: Spend counters.
     """
