@@ -339,7 +339,7 @@ class RoundTripTest(unittest.TestCase):
         result = run_result()
         # founder first, then the birthplace via the bridge; the trade directory's other year
         # makes it a PARTIAL answer with a conflict, so every contract family is in the result
-        self.assertEqual(len(result.iterations), 2)
+        self.assertGreaterEqual(len(result.iterations), 2)
         self.assertIs(result.answer.status, AnswerStatus.PARTIAL)
         self.assertEqual([c.fact_id for c in result.answer.conflicts], ["founder"])
         self.assertEqual([f.id for f in result.answer.missing_facts], ["staff"])

@@ -84,7 +84,7 @@ class ExtractiveDrafter:
         """
         best = None
         for sentence in split_sentences(snippet.text):
-            found = set(self.evidence.analyzer.analyze(sentence.text))
+            found = self.evidence.terms_of(sentence.text)
             score = len(terms & found) + sum(1 for b in bridges if b.casefold() in sentence.text.casefold())
             if must_mention and must_mention.casefold() in sentence.text.casefold():
                 score += 1000

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agentic_rag.agentic.fact_evidence import FactEvidence, FactEvidenceModel
+from agentic_rag.agentic.fact_evidence import FactEvidenceModel
+from agentic_rag.agentic.feedback import BridgeFeedback
 from agentic_rag.agentic.policy import AbstentionPolicy
 from agentic_rag.contracts import (
     AnswerabilityLabel,
@@ -20,12 +21,13 @@ from agentic_rag.contracts import (
     ContextAssessment,
     DraftAnswer,
     FactPriority,
-    FeedbackQuery,
+    FactSupport,
     RequiredFact,
     RetrievalPlan,
     Snippet,
     SufficiencyStatus,
 )
+from agentic_rag.contracts.validation import require_int
 from agentic_rag.text import Analyzer
 
 __all__ = ["AutoraterStyleSufficiencyJudge", "unsupported_claims"]
@@ -61,6 +63,10 @@ class AutoraterStyleSufficiencyJudge:
         term_threshold: Share of description terms that covers a fact without required terms.
         policy: The selective-abstention policy mapping labels to answer statuses.
         evidence_model: A custom evidence model (overrides ``analyzer``/``term_threshold``).
+        feedback_per_fact: Follow-up queries proposed per missing fact, best first (bridges
+            tried in turn); the orchestrator issues the first ones not asked before, up to
+            its per-round cap, so proposing more than one keeps the loop going when the best
+            follow-up was already tried.
     """
 
     def __init__(
@@ -70,9 +76,11 @@ class AutoraterStyleSufficiencyJudge:
         term_threshold: float = 0.8,
         policy: AbstentionPolicy | None = None,
         evidence_model: FactEvidenceModel | None = None,
+        feedback_per_fact: int = 6,
     ) -> None:
         self.evidence = evidence_model or FactEvidenceModel(analyzer, term_threshold=term_threshold)
         self.policy = policy or AbstentionPolicy()
+        self.feedback = BridgeFeedback(self.evidence, max_queries=require_int(feedback_per_fact, "feedback_per_fact", minimum=1, stage="judge"))
 
     def assess(self, question: str, plan: RetrievalPlan, snippets: Sequence[Snippet], draft: DraftAnswer) -> ContextAssessment:
         """Assess the evidence and the draft.
@@ -84,8 +92,8 @@ class AutoraterStyleSufficiencyJudge:
             draft: The current draft (its claims are checked against the snippets).
 
         Returns:
-            The assessment, with one feedback query per missing fact that is not waiting on
-            another missing fact.
+            The assessment, with ``feedback_per_fact`` follow-up queries per missing fact
+            that is not waiting on another missing fact.
         """
         evidence = self.evidence.assess(plan, snippets)
         facts = {f.id: f for f in plan.facts}
@@ -107,11 +115,9 @@ class AutoraterStyleSufficiencyJudge:
         else:
             label = AnswerabilityLabel.UNANSWERABLE
         status = SufficiencyStatus.SUFFICIENT if label is AnswerabilityLabel.SUFFICIENT else SufficiencyStatus.INSUFFICIENT
-        by_id = {s.id: s for s in snippets}
-        feedback = tuple(
-            q for e in evidence if not e.covered and not e.blocked_by
-            for q in [self._feedback(facts[e.fact_id], e, evidence, by_id)] if q is not None
-        )
+        per_fact = [self.feedback.queries(question, facts[e.fact_id], e, evidence, snippets) for e in evidence if not e.covered and not e.blocked_by]
+        # Interleaved across facts, so a per-round cap on subqueries serves every fact.
+        feedback = tuple(p[rank] for rank in range(max((len(p) for p in per_fact), default=0)) for p in per_fact if rank < len(p))
         rationale = "; ".join(
             f"{e.fact_id} covered by {', '.join(e.snippet_ids)}" if e.covered
             else f"{e.fact_id} waits for {e.blocked_by}" if e.blocked_by
@@ -128,6 +134,7 @@ class AutoraterStyleSufficiencyJudge:
             feedback_queries=feedback,
             label=label,
             rationale=rationale,
+            support=tuple(FactSupport(e.fact_id, e.snippet_ids, e.coverage) for e in evidence if e.snippet_ids),
         )
 
     def _conflicts(self, fact: RequiredFact, snippets: Sequence[Snippet]) -> tuple[ConflictEvidence, ...]:
@@ -144,24 +151,3 @@ class AutoraterStyleSufficiencyJudge:
             if ids:
                 groups.append(ConflictGroup(value=value, snippet_ids=ids))
         return (ConflictEvidence(fact_id=fact.id, groups=tuple(groups)),) if len(groups) >= 2 else ()
-
-    def _feedback(self, fact: RequiredFact, evidence: FactEvidence, all_evidence: Sequence[FactEvidence], by_id: dict[str, Snippet]) -> FeedbackQuery | None:
-        analyzer = self.evidence.analyzer
-        missing = set(evidence.missing_terms)
-        words = [w for w in analyzer.tokenize(" ".join((fact.description, *fact.required_terms)))
-                 if not analyzer.is_stopword(w) and any(t in missing for t in analyzer.analyze(w))]
-        words = list(dict.fromkeys(words))
-        bridges: tuple[str, ...] = ()
-        parent_snippets: tuple[str, ...] = evidence.snippet_ids
-        if fact.depends_on:
-            deps = [e for e in all_evidence if e.fact_id in fact.depends_on]
-            bridges = tuple(b for e in deps for b in e.bridges)[:2]
-            parent_snippets = tuple(s for e in deps for s in e.snippet_ids)
-        elif evidence.snippet_ids:
-            bridges = evidence.bridges[:2]
-        text = " ".join((*bridges, *words)).strip() or fact.description
-        parent = next((by_id[s].query_id for s in parent_snippets if s in by_id and by_id[s].query_id), None)
-        reason = f"fact {fact.id} missing {', '.join(evidence.missing_terms) or 'evidence'}"
-        if bridges:
-            reason += f"; following bridge {', '.join(bridges)}"
-        return FeedbackQuery(fact_id=fact.id, text=text, reason=reason, parent_id=parent)

@@ -116,9 +116,9 @@ class _Run:
     def __init__(self, owner: AgenticRAGOrchestrator, question: str, corpora: tuple[Corpus, ...], budget: RunBudget) -> None:
         self.o, self.question, self.corpora, self.budget = owner, question, corpora, budget
         self.snippets: dict[tuple[str, str, int, int], Snippet] = {}
-        # Reciprocal-rank credit of each snippet over every subquery that found it, for the
-        # final evidence order (ranks from 1, k = 60 as in the RRF paper).
-        self.rank_credit: dict[tuple[str, str, int, int], float] = {}
+        # Reciprocal ranks (k = 60, ranks from 1) of each snippet in every subquery that found
+        # it, for the final evidence order.
+        self.rank_credit: dict[tuple[str, str, int, int], list[float]] = {}
         self.issued: set[tuple[str, tuple[str, ...]]] = set()
         self.traces: list[IterationTrace] = []
         self.subquery_count = 0
@@ -142,7 +142,7 @@ class _Run:
                     stop = StopReason.NO_QUERIES
                     break
                 new, truncated = self._retrieve(subqueries)
-                evidence = list(self.snippets.values())
+                evidence = self._ranked()
                 draft = self.o.drafter.draft(self.question, plan, evidence)
                 self.assessment = self.o.judge.assess(self.question, plan, evidence, draft)
                 self.traces.append(IterationTrace(iteration, subqueries, tuple(new), draft, self.assessment))
@@ -198,7 +198,7 @@ class _Run:
                 stamped = dataclasses.replace(hit, query_id=sq.id, fact_id=sq.fact_id, lineage=())
                 key = stamped.key
                 if key in self.snippets or len(self.snippets) < self.o.config.max_snippets:
-                    self.rank_credit[key] = self.rank_credit.get(key, 0.0) + 1.0 / (60 + rank)
+                    self.rank_credit.setdefault(key, []).append(1.0 / (60 + rank))
                 if key in self.snippets:
                     old = self.snippets[key]
                     lineage = tuple(dict.fromkeys(old.lineage + stamped.lineage))
@@ -224,20 +224,33 @@ class _Run:
             return StopReason.NO_PROGRESS
         return None
 
-    def _final_order(self, answer: GroundedAnswer) -> tuple[Snippet, ...]:
-        """Order the evidence: snippets the answer cites (in claim order), then the rest by
-        reciprocal-rank credit over all subqueries, ties by first-seen order."""
-        cited = list(dict.fromkeys(c.snippet_id for claim in answer.claims for c in claim.citations))
-        position = {sid: n for n, sid in enumerate(cited)}
+    def _ranked(self) -> list[Snippet]:
+        """The evidence best first: by best reciprocal rank in any subquery, then by the sum
+        over subqueries, then by first-seen order.
+
+        The best rank, not the sum, leads: follow-up queries share words, so a sum would
+        reward generic passages every query brushes against over the one passage a single
+        targeted query found first. Drafters and judges get the evidence in this order.
+        """
         seen = list(self.snippets)
-        order = sorted(
-            range(len(seen)),
-            key=lambda i: (position.get(self.snippets[seen[i]].id, len(position)), -self.rank_credit.get(seen[i], 0.0), i),
-        )
-        return tuple(self.snippets[seen[i]] for i in order)
+        credit = {key: (max(values), sum(values)) for key, values in self.rank_credit.items()}
+        order = sorted(range(len(seen)), key=lambda i: (-credit.get(seen[i], (0.0, 0.0))[0], -credit.get(seen[i], (0.0, 0.0))[1], i))
+        return [self.snippets[seen[i]] for i in order]
+
+    def _final_order(self, answer: GroundedAnswer) -> tuple[Snippet, ...]:
+        """The final evidence: snippets the answer cites (in claim order), then those the last
+        assessment found best for each fact (covered or not), then the rest best first (see
+        :meth:`_ranked`)."""
+        cited = list(dict.fromkeys(c.snippet_id for claim in answer.claims for c in claim.citations))
+        if self.assessment is not None:
+            cited = list(dict.fromkeys(cited + [sid for support in self.assessment.support for sid in support.snippet_ids]))
+        position = {sid: n for n, sid in enumerate(cited)}
+        ranked = self._ranked()
+        order = sorted(range(len(ranked)), key=lambda i: (position.get(ranked[i].id, len(position)), i))
+        return tuple(ranked[i] for i in order)
 
     def _finish(self, plan: RetrievalPlan, stop: StopReason) -> RunResult:
-        evidence = tuple(self.snippets.values())
+        evidence = tuple(self._ranked())
         judge = self.o._fallback_judge if self.spent else self.o.judge
         synthesizer = self.o._fallback_synthesizer if self.spent else self.o.synthesizer
         try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agentic_rag.agentic.questions import find_comparison, split_compound
+from agentic_rag.agentic.questions import anchor_entity, find_comparison, is_bridge_question, split_compound
 from agentic_rag.agentic.routing import CorpusRouter
 from agentic_rag.contracts import ContextAssessment, Corpus, RequiredFact, RetrievalPlan, Route, StopConditions
 from agentic_rag.contracts.validation import require_text, require_unique
@@ -26,6 +26,8 @@ class HeuristicPlanner:
         facts: Fixed facts to plan with (for example hand-written for an evaluation).
         router: The corpus router.
         stop_conditions: Stop conditions put in every plan.
+        bridge_facts: Split bridge questions into a first-hop and a dependent second-hop
+            fact (on by default).
 
     Raises:
         InvalidInputError: Duplicate fact ids.
@@ -37,8 +39,10 @@ class HeuristicPlanner:
         *,
         router: CorpusRouter | None = None,
         stop_conditions: StopConditions | None = None,
+        bridge_facts: bool = True,
     ) -> None:
         self.facts = tuple(facts)
+        self.bridge_facts = bool(bridge_facts)
         require_unique((f.id for f in self.facts), "fact id", stage="planner")
         self.router = router or CorpusRouter()
         self.stop_conditions = stop_conditions or StopConditions()
@@ -80,19 +84,28 @@ class HeuristicPlanner:
             question: The question.
 
         Returns:
-            One fact per compared item for a comparison question, one per part of a
-            compound question ("When ... and how many ...?"), else one fact.
+            One fact per compared item for a comparison question; one per part of a
+            compound question ("When ... and how many ...?"); for a bridge question ("Where
+            was the founder of Acme Robotics born?") a first-hop fact about the entity it
+            names and a second-hop fact, the question, that depends on it; else one fact.
         """
         comparison = find_comparison(question, self.router.analyzer)
         if comparison is None:
             parts = split_compound(question)
-            return tuple(RequiredFact(id=f"f{n}", description=part) for n, part in enumerate(parts, start=1))
+            if len(parts) == 1 and self.bridge_facts and is_bridge_question(question):
+                anchor = anchor_entity(question)
+                if anchor:
+                    return (
+                        RequiredFact(id="f1", description=anchor, required_terms=(anchor,), metadata={"derived": True, "anchor": anchor}),
+                        RequiredFact(id="f2", description=question.strip(), depends_on=("f1",), metadata={"derived": True}),
+                    )
+            return tuple(RequiredFact(id=f"f{n}", description=part, metadata={"derived": True}) for n, part in enumerate(parts, start=1))
         return tuple(
             RequiredFact(
                 id=f"f{n}",
                 description=f"{item}: {comparison.aspect}" if comparison.aspect else item,
                 required_terms=(item,),
-                metadata={"compared_item": item, "aspect": comparison.aspect},
+                metadata={"compared_item": item, "aspect": comparison.aspect, "derived": True},
             )
             for n, item in enumerate(comparison.items, start=1)
         )

@@ -8,7 +8,12 @@ from dataclasses import dataclass
 from agentic_rag.text import Analyzer
 from agentic_rag.text.entities import extract_entities
 
-__all__ = ["Comparison", "content_words", "find_comparison", "split_compound"]
+__all__ = ["Comparison", "anchor_entity", "content_words", "find_comparison", "is_bridge_question", "split_compound"]
+
+# "the founder of Acme", "the 2001 film that featured X", "the man who played Y": a
+# description of an entity the question does not name, which another passage must resolve.
+_DESCRIBED = re.compile(r"\bthe\s+(?:[\w'-]+\s+){0,3}?(?:of|for|from|by|with|in|on|at)\s+(?:the\s+)?[A-Z0-9\"“]")
+_RELATIVE = re.compile(r"\S\s+(?:who|whom|whose|that|which|where)\s+\w+", re.IGNORECASE)
 
 _COMPOUND = re.compile(r",?\s+and\s+(?=(?:how|what|when|where|who|whom|which|why|is|was|are|were|does|did|do)\b)", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(it|its|they|their|them|he|his|him|she|her)\b", re.IGNORECASE)
@@ -111,3 +116,32 @@ def split_compound(question: str) -> tuple[str, ...]:
             part = _PRONOUN.sub(lambda m: names[0] + ("'s" if m.group(1).lower() in ("its", "their", "his", "her") else ""), part, count=1)
         out.append(part[0].upper() + part[1:].rstrip("?") + "?")
     return tuple(out)
+
+
+def is_bridge_question(question: str) -> bool:
+    """True when ``question`` describes an entity instead of naming it ("the founder of
+    Acme Robotics", "the film that featured Yu Rongguang"), so answering takes two passages:
+    the one about the named entity and the one about the entity it leads to.
+
+    Args:
+        question: A question or fact description.
+
+    Returns:
+        Whether the question has that bridge shape. Comparison questions are not bridges.
+    """
+    text = question.strip()
+    words = text.split()
+    # The first word's "who"/"which" asks the question; only a later one describes.
+    rest = " ".join(words[1:])
+    return bool(_DESCRIBED.search(text) or _RELATIVE.search(rest))
+
+
+def anchor_entity(question: str) -> str:
+    """Return the entity a question names that its first hop should be about.
+
+    Quoted titles first, then multi-word names, then single capitalised words; numbers never.
+    ``""`` when the question names nothing.
+    """
+    mentions = [m for m in extract_entities(question) if m.kind != "number"]
+    ranked = sorted(mentions, key=lambda m: (0 if m.kind == "quoted" else 1 if " " in m.text else 2, m.start))
+    return ranked[0].text if ranked else ""

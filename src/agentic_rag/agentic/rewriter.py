@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agentic_rag.agentic.routing import CorpusRouter
-from agentic_rag.contracts import FeedbackQuery, RetrievalPlan, Subquery, SubqueryOrigin
+from agentic_rag.contracts import FeedbackQuery, RequiredFact, RetrievalPlan, Subquery, SubqueryOrigin
 from agentic_rag.contracts.validation import require_int
 
 __all__ = ["PlanFeedbackRewriter"]
@@ -15,7 +15,9 @@ class PlanFeedbackRewriter:
     """Turns a plan into first-round subqueries and feedback into follow-ups.
 
     Round 1: one subquery per fact that depends on no other fact (a dependent fact waits for
-    the bridge entity its dependency will reveal), sent to the fact's route. Later rounds: one
+    the bridge entity its dependency will reveal), sent to the fact's route; a compared item
+    is searched by its name. When every fact was derived from the question by the planner
+    (a comparison or a compound question), the whole question goes first as well. Later rounds: one
     subquery per feedback query, sent to the feedback's corpora, or routed by its text over
     the plan's corpora with the fact's route as the fallback, and linked to the subquery it
     follows up (``parent_id``).
@@ -43,18 +45,26 @@ class PlanFeedbackRewriter:
         """
         require_int(iteration, "iteration", minimum=1, stage="rewriter")
         if iteration == 1 and not feedback:
-            return tuple(
+            out = [
                 Subquery(
                     id=f"q1.{n}",
                     fact_id=fact.id,
-                    text=self._fact_query(fact.description, fact.required_terms),
+                    text=self._fact_query(fact),
                     corpus_ids=plan.route(fact.id).corpus_ids,
                     reason=f"plan route: {plan.route(fact.id).reason}",
                     iteration=1,
                     origin=SubqueryOrigin.PLAN,
                 )
                 for n, fact in enumerate((f for f in plan.facts if not f.depends_on), start=1)
-            )
+            ]
+            derived = all(f.metadata.get("derived") for f in plan.facts)
+            if derived and all(f.description != plan.question for f in plan.facts if not f.depends_on):
+                # Facts split from the question lose its context; the whole question is
+                # still the strongest single query, so it goes first.
+                corpus_ids = tuple(dict.fromkeys(c for r in plan.routes for c in r.corpus_ids))
+                out.insert(0, Subquery(id="q1.0", fact_id=plan.facts[0].id, text=plan.question, corpus_ids=corpus_ids,
+                                       reason="the whole question, for context", iteration=1, origin=SubqueryOrigin.PLAN))
+            return tuple(out)
         out = []
         for n, item in enumerate(feedback, start=1):
             fallback = plan.route(item.fact_id).corpus_ids
@@ -81,7 +91,12 @@ class PlanFeedbackRewriter:
         return tuple(out)
 
     @staticmethod
-    def _fact_query(description: str, required_terms: Sequence[str]) -> str:
-        folded = description.casefold()
-        extra = [t for t in required_terms if t.casefold() not in folded]
-        return " ".join([description, *extra])
+    def _fact_query(fact: RequiredFact) -> str:
+        item = fact.metadata.get("compared_item")
+        if isinstance(item, str) and item:
+            # A compared item is found by its name; the shared aspect words would pull in
+            # every passage about the aspect (every "peak" for "which peak is higher").
+            return item
+        folded = fact.description.casefold()
+        extra = [t for t in fact.required_terms if t.casefold() not in folded]
+        return " ".join([fact.description, *extra])

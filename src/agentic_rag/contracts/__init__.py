@@ -7,6 +7,7 @@ from agentic_rag.contracts.assessment import (
     ConflictEvidence,
     ConflictGroup,
     ContextAssessment,
+    FactSupport,
     FeedbackQuery,
     SufficiencyStatus,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "Document",
     "DraftAnswer",
     "FactPriority",
+    "FactSupport",
     "FeedbackQuery",
     "GroundedAnswer",
     "IterationTrace",

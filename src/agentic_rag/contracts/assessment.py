@@ -15,6 +15,7 @@ __all__ = [
     "ConflictEvidence",
     "ConflictGroup",
     "ContextAssessment",
+    "FactSupport",
     "FeedbackQuery",
     "SufficiencyStatus",
 ]
@@ -102,6 +103,26 @@ class FeedbackQuery(JsonContract):
 
 
 @dataclass(frozen=True, slots=True)
+class FactSupport(JsonContract):
+    """The snippets the judge found best for one fact, covered or not.
+
+    Args:
+        fact_id: The fact.
+        snippet_ids: The supporting snippets, in chain order (a bridged fact has two).
+        coverage: The share of the fact those snippets cover, in [0, 1].
+    """
+
+    fact_id: str
+    snippet_ids: tuple[str, ...]
+    coverage: float
+
+    def __post_init__(self) -> None:
+        require_text(self.fact_id, "FactSupport.fact_id")
+        object.__setattr__(self, "snippet_ids", text_tuple(self.snippet_ids, "FactSupport.snippet_ids"))
+        object.__setattr__(self, "coverage", require_fraction(self.coverage, "FactSupport.coverage", stage="judge"))
+
+
+@dataclass(frozen=True, slots=True)
 class ContextAssessment(JsonContract):
     """The judge's verdict on the evidence gathered so far.
 
@@ -115,6 +136,7 @@ class ContextAssessment(JsonContract):
         feedback_queries: Follow-up queries for the missing facts.
         label: The answerability label.
         rationale: A short human-readable explanation.
+        support: Per fact, the snippets that best support it (also for missing facts).
 
     Raises:
         InvalidInputError: Score outside [0, 1], a fact both covered and missing, or a
@@ -132,6 +154,7 @@ class ContextAssessment(JsonContract):
     feedback_queries: tuple[FeedbackQuery, ...] = ()
     label: AnswerabilityLabel = AnswerabilityLabel.INSUFFICIENT
     rationale: str = ""
+    support: tuple[FactSupport, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "status", require_enum(SufficiencyStatus, self.status, "ContextAssessment.status", stage="judge"))
@@ -149,6 +172,7 @@ class ContextAssessment(JsonContract):
         object.__setattr__(self, "unsupported_claims", instance_tuple(self.unsupported_claims, Claim, "ContextAssessment.unsupported_claims", stage="judge"))
         object.__setattr__(self, "conflicts", instance_tuple(self.conflicts, ConflictEvidence, "ContextAssessment.conflicts", stage="judge"))
         object.__setattr__(self, "feedback_queries", instance_tuple(self.feedback_queries, FeedbackQuery, "ContextAssessment.feedback_queries", stage="judge"))
+        object.__setattr__(self, "support", instance_tuple(self.support, FactSupport, "ContextAssessment.support", stage="judge"))
 
     @property
     def is_sufficient(self) -> bool:

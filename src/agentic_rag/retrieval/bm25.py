@@ -1,4 +1,4 @@
-"""The in-memory BM25 index (standard library only) and its retriever.
+"""The in-memory BM25 index (standard library only).
 
 Design, in short:
 
@@ -9,7 +9,9 @@ Design, in short:
   terms and the integer length totals; nothing is rebuilt. Impacts (the score contribution
   of each posting) depend on ``N`` and the mean length, which every write changes, so they
   are computed lazily, per query term, on first use after a write and cached with the term's
-  largest impact (its pruning bound); a write drops the whole cache in O(1).
+  largest impacts (its pruning bound); a write drops the whole cache in O(1). Terms that are
+  merged whole during a search also get a ``{doc: impact}`` dict cached, within a posting
+  budget (``_LOOKUP_BUDGET``), because merging and probing dicts is cheaper than arrays.
 - **Search** (:mod:`~agentic_rag.retrieval.bm25_topk`): term-at-a-time accumulation with
   MaxScore pruning, exact (identical to the exhaustive pass, ties by document id).
 - **Threads**: a writer-preferring readers-writer lock (:mod:`~agentic_rag.retrieval.bm25_locking`);
@@ -21,11 +23,12 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 from array import array
 from collections import Counter
-from heapq import nlargest
 from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
+from heapq import nlargest
 from itertools import repeat
 from operator import mul
 from typing import Any
@@ -38,13 +41,14 @@ from agentic_rag.retrieval.bm25_scoring import BM25_VARIANTS, robertson_idf_floo
 from agentic_rag.retrieval.bm25_storage import BM25Snapshot, read_snapshot, write_snapshot
 from agentic_rag.retrieval.bm25_topk import QueryTerm, rank_postings
 from agentic_rag.retrieval.hits import DocumentFilter, SearchHit
-from agentic_rag.retrieval.index_retriever import IndexRetriever
 from agentic_rag.text.analyzer import Analyzer
 
-__all__ = ["BM25Index", "BM25Retriever"]
+__all__ = ["BM25Index"]
 
 _STAGE = "bm25"
 _MAX_CACHED_FILTERS = 256
+# Documents analysed and applied per write-lock hold (bounds memory and reader stalls).
+_CHUNK = 4096
 # Postings whose {doc: impact} dicts may be cached at once (~100 bytes each); beyond it the
 # dict cache starts over. Impact arrays (8 bytes a posting) are always cached.
 _LOOKUP_BUDGET = 4_000_000
@@ -101,6 +105,7 @@ class BM25Index:
         self._delta = _number(delta, "delta", 0.0)
         self._title_weight = _number(title_weight, "title_weight", 0.0)
         self._lock = ReadWriteLock()
+        self._writer = threading.Lock()  # one add/remove/update at a time, across its chunks
         self._store = PostingStore(self._title_weight)
         self._written()
 
@@ -125,7 +130,11 @@ class BM25Index:
     # -- writes -------------------------------------------------------------------------
 
     def add(self, documents: Iterable[Document]) -> None:
-        """Index new documents (analysis runs before the write lock is taken).
+        """Index new documents.
+
+        Documents are analysed in chunks outside the lock searches wait on, so searches go on
+        during a long ``add`` and see the batch appear chunk by chunk (every state they see
+        is consistent); memory holds one analysed chunk at a time.
 
         Args:
             documents: Documents whose ids are not in the index yet.
@@ -134,16 +143,14 @@ class BM25Index:
             InvalidInputError: A non-Document item, an id repeated in ``documents`` or
                 already indexed (use :meth:`update` to replace). Nothing is added then.
         """
-        entries = self._analyse_all(documents, "add")
-        self._lock.acquire_write()
-        try:
-            present = sorted({e[0].id for e in entries if e[0].id in self._store.numbers})
+        batch = self._checked(documents, "add")
+        with self._writer:
+            present = sorted(d.id for d in batch if d.id in self._store.numbers)
             if present:
                 raise InvalidInputError(f"documents already indexed: {_names(present)}; use update() to replace them", stage=_STAGE)
-            self._store.insert(entries)
-            self._written()
-        finally:
-            self._lock.release_write()
+            for start in range(0, len(batch), _CHUNK):
+                entries = [self._analyse(d) for d in batch[start:start + _CHUNK]]
+                self._apply((), entries)
 
     def remove(self, document_ids: Iterable[str]) -> None:
         """Remove documents by id.
@@ -155,17 +162,12 @@ class BM25Index:
         if isinstance(document_ids, str):
             raise InvalidInputError(f"document_ids must be a collection of ids, not the string {document_ids!r}", stage=_STAGE)
         wanted = list(dict.fromkeys(document_ids))
-        self._lock.acquire_write()
-        try:
+        with self._writer:
             unknown = sorted({str(i) for i in wanted if i not in self._store.numbers})
             if unknown:
                 raise InvalidInputError(f"cannot remove unknown document ids: {_names(unknown)}", stage=_STAGE)
-            for document_id in wanted:
-                self._delete(document_id)
-            self._store.maybe_compact()
-            self._written()
-        finally:
-            self._lock.release_write()
+            for start in range(0, len(wanted), _CHUNK):
+                self._apply(self._stored(wanted[start:start + _CHUNK]), ())
 
     def update(self, documents: Iterable[Document]) -> None:
         """Replace indexed documents by new versions with the same ids.
@@ -174,15 +176,28 @@ class BM25Index:
             InvalidInputError: A non-Document item, a repeated id, or an id not indexed
                 (nothing changes then; use :meth:`add` for new documents).
         """
-        entries = self._analyse_all(documents, "update")
-        self._lock.acquire_write()
-        try:
-            unknown = sorted({e[0].id for e in entries if e[0].id not in self._store.numbers})
+        batch = self._checked(documents, "update")
+        with self._writer:
+            unknown = sorted(d.id for d in batch if d.id not in self._store.numbers)
             if unknown:
                 raise InvalidInputError(f"cannot update documents that are not indexed: {_names(unknown)}; use add()", stage=_STAGE)
-            for entry in entries:
-                self._delete(entry[0].id)
-            self._store.insert(entries)
+            for start in range(0, len(batch), _CHUNK):
+                chunk = batch[start:start + _CHUNK]
+                self._apply(self._stored([d.id for d in chunk]), [self._analyse(d) for d in chunk])
+
+    def _stored(self, document_ids: list[str]) -> list[tuple[int, AnalysedDocument]]:
+        # Only writers change the store and the caller holds the writer mutex, so reading it
+        # here, outside the readers-writer lock, is safe.
+        store = self._store
+        numbers = [store.numbers[i] for i in document_ids]
+        return [(n, self._analyse(store.docs[n])) for n in numbers]  # type: ignore[arg-type]
+
+    def _apply(self, removals: Iterable[tuple[int, AnalysedDocument]], additions: Iterable[AnalysedDocument]) -> None:
+        self._lock.acquire_write()
+        try:
+            for number, (_, tfs, text_n, title_n) in removals:
+                self._store.delete(number, tfs, text_n, title_n)
+            self._store.insert(additions)
             self._store.maybe_compact()
             self._written()
         finally:
@@ -195,13 +210,13 @@ class BM25Index:
         tfs: dict[str, float] = Counter(text_terms)
         if title_terms:
             if weight == 1.0:
-                tfs.update(Counter(title_terms))
+                tfs.update(title_terms)
             else:
                 for term, count in Counter(title_terms).items():
                     tfs[term] = tfs.get(term, 0) + weight * count
         return document, tfs, len(text_terms), len(title_terms)
 
-    def _analyse_all(self, documents: Iterable[Document], action: str) -> list[AnalysedDocument]:
+    def _checked(self, documents: Iterable[Document], action: str) -> list[Document]:
         if isinstance(documents, (Document, str)):
             raise InvalidInputError(f"{action}() takes a collection of Documents, got a single {type(documents).__name__}", stage=_STAGE)
         batch = list(documents)
@@ -212,12 +227,7 @@ class BM25Index:
             if document.id in seen:
                 raise InvalidInputError(f"document id {document.id!r} is repeated in the {action}() batch", stage=_STAGE)
             seen.add(document.id)
-        return [self._analyse(d) for d in batch]
-
-    def _delete(self, document_id: str) -> None:
-        number = self._store.numbers[document_id]
-        document, tfs, text_n, title_n = self._analyse(self._store.docs[number])  # type: ignore[arg-type]
-        self._store.delete(number, tfs, text_n, title_n)
+        return batch
 
     def _written(self) -> None:
         # Called with the write lock held (or before the index is shared): statistics changed,
@@ -261,14 +271,14 @@ class BM25Index:
             raise InvalidInputError(f"query must be a string, got {type(query).__name__}", stage=_STAGE)
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise InvalidInputError(f"k must be an int >= 1, got {k!r}", stage=_STAGE)
-        doc_filter = DocumentFilter(corpus_ids, where)
+        doc_filter = None if corpus_ids is None and where is None else DocumentFilter(corpus_ids, where)
         query_tfs = Counter(self._analyzer.analyze(query))
         if not query_tfs:
             return []
         self._lock.acquire_read()
         try:
             store = self._store
-            allowed = None if doc_filter.is_empty else self._allowed(doc_filter)
+            allowed = None if doc_filter is None or doc_filter.is_empty else self._allowed(doc_filter)
             if allowed is not None and not allowed:
                 return []
             terms, prune = self._query_postings(query_tfs, not exhaustive)
@@ -294,8 +304,9 @@ class BM25Index:
                     continue
             bound, negative, docs, impacts, tops = entry
             if qtf == 1:
-                remember = partial(self._remember, tid) if len(docs) <= _LOOKUP_BUDGET // 4 else None
-                query_term = QueryTerm(bound, docs, impacts, tops, lookups.get(tid), remember)
+                lookup = lookups.get(tid)
+                remember = partial(self._remember, tid) if lookup is None and len(docs) <= _LOOKUP_BUDGET // 4 else None
+                query_term = QueryTerm(bound, docs, impacts, tops, lookup, remember)
             else:
                 scale = float(qtf)
                 query_term = QueryTerm(bound * scale, docs, array("d", map(mul, impacts, repeat(scale))),
@@ -336,27 +347,13 @@ class BM25Index:
         try:
             cached = self._filters.get(key)
         except TypeError:  # an unhashable metadata value: compute without caching
-            key, cached = None, None
-        if cached is not None:
-            return cached[0]
-        store = self._store
-        if doc_filter.corpus_ids is not None:
-            groups = [store.corpora[c] for c in sorted(doc_filter.corpus_ids) if c in store.corpora]
-            everything = sum(map(len, groups)) == store.live
-            base: Iterable[int] = set().union(*groups)
-        else:
-            everything, base = True, store.numbers.values()
-        result: frozenset[int] | None
-        if doc_filter.where:
-            docs = store.docs
-            result = frozenset(n for n in base if doc_filter.accepts(docs[n]))  # type: ignore[arg-type]
-        else:
-            result = None if everything else frozenset(base)
-        if key is not None:
+            return self._store.filter_numbers(doc_filter)
+        if cached is None:
+            cached = (self._store.filter_numbers(doc_filter),)
             if len(self._filters) >= _MAX_CACHED_FILTERS:
                 self._filters = {}
-            self._filters[key] = (result,)
-        return result
+            self._filters[key] = cached
+        return cached[0]
 
     def get(self, document_id: str) -> Document:
         """Return the indexed document with ``document_id``.
@@ -411,36 +408,6 @@ class BM25Index:
         index._store = PostingStore.from_snapshot(snapshot)
         index._written()
         return index
-
-
-class BM25Retriever(IndexRetriever):
-    """The ``Retriever`` port over a :class:`BM25Index` (whole documents as snippets).
-
-    Args:
-        index: The index to search.
-        where: A metadata filter applied to every query.
-        name: Label for traces.
-
-    Raises:
-        InvalidInputError: ``index`` is not a ``BM25Index``.
-    """
-
-    def __init__(self, index: BM25Index, *, where: Mapping[str, Any] | None = None, name: str = "bm25") -> None:
-        if not isinstance(index, BM25Index):
-            raise InvalidInputError(f"BM25Retriever needs a BM25Index, got {type(index).__name__}", stage="retriever")
-        super().__init__(index, where=where, name=name)
-
-    @classmethod
-    def from_documents(
-        cls,
-        documents: Iterable[Document],
-        *,
-        where: Mapping[str, Any] | None = None,
-        name: str = "bm25",
-        **settings: Any,
-    ) -> BM25Retriever:
-        """Index ``documents`` (``settings`` as for :class:`BM25Index`) and wrap the index."""
-        return cls(BM25Index.from_documents(documents, **settings), where=where, name=name)
 
 
 def _names(ids: list[str], limit: int = 10) -> str:

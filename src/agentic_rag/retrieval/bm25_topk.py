@@ -8,20 +8,20 @@ loop a C engine would use.
 The pruning is MaxScore (Turtle & Flood) in a term-at-a-time form. Query terms are taken in
 decreasing order of their upper bound (largest impact). While the bounds of the terms not yet
 added sum to at least ``theta`` (the k-th best partial score, a lower bound of the final k-th
-score since impacts are non-negative), any document may still enter the top k, so each term's
-postings are merged whole ("essential" terms). Once they sum to less, no unseen document can
-make the top k: the remaining ("non-essential") terms are only looked up for the
-candidates already seen, document by document, each dropped as soon as its partial score
-plus the bound of the terms left falls below ``theta``, which rises to the k-th best
-complete score as candidates finish (MaxScore's document-at-a-time half, over candidates
-rather than cursors).
-A cheap upper bound of ``theta`` (from each term's k-th largest impact) skips computing it
-when no switch is possible yet.
+score since impacts are non-negative), any document may still enter the top k, so each
+term's postings are merged whole (the "essential" terms). Once they sum to less, no unseen
+document can make the top k, and the remaining ("non-essential") terms are only looked up
+for the candidates already seen, document by document: each candidate is dropped as soon as
+its partial score plus the bound of the terms left falls below ``theta``, and ``theta``
+rises to the k-th best complete score as candidates finish. Each term's k-th
+largest impact gives both a floor for ``theta`` (k documents score at least that from the
+term alone) and a cheap upper bound of the k-th partial score, which skips computing it
+while no switch is possible yet.
 
 Every kept document gets the same additions in the same term order as in the exhaustive
-pass, so pruned and exhaustive searches
-return identical scores and rankings; a small relative slack on every bound comparison keeps
-floating-point rounding from dropping a document that ties the k-th score.
+pass, so pruned and exhaustive searches return identical scores and rankings; a small
+relative slack on every bound comparison keeps floating-point rounding from dropping a
+document that ties the k-th score.
 """
 
 from __future__ import annotations
@@ -108,17 +108,22 @@ def rank_postings(
     for i in range(count - 1, -1, -1):
         suffix[i] = suffix[i + 1] + terms[i].bound
     slack = _SLACK * (abs(suffix[0]) + 1.0)
+    # Any term's k-th largest impact is a lower bound of the final k-th score: k documents
+    # score at least that much from that term alone.
+    # (Not with a filter: the documents it rejects may be the ones scoring that much.)
+    floor = max((t.tops[k - 1] for t in terms if len(t.tops) >= k), default=0.0) if allowed is None else 0.0
     acc: dict[int, float] = {}
     widest_gap = 0.0  # max over added terms of (bound - k-th largest impact)
     i = 0
     while i < count:
         bar = suffix[i] + slack
-        # theta <= (bound of the added terms) - widest_gap: only compute theta when that
-        # upper bound says a switch to probing is possible.
-        if prune and len(acc) >= k and bar < suffix[0] - suffix[i] - widest_gap:
+        # The k-th partial score is at most (bound of the added terms) - widest_gap: only
+        # compute it when that, or the floor, says a switch to probing is possible.
+        if prune and len(acc) >= k and (bar < floor or bar < suffix[0] - suffix[i] - widest_gap):
             above = list(filter(bar.__lt__, acc.values()))
-            if len(above) >= k:
-                acc = _finish(acc, terms, i, suffix, k, nlargest(k, above)[-1], slack)
+            theta = max(floor, nlargest(k, above)[-1] if len(above) >= k else 0.0)
+            if bar < theta:
+                acc = _finish(acc, terms, i, suffix, k, theta, slack)
                 break
         term = terms[i]
         tops = term.tops
@@ -160,22 +165,25 @@ def _finish(
     theta: float,
     slack: float,
 ) -> dict[int, float]:
-    """Score the candidates in ``acc`` over the non-essential ``terms[start:]``.
+    """Complete the candidates in ``acc`` over the non-essential ``terms[start:]``.
 
-    Each candidate is completed term by term and dropped as soon as its partial score plus
-    the bound of the terms left falls below ``theta``; ``theta`` rises to the k-th best
-    complete score as candidates finish.
+    Candidates are completed one by one (a Python loop, but with early exits that list
+    passes cannot have): each is dropped as soon as its partial score plus the bound of the
+    terms left falls below ``theta``, and ``theta`` rises to the k-th best complete score.
+    (Completing the k best partial candidates first, to start from a higher ``theta``,
+    measured slower on corpora of 5 thousand and 200 thousand documents.)
     """
-    tail = [(t.lookup, t.docs, t.impacts, suffix[start + j + 1] + slack) for j, t in enumerate(terms[start:])]
+    plan = [(t.lookup, t.docs, t.impacts, suffix[start + j + 1] + slack) for j, t in enumerate(terms[start:])]
     rest = suffix[start] + slack
     cutoff = theta - rest
-    mask = list(map(cutoff.__le__, acc.values()))
+    values = acc.values()
+    mask = list(map(cutoff.__le__, values))
     done: dict[int, float] = {}
     heap: list[float] = []
-    for doc, score in zip(compress(acc, mask), compress(acc.values(), mask)):
+    for doc, score in zip(compress(acc, mask), compress(values, mask)):
         if score < cutoff:
             continue
-        for lookup, docs, impacts, after in tail:
+        for lookup, docs, impacts, after in plan:
             if lookup is not None:
                 gain = lookup.get(doc)
                 if gain is not None:

@@ -1,0 +1,142 @@
+"""What a loader hands the chunker: sections of text blocks that remember their source lines.
+
+A loader turns a file into :class:`TextSection` objects (a heading's section, or one record of
+a JSON/CSV file), each a run of :class:`TextBlock` paragraphs. A block's text is cleaned
+(markup stripped) but keeps a map from character offsets back to the line numbers of the
+original file, so a chunk cut anywhere inside it can still cite ``path:start-end`` exactly.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from agentic_rag.errors import InvalidInputError
+
+__all__ = ["ParsedSource", "TextBlock", "TextSection", "block_from_lines"]
+
+_STAGE = "ingest"
+
+
+@dataclass(frozen=True, slots=True)
+class TextBlock:
+    """One paragraph (or code block, list, record body) of cleaned text.
+
+    Args:
+        text: The cleaned text; never empty or only white space.
+        line_marks: ``(offset, line)`` pairs, offsets strictly increasing from 0: the text
+            from ``offset`` on comes from 1-based ``line`` of the original file (until the
+            next mark).
+        fixed_lines: When set, every part of the block cites this ``(start, end)`` line range
+            (a record whose text was assembled from fields, not copied from lines).
+
+    Raises:
+        InvalidInputError: Empty text, no marks, a first mark not at offset 0, offsets not
+            increasing, or line numbers below 1.
+    """
+
+    text: str
+    line_marks: tuple[tuple[int, int], ...]
+    fixed_lines: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.text, str) or not self.text.strip():
+            raise InvalidInputError(f"TextBlock.text must be a non-empty string, got {self.text!r}", stage=_STAGE)
+        marks = tuple((int(o), int(n)) for o, n in self.line_marks)
+        if not marks or marks[0][0] != 0:
+            raise InvalidInputError(f"TextBlock.line_marks must start at offset 0, got {marks[:1]!r}", stage=_STAGE)
+        for (o1, _), (o2, _) in zip(marks, marks[1:]):
+            if o2 <= o1:
+                raise InvalidInputError(f"TextBlock.line_marks offsets must increase, got {o1} then {o2}", stage=_STAGE)
+        if min(n for _, n in marks) < 1:
+            raise InvalidInputError(f"TextBlock.line_marks lines must be >= 1, got {marks!r}", stage=_STAGE)
+        if self.fixed_lines is not None:
+            start, end = self.fixed_lines
+            if not 1 <= start <= end:
+                raise InvalidInputError(f"TextBlock.fixed_lines must satisfy 1 <= start <= end, got {self.fixed_lines!r}", stage=_STAGE)
+        object.__setattr__(self, "line_marks", marks)
+
+    def line_at(self, offset: int) -> int:
+        """The original 1-based line of the character at ``offset`` of :attr:`text`."""
+        position = bisect_right(self.line_marks, (offset, float("inf"))) - 1
+        return self.line_marks[max(position, 0)][1]
+
+    def lines_of(self, start: int, end: int) -> tuple[int, int]:
+        """The original line range holding ``text[start:end]`` (``end`` exclusive, > ``start``)."""
+        if self.fixed_lines is not None:
+            return self.fixed_lines
+        return self.line_at(start), self.line_at(max(start, end - 1))
+
+
+@dataclass(frozen=True, slots=True)
+class TextSection:
+    """Consecutive blocks under one title; a chunk never spans two sections.
+
+    Args:
+        blocks: The section's paragraphs in file order (at least one).
+        title: The heading (Markdown, HTML) or record title; ``""`` before the first heading.
+        record_id: The record's id for JSON, JSONL and CSV rows; ``""`` otherwise.
+
+    Raises:
+        InvalidInputError: No blocks, or a block that is not a ``TextBlock``.
+    """
+
+    blocks: tuple[TextBlock, ...]
+    title: str = ""
+    record_id: str = ""
+
+    def __post_init__(self) -> None:
+        blocks = tuple(self.blocks)
+        if not blocks or not all(isinstance(b, TextBlock) for b in blocks):
+            raise InvalidInputError(f"TextSection.blocks must be one or more TextBlocks, got {self.blocks!r}", stage=_STAGE)
+        object.__setattr__(self, "blocks", blocks)
+        object.__setattr__(self, "title", " ".join(str(self.title).split()))
+        object.__setattr__(self, "record_id", str(self.record_id))
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedSource:
+    """A file's text, or why it cannot be indexed.
+
+    Args:
+        sections: The text in file order (empty when ``problem`` is set).
+        problem: Why the file is skipped (``""`` when it was parsed).
+    """
+
+    sections: tuple[TextSection, ...] = ()
+    problem: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sections", tuple(self.sections))
+        if not self.problem and not self.sections:
+            object.__setattr__(self, "problem", "no indexable text")
+
+    @property
+    def text(self) -> str:
+        """Every block's text, paragraphs separated by a blank line."""
+        return "\n\n".join(block.text for section in self.sections for block in section.blocks)
+
+
+def block_from_lines(lines: list[tuple[str, int]]) -> TextBlock | None:
+    """Join cleaned ``(text, line number)`` pairs into one block, ``None`` if all are blank.
+
+    Args:
+        lines: Cleaned lines with the original 1-based line each came from.
+
+    Returns:
+        A block whose marks point each joined line back to its source line.
+    """
+    parts: list[str] = []
+    marks: list[tuple[int, int]] = []
+    offset = 0
+    for text, number in lines:
+        if not text.strip():
+            continue
+        if parts:
+            offset += 1  # the joining newline
+        marks.append((offset, number))
+        parts.append(text)
+        offset += len(text)
+    if not parts:
+        return None
+    return TextBlock("\n".join(parts), tuple(marks))

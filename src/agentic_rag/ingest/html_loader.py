@@ -1,0 +1,181 @@
+"""HTML to sections of plain text with the standard library's ``html.parser``.
+
+Scripts, styles, templates and the document head are dropped (the ``<title>`` becomes the
+title of the text before the first heading); ``<h1>``-``<h6>`` start sections titled by their
+text; block elements (paragraphs, list items, table rows, ``<br>``...) end paragraphs. White
+space is collapsed except inside ``<pre>``. Every piece of text keeps the source line it came
+from, so a chunk's line range points into the original file.
+"""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+from agentic_rag.ingest.blocks import TextBlock, TextSection
+
+__all__ = ["parse_html"]
+
+_DROPPED = frozenset({"script", "style", "noscript", "template", "svg", "math", "head", "iframe", "object"})
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_BLOCKS = frozenset({
+    "address", "article", "aside", "blockquote", "body", "br", "caption", "dd", "details", "dialog", "div", "dl", "dt",
+    "fieldset", "figcaption", "figure", "footer", "form", "header", "hr", "html", "legend", "li", "main", "nav", "ol",
+    "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+})
+_CELLS = frozenset({"td", "th"})
+
+
+class _TextCollector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.sections: list[TextSection] = []
+        self.blocks: list[TextBlock] = []
+        self.title = ""
+        self.dropped: list[str] = []  # open dropped elements, innermost last
+        self.in_title = False
+        self.page_title: list[str] = []
+        self.heading: list[str] | None = None
+        self.pre = 0
+        self.text: list[str] = []
+        self.length = 0
+        self.marks: list[tuple[int, int]] = []
+        self.space = False
+
+    # -- structure ----------------------------------------------------------------------
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "body" and self.dropped == ["head"]:
+            self.dropped.clear()  # an unclosed <head> ends where the body starts
+        if self.dropped:
+            if tag in _DROPPED:
+                self.dropped.append(tag)
+            elif tag == "title" and self.dropped == ["head"]:
+                self.in_title = True
+            return
+        if tag in _DROPPED:
+            self.dropped.append(tag)
+            return
+        if tag == "title":
+            self.in_title = True
+        elif tag in _HEADINGS:
+            self.end_block()
+            self.heading = []
+        elif tag in _CELLS and self.length:
+            self.space = True
+            self.add_text("|", self.getpos()[0])
+            self.space = True
+        elif tag in _BLOCKS:
+            self.end_block()
+            if tag == "pre":
+                self.pre += 1
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if not self.dropped and tag in _BLOCKS:
+            self.end_block()
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.dropped:
+            if tag == "title":
+                self.in_title = False
+            elif tag in _DROPPED and tag in self.dropped:
+                while self.dropped and self.dropped.pop() != tag:
+                    pass
+            return
+        if tag == "title":
+            self.in_title = False
+        elif tag in _HEADINGS and self.heading is not None:
+            self.new_section(" ".join("".join(self.heading).split()))
+            self.heading = None
+        elif tag in _BLOCKS and tag not in _CELLS:
+            self.end_block()
+            if tag == "pre" and self.pre:
+                self.pre -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self.in_title:
+            self.page_title.append(data)
+            return
+        if self.dropped:
+            return
+        if self.heading is not None:
+            self.heading.append(data)
+            return
+        line = self.getpos()[0]
+        if self.pre:
+            for k, piece in enumerate(data.split("\n")):
+                if k:
+                    self.end_line()
+                if piece.strip():
+                    self.add_text(piece.rstrip(), line + k, verbatim=True)
+            return
+        for k, piece in enumerate(data.split("\n")):
+            if k:
+                self.space = True
+            words = piece.split()
+            if not words:
+                if piece:
+                    self.space = True
+                continue
+            if piece[0].isspace():
+                self.space = True
+            self.add_text(" ".join(words), line + k)
+            self.space = piece[-1].isspace()
+
+    # -- text assembly ------------------------------------------------------------------
+
+    def add_text(self, text: str, line: int, verbatim: bool = False) -> None:
+        if self.length and self.space and not verbatim:
+            self.text.append(" ")
+            self.length += 1
+        if not self.marks or self.marks[-1][1] != line:
+            if self.marks and self.marks[-1][0] == self.length:
+                self.marks[-1] = (self.length, line)
+            else:
+                self.marks.append((self.length, line))
+        self.text.append(text)
+        self.length += len(text)
+        self.space = False
+
+    def end_line(self) -> None:
+        if self.length and self.text[-1] != "\n":
+            self.text.append("\n")
+            self.length += 1
+
+    def end_block(self) -> None:
+        text = "".join(self.text).rstrip()
+        if text.strip():
+            marks = [(o, n) for o, n in self.marks if o < len(text)] or [(0, self.marks[0][1])]
+            if marks[0][0] != 0:
+                marks[0] = (0, marks[0][1])
+            self.blocks.append(TextBlock(text, tuple(marks)))
+        self.text, self.length, self.marks, self.space = [], 0, [], False
+
+    def new_section(self, title: str) -> None:
+        self.end_block()
+        if self.blocks:
+            self.sections.append(TextSection(tuple(self.blocks), self.title))
+        self.blocks = []
+        self.title = title
+
+
+def parse_html(text: str) -> tuple[TextSection, ...]:
+    """Turn an HTML page into titled sections of plain-text paragraphs.
+
+    Args:
+        text: Decoded HTML with ``\\n`` newlines.
+
+    Returns:
+        Sections in document order: the text before the first heading (titled by the
+        page's ``<title>``), then one per ``<h1>``-``<h6>`` that has body text.
+    """
+    collector = _TextCollector()
+    collector.feed(text)
+    collector.close()
+    if collector.heading is not None:  # an unclosed heading: its text is body text after all
+        collector.heading = None
+    page_title = " ".join("".join(collector.page_title).split())
+    collector.new_section("")
+    sections = collector.sections
+    if sections and not sections[0].title and page_title:
+        sections[0] = TextSection(sections[0].blocks, page_title)
+    return tuple(sections)

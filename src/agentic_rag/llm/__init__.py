@@ -1,0 +1,64 @@
+"""The model layer: the ``LLM`` port, chat and embedding clients, structured output,
+role schemas and prompts, record/replay, and an in-process scripted model.
+
+Everything here speaks HTTP with ``urllib`` only. See :mod:`agentic_rag.llm.environment` for
+the environment variables the clients read.
+"""
+
+from __future__ import annotations
+
+from agentic_rag.llm.anthropic import AnthropicLLM
+from agentic_rag.llm.embeddings import OllamaEmbedder, OpenAIEmbedder
+from agentic_rag.llm.http import HttpResult, JsonHttpClient, RetryPolicy
+from agentic_rag.llm.json_schema import check_schema, validate_json
+from agentic_rag.llm.metering import estimate_tokens
+from agentic_rag.llm.openai import OpenAICompatibleLLM
+from agentic_rag.llm.port import LLM, Completion, Message, MessageRole, ResponseFormat, ResponseFormatType, TokenUsage
+from agentic_rag.llm.recording import RecordingTransport, RecordMode
+from agentic_rag.llm.redaction import Secret
+from agentic_rag.llm.schemas import ROLE_SPECS, UNTRUSTED_RULE, LLMRole, RewriteStrategy, RoleSpec, role_spec
+from agentic_rag.llm.scripted import ScriptedCall, ScriptedLLM
+from agentic_rag.llm.structured import complete_json, extract_json
+from agentic_rag.llm.transport import HttpAttempt, HttpRequest, HttpResponse, Transport, UrllibTransport
+from agentic_rag.llm.untrusted import UNTRUSTED_TAG, escape_untrusted, render_untrusted
+
+__all__ = [
+    "LLM",
+    "ROLE_SPECS",
+    "UNTRUSTED_RULE",
+    "UNTRUSTED_TAG",
+    "AnthropicLLM",
+    "Completion",
+    "HttpAttempt",
+    "HttpRequest",
+    "HttpResponse",
+    "HttpResult",
+    "JsonHttpClient",
+    "LLMRole",
+    "Message",
+    "MessageRole",
+    "OllamaEmbedder",
+    "OpenAICompatibleLLM",
+    "OpenAIEmbedder",
+    "RecordMode",
+    "RecordingTransport",
+    "ResponseFormat",
+    "ResponseFormatType",
+    "RetryPolicy",
+    "RewriteStrategy",
+    "RoleSpec",
+    "ScriptedCall",
+    "ScriptedLLM",
+    "Secret",
+    "TokenUsage",
+    "Transport",
+    "UrllibTransport",
+    "check_schema",
+    "complete_json",
+    "escape_untrusted",
+    "estimate_tokens",
+    "extract_json",
+    "render_untrusted",
+    "role_spec",
+    "validate_json",
+]

@@ -1,0 +1,217 @@
+"""A chat client for any OpenAI-compatible ``/chat/completions`` endpoint.
+
+OpenAI itself, vLLM, llama.cpp's ``llama-server`` (and ``python -m llama_cpp.server``), LM
+Studio and Ollama's ``/v1`` all accept the same request: ``model``, ``messages``,
+``temperature``, ``max_tokens`` and an optional ``response_format`` of ``{"type":
+"json_object"}`` or ``{"type": "json_schema", "json_schema": {"name", "schema", "strict"}}``.
+Servers that do not understand a JSON-schema format can be told to get plain JSON mode or
+no format at all with ``json_mode``; answers are validated afterwards either way.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from agentic_rag.contracts.validation import require_int
+from agentic_rag.errors import InvalidInputError, ProviderError
+from agentic_rag.llm.environment import ENV_LLM_API_KEY, ENV_LLM_BASE_URL, ENV_LLM_MODEL, from_env
+from agentic_rag.llm.http import JsonHttpClient, RetryPolicy
+from agentic_rag.llm.metering import metered_call, usage_from_counts
+from agentic_rag.llm.port import Completion, Message, ResponseFormat, ResponseFormatType, check_messages
+from agentic_rag.llm.redaction import Secret, redact_url
+from agentic_rag.llm.transport import HttpAttempt, Transport
+
+__all__ = ["JSON_MODES", "OpenAICompatibleLLM", "check_sampling"]
+
+# How a requested JSON format reaches the server: as asked, downgraded to JSON mode, or not sent.
+JSON_MODES = ("json_schema", "json_object", "none")
+TOKEN_LIMIT_PARAMS = ("max_tokens", "max_completion_tokens")
+
+
+def check_sampling(temperature: object, max_tokens: object, *, stage: str) -> None:
+    """Refuse a temperature outside [0, 2] or a ``max_tokens`` below 1.
+
+    Raises:
+        InvalidInputError: Either value is out of range or of the wrong type.
+    """
+    if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not 0.0 <= temperature <= 2.0:
+        raise InvalidInputError(f"temperature must be a number in [0, 2], got {temperature!r}", stage=stage)
+    require_int(max_tokens, "max_tokens", minimum=1, stage=stage)
+
+
+def normalise_base_url(url: str, *, strip_suffixes: Sequence[str], stage: str) -> str:
+    """Return ``url`` without trailing slashes or a pasted endpoint suffix.
+
+    Raises:
+        InvalidInputError: Not an http(s) URL.
+    """
+    if not isinstance(url, str) or not url.lower().startswith(("http://", "https://")):
+        raise InvalidInputError(f"base_url must start with http:// or https://, got {redact_url(str(url))!r}", stage=stage)
+    url = url.rstrip("/")
+    for suffix in strip_suffixes:
+        if url.endswith(suffix):
+            url = url[: -len(suffix)].rstrip("/")
+    return url
+
+
+class OpenAICompatibleLLM:
+    """Chat completions over HTTP from any OpenAI-compatible server.
+
+    Args:
+        base_url: Base URL ending before ``/chat/completions`` (for example
+            ``https://api.openai.com/v1`` or ``http://localhost:8080/v1``); default
+            ``$AGENTIC_RAG_LLM_BASE_URL``.
+        model: Model name; default ``$AGENTIC_RAG_LLM_MODEL``.
+        api_key: Bearer key; default ``$AGENTIC_RAG_LLM_API_KEY`` (local servers need none).
+        timeout_s: Timeout of one attempt, capped by the run's deadline.
+        max_retries: Retries on 408/409/425/429/5xx, timeouts and connection errors.
+        json_mode: ``"json_schema"`` sends schema formats as asked, ``"json_object"``
+            downgrades them to JSON mode, ``"none"`` sends no ``response_format``.
+        token_limit_param: ``"max_tokens"`` or ``"max_completion_tokens"`` (newer OpenAI models).
+        extra_body: Extra JSON fields merged into every request (``seed``, ``top_p``...).
+        retry: A full retry policy (overrides ``max_retries``).
+        transport: One-attempt transport (recording, replay, tests).
+        sleep: Wait function between retries (tests pass a no-op).
+        rng: Jitter source for backoff.
+
+    Raises:
+        InvalidInputError: No base URL or model (naming the variables to set), or an option
+            outside its allowed values.
+    """
+
+    stage = "openai"
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        model: str | None = None,
+        api_key: str | None = None,
+        timeout_s: float = 60.0,
+        max_retries: int = 3,
+        *,
+        json_mode: str = "json_schema",
+        token_limit_param: str = "max_tokens",
+        extra_body: Mapping[str, Any] | None = None,
+        retry: RetryPolicy | None = None,
+        transport: Transport | None = None,
+        sleep: Callable[[float], None] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        base_url = from_env(base_url, ENV_LLM_BASE_URL)
+        model = from_env(model, ENV_LLM_MODEL)
+        if not base_url or not model:
+            missing = [n for n, v in ((ENV_LLM_BASE_URL, base_url), (ENV_LLM_MODEL, model)) if not v]
+            raise InvalidInputError(
+                f"OpenAICompatibleLLM needs a base URL and a model; missing {', '.join(missing)}. Pass "
+                f"base_url=... and model=..., or set {ENV_LLM_BASE_URL} (for example http://localhost:8080/v1) "
+                f"and {ENV_LLM_MODEL} (and {ENV_LLM_API_KEY} if the server wants a key)",
+                stage=self.stage,
+            )
+        if json_mode not in JSON_MODES:
+            raise InvalidInputError(f"json_mode must be one of {list(JSON_MODES)}, got {json_mode!r}", stage=self.stage)
+        if token_limit_param not in TOKEN_LIMIT_PARAMS:
+            raise InvalidInputError(f"token_limit_param must be one of {list(TOKEN_LIMIT_PARAMS)}, got {token_limit_param!r}", stage=self.stage)
+        require_int(max_retries, "max_retries", minimum=0, stage=self.stage)
+        self.base_url = normalise_base_url(base_url, strip_suffixes=("/chat/completions",), stage=self.stage)
+        self.model = model
+        self._api_key = Secret(from_env(api_key, ENV_LLM_API_KEY) or "")
+        self.json_mode = json_mode
+        self.token_limit_param = token_limit_param
+        self.extra_body = dict(extra_body or {})
+        self.http = JsonHttpClient(
+            stage=self.stage,
+            timeout_s=timeout_s,
+            retry=retry if retry is not None else RetryPolicy(max_retries=max_retries),
+            transport=transport,
+            sleep=sleep,
+            rng=rng,
+        )
+
+    @property
+    def attempts(self) -> tuple[HttpAttempt, ...]:
+        """Recent HTTP attempts of this client (bounded), oldest first."""
+        return self.http.attempts
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        temperature: float = 0.0,
+        max_tokens: int = 512,
+        response_format: ResponseFormat | Mapping[str, Any] | None = None,
+    ) -> Completion:
+        """Send the messages to ``/chat/completions`` and return the first choice.
+
+        Args:
+            messages: The conversation.
+            temperature: Sampling temperature in [0, 2].
+            max_tokens: Cap on generated tokens.
+            response_format: JSON mode or a JSON schema (see the module docstring).
+
+        Returns:
+            The completion with usage (estimated when the server reports none).
+
+        Raises:
+            InvalidInputError: Bad messages or sampling values.
+            BudgetExhaustedError: The run's call or token cap is spent, or its deadline passed.
+            ProviderHTTPError: The server answered with an error status.
+            ProviderTimeoutError: No answer in time.
+            ProviderError: Connection failure or an answer without a message.
+        """
+        msgs = check_messages(messages, stage=self.stage)
+        check_sampling(temperature, max_tokens, stage=self.stage)
+        fmt = ResponseFormat.coerce(response_format, stage=self.stage)
+        payload: dict[str, Any] = {
+            "model": self.model,
+            "messages": [m.to_wire() for m in msgs],
+            "temperature": temperature,
+            self.token_limit_param: max_tokens,
+        }
+        wire_format = self._wire_format(fmt)
+        if wire_format is not None:
+            payload["response_format"] = wire_format
+        payload.update(self.extra_body)
+        return metered_call(lambda: self._send(payload, msgs))
+
+    def _wire_format(self, fmt: ResponseFormat | None) -> dict[str, Any] | None:
+        if fmt is None or fmt.type is ResponseFormatType.TEXT or self.json_mode == "none":
+            return None
+        if fmt.type is ResponseFormatType.JSON_OBJECT or self.json_mode == "json_object":
+            return {"type": "json_object"}
+        spec: dict[str, Any] = {"name": fmt.name, "schema": fmt.schema_dict()}
+        if fmt.strict:
+            spec["strict"] = True
+        return {"type": "json_schema", "json_schema": spec}
+
+    def _send(self, payload: dict[str, Any], msgs: tuple[Message, ...]) -> Completion:
+        headers = {"Authorization": f"Bearer {self._api_key.reveal()}"} if self._api_key else {}
+        result = self.http.post_json(f"{self.base_url}/chat/completions", payload, headers=headers)
+        data = result.data
+        choices = data.get("choices") if isinstance(data, dict) else None
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            shape = sorted(data) if isinstance(data, dict) else type(data).__name__
+            raise ProviderError(f"the answer has no choices[0]; expected a chat completion, got {shape}", stage=self.stage)
+        choice = choices[0]
+        message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+        content = message.get("content")
+        if isinstance(content, list):  # some servers return content parts
+            content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+        if not isinstance(content, str):
+            refusal = message.get("refusal")
+            why = f"the model refused: {refusal}" if refusal else f"choices[0].message.content is {content!r}, expected text"
+            raise ProviderError(why, stage=self.stage)
+        usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+        return Completion(
+            text=content,
+            usage=usage_from_counts(usage.get("prompt_tokens"), usage.get("completion_tokens"), messages=msgs, text=content),
+            model=str(data.get("model") or self.model),
+            raw=data,
+            finish_reason=str(choice.get("finish_reason") or ""),
+            attempts=result.attempts,
+        )
+
+    def __repr__(self) -> str:
+        key = "set" if self._api_key else "none"
+        return f"OpenAICompatibleLLM(base_url={redact_url(self.base_url)!r}, model={self.model!r}, api_key=<{key}>)"

@@ -1,0 +1,133 @@
+"""The extractive grounded generator, sentence splitting and citation verification."""
+
+from __future__ import annotations
+
+import unittest
+
+from agentic_rag.contracts import Snippet
+from agentic_rag.errors import InvalidInputError
+from agentic_rag.parallel import (
+    AnswerCitation,
+    ExtractiveGenerator,
+    FunctionGenerator,
+    GeneratedAnswer,
+    Generator,
+    reciprocal_rank_fusion,
+    sentence_spans,
+    verify_citations,
+)
+
+
+def documents(*texts):
+    hits = [Snippet(id="", corpus_id="c", document_id=f"d{i}", text=t, score=float(10 - i)) for i, t in enumerate(texts, 1)]
+    return reciprocal_rank_fusion([hits])
+
+
+TEXTS = (
+    "Photosynthesis converts light. It happens in leaves.",
+    "Ocean tides are caused by the Moon's gravity. The Sun adds a smaller pull.",
+    "Tides rise twice a day on most coasts. Some coasts see one tide a day.",
+)
+
+
+class SentenceSpans(unittest.TestCase):
+    def test_offsets_give_sentences_verbatim(self):
+        text = "First one. Second one!  Third?\n\nNew paragraph without a stop"
+        self.assertEqual([text[a:b] for a, b in sentence_spans(text)], ["First one.", "Second one!", "Third?", "New paragraph without a stop"])
+
+    def test_abbreviations_initials_and_decimals_do_not_split(self):
+        text = "Dr. Smith arrived, e.g. at noon. J. Doe met version 2.5 there. 3 people came."
+        self.assertEqual([text[a:b] for a, b in sentence_spans(text)], ["Dr. Smith arrived, e.g. at noon.", "J. Doe met version 2.5 there.", "3 people came."])
+
+    def test_empty_text(self):
+        self.assertEqual(sentence_spans("   "), [])
+
+
+class ExtractiveGeneratorBehaviour(unittest.TestCase):
+    def test_is_a_generator(self):
+        self.assertIsInstance(ExtractiveGenerator(), Generator)
+
+    def test_answers_with_cited_sentences_that_verify(self):
+        docs = documents(*TEXTS)
+        answer = ExtractiveGenerator().generate("What causes ocean tides?", docs)
+        self.assertFalse(answer.refused)
+        # Content terms [caus, ocean, tide]: the d2 sentence holds all three.
+        self.assertEqual(answer.text, "Ocean tides are caused by the Moon's gravity [2].")
+        self.assertEqual(answer.citations, (AnswerCitation(2, "d2", "Ocean tides are caused by the Moon's gravity.", 0, 45),))
+        self.assertEqual(verify_citations(answer, docs), ())
+
+    def test_greedy_cover_uses_several_documents(self):
+        docs = documents(*TEXTS)
+        answer = ExtractiveGenerator().generate("When do tides rise and what does the Sun add?", docs)
+        # Terms [tide, rise, sun, add]. "The Sun adds a smaller pull." [2] and "Tides rise twice
+        # a day on most coasts." [3] each add two new terms; the tie goes to the better document.
+        self.assertEqual([c.number for c in answer.citations], [2, 3])
+        self.assertEqual(answer.text, "The Sun adds a smaller pull [2]. Tides rise twice a day on most coasts [3].")
+        self.assertEqual(verify_citations(answer, docs), ())
+        for citation in answer.citations:
+            self.assertIn(f"[{citation.number}]", answer.text)
+
+    def test_max_sentences(self):
+        answer = ExtractiveGenerator(max_sentences=1).generate("When do tides rise and what does the Sun add?", documents(*TEXTS))
+        self.assertEqual(len(answer.citations), 1)
+
+    def test_refuses_when_no_document_carries_the_query_terms(self):
+        answer = ExtractiveGenerator().generate("Who painted the Mona Lisa?", documents(*TEXTS))
+        self.assertTrue(answer.refused)
+        self.assertIn("insufficient", answer.text)
+        self.assertEqual(answer.citations, ())
+        self.assertTrue(ExtractiveGenerator().generate("what is it?", documents(*TEXTS)).refused)
+        self.assertTrue(ExtractiveGenerator().generate("tides", ()).refused)
+
+    def test_min_coverage(self):
+        docs = documents("Tides are regular.")
+        self.assertTrue(ExtractiveGenerator().generate("tides moon gravity", docs).refused)  # 1 of 3 terms < 0.5
+        self.assertFalse(ExtractiveGenerator(min_coverage=0.3).generate("tides moon gravity", docs).refused)
+
+    def test_bad_arguments_are_refused(self):
+        for kwargs in ({"max_sentences": 0}, {"min_coverage": 0}, {"min_coverage": 1.5}):
+            with self.subTest(kwargs=kwargs), self.assertRaises(InvalidInputError):
+                ExtractiveGenerator(**kwargs)
+        with self.assertRaises(InvalidInputError):
+            ExtractiveGenerator().generate("q", ["not a fused document"])
+
+
+class CitationVerification(unittest.TestCase):
+    def test_out_of_range_marker_and_bad_quote_are_reported(self):
+        docs = documents(*TEXTS)
+        answer = GeneratedAnswer("Tides [4]. Moon [2].", (AnswerCitation(2, "d2", "Moon made of cheese.", 0, 20), AnswerCitation(5, "d9", "x")))
+        problems = verify_citations(answer, docs)
+        self.assertEqual(len(problems), 3)
+        self.assertIn("marker [4] is out of range", problems[0])
+        self.assertIn("quote", problems[1])
+        self.assertIn("citation [5] is out of range", problems[2])
+
+    def test_wrong_document_and_missing_marker(self):
+        docs = documents(*TEXTS)
+        problems = verify_citations(GeneratedAnswer("no markers", (AnswerCitation(1, "d2", "x"),)), docs)
+        self.assertEqual(len(problems), 2)
+
+
+class FunctionGeneratorBehaviour(unittest.TestCase):
+    def test_wraps_a_function(self):
+        seen = []
+
+        def answer(query, docs):
+            seen.append([d.document_id for d in docs])
+            return f"{docs[0].text} [1]"
+
+        generator = FunctionGenerator(answer)
+        self.assertEqual(generator.name, "answer")
+        result = generator.generate("q", documents(*TEXTS))
+        self.assertEqual(result.text, f"{TEXTS[0]} [1]")
+        self.assertEqual(seen, [["d1", "d2", "d3"]])
+
+    def test_bad_function_is_refused(self):
+        with self.assertRaises(InvalidInputError):
+            FunctionGenerator(42)
+        with self.assertRaises(InvalidInputError):
+            FunctionGenerator(lambda q, d: None).generate("q", ())
+
+
+if __name__ == "__main__":
+    unittest.main()
