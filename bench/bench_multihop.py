@@ -23,55 +23,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agentic_rag import AgenticRAGOrchestrator, AutoraterStyleSufficiencyJudge, Corpus, DraftAnswer, HeuristicPlanner, OrchestratorConfig, Snippet  # noqa: E402
+from agentic_rag import AutoraterStyleSufficiencyJudge, Corpus, DraftAnswer, HeuristicPlanner, Snippet  # noqa: E402
 from agentic_rag.evaluation import load_multihop  # noqa: E402
-from agentic_rag.evaluation.multihop import EvidenceRun, MultiHopConfiguration, compare_configurations, format_comparison, split_questions  # noqa: E402
-from agentic_rag.retrieval.bm25 import BM25Index  # noqa: E402
-from agentic_rag.retrieval.bm25_retriever import BM25Retriever  # noqa: E402
+from agentic_rag.evaluation.multihop import MultiHopConfiguration, compare_configurations, format_comparison, split_questions  # noqa: E402
+from agentic_rag.evaluation.suites import CONFIGURATION_NAMES, MULTIHOP_FEEDBACK_PER_FACT, MULTIHOP_JUDGE_THRESHOLD, MULTIHOP_LOOP, evidence_runners  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 MARK = "multihop"
 
-#: The iterative loop's settings, tuned on the tuning half.
-ITERATIVE = OrchestratorConfig(top_k=10, max_iterations=3, max_subqueries_per_iteration=6, max_snippets=300, deadline_s=None)
-JUDGE_THRESHOLD = 0.8
-FEEDBACK_PER_FACT = 16
+NAMES = {
+    "one_shot": "one-shot BM25",
+    "iterative": "iterative loop (BM25)",
+    "parallel": "parallel: decomposition x (BM25, hashing vectors), RRF",
+}
 
 
 def configurations(corpus_docs, corpus_id: str) -> list[MultiHopConfiguration]:
-    """One-shot BM25, the iterative loop, and the parallel workflow with decomposition."""
-    from agentic_rag.parallel import DecompositionRewriter, ExtractiveGenerator, ParallelRAGWorkflow, RAGRequest
-    from agentic_rag.retrieval.embedders import HashingEmbedder
-    from agentic_rag.retrieval.index_retriever import IndexRetriever
-    from agentic_rag.retrieval.vector import VectorIndex
-
-    bm25 = BM25Retriever(BM25Index.from_documents(corpus_docs))
-    corpora = (Corpus(id=corpus_id, description="paragraphs"),)
-    judge = AutoraterStyleSufficiencyJudge(term_threshold=JUDGE_THRESHOLD, feedback_per_fact=FEEDBACK_PER_FACT)
-    loop = AgenticRAGOrchestrator(retriever=bm25, judge=judge, config=ITERATIVE)
-    vectors = VectorIndex(HashingEmbedder())
-    vectors.add(corpus_docs)
-    parallel = ParallelRAGWorkflow([bm25, IndexRetriever(vectors, name="hashing-vectors")], rewriter=DecompositionRewriter(), generator=ExtractiveGenerator())
-
-    def one_shot(question):
-        hits = bm25.retrieve(question.question, 10)
-        return EvidenceRun(tuple(h.document_id for h in hits), tuple(h.text for h in hits), 1, 1)
-
-    def iterative(question):
-        run = loop.run(question.question, corpora)
-        return EvidenceRun(tuple(s.document_id for s in run.snippets), tuple(s.text for s in run.snippets), run.usage.retriever_calls, len(run.iterations))
-
-    def fused(question):
-        result = parallel.run(RAGRequest(question.question, top_k=10))
-        docs = result.documents
-        texts = tuple(d.snippet.text if d.snippet is not None else "" for d in docs)
-        return EvidenceRun(tuple(d.document_id for d in docs), texts, len(result.outcomes), 1)
-
-    return [
-        MultiHopConfiguration("one-shot BM25", one_shot),
-        MultiHopConfiguration("iterative loop (BM25)", iterative),
-        MultiHopConfiguration("parallel: decomposition x (BM25, hashing vectors), RRF", fused),
-    ]
+    """The same three configurations ``agentic-rag eval`` compares."""
+    runners = evidence_runners(corpus_docs, corpus_id)
+    return [MultiHopConfiguration(NAMES[name], lambda q, fn=runners[name]: fn(q.question)) for name in CONFIGURATION_NAMES]
 
 
 def judge_classifier(dataset, half: str, thresholds) -> list[tuple[float, dict[str, float]]]:
@@ -150,7 +120,7 @@ def main(argv=None) -> int:
         sections.append(f"**{name}** ({len(questions)} questions, {args.half} half; {len(dataset.corpus):,} paragraphs as one corpus)\n\n{table}")
     hotpot = load_multihop(DATA / "hotpotqa")
     tune_rows = judge_classifier(hotpot, "tune", (0.6, 0.7, 0.8, 0.9, 1.0))
-    report_rows = judge_classifier(hotpot, args.half, (JUDGE_THRESHOLD,))
+    report_rows = judge_classifier(hotpot, args.half, (MULTIHOP_JUDGE_THRESHOLD,))
     print("\njudge on the tuning half:\n" + _classifier_table(tune_rows))
     print(f"\njudge on the {args.half} half:\n" + _classifier_table(report_rows))
     if not args.no_write:
@@ -160,16 +130,16 @@ def main(argv=None) -> int:
             f"Command: `{command}` · date: {datetime.date.today().isoformat()} · no language model.",
             "Final evidence = the top 10 of each configuration's evidence list (for the iterative loop: the "
             "passages its answer cites, then those the judge found best for each fact, then the rest by best "
-            f"reciprocal rank over its subqueries). Iterative loop: BM25 top {ITERATIVE.top_k} per subquery, at most "
-            f"{ITERATIVE.max_iterations} rounds and {ITERATIVE.max_subqueries_per_iteration} follow-ups per round, judge threshold "
-            f"{JUDGE_THRESHOLD}, {FEEDBACK_PER_FACT} follow-up proposals per missing fact. Tuned on the even lines of "
+            f"reciprocal rank over its subqueries). Iterative loop: BM25 top {MULTIHOP_LOOP.top_k} per subquery, at most "
+            f"{MULTIHOP_LOOP.max_iterations} rounds and {MULTIHOP_LOOP.max_subqueries_per_iteration} follow-ups per round, judge threshold "
+            f"{MULTIHOP_JUDGE_THRESHOLD}, {MULTIHOP_FEEDBACK_PER_FACT} follow-up proposals per missing fact. Tuned on the even lines of "
             "`questions.jsonl`, reported on the odd lines.",
             *sections,
             "### The sufficiency judge as a classifier (HotpotQA pools)",
             "Each question's 10-paragraph pool is a sufficient context; the pool without one of its two gold "
             "paragraphs (once per gold paragraph) is an insufficient one. Threshold chosen on the tuning half:",
             _classifier_table(tune_rows),
-            f"Reported on the {args.half} half with threshold {JUDGE_THRESHOLD}:",
+            f"Reported on the {args.half} half with threshold {MULTIHOP_JUDGE_THRESHOLD}:",
             _classifier_table(report_rows),
         ]))
     return 0

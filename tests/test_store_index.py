@@ -320,6 +320,34 @@ class MissingAndEmptyStoreTest(StoreTestCase):
             KnowledgeStore(target).index([self.root])
 
 
+class PathNamingTest(StoreTestCase):
+    def test_indexing_the_base_folder_itself_skips_the_store(self):
+        (self.base / "readme.md").write_text("Root readme about bandicoots.\n", encoding="utf-8")
+        report = self.store.index([self.base])
+        self.assertEqual(report.corpora, tuple(sorted((self.base.name, "kb"))))
+        self.assertEqual(self.store.search("bandicoots")[0].path, "readme.md")
+        self.assertEqual(self.store.search("quokka")[0].path, "kb/guide/install.md")
+        self.assertEqual(self.store.index([self.base]).unchanged, 6)
+
+    def test_files_outside_the_base_keep_absolute_paths(self):
+        store = KnowledgeStore(self.base / "nested" / ".agentic-rag")
+        store.index([self.root / "guide"])
+        path = store.search("quokka")[0].path
+        self.assertEqual(path, (self.root / "guide" / "install.md").as_posix())
+        self.assertTrue(Path(path).is_file())
+
+    def test_symlinks_leaving_the_root_are_listed_not_indexed(self):
+        outside = self.base / "outside.md"
+        outside.write_text("Secret marsupial.\n", encoding="utf-8")
+        try:
+            (self.root / "link.md").symlink_to(outside)
+        except (OSError, NotImplementedError) as exc:
+            self.skipTest(f"symbolic links unavailable here: {exc}")
+        report = self.index()
+        self.assertIn(("kb/link.md", "symbolic link to a file outside the indexed root"), report.skipped)
+        self.assertEqual(self.store.search("marsupial"), [])
+
+
 class VectorOptionTest(StoreTestCase):
     def test_vector_index_is_kept_beside_bm25_when_asked(self):
         self.index()

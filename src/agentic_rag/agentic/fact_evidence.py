@@ -40,6 +40,7 @@ _QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
 _FRAMING_WORDS = (
     "name", "named", "called", "known", "kind", "type", "sort", "also", "one", "famous", "considered",
     "refer", "referred", "commonly", "specific", "particular", "exactly", "originally", "actual",
+    "happen", "happens", "happened", "mean", "means",
 )
 
 

@@ -37,6 +37,8 @@ _EM_UNDER = re.compile(r"(?<![\w_])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w_])")
 _STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
 # Escaped characters are parked in the private-use area while markup is stripped.
 _PARK = 0xE000
+_UNPARK = {_PARK + code: code for code in range(128)}
+_MARKUP_CHARS = frozenset("*_`[]<>!~\\")
 
 
 def _strip_markup(text: str) -> str:
@@ -61,16 +63,21 @@ def clean_inline(line: str) -> str:
     Returns:
         The visible text.
     """
-    line = _ESCAPE.sub(lambda m: chr(_PARK + ord(m.group(1))), line)
+    if not _MARKUP_CHARS.intersection(line):
+        return line.rstrip()
+    escaped = "\\" in line
+    if escaped:
+        line = _ESCAPE.sub(lambda m: chr(_PARK + ord(m.group(1))), line)
     parts: list[str] = []
     position = 0
-    for match in _CODE_SPAN.finditer(line):
-        parts.append(_strip_markup(line[position:match.start()]))
-        parts.append(match.group(2).strip() if match.group(2).strip() else match.group(2))
-        position = match.end()
+    if "`" in line:
+        for match in _CODE_SPAN.finditer(line):
+            parts.append(_strip_markup(line[position:match.start()]))
+            parts.append(match.group(2).strip() or match.group(2))
+            position = match.end()
     parts.append(_strip_markup(line[position:]))
     text = "".join(parts)
-    return "".join(chr(ord(c) - _PARK) if _PARK <= ord(c) < _PARK + 128 else c for c in text).rstrip()
+    return (text.translate(_UNPARK) if escaped else text).rstrip()
 
 
 def _table_row(line: str) -> str:

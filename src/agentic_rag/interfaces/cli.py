@@ -1,47 +1,92 @@
-"""The ``agentic-rag`` command line.
+"""The ``agentic-rag`` command line (also ``python -m agentic_rag``).
 
-Commands: ``demo`` runs the agentic workflow on the bundled sample corpus and prints each
-iteration, the judge's feedback and the cited answer.
+Commands: ``index`` a folder into a store, ``search`` it, ``ask`` it a question, ``eval`` a
+dataset folder, run the ``demo``, or serve the store over ``mcp``. Exit codes: 0 ok, 1 usage
+error, 2 not found or empty store, 3 a partial or unanswerable answer with ``--strict``.
+Errors are one line on stderr; ``--debug`` shows the traceback.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
-__all__ = ["main"]
+from agentic_rag.errors import AgenticRAGError, IndexFormatError, InvalidInputError, StoreError
+
+__all__ = ["EXIT_NOT_FOUND", "EXIT_OK", "EXIT_STRICT", "EXIT_USAGE", "build_parser", "main"]
+
+EXIT_OK, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_STRICT = 0, 1, 2, 3
 
 
-def _demo(args: argparse.Namespace) -> int:
-    from agentic_rag.agentic import AgenticRAGOrchestrator, HeuristicPlanner, InMemoryKeywordRetriever, OrchestratorConfig
-    from agentic_rag.interfaces.text_report import format_run
-    from agentic_rag.samples import PARTIAL_QUESTION, TWO_HOP_QUESTION, sample_corpora, sample_documents, two_hop_facts
+class _Parser(argparse.ArgumentParser):
+    """argparse with exit code 1 for usage errors (argparse's own default is 2)."""
 
-    corpora = sample_corpora()
-    retriever = InMemoryKeywordRetriever(sample_documents())
-    runs = [
-        AgenticRAGOrchestrator(retriever=retriever, planner=HeuristicPlanner(two_hop_facts()), config=OrchestratorConfig(top_k=3)).run(TWO_HOP_QUESTION, corpora),
-        AgenticRAGOrchestrator(retriever=retriever, config=OrchestratorConfig(top_k=3)).run(PARTIAL_QUESTION, corpora),
-    ]
-    if args.json:
-        print(json.dumps([r.to_dict() for r in runs], sort_keys=True, ensure_ascii=False))
-        return 0
-    print("Sample corpora: " + ", ".join(f"{c.id} ({c.description})" for c in corpora))
-    for run in runs:
-        print()
-        print(format_run(run))
-    return 0
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser (one sub-command per job)."""
-    parser = argparse.ArgumentParser(prog="agentic-rag", description="Retrieval-augmented answers that say when the evidence is not enough.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    demo = sub.add_parser("demo", help="run the agentic workflow on the bundled sample corpus", description="Run the agentic workflow on the bundled sample corpus: a two-hop question and one that can only be answered in part.")
-    demo.add_argument("--json", action="store_true", help="print the runs as JSON")
-    demo.set_defaults(handler=_demo)
+    """Return the argument parser: one sub-command per job, each with ``--help``."""
+    from agentic_rag.interfaces import cli_commands as c
+
+    parser = _Parser(prog="agentic-rag", description="Answers from your documents, with citations, that say when the evidence is not enough.")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def store_arg(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--store", default=".agentic-rag", metavar="DIR", help="the store folder (default: ./.agentic-rag)")
+
+    p = sub.add_parser("index", help="index files and folders into the store", description="Index files and folders (.txt .md .html .json .jsonl .csv) into the store, incrementally: unchanged files are skipped, changed ones replaced, deleted ones removed.")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    store_arg(p)
+    p.add_argument("--corpus", metavar="NAME", help="put every file in this corpus (default: one corpus per top-level folder)")
+    p.add_argument("--description", metavar="TEXT", help="the corpus description used for routing (needs --corpus; default: generated)")
+    p.add_argument("--vectors", action="store_true", help="also keep a hashed n-gram vector index (for ask --mode parallel)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="print the index report as JSON")
+    p.set_defaults(handler=c.cmd_index)
+
+    p = sub.add_parser("search", help="ranked chunks with file:lines", description="Search the store with BM25 and print ranked chunks with file:lines and scores.")
+    p.add_argument("query")
+    store_arg(p)
+    p.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
+    p.add_argument("--corpus", metavar="NAME", help="only this corpus")
+    p.add_argument("--json", action="store_true", help="print a JSON list of {path, start_line, end_line, score, text}")
+    p.set_defaults(handler=c.cmd_search)
+
+    p = sub.add_parser("ask", help="answer a question with citations", description="Answer a question from the store: the answer, its status (answered / partial / unanswerable), each claim with file:lines citations, and the missing facts when partial.")
+    p.add_argument("question")
+    store_arg(p)
+    p.add_argument("--mode", choices=("agentic", "parallel"), default="agentic", help="iterative with sufficiency judging (default), or parallel BM25 + vector branches fused by RRF")
+    p.add_argument("--corpus", metavar="NAME", help="only this corpus")
+    p.add_argument("--llm", metavar="URL", help="an OpenAI-compatible base URL (default: $AGENTIC_RAG_LLM_BASE_URL when --model or $AGENTIC_RAG_LLM_MODEL is set)")
+    p.add_argument("--model", metavar="NAME", help="the model name for --llm")
+    p.add_argument("--json", action="store_true", help="print one JSON object: status, answer, claims, missing_facts, iterations, stop_reason")
+    p.add_argument("--trace", metavar="FILE", help="write the whole run (plan, iterations, snippets) as JSON")
+    p.add_argument("--report", metavar="FILE.html", help="write a self-contained HTML report of the run")
+    p.add_argument("--strict", action="store_true", help="exit 3 when the answer is partial or unanswerable")
+    p.set_defaults(handler=c.cmd_ask)
+
+    p = sub.add_parser("eval", help="compare one-shot, iterative and parallel retrieval on a dataset", description="Evaluate one-shot, iterative and parallel configurations on a BEIR-format or multi-hop-format folder and print one table of metrics.")
+    p.add_argument("dataset", metavar="DATASET")
+    p.add_argument("--limit", type=int, help="only the first N queries")
+    p.add_argument("--half", choices=("all", "tune", "report"), default="all", help="multi-hop only: even (tune) or odd (report) lines")
+    p.add_argument("--split", default="test", help="BEIR qrels split (default: test)")
+    p.add_argument("--json", action="store_true", help="print {configuration: {metric: value}}")
+    p.set_defaults(handler=c.cmd_eval)
+
+    p = sub.add_parser("demo", help="index the bundled sample corpus and ask it questions", description="Index the bundled sample corpus (three corpora with descriptions) into a temporary store and ask it a two-hop question and one it can only answer in part.")
+    p.add_argument("--json", action="store_true", help="print the answers as JSON")
+    p.set_defaults(handler=c.cmd_demo)
+
+    p = sub.add_parser("mcp", help="serve the store over MCP (stdio)", description="Serve the store's search, ask and list_corpora tools over MCP on stdin/stdout.")
+    store_arg(p)
+    p.add_argument("--llm", metavar="URL", help="an OpenAI-compatible base URL for ask")
+    p.add_argument("--model", metavar="NAME", help="the model name for --llm")
+    p.set_defaults(handler=c.cmd_mcp)
     return parser
 
 
@@ -52,11 +97,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv: Arguments (default ``sys.argv[1:]``).
 
     Returns:
-        The process exit code: 0 ok, 1 usage error.
+        The exit code.
     """
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
     if not getattr(args, "handler", None):
         parser.print_help(sys.stderr)
-        return 1
-    return int(args.handler(args))
+        return EXIT_USAGE
+    try:
+        return int(args.handler(args))
+    except KeyboardInterrupt:
+        print("agentic-rag: interrupted", file=sys.stderr)
+        return 130
+    except (StoreError, IndexFormatError, FileNotFoundError) as exc:
+        if args.debug:
+            raise
+        print(f"agentic-rag: error: {exc}", file=sys.stderr)
+        return EXIT_NOT_FOUND
+    except (InvalidInputError, AgenticRAGError, OSError) as exc:
+        if args.debug:
+            raise
+        print(f"agentic-rag: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE

@@ -122,20 +122,30 @@ def _location(snippet: Snippet, text: str, root: Path | None) -> tuple[str, int,
     stored = meta.get("path")
     path = stored if isinstance(stored, str) else f"{snippet.corpus_id}/{snippet.document_id}"
     start, end = meta.get("start_line"), meta.get("end_line")
-    if isinstance(start, int) and isinstance(end, int) and start >= 1:
-        return path, start, max(start, end)  # a stored chunk already knows its lines
+    chunk = (start, max(start, end)) if isinstance(start, int) and isinstance(end, int) and start >= 1 else None
     if root is not None and (root / path).is_file():
-        return (path, *_line_span(str(root / path), " ".join(text.split())))
+        # The quote's own lines, searched within the chunk's lines when they are known.
+        span = _line_span(str(root / path), " ".join(text.split()), chunk)
+        if span is not None:
+            return path, *span
+    if chunk is not None:
+        return path, *chunk  # a stored chunk knows its lines
     return path, 1, 1
 
 
 @functools.lru_cache(maxsize=256)
-def _line_span(file: str, target: str) -> tuple[int, int]:
-    """Lines where ``target`` (white space collapsed) starts and ends in ``file``."""
-    lines = Path(file).read_text(encoding="utf-8").splitlines()
+def _line_span(file: str, target: str, within: tuple[int, int] | None = None) -> tuple[int, int] | None:
+    """Lines where ``target`` (white space collapsed) starts and ends in ``file`` (only lines
+    ``within`` when given), or ``None`` when it is not found."""
+    try:
+        lines = Path(file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
     joined: list[str] = []
     owner: list[int] = []  # the line of each character of the joined text
     for number, line in enumerate(lines, 1):
+        if within is not None and not within[0] <= number <= within[1]:
+            continue
         piece = " ".join(line.split())
         if piece:
             if joined:
@@ -148,7 +158,7 @@ def _line_span(file: str, target: str) -> tuple[int, int]:
     first = text.find(head) if head else -1
     last = text.find(tail, max(first, 0)) if tail else -1
     if first < 0 or last < 0:
-        return 1, max(1, len(lines))
+        return None
     return owner[first], owner[last + len(tail) - 1]
 
 

@@ -235,6 +235,7 @@ class BM25Index:
         self._avgdl = self._store.average_length()
         self._impacts: dict[int, _Impacts] = {}
         self._lookups: dict[int, dict[int, float]] = {}
+        self._presences: dict[int, tuple[array, array]] = {}
         self._lookup_size = 0
         self._filters: dict[Any, tuple[frozenset[int] | None]] = {}
         self._idf_floor: float | None = None
@@ -291,7 +292,7 @@ class BM25Index:
             self._lock.release_read()
 
     def _query_postings(self, query_tfs: Counter[str], prune: bool) -> tuple[list[QueryTerm], bool]:
-        vocab, cache, lookups = self._store.vocab, self._impacts, self._lookups
+        vocab, cache, lookups, presences = self._store.vocab, self._impacts, self._lookups, self._presences
         found = []
         for term, qtf in query_tfs.items():
             tid = vocab.get(term)
@@ -303,23 +304,27 @@ class BM25Index:
                 if entry is None:
                     continue
             bound, negative, docs, impacts, tops = entry
+            keep = partial(self._keep, tid, qtf == 1)
             if qtf == 1:
-                lookup = lookups.get(tid)
-                remember = partial(self._remember, tid) if lookup is None and len(docs) <= _LOOKUP_BUDGET // 4 else None
-                query_term = QueryTerm(bound, docs, impacts, tops, lookup, remember)
+                query_term = QueryTerm(bound, docs, impacts, tops, lookups.get(tid), presences.get(tid), keep)
             else:
                 scale = float(qtf)
                 query_term = QueryTerm(bound * scale, docs, array("d", map(mul, impacts, repeat(scale))),
-                                       tuple(map(mul, tops, repeat(scale))))
+                                       tuple(map(mul, tops, repeat(scale))), None, presences.get(tid), keep)
             prune = prune and not negative
             found.append((-query_term.bound, term, query_term))
         # Sorting by bound then term fixes the order scores are summed in, for every path.
         found.sort(key=lambda f: (f[0], f[1]))
         return [f[2] for f in found], prune
 
-    def _remember(self, tid: int, lookup: dict[int, float]) -> None:
-        # Racing readers may miscount slightly or drop one another's entry: the budget is a
-        # soft memory bound and a lost entry is simply rebuilt.
+    def _keep(self, tid: int, unscaled: bool, term: QueryTerm) -> None:
+        # Racing readers may miscount the budget slightly or drop one another's entry: the
+        # budget is a soft memory bound and a lost entry is simply rebuilt.
+        if term.presence is not None:
+            self._presences[tid] = term.presence
+        lookup = term.lookup
+        if lookup is None or not unscaled or len(lookup) > _LOOKUP_BUDGET // 4 or tid in self._lookups:
+            return
         if self._lookup_size + len(lookup) > _LOOKUP_BUDGET:
             self._lookups = {}
             self._lookup_size = 0

@@ -11,6 +11,7 @@ depends only on the store's content: ties go to the alphabetically first word.
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 import re
@@ -39,8 +40,16 @@ def file_terms(text: str, limit: int = _FILE_TERMS) -> tuple[tuple[str, int], ..
     Returns:
         ``(word, count)`` pairs, most frequent first, ties alphabetical.
     """
-    counts = Counter(w for w in _WORD.findall(text.casefold()) if w not in _STOP)
-    return tuple(sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:limit])
+    counts = Counter(_WORD.findall(text.casefold()))
+    for word in _STOP.intersection(counts):
+        del counts[word]
+    if len(counts) > limit:
+        # Only words at least as frequent as the limit-th one can make the cut: sort those.
+        threshold = heapq.nlargest(limit, counts.values())[-1]
+        candidates = [item for item in counts.items() if item[1] >= threshold]
+    else:
+        candidates = list(counts.items())
+    return tuple(sorted(candidates, key=lambda item: (-item[1], item[0]))[:limit])
 
 
 def terms_to_json(terms: tuple[tuple[str, int], ...]) -> str:

@@ -30,7 +30,7 @@ from agentic_rag.store.descriptions import describe_corpora, file_terms, terms_f
 from agentic_rag.store.layout import StoreSettings, index_file_names, is_index_file
 from agentic_rag.store.records import IndexPhase, IndexProgress, IndexReport
 from agentic_rag.store.schema import connect, create_schema, read_meta, write_meta
-from agentic_rag.store.vectors import load_vector_index, new_vector_index
+from agentic_rag.store.vectors import load_vector_index
 
 __all__ = ["run_index", "stored_documents"]
 

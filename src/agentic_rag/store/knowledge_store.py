@@ -222,8 +222,9 @@ class KnowledgeStore:
         """
         if isinstance(corpus_ids, str):
             raise InvalidInputError(f"corpus_ids must be a sequence of ids, not the string {corpus_ids!r}", stage=_STAGE)
-        connection = self._connect()
-        return _documents(connection, corpus_ids)
+        if not self.exists:
+            self._connect()  # raises the "no knowledge store" error
+        return _documents(self._settings.directory, corpus_ids)
 
     def bm25(self) -> BM25Index:
         """The BM25 index of the current generation (loaded once per generation).
@@ -345,7 +346,10 @@ def _paths(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> 
     return roots
 
 
-def _documents(connection: sqlite3.Connection, corpus_ids: Sequence[str] | None) -> Iterator[Document]:
+def _documents(directory: Path, corpus_ids: Sequence[str] | None) -> Iterator[Document]:
+    # The connection opens on the first item and closes when the iteration ends or the
+    # iterator is dropped, so an iterator never started holds nothing open.
+    connection = connect(directory, timeout=_READ_TIMEOUT)
     try:
         connection.execute("BEGIN")  # one read snapshot for the whole iteration
         yield from stored_documents(connection, corpus_ids)

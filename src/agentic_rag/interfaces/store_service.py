@@ -1,0 +1,139 @@
+"""Search and ask over a knowledge store: the one implementation behind the CLI and MCP.
+
+``search`` returns hits with ``path``, ``start_line``, ``end_line``, ``score`` and ``text``;
+``ask`` runs the agentic or the parallel workflow over the store and returns the run together
+with its JSON payload (``status``, ``answer``, ``claims`` with file:line citations,
+``missing_facts``, ``iterations``, ``stop_reason``).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from agentic_rag.agentic import AgenticRAGOrchestrator, OrchestratorConfig
+from agentic_rag.contracts import Corpus, RunResult
+from agentic_rag.errors import InvalidInputError, StoreError
+from agentic_rag.interfaces.mcp_demo import ask_payload
+from agentic_rag.parallel.contracts import RAGResult
+from agentic_rag.store import KnowledgeStore
+
+__all__ = ["AskOutcome", "Mode", "StoreService"]
+
+
+class Mode(str, enum.Enum):
+    """Which workflow answers."""
+
+    AGENTIC = "agentic"
+    PARALLEL = "parallel"
+
+
+@dataclass(frozen=True, slots=True)
+class AskOutcome:
+    """A run and its ``ask --json`` payload."""
+
+    result: RunResult | RAGResult
+    payload: dict[str, Any]
+
+
+class StoreService:
+    """Search and ask one store, optionally with a language model.
+
+    Args:
+        store: The knowledge store (must hold documents).
+        llm: An object with the ``LLM`` port; when given, the agentic workflow uses the
+            LLM-backed components and the parallel one the LLM generator.
+        config: Budgets of agentic runs.
+    """
+
+    def __init__(self, store: KnowledgeStore, *, llm: Any = None, config: OrchestratorConfig | None = None) -> None:
+        self.store = store
+        self.llm = llm
+        self.config = config or OrchestratorConfig(top_k=5)
+
+    def corpora(self) -> tuple[Corpus, ...]:
+        """The store's corpora with their routing descriptions.
+
+        Raises:
+            StoreError: The store is missing or empty.
+        """
+        corpora = self.store.corpora()
+        if not corpora:
+            raise StoreError(f"the store at {str(self.store.directory)!r} is empty: run `agentic-rag index PATH` first", stage="store")
+        return corpora
+
+    def search(self, query: str, k: int = 10, corpus: str | None = None) -> list[dict[str, Any]]:
+        """The ``k`` best chunks for ``query`` as ``search --json`` hits.
+
+        Raises:
+            InvalidInputError: Unknown corpus or bad ``k``.
+            StoreError: The store is missing or empty.
+        """
+        self.corpora()
+        hits = self.store.search(query, k, corpus_ids=None if corpus is None else [corpus])
+        return [{"path": h.path, "start_line": h.start_line, "end_line": h.end_line, "score": h.score, "text": h.text, "corpus": h.corpus_id} for h in hits]
+
+    def ask(self, question: str, mode: Mode | str = Mode.AGENTIC, *, corpus: str | None = None) -> AskOutcome:
+        """Answer ``question`` from the store.
+
+        Args:
+            question: The question.
+            mode: ``agentic`` (iterative, with sufficiency judging) or ``parallel`` (BM25 and
+                vector branches fused by RRF).
+            corpus: Restrict to one corpus.
+
+        Returns:
+            The run and its payload.
+
+        Raises:
+            InvalidInputError: Unknown mode or corpus.
+            StoreError: The store is missing or empty.
+        """
+        try:
+            mode = Mode(mode)
+        except ValueError:
+            raise InvalidInputError(f"mode must be one of {[m.value for m in Mode]}, got {mode!r}", stage="ask") from None
+        corpora = self.corpora()
+        if corpus is not None:
+            chosen = [c for c in corpora if c.id == corpus]
+            if not chosen:
+                raise InvalidInputError(f"unknown corpus {corpus!r}; the store has {[c.id for c in corpora]}", stage="ask")
+            corpora = tuple(chosen)
+        if mode is Mode.PARALLEL:
+            result: RunResult | RAGResult = self._parallel(question, corpora)
+        else:
+            result = self._orchestrator().run(question, corpora)
+        return AskOutcome(result, ask_payload(result, self.store.base))
+
+    def _orchestrator(self) -> AgenticRAGOrchestrator:
+        retriever = self.store.retriever()
+        if self.llm is None:
+            return AgenticRAGOrchestrator(retriever=retriever, config=self.config)
+        from agentic_rag.llm.components import llm_components
+
+        return AgenticRAGOrchestrator(retriever=retriever, config=self.config, **llm_components(self.llm))
+
+    def _parallel(self, question: str, corpora: Sequence[Corpus]) -> RAGResult:
+        from agentic_rag.parallel import ExtractiveGenerator, MultiQueryRewriter, ParallelRAGWorkflow, RAGRequest
+
+        generator: Any = ExtractiveGenerator()
+        if self.llm is not None:
+            from agentic_rag.llm.components import LLMGenerator
+
+            generator = LLMGenerator(self.llm)
+        workflow = ParallelRAGWorkflow([self.store.retriever(), self._vector_retriever()], rewriter=MultiQueryRewriter(), generator=generator)
+        return workflow.run(RAGRequest(question, top_k=5, corpus_ids=tuple(c.id for c in corpora)))
+
+    def _vector_retriever(self) -> Any:
+        if self.store.stats().vector:
+            return self.store.retriever(vector=True)
+        # No vector index kept: build one in memory from the stored chunks.
+        from agentic_rag.retrieval.embedders import HashingEmbedder
+        from agentic_rag.retrieval.index_retriever import IndexRetriever
+        from agentic_rag.retrieval.vector import VectorIndex
+
+        index = VectorIndex(HashingEmbedder())
+        index.add(list(self.store.documents()))
+        return IndexRetriever(index, name="hashing-vectors")
