@@ -108,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
     args = parser.parse_args(argv)
 
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     fan = bench_fan_out(args.runs)
     # (measure, value shown, target shown, target met)
     rows = [
@@ -131,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     section = "\n".join([
         "## Parallel workflow overhead",
         "",
-        f"Command: `{command}`; date: {datetime.date.today().isoformat()}; CPython {platform.python_version()}, {os.cpu_count()} cores.",
+        f"Command: `{command}`; date: {datetime.date.today().isoformat()}; CPython {platform.python_version()}, {os.cpu_count()} cores, "
+        f"1-minute load average {load:.2f} when it started (other jobs slow every figure).",
         f"Fan-out: median of {args.runs} runs after one warm-up, four `FunctionRetriever` branches that each sleep 100 ms, "
         "extractive generator. Fusion: `reciprocal_rank_fusion` on `SearchHit` lists, median of "
         f"{args.fusion_runs} calls after one warm-up. `limit=10` ranks every document but builds only the best 10 "

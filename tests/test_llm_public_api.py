@@ -9,20 +9,13 @@ import unittest
 PACKAGES = ("agentic_rag.llm", "agentic_rag.providers", "agentic_rag.testing")
 
 
-def isort_key(name: str) -> tuple[int, str]:
-    """Constants first, then classes, then functions (the order of ``__all__`` throughout)."""
-    if name.isupper():
-        return (0, name)
-    return (1, name) if name[0].isupper() else (2, name)
-
-
 class PublicApiTest(unittest.TestCase):
     def test_all_is_sorted_and_equals_the_names_defined(self) -> None:
         for name in PACKAGES:
             with self.subTest(package=name):
                 package = importlib.import_module(name)
                 exported = list(package.__all__)
-                self.assertEqual(exported, sorted(exported, key=isort_key))
+                self.assertEqual(exported, sorted(exported))
                 defined = {n for n, v in vars(package).items() if not n.startswith("_") and not inspect.ismodule(v) and n != "annotations"}
                 self.assertEqual(set(exported), defined)
 

@@ -15,6 +15,10 @@ ACCEPTANCE_NAMES = (
     # scaffold compatibility
     "AgenticRAGPipeline", "KeywordPlanner", "TemplateQueryRewriter", "InMemoryKeywordRetriever",
     "CoverageSufficiencyJudge", "ExtractiveSynthesizer",
+    # retrieval engine
+    "Document", "BM25Index", "VectorIndex", "HashingEmbedder",
+    # parallel workflow
+    "ParallelRAGWorkflow", "reciprocal_rank_fusion",
 )
 
 
@@ -36,12 +40,19 @@ class PublicApiTest(unittest.TestCase):
                 self.assertIsNotNone(getattr(agentic_rag, name))
 
     def test_subpackages_have_sorted_all(self):
-        for module in ("agentic_rag.agentic", "agentic_rag.contracts", "agentic_rag.evaluation", "agentic_rag.text"):
+        for module in ("agentic_rag.agentic", "agentic_rag.contracts", "agentic_rag.evaluation", "agentic_rag.text", "agentic_rag.retrieval",
+                       "agentic_rag.parallel", "agentic_rag.llm", "agentic_rag.providers", "agentic_rag.testing", "agentic_rag.store", "agentic_rag.ingest"):
             with self.subTest(module=module):
                 mod = importlib.import_module(module)
                 self.assertEqual(list(mod.__all__), sorted(set(mod.__all__)))
                 for name in mod.__all__:
                     self.assertTrue(hasattr(mod, name), name)
+
+    def test_names_in_subpackages(self):
+        from agentic_rag.evaluation import ndcg_at_k, recall_at_k
+        from agentic_rag.llm import AnthropicLLM, OpenAICompatibleLLM
+
+        self.assertTrue(all(callable(x) for x in (ndcg_at_k, recall_at_k, AnthropicLLM, OpenAICompatibleLLM)))
 
     def test_status_and_stop_reason_are_string_enums(self):
         from agentic_rag import AnswerStatus, StopReason

@@ -23,7 +23,7 @@ from agentic_rag.ingest.html_loader import parse_html
 from agentic_rag.ingest.markdown_loader import parse_markdown
 from agentic_rag.ingest.structured_loader import FieldMapping, parse_csv, parse_json, parse_jsonl
 
-__all__ = ["FieldMapping", "SourceBytes", "decode_text", "load_path", "parse_plain_text", "parse_source", "read_source", "source_lines"]
+__all__ = ["FieldMapping", "SourceBytes", "decode_text", "load_path", "parse_plain_text", "parse_source", "read_source"]
 
 _STAGE = "ingest"
 
@@ -82,11 +82,6 @@ def decode_text(data: bytes) -> tuple[str, str]:
     return text.replace("\r\n", "\n").replace("\r", "\n"), ""
 
 
-def source_lines(text: str) -> list[str]:
-    """The lines of decoded text, numbered from 1 by their position + 1."""
-    return text.split("\n")
-
-
 def parse_plain_text(text: str) -> tuple[TextSection, ...]:
     """Paragraphs of plain text: runs of non-blank lines, each line kept as written.
 
@@ -98,7 +93,7 @@ def parse_plain_text(text: str) -> tuple[TextSection, ...]:
     """
     blocks: list[TextBlock] = []
     current: list[tuple[str, int]] = []
-    for number, line in enumerate(source_lines(text), start=1):
+    for number, line in enumerate(text.split("\n"), start=1):
         if line.strip():
             current.append((line.rstrip(), number))
             continue

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,7 +63,9 @@ def _join(root_key: str, relative: str) -> str:
     return f"{root_key}/{relative}" if root_key else relative
 
 
-def _plan(settings: StoreSettings, paths: Sequence[Path], corpus: str | None):
+def _plan(settings: StoreSettings, paths: Sequence[Path], corpus: str | None) -> tuple[list[_Planned], list[tuple[str, str]], list[_Scope], dict[str, str]]:
+    """Walk ``paths``: the files to index (by key), the files skipped, the deletion scopes,
+    and the root folder of each corpus met."""
     planned: dict[str, _Planned] = {}
     skipped: dict[str, str] = {}
     scopes: list[_Scope] = []
@@ -93,8 +95,18 @@ def _plan(settings: StoreSettings, paths: Sequence[Path], corpus: str | None):
     return ordered, sorted((k, r) for k, r in skipped.items() if k not in planned), scopes, corpus_roots
 
 
-def stored_documents(connection: sqlite3.Connection, corpus_ids: Sequence[str] | None = None, batch: int = 1000):
-    """Yield every stored chunk as a :class:`Document`, by path then chunk number."""
+def stored_documents(connection: sqlite3.Connection, corpus_ids: Sequence[str] | None = None, batch: int = 1000) -> Iterator[Document]:
+    """Yield every stored chunk as a :class:`Document`, by path then chunk number.
+
+    Args:
+        connection: An open store database (in a transaction for one consistent snapshot).
+        corpus_ids: Only chunks of these corpora.
+        batch: Rows fetched at a time.
+
+    Returns:
+        An iterator of documents whose metadata holds ``path``, ``start_line``,
+        ``end_line``, ``section``, ``sha256`` (and ``record_id`` for records).
+    """
     query = "SELECT id, path, corpus_id, start_line, end_line, section, title, text, sha256, record_id FROM chunks"
     parameters: tuple[str, ...] = ()
     if corpus_ids is not None:

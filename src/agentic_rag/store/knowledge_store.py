@@ -227,7 +227,8 @@ class KnowledgeStore:
         return _documents(self._settings.directory, corpus_ids)
 
     def bm25(self) -> BM25Index:
-        """The BM25 index of the current generation (loaded once per generation).
+        """The BM25 index of the current generation (loaded once per generation and shared by
+        every caller of this store object: treat it as read-only).
 
         Raises:
             StoreError: The store is missing or empty, or its index file is unreadable.
