@@ -1,0 +1,279 @@
+"""The LLM sufficiency judge: a Sufficient Context autorater with a conservative referee.
+
+The model labels the context (sufficient, useful but incomplete, insufficient, conflicting,
+unanswerable), lists covered and missing facts, conflicts with the documents on each side and
+a follow-up query per missing fact. Its verdict is then made consistent, always toward *less*
+sufficient:
+
+* facts the model does not mention, or calls both covered and missing, are missing;
+* conflicts on unknown facts, groups citing no document in range, and conflicts left with
+  fewer than two sides are dropped;
+* SUFFICIENT needs the sufficient label, the sufficient status, no must fact missing, no
+  conflict and the plan's ``min_sufficiency``; anything less is INSUFFICIENT with the label
+  lowered to ``conflicting``, ``useful_but_incomplete`` or ``insufficient``.
+
+The score is computed, not asked for: covered facts' priority weights over all weights.
+Unsupported draft claims are computed deterministically
+(:func:`~agentic_rag.agentic.judge.unsupported_claims`). The model's follow-up queries come
+first, then the deterministic judge's for the same missing facts, so the loop has somewhere
+to go when the model repeats itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from agentic_rag.agentic.judge import AutoraterStyleSufficiencyJudge, unsupported_claims
+from agentic_rag.contracts import (
+    AnswerabilityLabel,
+    ConflictEvidence,
+    ConflictGroup,
+    ContextAssessment,
+    DraftAnswer,
+    FactPriority,
+    FeedbackQuery,
+    RetrievalPlan,
+    Snippet,
+    SufficiencyStatus,
+)
+from agentic_rag.contracts.validation import require_int, require_text
+from agentic_rag.errors import InvalidInputError, ProviderError
+from agentic_rag.llm.components.fallback import ComponentEventKind, FallbackChoice, LLMComponent, mapping_items, resolve_fallback
+from agentic_rag.llm.components.prompts import build_messages, documents_section, facts_section, question_section
+from agentic_rag.llm.schemas import LLMRole
+from agentic_rag.ports import SufficiencyJudge
+
+__all__ = ["LLMSufficiencyJudge", "check_evidence_inputs"]
+
+
+def check_evidence_inputs(question: object, plan: object, snippets: Sequence[object], *, stage: str) -> tuple[Snippet, ...]:
+    """Check the arguments every evidence-reading port method shares.
+
+    Raises:
+        InvalidInputError: An empty question, a plan that is not a RetrievalPlan, or an item
+            that is not a Snippet.
+    """
+    require_text(question, "question", stage=stage)
+    if not isinstance(plan, RetrievalPlan):
+        raise InvalidInputError(f"plan must be a RetrievalPlan, got {type(plan).__name__}", stage=stage)
+    out = tuple(snippets)
+    for position, snippet in enumerate(out):
+        if not isinstance(snippet, Snippet):
+            raise InvalidInputError(f"snippets[{position}] must be a Snippet, got {type(snippet).__name__}", stage=stage)
+    return out
+
+
+def shown_snippets(snippets: Sequence[Snippet], limit: int, *, canonical: bool) -> tuple[Snippet, ...]:
+    """The snippets a prompt shows: the first ``limit``, optionally re-ordered by id so the
+    prompt does not depend on retrieval order."""
+    chosen = tuple(snippets[:limit])
+    return tuple(sorted(chosen, key=lambda s: s.id)) if canonical else chosen
+
+
+class LLMSufficiencyJudge(LLMComponent):
+    """A :class:`~agentic_rag.ports.SufficiencyJudge` backed by a language model.
+
+    Args:
+        llm: The model.
+        fallback: Judge used when the model fails (default: a new
+            :class:`~agentic_rag.agentic.judge.AutoraterStyleSufficiencyJudge`; ``None``: raise).
+        max_snippets: Documents shown to the model (the first ones given).
+        max_snippet_chars: Characters shown per document (``None``: all).
+        repair_rounds: Repair rounds when the answer is invalid for the schema.
+        temperature: Sampling temperature.
+        max_tokens: Cap on generated tokens per call.
+        name: Label for events.
+
+    Raises:
+        InvalidInputError: Bad arguments.
+    """
+
+    def __init__(
+        self,
+        llm: Any,
+        *,
+        fallback: SufficiencyJudge | FallbackChoice | None = FallbackChoice.DETERMINISTIC,
+        max_snippets: int = 12,
+        max_snippet_chars: int | None = 1500,
+        repair_rounds: int = 1,
+        temperature: float = 0.0,
+        max_tokens: int = 1024,
+        name: str = "llm_judge",
+    ) -> None:
+        super().__init__(
+            llm, role=LLMRole.SUFFICIENCY_JUDGE, fallback=resolve_fallback(fallback, AutoraterStyleSufficiencyJudge), method="assess",
+            repair_rounds=repair_rounds, temperature=temperature, max_tokens=max_tokens, name=name,
+        )
+        self.max_snippets = require_int(max_snippets, "max_snippets", minimum=1, stage="judge")
+        self.max_snippet_chars = None if max_snippet_chars is None else require_int(max_snippet_chars, "max_snippet_chars", minimum=1, stage="judge")
+        # Supplies follow-up queries the model did not write; it never decides sufficiency.
+        self._feedback_judge = AutoraterStyleSufficiencyJudge()
+
+    def assess(self, question: str, plan: RetrievalPlan, snippets: Sequence[Snippet], draft: DraftAnswer) -> ContextAssessment:
+        """Assess whether ``snippets`` suffice to answer ``question``.
+
+        Args:
+            question: The question.
+            plan: The plan whose facts define sufficiency.
+            snippets: All evidence so far (the first ``max_snippets`` are shown).
+            draft: The current draft; its claims are checked against the snippets.
+
+        Returns:
+            A consistent assessment; with no snippets, INSUFFICIENT without a model call.
+
+        Raises:
+            InvalidInputError: Bad arguments.
+            StructuredOutputError: The model failed and ``fallback`` is ``None``.
+            BudgetExhaustedError: The run's budget stopped the call.
+        """
+        snippets = check_evidence_inputs(question, plan, snippets, stage="judge")
+        if not isinstance(draft, DraftAnswer):
+            raise InvalidInputError(f"draft must be a DraftAnswer, got {type(draft).__name__}", stage="judge")
+        if not snippets:
+            self.last_fallback_reason = None
+            return self._verdict(question, plan, snippets, draft, {}, "no evidence was retrieved")
+        shown = shown_snippets(snippets, self.max_snippets, canonical=True)
+        sections = [question_section(question), facts_section(plan), documents_section(shown, max_chars=self.max_snippet_chars)]
+        try:
+            answer = self.ask(build_messages(LLMRole.SUFFICIENCY_JUDGE, sections))
+            return self._verdict(question, plan, snippets, draft, answer, "", shown)
+        except ProviderError as error:
+            fallback = self.take_over(error)
+        return fallback.assess(question, plan, snippets, draft)
+
+    def _verdict(
+        self,
+        question: str,
+        plan: RetrievalPlan,
+        snippets: tuple[Snippet, ...],
+        draft: DraftAnswer,
+        answer: Any,
+        note: str,
+        shown: tuple[Snippet, ...] = (),
+    ) -> ContextAssessment:
+        facts = {f.id: f for f in plan.facts}
+        notes: list[str] = []
+        said_covered = {str(f).strip() for f in answer.get("covered_fact_ids") or ()}
+        missing_items = [m for m in mapping_items(answer.get("missing_facts")) if str(m.get("fact_id", "")).strip() in facts]
+        said_missing = {str(m["fact_id"]).strip() for m in missing_items}
+        if said_covered & said_missing:
+            notes.append(f"facts both covered and missing count as missing: {sorted(said_covered & said_missing)}")
+        unknown = sorted(said_covered - set(facts))
+        if unknown:
+            notes.append(f"ignored unknown covered facts {unknown}")
+        covered = tuple(f.id for f in plan.facts if f.id in said_covered and f.id not in said_missing)
+        missing = tuple(f.id for f in plan.facts if f.id not in covered)
+        conflicts = self._conflicts(answer, facts, shown, notes)
+        total = sum(f.priority.weight for f in plan.facts)
+        score = round(min(1.0, max(0.0, sum(facts[f].priority.weight for f in covered) / total)), 6)
+        label, status = self._consistent(answer, plan, covered, missing, conflicts, score, notes)
+        feedback = self._feedback(question, plan, snippets, draft, missing_items, missing)
+        rationale = note or " ".join(str(answer.get("rationale", "")).split())
+        if notes:
+            self.record(ComponentEventKind.ADJUSTED, f"adjusted the model's verdict: {'; '.join(notes)}", notes)
+            rationale = f"{rationale} [adjusted: {'; '.join(notes)}]".strip()
+        return ContextAssessment(
+            status=status,
+            sufficiency_score=score,
+            covered_fact_ids=covered,
+            missing_fact_ids=missing,
+            unsupported_claims=unsupported_claims(draft.claims, snippets),
+            conflicts=conflicts,
+            feedback_queries=feedback,
+            label=label,
+            rationale=rationale,
+        )
+
+    @staticmethod
+    def _conflicts(answer: Any, facts: dict[str, Any], shown: tuple[Snippet, ...], notes: list[str]) -> tuple[ConflictEvidence, ...]:
+        out: list[ConflictEvidence] = []
+        for item in mapping_items(answer.get("conflicts")):
+            fact_id = str(item.get("fact_id", "")).strip()
+            if fact_id not in facts or any(c.fact_id == fact_id for c in out):
+                notes.append(f"dropped a conflict on unknown or repeated fact {fact_id!r}")
+                continue
+            sides: dict[str, tuple[str, list[str]]] = {}
+            for group in mapping_items(item.get("groups")):
+                value = " ".join(str(group.get("value", "")).split())
+                indices = [i for i in group.get("snippet_indices") or () if isinstance(i, (int, float)) and not isinstance(i, bool)]
+                ids = [shown[int(i) - 1].id for i in indices if float(i).is_integer() and 1 <= i <= len(shown)]
+                if len(ids) < len(indices):
+                    notes.append(f"conflict on {fact_id}: dropped document indices out of range")
+                if value and ids:
+                    entry = sides.setdefault(value.casefold(), (value, []))
+                    entry[1].extend(i for i in ids if i not in entry[1])
+            if len(sides) < 2:
+                notes.append(f"dropped the conflict on {fact_id}: fewer than two sides cite a shown document")
+                continue
+            groups = tuple(ConflictGroup(value, tuple(sorted(ids))) for value, ids in sides.values())
+            out.append(ConflictEvidence(fact_id, groups))
+        return tuple(out)
+
+    @staticmethod
+    def _consistent(
+        answer: Any,
+        plan: RetrievalPlan,
+        covered: tuple[str, ...],
+        missing: tuple[str, ...],
+        conflicts: tuple[ConflictEvidence, ...],
+        score: float,
+        notes: list[str],
+    ) -> tuple[AnswerabilityLabel, SufficiencyStatus]:
+        label = AnswerabilityLabel(answer.get("label", AnswerabilityLabel.INSUFFICIENT.value))
+        said_sufficient = answer.get("status") == SufficiencyStatus.SUFFICIENT.value
+        must_missing = [f.id for f in plan.facts if f.priority is FactPriority.MUST and f.id in missing]
+        lowered = AnswerabilityLabel.USEFUL_BUT_INCOMPLETE if covered else AnswerabilityLabel.INSUFFICIENT
+        if conflicts and label is not AnswerabilityLabel.CONFLICTING and label is not AnswerabilityLabel.UNANSWERABLE:
+            notes.append(f"label {label.value} with conflicts on {[c.fact_id for c in conflicts]} became conflicting")
+            label = AnswerabilityLabel.CONFLICTING
+        elif label is AnswerabilityLabel.CONFLICTING and not conflicts:
+            notes.append(f"label conflicting without a valid conflict became {lowered.value}")
+            label = lowered
+        if label is AnswerabilityLabel.SUFFICIENT:
+            why = []
+            if not said_sufficient:
+                why.append("the model's status was insufficient")
+            if must_missing:
+                why.append(f"must facts {must_missing} are missing")
+            if score < plan.stop_conditions.min_sufficiency:
+                why.append(f"score {score} is below min_sufficiency {plan.stop_conditions.min_sufficiency}")
+            if why:
+                notes.append(f"label sufficient became {lowered.value}: {', '.join(why)}")
+                label = lowered
+        elif said_sufficient:
+            notes.append(f"status sufficient with label {label.value} became insufficient")
+        status = SufficiencyStatus.SUFFICIENT if label is AnswerabilityLabel.SUFFICIENT else SufficiencyStatus.INSUFFICIENT
+        return label, status
+
+    def _feedback(
+        self,
+        question: str,
+        plan: RetrievalPlan,
+        snippets: tuple[Snippet, ...],
+        draft: DraftAnswer,
+        items: list[Any],
+        missing: tuple[str, ...],
+    ) -> tuple[FeedbackQuery, ...]:
+        wanted = set(missing)
+        parents = {}
+        for snippet in sorted(snippets, key=lambda s: s.id):
+            for query_id, fact_id in sorted(snippet.lineage):
+                parents.setdefault(fact_id, query_id or None)
+        out: list[FeedbackQuery] = []
+        seen: set[tuple[str, str]] = set()
+        for item in items:
+            fact_id = str(item["fact_id"]).strip()
+            text = " ".join(str(item.get("follow_up_query", "")).split())
+            key = (fact_id, text.casefold())
+            if fact_id in wanted and text and key not in seen:
+                seen.add(key)
+                reason = " ".join(str(item.get("what_is_missing", "")).split())
+                out.append(FeedbackQuery(fact_id, text, reason=f"judge: {reason}" if reason else "judge's follow-up", parent_id=parents.get(fact_id)))
+        extra = self._feedback_judge.assess(question, plan, snippets, draft).feedback_queries if wanted else ()
+        for query in extra:
+            key = (query.fact_id, " ".join(query.text.split()).casefold())
+            if query.fact_id in wanted and key not in seen:
+                seen.add(key)
+                out.append(query)
+        return tuple(out)
