@@ -9,7 +9,7 @@ from collections import Counter
 from unittest import mock
 
 from agentic_rag.contracts.corpus import Document
-from agentic_rag.retrieval import bm25 as bm25_module
+from agentic_rag.retrieval import bm25_derived as derived_module
 from agentic_rag.retrieval.bm25 import BM25Index
 from agentic_rag.text.analyzer import Analyzer
 
@@ -111,9 +111,14 @@ class PrunedEqualsExhaustiveTest(unittest.TestCase):
 
     def test_without_cached_lookup_dicts(self) -> None:
         # A tiny budget sends long lists down the binary-search path and resets the cache often.
-        index = BM25Index.from_documents(random_corpus(21), analyzer=PLAIN)
-        with mock.patch.object(bm25_module, "_LOOKUP_BUDGET", 60):
+        with mock.patch.object(derived_module, "_LOOKUP_BUDGET", 60):
+            index = BM25Index.from_documents(random_corpus(21), analyzer=PLAIN)
             self.compare(index, random_queries(22, 80), (1, 10))
+            # A second, smaller add skips the bulk warm-up: impacts computed on first use.
+            docs = random_corpus(23)
+            index = BM25Index.from_documents(docs[:300], analyzer=PLAIN)
+            index.add(docs[300:])
+            self.compare(index, random_queries(24, 40), (1, 10))
 
     def test_many_ties(self) -> None:
         docs = [Document(f"t{n:03d}", "alpha beta" if n % 3 else "alpha gamma") for n in range(90)]

@@ -8,10 +8,9 @@ Design, in short:
 - **Updates**: ``add``/``remove``/``update`` change only the postings of the documents'
   terms and the integer length totals; nothing is rebuilt. Impacts (the score contribution
   of each posting) depend on ``N`` and the mean length, which every write changes, so they
-  are computed lazily, per query term, on first use after a write and cached with the term's
-  largest impacts (its pruning bound); a write drops the whole cache in O(1). Terms that are
-  merged whole during a search also get a ``{doc: impact}`` dict cached, within a posting
-  budget (``_LOOKUP_BUDGET``), because merging and probing dicts is cheaper than arrays.
+  live in a per-generation :class:`~agentic_rag.retrieval.bm25_derived.DerivedCache` that a
+  write replaces in O(1) and searches fill lazily, per query term; an ``add`` that at least
+  doubles the index (a bulk load) and ``load`` precompute it in one pass.
 - **Search** (:mod:`~agentic_rag.retrieval.bm25_topk`): term-at-a-time accumulation with
   MaxScore pruning, exact (identical to the exhaustive pass, ties by document id).
 - **Threads**: a writer-preferring readers-writer lock (:mod:`~agentic_rag.retrieval.bm25_locking`);
@@ -24,38 +23,26 @@ from __future__ import annotations
 import math
 import os
 import threading
-from array import array
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from functools import partial
-from heapq import nlargest
-from itertools import repeat
-from operator import mul
 from typing import Any
 
 from agentic_rag.contracts.corpus import Document
 from agentic_rag.errors import IndexFormatError, InvalidInputError
+from agentic_rag.retrieval.bm25_derived import DerivedCache
 from agentic_rag.retrieval.bm25_locking import ReadWriteLock
 from agentic_rag.retrieval.bm25_postings import AnalysedDocument, PostingStore
-from agentic_rag.retrieval.bm25_scoring import BM25_VARIANTS, robertson_idf_floor, term_idf, term_impacts
+from agentic_rag.retrieval.bm25_scoring import BM25_VARIANTS
 from agentic_rag.retrieval.bm25_storage import BM25Snapshot, read_snapshot, write_snapshot
-from agentic_rag.retrieval.bm25_topk import QueryTerm, rank_postings
+from agentic_rag.retrieval.bm25_topk import rank_postings
 from agentic_rag.retrieval.hits import DocumentFilter, SearchHit
 from agentic_rag.text.analyzer import Analyzer
 
 __all__ = ["BM25Index"]
 
 _STAGE = "bm25"
-_MAX_CACHED_FILTERS = 256
 # Documents analysed and applied per write-lock hold (bounds memory and reader stalls).
 _CHUNK = 4096
-# Postings whose {doc: impact} dicts may be cached at once (~100 bytes each); beyond it the
-# dict cache starts over. Impact arrays (8 bytes a posting) are always cached.
-_LOOKUP_BUDGET = 4_000_000
-# How many of each term's largest impacts are kept for the pruning's cheap theta bound.
-_TOP_IMPACTS = 100
-# (upper bound, has negative impacts, doc numbers, impacts, largest impacts)
-_Impacts = tuple[float, bool, array, array, tuple[float, ...]]
 
 
 def _number(value: object, name: str, low: float, high: float = math.inf) -> float:
@@ -148,9 +135,12 @@ class BM25Index:
             present = sorted(d.id for d in batch if d.id in self._store.numbers)
             if present:
                 raise InvalidInputError(f"documents already indexed: {_names(present)}; use update() to replace them", stage=_STAGE)
+            bulk = len(batch) >= max(1, len(self._store.numbers))
             for start in range(0, len(batch), _CHUNK):
                 entries = [self._analyse(d) for d in batch[start:start + _CHUNK]]
                 self._apply((), entries)
+            if bulk:
+                self._warm()
 
     def remove(self, document_ids: Iterable[str]) -> None:
         """Remove documents by id.
@@ -230,15 +220,16 @@ class BM25Index:
         return batch
 
     def _written(self) -> None:
-        # Called with the write lock held (or before the index is shared): statistics changed,
-        # so every derived cache goes; readers see the new ones only after the lock is released.
-        self._avgdl = self._store.average_length()
-        self._impacts: dict[int, _Impacts] = {}
-        self._lookups: dict[int, dict[int, float]] = {}
-        self._presences: dict[int, tuple[array, array]] = {}
-        self._lookup_size = 0
-        self._filters: dict[Any, tuple[frozenset[int] | None]] = {}
-        self._idf_floor: float | None = None
+        # Called with the write lock held (or before the index is shared): the statistics
+        # changed, so a fresh generation of derived caches replaces the old one.
+        self._cache = DerivedCache(self._store, self._variant, k1=self._k1, b=self._b, delta=self._delta)
+
+    def _warm(self) -> None:
+        self._lock.acquire_read()
+        try:
+            self._cache.warm()
+        finally:
+            self._lock.release_read()
 
     # -- reads --------------------------------------------------------------------------
 
@@ -278,11 +269,11 @@ class BM25Index:
             return []
         self._lock.acquire_read()
         try:
-            store = self._store
-            allowed = None if doc_filter is None or doc_filter.is_empty else self._allowed(doc_filter)
+            store, cache = self._store, self._cache
+            allowed = None if doc_filter is None or doc_filter.is_empty else cache.allowed(doc_filter)
             if allowed is not None and not allowed:
                 return []
-            terms, prune = self._query_postings(query_tfs, not exhaustive)
+            terms, prune = cache.query_terms(query_tfs, prune=not exhaustive)
             if not terms:
                 return []
             ranked = rank_postings(terms, k, store.ids, allowed=allowed, prune=prune)
@@ -291,90 +282,30 @@ class BM25Index:
         finally:
             self._lock.release_read()
 
-    def _query_postings(self, query_tfs: Counter[str], prune: bool) -> tuple[list[QueryTerm], bool]:
-        vocab, cache, lookups, presences = self._store.vocab, self._impacts, self._lookups, self._presences
-        found = []
-        for term, qtf in query_tfs.items():
-            tid = vocab.get(term)
-            if tid is None:
-                continue
-            entry = cache.get(tid)
-            if entry is None:
-                entry = self._compute_impacts(tid)
-                if entry is None:
-                    continue
-            bound, negative, docs, impacts, tops = entry
-            keep = partial(self._keep, tid, qtf == 1)
-            if qtf == 1:
-                query_term = QueryTerm(bound, docs, impacts, tops, lookups.get(tid), presences.get(tid), keep)
-            else:
-                scale = float(qtf)
-                query_term = QueryTerm(bound * scale, docs, array("d", map(mul, impacts, repeat(scale))),
-                                       tuple(map(mul, tops, repeat(scale))), None, presences.get(tid), keep)
-            prune = prune and not negative
-            found.append((-query_term.bound, term, query_term))
-        # Sorting by bound then term fixes the order scores are summed in, for every path.
-        found.sort(key=lambda f: (f[0], f[1]))
-        return [f[2] for f in found], prune
-
-    def _keep(self, tid: int, unscaled: bool, term: QueryTerm) -> None:
-        # Racing readers may miscount the budget slightly or drop one another's entry: the
-        # budget is a soft memory bound and a lost entry is simply rebuilt.
-        if term.presence is not None:
-            self._presences[tid] = term.presence
-        lookup = term.lookup
-        if lookup is None or not unscaled or len(lookup) > _LOOKUP_BUDGET // 4 or tid in self._lookups:
-            return
-        if self._lookup_size + len(lookup) > _LOOKUP_BUDGET:
-            self._lookups = {}
-            self._lookup_size = 0
-        self._lookups[tid] = lookup
-        self._lookup_size += len(lookup)
-
-    def _compute_impacts(self, tid: int) -> _Impacts | None:
-        store = self._store
-        docs = store.docs_of[tid]
-        if not docs:
-            return None
-        floor = self._idf_floor
-        if floor is None and self._variant.floors_negative_idf:
-            floor = self._idf_floor = robertson_idf_floor(list(map(len, store.docs_of)), store.live)
-        idf = term_idf(self._variant, len(docs), store.live, floor or 0.0)
-        impacts = term_impacts(docs, store.tfs_of[tid], store.lengths, idf=idf, variant=self._variant,
-                               k1=self._k1, b=self._b, delta=self._delta, avgdl=self._avgdl)
-        tops = tuple(nlargest(_TOP_IMPACTS, impacts))
-        entry = (tops[0], min(impacts) < 0.0, docs, impacts, tops)
-        self._impacts[tid] = entry  # a single dict store: safe alongside other readers
-        return entry
-
-    def _allowed(self, doc_filter: DocumentFilter) -> frozenset[int] | None:
-        key = (doc_filter.corpus_ids, doc_filter.where)
-        try:
-            cached = self._filters.get(key)
-        except TypeError:  # an unhashable metadata value: compute without caching
-            return self._store.filter_numbers(doc_filter)
-        if cached is None:
-            cached = (self._store.filter_numbers(doc_filter),)
-            if len(self._filters) >= _MAX_CACHED_FILTERS:
-                self._filters = {}
-            self._filters[key] = cached
-        return cached[0]
-
     def get(self, document_id: str) -> Document:
         """Return the indexed document with ``document_id``.
 
         Raises:
             InvalidInputError: No such document.
         """
-        store = self._store
-        number = store.numbers.get(document_id) if isinstance(document_id, str) else None
-        if number is None:
+        self._lock.acquire_read()  # a compaction may renumber documents meanwhile
+        try:
+            store = self._store
+            number = store.numbers.get(document_id) if isinstance(document_id, str) else None
+            document = store.docs[number] if number is not None else None
+        finally:
+            self._lock.release_read()
+        if document is None:
             raise InvalidInputError(f"unknown document id {document_id!r}", stage=_STAGE)
-        return store.docs[number]  # type: ignore[return-value]
+        return document
 
     def document_ids(self) -> list[str]:
         """Every indexed document id, sorted."""
-        return sorted(self._store.numbers)
+        self._lock.acquire_read()
+        try:
+            return sorted(self._store.numbers)
+        finally:
+            self._lock.release_read()
 
     def __len__(self) -> int:
         return self._store.live
@@ -412,6 +343,7 @@ class BM25Index:
             raise IndexFormatError(f"{os.fspath(path)!r} holds invalid BM25 settings: {exc.message}", stage="load") from exc
         index._store = PostingStore.from_snapshot(snapshot)
         index._written()
+        index._warm()
         return index
 
 

@@ -162,8 +162,9 @@ class PostingStore:
         for new, old in enumerate(live):
             remap[old] = new
         documents = tuple(self.docs[n] for n in live)  # type: ignore[misc]
-        text_lengths = array("i", map(self.text_lengths.__getitem__, live))
-        title_lengths = array("i", map(self.title_lengths.__getitem__, live))
+        # array(list(map(...))) is much faster than array(map(...)), which grows one by one.
+        text_lengths = array("i", list(map(self.text_lengths.__getitem__, live)))
+        title_lengths = array("i", list(map(self.title_lengths.__getitem__, live)))
         has_holes = len(live) != len(self.ids)
         terms: list[str] = []
         offsets = array("q", [0])
@@ -171,7 +172,7 @@ class PostingStore:
         for term, docs, tfs in zip(self.terms, self.docs_of, self.tfs_of):
             if docs:
                 terms.append(term)
-                all_docs.extend(array("i", map(remap.__getitem__, docs)) if has_holes else docs)
+                all_docs.extend(array("i", list(map(remap.__getitem__, docs))) if has_holes else docs)
                 all_tfs.extend(tfs)
                 offsets.append(len(all_docs))
         return documents, text_lengths, title_lengths, tuple(terms), offsets, all_docs, all_tfs

@@ -35,7 +35,7 @@ from agentic_rag.llm.port import Message
 from agentic_rag.llm.schemas import LLMRole, role_spec
 from agentic_rag.llm.structured import complete_json
 
-__all__ = ["ComponentEvent", "ComponentEventKind", "FallbackChoice", "LLMComponent", "unusable_answer"]
+__all__ = ["ComponentEvent", "ComponentEventKind", "FallbackChoice", "LLMComponent", "falls_back", "mapping_items", "resolve_fallback", "unusable_answer"]
 
 _RETRYABLE_STATUSES = frozenset({408, 409, 425, 429})
 

