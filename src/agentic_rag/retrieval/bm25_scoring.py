@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from itertools import repeat
 from types import MappingProxyType
 
-__all__ = ["BM25_VARIANTS", "ROBERTSON_EPSILON", "BM25Variant", "robertson_idf_floor", "term_impacts"]
+__all__ = ["BM25_VARIANTS", "ROBERTSON_EPSILON", "BM25Variant", "robertson_idf_floor", "term_idf", "term_impacts"]
 
 #: rank_bm25's ``epsilon``: negative Robertson idfs become ``epsilon * mean idf``.
 ROBERTSON_EPSILON = 0.25

@@ -209,14 +209,38 @@ def _finish(
         # only when it costs no more memory than the term's impacts (words <= postings).
         if term.lookup is None and term.presence is None and len(term.docs) > 64 and (term.docs[-1] >> 5) < len(term.docs):
             term.presence_map()
-    plan = [(t.lookup, t.presence, t.docs, t.impacts, suffix[start + j + 1] + slack) for j, t in enumerate(tail)]
+    afters = [suffix[start + j + 1] + slack for j in range(len(tail))]
     rest = suffix[start] + slack
     cutoff = theta - rest
     values = acc.values()
     mask = list(map(cutoff.__le__, values))
+    candidates = zip(compress(acc, mask), compress(values, mask))
     done: dict[int, float] = {}
     heap: list[float] = []
-    for doc, score in zip(compress(acc, mask), compress(values, mask)):
+    if all(t.lookup is not None for t in tail):
+        # The common case once dicts are cached: the same loop without the other probes.
+        gets = [(t.lookup.get, after) for t, after in zip(tail, afters)]  # type: ignore[union-attr]
+        for doc, score in candidates:
+            if score < cutoff:
+                continue
+            for get, after in gets:
+                gain = get(doc)
+                if gain is not None:
+                    score += gain
+                if score + after < theta:
+                    break
+            else:
+                done[doc] = score
+                if len(heap) < k:
+                    heappush(heap, score)
+                elif score > heap[0]:
+                    heapreplace(heap, score)
+                if len(heap) == k and heap[0] > theta:
+                    theta = heap[0]
+                    cutoff = theta - rest
+        return done
+    plan = [(t.lookup, t.presence, t.docs, t.impacts, after) for t, after in zip(tail, afters)]
+    for doc, score in candidates:
         if score < cutoff:
             continue
         for lookup, presence, docs, impacts, after in plan:
