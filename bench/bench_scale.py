@@ -180,6 +180,9 @@ def measure(size: int) -> dict[str, Any]:
     cold, _ = _latencies(index, queries)
     warm, hits = _latencies(index, queries)
     peak_search = _maxrss_bytes()
+    analyze = index.analyzer.analyze
+    slowest = sorted(range(len(queries)), key=lambda i: -warm[i])[:5]
+    slowest_queries = [{"ms": warm[i] * 1e3, "terms": len(set(analyze(queries[i]))), "query": queries[i][:80]} for i in slowest]
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as folder:
         path = Path(folder) / "index.bm25"
         t = time.perf_counter()
@@ -198,7 +201,8 @@ def measure(size: int) -> dict[str, Any]:
         "corpus_rss": corpus_rss, "build_s": build_s, "vocabulary": vocabulary, "postings": postings,
         "rss_after_build": rss_after_build, "peak_rss_search": peak_search, "peak_rss_all": _maxrss_bytes(),
         "cold": _summary(cold), "warm": _summary(warm), "save_s": save_s, "load_s": load_s, "file_bytes": file_bytes,
-        "same_after_load": same, "checked_after_load": len(check),
+        "same_after_load": same, "checked_after_load": len(check), "slowest": slowest_queries,
+        "median_terms": statistics.median(len(set(analyze(q))) for q in queries),
     }
 
 
@@ -271,6 +275,9 @@ def report(results: list[dict[str, Any]], failed: list[int], command: str, load:
         "",
         table,
     ]
+    if big is not None:
+        lines += ["", f"Slowest warm queries at 1M passages (distinct query terms; the median query has {big['median_terms']:.0f}): "
+                  + "; ".join(f"{q['ms']:.0f} ms ({q['terms']} terms) \"{q['query']}\"" for q in big["slowest"][:3]) + "."]
     if failed:
         lines += ["", "Not measured (the size's process failed or ran out of time): "
                   + ", ".join(f"{s:,} passages" for s in failed) + "."]
@@ -328,6 +335,8 @@ def main(argv: list[str] | None = None) -> int:
         results.append(result)
         print(f"  build {result['build_s']:.1f} s, warm p50 {result['warm']['p50_ms']:.2f} ms, p99 {result['warm']['p99_ms']:.1f} ms, "
               f"maxrss {_gb(result['peak_rss_all'])}, save+load {result['save_s'] + result['load_s']:.1f} s", flush=True)
+        for q in result["slowest"]:
+            print(f"    slow: {q['ms']:.1f} ms, {q['terms']} terms: {q['query']}", flush=True)
     if not results:
         print("nothing measured", file=sys.stderr)
         return 1

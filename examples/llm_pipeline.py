@@ -33,7 +33,7 @@ from agentic_rag.budget import RunBudget, use_budget  # noqa: E402
 from agentic_rag.errors import AgenticRAGError  # noqa: E402
 from agentic_rag.llm import OpenAICompatibleLLM  # noqa: E402
 from agentic_rag.llm.components import LLMGenerator, LLMQueryViewRewriter, llm_orchestrator  # noqa: E402
-from agentic_rag.llm.environment import ENV_LLM_API_KEY, ENV_LLM_BASE_URL, ENV_LLM_MODEL  # noqa: E402
+from agentic_rag.llm.environment import ENV_LLM_API_KEY, ENV_LLM_BASE_URL, ENV_LLM_JSON_MODE, ENV_LLM_MODEL  # noqa: E402
 from agentic_rag.parallel import ParallelRAGWorkflow, RAGRequest, verify_citations  # noqa: E402
 from agentic_rag.retrieval.bm25_retriever import BM25Retriever  # noqa: E402
 from agentic_rag.retrieval.hashing_embedder import HashingEmbedder  # noqa: E402
@@ -60,7 +60,7 @@ For example, with llama.cpp's server and a small model (in a separate virtual en
 PARALLEL_QUESTION = "Who founded Acme Robotics, and when?"
 # How the JSON format is sent: json_schema (default), json_object (llama-cpp-python's server
 # accepts only this one) or none.
-JSON_MODE_VARIABLE = "AGENTIC_RAG_LLM_JSON_MODE"
+JSON_MODE_VARIABLE = ENV_LLM_JSON_MODE
 
 
 def report_fallbacks(components) -> None:

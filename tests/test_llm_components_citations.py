@@ -68,6 +68,7 @@ class VerifyClaimsTest(unittest.TestCase):
             ModelClaim("One good, one bad.", (ModelCitation(1, "Jane Doe"), ModelCitation(2, "born in Paris"))),
             ModelClaim("Nothing cited.", ()),
             ModelClaim("[1]", (ModelCitation(1, "Jane Doe"),)),
+            ModelClaim("  ", (ModelCitation(1, "Jane Doe"),)),
         )
         checked = verify_model_claims(claims, SNIPPETS)
         self.assertEqual(checked.claims, ())
@@ -77,8 +78,8 @@ class VerifyClaimsTest(unittest.TestCase):
         self.assertIn("is not in document 2", reasons[2])
         self.assertIn("'born in Paris' is not in document 2", reasons[3])
         self.assertEqual(reasons[4], "the claim cites nothing")
-        self.assertEqual(reasons[5], "the claim has no text")
-        self.assertEqual(len(checked.problems), 6)
+        self.assertEqual(reasons[5:], ["the claim has no text"] * 2)
+        self.assertEqual(len(checked.problems), 7)
 
     def test_duplicates_merge(self) -> None:
         claim = ModelClaim("Jane Doe founded Acme.", (ModelCitation(1, "Jane Doe"), ModelCitation(1, "Jane Doe")))

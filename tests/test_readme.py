@@ -13,7 +13,8 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 class ReadmeExamplesTest(unittest.TestCase):
     def test_python_blocks_run_in_order(self):
-        blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+        blocks = [b for b in re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+                  if not b.startswith("# needs a model endpoint")]
         self.assertGreaterEqual(len(blocks), 2)
         namespace: dict = {}
         out = io.StringIO()

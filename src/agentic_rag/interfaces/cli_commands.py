@@ -39,8 +39,9 @@ def _llm(args: argparse.Namespace) -> Any:
     if not base or not model:
         raise InvalidInputError(f"--llm needs a base URL and --model a name (or set {LLM_BASE_URL_ENV} and {LLM_MODEL_ENV})", stage="cli")
     from agentic_rag.llm import OpenAICompatibleLLM
+    from agentic_rag.llm.environment import ENV_LLM_JSON_MODE
 
-    return OpenAICompatibleLLM(base, model)
+    return OpenAICompatibleLLM(base, model, json_mode=os.environ.get(ENV_LLM_JSON_MODE, "").strip() or "json_schema")
 
 
 def cmd_index(args: argparse.Namespace) -> int:

@@ -30,6 +30,7 @@ __all__ = [
     "ENV_EMBED_MODEL",
     "ENV_LLM_API_KEY",
     "ENV_LLM_BASE_URL",
+    "ENV_LLM_JSON_MODE",
     "ENV_LLM_MODEL",
     "ENV_OLLAMA_HOST",
     "ENV_VERTEX_TOKEN",
@@ -39,6 +40,9 @@ __all__ = [
 ENV_LLM_BASE_URL = "AGENTIC_RAG_LLM_BASE_URL"
 ENV_LLM_MODEL = "AGENTIC_RAG_LLM_MODEL"
 ENV_LLM_API_KEY = "AGENTIC_RAG_LLM_API_KEY"
+#: ``json_schema`` (default), ``json_object`` or ``none``: how JSON answers are asked for
+#: (llama-cpp-python's server needs ``json_object``).
+ENV_LLM_JSON_MODE = "AGENTIC_RAG_LLM_JSON_MODE"
 ENV_EMBED_BASE_URL = "AGENTIC_RAG_EMBED_BASE_URL"
 ENV_EMBED_MODEL = "AGENTIC_RAG_EMBED_MODEL"
 ENV_EMBED_API_KEY = "AGENTIC_RAG_EMBED_API_KEY"

@@ -38,7 +38,7 @@ _LOOKUP_BUDGET = 4_000_000
 # the many rare terms would make the warm-up pass slow).
 _WARM_MIN_POSTINGS = 8
 # How many of each term's largest impacts are kept for the pruning's cheap theta bound.
-_TOP_IMPACTS = 100
+_TOP_IMPACTS = 32
 _MAX_CACHED_FILTERS = 256
 # (upper bound, has negative impacts, doc numbers, impacts, largest impacts)
 _Impacts = tuple[float, bool, array, array, tuple[float, ...]]

@@ -13,10 +13,12 @@ term's postings are merged whole (the "essential" terms). Once they sum to less,
 document can make the top k, and the remaining ("non-essential") terms are only looked up
 for the candidates already seen, document by document: each candidate is dropped as soon as
 its partial score plus the bound of the terms left falls below ``theta``, and ``theta``
-rises to the k-th best complete score as candidates finish. Each term's k-th
-largest impact gives both a floor for ``theta`` (k documents score at least that from the
-term alone) and a cheap upper bound of the k-th partial score, which skips computing it
-while no switch is possible yet.
+rises to the k-th best complete score as candidates finish. Each term's k-th largest
+impact gives both a floor for ``theta`` (k documents score at least that from the term
+alone) and a cheap upper bound of the k-th partial score, which skips computing it while no
+switch is possible yet. A non-essential term is probed through its ``{doc: impact}`` dict
+when one is cached, else through a :func:`presence_map` (bitmap plus rank counts: no search)
+when its list is long, else by binary search in its sorted document numbers.
 
 Every kept document gets the same additions in the same term order as in the exhaustive
 pass, so pruned and exhaustive searches return identical scores and rankings; a small
@@ -33,7 +35,7 @@ from heapq import heappush, heapreplace, nlargest
 from itertools import accumulate, compress
 from operator import add
 
-__all__ = ["QueryTerm", "rank_postings"]
+__all__ = ["QueryTerm", "presence_map", "rank_postings"]
 
 
 class QueryTerm:
@@ -101,9 +103,17 @@ def presence_map(docs: array) -> tuple[array, array]:
         position in ``docs`` is ``before[w] + popcount(words[w] & (bit - 1))``.
     """
     words = array("I", bytes(4 * ((docs[-1] >> 5) + 1 if docs else 0)))
-    for doc in docs:
-        words[doc >> 5] |= 1 << (doc & 31)
-    return words, array("q", accumulate(map(int.bit_count, words), initial=0))
+    current, bits = -1, 0
+    for doc in docs:  # sorted, so each word's bits are gathered in one run
+        word = doc >> 5
+        if word != current:
+            if current >= 0:
+                words[current] = bits
+            current, bits = word, 0
+        bits |= 1 << (doc & 31)
+    if current >= 0:
+        words[current] = bits
+    return words, array("i", accumulate(map(int.bit_count, words), initial=0))
 
 
 # Relative slack on bound comparisons: far above the rounding error of summing a few hundred
@@ -205,9 +215,9 @@ def _finish(
     """
     tail = terms[start:]
     for term in tail:
-        # Past a few dozen postings a bitmap probe beats binary search; the bitmap is built
-        # only when it costs no more memory than the term's impacts (words <= postings).
-        if term.lookup is None and term.presence is None and len(term.docs) > 64 and (term.docs[-1] >> 5) < len(term.docs):
+        # Past a few dozen postings a bitmap probe beats binary search; the bitmap (8 bytes
+        # per 32 document numbers) is built only when it costs at most 32 bytes a posting.
+        if term.lookup is None and term.presence is None and len(term.docs) > 64 and (term.docs[-1] >> 7) < len(term.docs):
             term.presence_map()
     afters = [suffix[start + j + 1] + slack for j in range(len(tail))]
     rest = suffix[start] + slack
@@ -239,26 +249,26 @@ def _finish(
                     theta = heap[0]
                     cutoff = theta - rest
         return done
-    plan = [(t.lookup, t.presence, t.docs, t.impacts, after) for t, after in zip(tail, afters)]
+    plan = [(t.lookup, t.presence, len(t.presence[0]) if t.presence else 0, t.docs, len(t.docs) - 1, t.impacts, after)
+            for t, after in zip(tail, afters)]
     for doc, score in candidates:
         if score < cutoff:
             continue
-        for lookup, presence, docs, impacts, after in plan:
+        for lookup, presence, width, docs, last, impacts, after in plan:
             if lookup is not None:
                 gain = lookup.get(doc)
                 if gain is not None:
                     score += gain
             elif presence is not None:
                 word = doc >> 5
-                words = presence[0]
-                if word < len(words):
-                    bits = words[word]
+                if word < width:
+                    bits = presence[0][word]
                     bit = 1 << (doc & 31)
                     if bits & bit:
                         score += impacts[presence[1][word] + (bits & (bit - 1)).bit_count()]
-            else:
-                pos = bisect_left(docs, doc)
-                if pos < len(docs) and docs[pos] == doc:
+            elif last >= 0:
+                pos = bisect_left(docs, doc, 0, last)  # hi=last keeps pos a valid index
+                if docs[pos] == doc:
                     score += impacts[pos]
             if score + after < theta:
                 break

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentic_rag.contracts import Citation, Claim, Snippet
-from agentic_rag.contracts.validation import instance_tuple, require_int
+from agentic_rag.contracts.validation import instance_tuple, require_int, require_text
 from agentic_rag.errors import InvalidInputError
 
 __all__ = [
@@ -90,6 +90,14 @@ class VerifiedClaim:
     claim: Claim
     indices: tuple[int, ...]
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.claim, Claim):
+            raise InvalidInputError(f"VerifiedClaim.claim must be a Claim, got {type(self.claim).__name__}", stage=_STAGE)
+        indices = tuple(require_int(i, "VerifiedClaim.indices", minimum=1, stage=_STAGE) for i in self.indices)
+        if len(indices) != len(self.claim.citations):
+            raise InvalidInputError(f"VerifiedClaim needs one index per citation, got {len(indices)} for {len(self.claim.citations)}", stage=_STAGE)
+        object.__setattr__(self, "indices", indices)
+
 
 @dataclass(frozen=True, slots=True)
 class DroppedClaim:
@@ -97,6 +105,10 @@ class DroppedClaim:
 
     text: str
     reason: str
+
+    def __post_init__(self) -> None:
+        require_text(self.text, "DroppedClaim.text", stage=_STAGE)
+        require_text(self.reason, "DroppedClaim.reason", stage=_STAGE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +122,10 @@ class ClaimVerification:
 
     verified: tuple[VerifiedClaim, ...]
     dropped: tuple[DroppedClaim, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "verified", instance_tuple(self.verified, VerifiedClaim, "ClaimVerification.verified", stage=_STAGE))
+        object.__setattr__(self, "dropped", instance_tuple(self.dropped, DroppedClaim, "ClaimVerification.dropped", stage=_STAGE))
 
     @property
     def claims(self) -> tuple[Claim, ...]:
@@ -247,7 +263,7 @@ def verify_model_claims(
             raise InvalidInputError(f"claims must be ModelClaim objects, got {type(claim).__name__}", stage=_STAGE)
         text = strip_markers(claim.text)
         if not text:
-            dropped.append(DroppedClaim(claim.text or "(empty)", "the claim has no text"))
+            dropped.append(DroppedClaim(claim.text.strip() or "(empty)", "the claim has no text"))
             continue
         if not claim.citations:
             dropped.append(DroppedClaim(text, "the claim cites nothing"))

@@ -5,7 +5,8 @@ unanswerable), lists covered and missing facts, conflicts with the documents on 
 a follow-up query per missing fact. Its verdict is then made consistent, always toward *less*
 sufficient:
 
-* facts the model does not mention, or calls both covered and missing, are missing;
+* facts the model does not mention, or calls both covered and missing, are missing (a verdict
+  that names none of the plan's facts is unusable and goes to the fallback);
 * conflicts on unknown facts, groups citing no document in range, and conflicts left with
   fewer than two sides are dropped;
 * SUFFICIENT needs the sufficient label, the sufficient status, no must fact missing, no
@@ -39,7 +40,7 @@ from agentic_rag.contracts import (
 )
 from agentic_rag.contracts.validation import require_int, require_text
 from agentic_rag.errors import InvalidInputError, ProviderError
-from agentic_rag.llm.components.fallback import ComponentEventKind, FallbackChoice, LLMComponent, mapping_items, resolve_fallback
+from agentic_rag.llm.components.fallback import ComponentEventKind, FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
 from agentic_rag.llm.components.prompts import build_messages, documents_section, facts_section, question_section
 from agentic_rag.llm.schemas import LLMRole
 from agentic_rag.ports import SufficiencyJudge
@@ -159,6 +160,8 @@ class LLMSufficiencyJudge(LLMComponent):
         said_missing = {str(m["fact_id"]).strip() for m in missing_items}
         if said_covered & said_missing:
             notes.append(f"facts both covered and missing count as missing: {sorted(said_covered & said_missing)}")
+        if answer and not (said_covered & set(facts)) and not said_missing:
+            raise unusable_answer(self.name, f"the verdict names none of the plan's facts {sorted(facts)}")
         unknown = sorted(said_covered - set(facts))
         if unknown:
             notes.append(f"ignored unknown covered facts {unknown}")

@@ -27,6 +27,7 @@ from agentic_rag.llm.components.fallback import FallbackChoice, LLMComponent, ma
 from agentic_rag.llm.components.prompts import build_messages, facts_section, feedback_section, question_section
 from agentic_rag.llm.schemas import LLMRole
 from agentic_rag.parallel.contracts import RewriteRequest, RewriteResult
+from agentic_rag.parallel.ports import QueryViewRewriter
 from agentic_rag.parallel.rewriters import DecompositionRewriter, MultiQueryRewriter
 from agentic_rag.ports import QueryRewriter
 
@@ -207,7 +208,7 @@ class LLMQueryViewRewriter(LLMComponent):
         llm: Any,
         *,
         strategy: QueryViewStrategy | str = QueryViewStrategy.MULTI_QUERY,
-        fallback: Any = FallbackChoice.DETERMINISTIC,
+        fallback: QueryViewRewriter | FallbackChoice | None = FallbackChoice.DETERMINISTIC,
         keep_original: bool = True,
         max_queries: int = 4,
         repair_rounds: int = 1,
