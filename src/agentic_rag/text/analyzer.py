@@ -99,8 +99,11 @@ class Analyzer:
         if not isinstance(text, str):
             raise InvalidInputError(f"text must be a string, got {type(text).__name__}", stage="analyzer")
         folded = unicodedata.normalize("NFKC", text).casefold()
+        words = _WORD.findall(folded)
+        if not _CJK.search(folded):
+            return words  # the common case: one scan of the text, not one per word
         tokens: list[str] = []
-        for word in _WORD.findall(folded):
+        for word in words:
             if _CJK.search(word):
                 tokens.extend(_split_cjk(word))
             else:
