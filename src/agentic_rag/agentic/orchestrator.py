@@ -39,7 +39,8 @@ from agentic_rag.contracts import (
     Subquery,
     Usage,
 )
-from agentic_rag.contracts.validation import require_text, require_unique
+from agentic_rag.contracts.corpus import require_corpora
+from agentic_rag.contracts.validation import require_text
 from agentic_rag.errors import AgenticRAGError, BudgetExhaustedError, InvalidInputError, RetrievalError
 from agentic_rag.ports import Drafter, Planner, QueryRewriter, Retriever, SufficiencyJudge, Synthesizer
 
@@ -101,10 +102,7 @@ class AgenticRAGOrchestrator:
             RetrievalError: The retriever failed with an error of its own.
         """
         require_text(question, "question", stage="orchestrator")
-        corpora = tuple(corpora)
-        if not corpora or not all(isinstance(c, Corpus) for c in corpora):
-            raise InvalidInputError(f"corpora must be a non-empty sequence of Corpus, got {corpora!r}", stage="orchestrator")
-        require_unique((c.id for c in corpora), "corpus id", stage="orchestrator")
+        corpora = require_corpora(corpora, stage="orchestrator")
         budget = RunBudget(deadline_s=self.config.deadline_s, max_llm_calls=self.config.max_llm_calls, max_tokens=self.config.max_tokens)
         with use_budget(budget):
             return _Run(self, question, corpora, budget).execute()

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from agentic_rag.agentic.questions import anchor_entity, find_comparison, is_bridge_question, split_compound
 from agentic_rag.agentic.routing import CorpusRouter
 from agentic_rag.contracts import ContextAssessment, Corpus, RequiredFact, RetrievalPlan, Route, StopConditions
+from agentic_rag.contracts.corpus import require_corpora
 from agentic_rag.contracts.validation import require_text, require_unique
-from agentic_rag.errors import InvalidInputError
 
 __all__ = ["HeuristicPlanner"]
 
@@ -63,13 +63,7 @@ class HeuristicPlanner:
             InvalidInputError: Empty question, no corpora, or duplicate corpus ids.
         """
         require_text(question, "question", stage="planner")
-        corpora = tuple(corpora)
-        if not corpora:
-            raise InvalidInputError("plan needs at least one Corpus to route to", stage="planner")
-        bad = [c for c in corpora if not isinstance(c, Corpus)]
-        if bad:
-            raise InvalidInputError(f"corpora must be Corpus objects, got {bad[0]!r}", stage="planner")
-        require_unique((c.id for c in corpora), "corpus id", stage="planner")
+        corpora = require_corpora(corpora, stage="planner")
         facts = self.facts or self.derive_facts(question)
         routes = []
         for fact in facts:

@@ -19,7 +19,7 @@ from agentic_rag.contracts.validation import (
 )
 from agentic_rag.errors import InvalidInputError
 
-__all__ = ["Corpus", "Document", "FactPriority", "RequiredFact", "RetrievalPlan", "Route", "StopConditions"]
+__all__ = ["Corpus", "Document", "FactPriority", "RequiredFact", "RetrievalPlan", "Route", "StopConditions", "require_corpora"]
 
 
 class FactPriority(str, enum.Enum):
@@ -56,6 +56,29 @@ class Corpus(JsonContract):
         require_text(self.id, "Corpus.id")
         require_text(self.description, "Corpus.description", allow_empty=True)
         object.__setattr__(self, "metadata", freeze_metadata(self.metadata, "Corpus.metadata"))
+
+
+def require_corpora(corpora: object, *, stage: str) -> tuple[Corpus, ...]:
+    """Return ``corpora`` as a tuple of :class:`Corpus` with unique ids.
+
+    Args:
+        corpora: The candidate sequence.
+        stage: Where the check runs, for the error.
+
+    Raises:
+        InvalidInputError: Empty, not a sequence of ``Corpus`` (a bare id string included),
+            or duplicate ids.
+    """
+    if isinstance(corpora, (str, bytes)) or not hasattr(corpora, "__iter__"):
+        raise InvalidInputError(f"corpora must be a sequence of Corpus, got {corpora!r}", stage=stage)
+    items = tuple(corpora)  # type: ignore[arg-type]
+    if not items:
+        raise InvalidInputError("corpora must hold at least one Corpus to route to", stage=stage)
+    bad = [c for c in items if not isinstance(c, Corpus)]
+    if bad:
+        raise InvalidInputError(f"corpora must be Corpus objects, got {bad[0]!r}", stage=stage)
+    require_unique((c.id for c in items), "corpus id", stage=stage)
+    return items
 
 
 @dataclass(frozen=True, slots=True)

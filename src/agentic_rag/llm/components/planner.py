@@ -18,7 +18,8 @@ from typing import Any
 from agentic_rag.agentic.planner import HeuristicPlanner
 from agentic_rag.agentic.routing import CorpusRouter
 from agentic_rag.contracts import ContextAssessment, Corpus, FactPriority, RequiredFact, RetrievalPlan, Route, StopConditions
-from agentic_rag.contracts.validation import require_text, require_unique
+from agentic_rag.contracts.corpus import require_corpora
+from agentic_rag.contracts.validation import require_text
 from agentic_rag.errors import InvalidInputError, ProviderError
 from agentic_rag.llm.components.fallback import ComponentEventKind, FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
 from agentic_rag.llm.components.prompts import build_messages, corpora_section, question_section
@@ -143,13 +144,7 @@ class LLMPlanner(LLMComponent):
             BudgetExhaustedError: The run's budget stopped the call.
         """
         require_text(question, "question", stage="planner")
-        corpora = tuple(corpora)
-        if not corpora:
-            raise InvalidInputError("plan needs at least one Corpus to route to", stage="planner")
-        bad = [c for c in corpora if not isinstance(c, Corpus)]
-        if bad:
-            raise InvalidInputError(f"corpora must be Corpus objects, got {bad[0]!r}", stage="planner")
-        require_unique((c.id for c in corpora), "corpus id", stage="planner")
+        corpora = require_corpora(corpora, stage="planner")
         if prior is not None and not isinstance(prior, ContextAssessment):
             raise InvalidInputError(f"prior must be a ContextAssessment or None, got {type(prior).__name__}", stage="planner")
         sections = [question_section(question), corpora_section(corpora), _prior_section(prior)]
