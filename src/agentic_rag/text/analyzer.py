@@ -22,6 +22,7 @@ from agentic_rag.text.stopwords import STOPWORD_LISTS
 __all__ = ["STEMMERS", "Analyzer"]
 
 _WORD = re.compile(r"[^\W_]+")
+_TERM_CACHE_SIZE = 500_000
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 
 
@@ -59,7 +60,7 @@ class Analyzer:
         InvalidInputError: An unknown list or stemmer name, or ``min_length`` below 1.
     """
 
-    __slots__ = ("_stem", "_stop", "_stop_spec", "min_length", "stemmer")
+    __slots__ = ("_stem", "_stop", "_stop_spec", "_terms", "min_length", "stemmer")
 
     def __init__(
         self,
@@ -86,6 +87,9 @@ class Analyzer:
         self.stemmer = stemmer
         self.min_length = min_length
         self._stem = _stem_function(stemmer) if stemmer else None
+        # token -> term ("" for a dropped token). Plain dict lookups are the hot path of
+        # indexing; a bounded size keeps a long-lived analyzer from growing without end.
+        self._terms: dict[str, str] = {}
 
     def tokenize(self, text: str) -> list[str]:
         """Split ``text`` into normalised tokens (no stop words removed, no stemming).
@@ -119,15 +123,23 @@ class Analyzer:
         Returns:
             Terms in text order (duplicates kept, so term frequencies can be counted).
         """
-        stop, stem, min_len = self._stop, self._stem, self.min_length
+        cache = self._terms
         out: list[str] = []
         for token in self.tokenize(text):
-            if token in stop:
-                continue
-            term = stem(token) if stem is not None else token
-            if len(term) >= min_len:
+            term = cache.get(token)
+            if term is None:
+                term = self._term(token)
+                if len(cache) < _TERM_CACHE_SIZE:
+                    cache[token] = term
+            if term:
                 out.append(term)
         return out
+
+    def _term(self, token: str) -> str:
+        if token in self._stop:
+            return ""
+        term = self._stem(token) if self._stem is not None else token
+        return term if len(term) >= self.min_length else ""
 
     def is_stopword(self, token: str) -> bool:
         """True when ``token`` (already case folded) is a stop word for this analyzer."""
