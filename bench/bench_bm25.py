@@ -57,11 +57,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agentic_rag.contracts.corpus import Document  # noqa: E402
-from agentic_rag.evaluation import evaluate_run, load_beir, load_trec  # noqa: E402
-from agentic_rag.retrieval import BM25Index  # noqa: E402
-from agentic_rag.text import analyzer as analyzer_module  # noqa: E402
-from agentic_rag.text.analyzer import Analyzer  # noqa: E402
+from agentic_rag.contracts.corpus import Document
+from agentic_rag.evaluation import evaluate_run, load_beir, load_trec
+from agentic_rag.retrieval import BM25Index
+from agentic_rag.text import analyzer as analyzer_module
+from agentic_rag.text.analyzer import Analyzer
 
 DATA = ROOT.parent / "shared" / "data"
 START = "<!-- bench:bm25 -->"
@@ -137,6 +137,19 @@ def _version(dist: str) -> str:
         return version(dist)
     except PackageNotFoundError:
         return "?"
+
+
+def revision() -> str:
+    """The commit measured (and whether src/ had uncommitted changes), for the report."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, timeout=30, check=False).stdout.strip()
+
+    try:
+        head = git("rev-parse", "--short", "HEAD")
+        dirty = git("status", "--porcelain", "--", "src")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (head or "unknown") + (" plus uncommitted changes in src/" if dirty else "")
 
 
 # -- data -----------------------------------------------------------------------------------
@@ -464,7 +477,7 @@ def rss_memory(repeats: int = 3) -> dict[str, dict[str, int]] | None:
     for engine in ("ours", "bm25s"):
         peaks, afters = [], []
         for _ in range(repeats):
-            proc = subprocess.run([sys.executable, __file__, "--rss-probe", engine], capture_output=True, text=True, timeout=600)
+            proc = subprocess.run([sys.executable, __file__, "--rss-probe", engine], capture_output=True, text=True, timeout=600, check=False)
             if proc.returncode != 0:
                 print(f"  RSS probe for {engine} failed: {proc.stderr.strip()[-300:]}", file=sys.stderr)
                 return None
@@ -488,7 +501,7 @@ def _yes(ok: bool) -> str:
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    fmt = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"  # noqa: E731
+    fmt = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"
     return "\n".join([fmt(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|", *map(fmt, rows)])
 
 
@@ -502,12 +515,12 @@ def report(results: dict[str, Any], command: str) -> str:
     lines = [
         "## BM25: quality, equivalence, speed and memory against rank_bm25 and bm25s",
         "",
-        f"Command: `{command}`; date: {results['date']}; {m['cores']} cores ({m['cpu']}), 24 GiB, CPython {m['python']}; "
+        f"Command: `{command}`; date: {results['date']}; code: commit {results['revision']}; {m['cores']} cores ({m['cpu']}), 24 GiB, CPython {m['python']}; "
         f"numpy {m['numpy']} with {m['blas']} ({env} in this command), bm25s {m['bm25s']}, rank_bm25 {m['rank_bm25']}, "
         f"PyStemmer {m['pystemmer']}" + (f", numba {m['numba']}" if m["numba"] else "") +
         (f"; 1-minute load average {m['load']:.2f} when it started." if m["load"] is not None else "."),
-        "One process; one thread (BLAS pools limited to 1, bm25s `n_threads=0`). "
-        "Peers index title and text joined by a space; zero-score documents are dropped from their rankings (ours returns matching documents only).",
+        ("One process; one thread (BLAS pools limited to 1, bm25s `n_threads=0`). "
+        "Peers index title and text joined by a space; zero-score documents are dropped from their rankings (ours returns matching documents only)."),
         "",
         "### Quality",
         "",
@@ -515,8 +528,8 @@ def report(results: dict[str, Any], command: str) -> str:
                [[r["engine"], f"{r['scifact_ndcg10']:.4f}", f"{r['scifact_recall100']:.4f}", f"{r['vaswani_map']:.4f}",
                  f"{r['vaswani_ndcg10']:.4f}"] for r in q]),
         "",
-        f"Target: ours SciFact nDCG@10 >= 0.680 (Pyserini 0.679, bm25s published 0.676): "
-        f"**{q[0]['scifact_ndcg10']:.4f}, {'met' if q[0]['scifact_ndcg10'] >= 0.680 else 'missed'}**.",
+        (f"Target: ours SciFact nDCG@10 >= 0.680 (Pyserini 0.679, bm25s published 0.676): "
+        f"**{q[0]['scifact_ndcg10']:.4f}, {'met' if q[0]['scifact_ndcg10'] >= 0.680 else 'missed'}**."),
         "",
         "### Score equivalence on identical token lists",
         "",
@@ -569,7 +582,7 @@ def report(results: dict[str, Any], command: str) -> str:
         "### Memory (SciFact; build, then the 300 queries; the loaded corpus is not counted)",
         "",
     ]
-    ratio = lambda key: f"{mem['ours'][key] / mem['bm25s'][key]:.2f}x"  # noqa: E731
+    ratio = lambda key: f"{mem['ours'][key] / mem['bm25s'][key]:.2f}x"
     mem_rows = [["tracemalloc: peak, build then queries", _mb(mem["ours"]["peak"]), _mb(mem["bm25s"]["peak"]), ratio("peak"), "<= 2x"],
                 ["tracemalloc: peak while building", _mb(mem["ours"]["build_peak"]), _mb(mem["bm25s"]["build_peak"]), ratio("build_peak"), ""],
                 ["tracemalloc: retained after the build", _mb(mem["ours"]["built"]), _mb(mem["bm25s"]["built"]), ratio("built"), ""],
@@ -615,7 +628,7 @@ def main(argv: list[str] | None = None) -> int:
     mods = peers()
     if mods is None:
         return 0
-    results: dict[str, Any] = {"date": datetime.date.today().isoformat(), "machine": machine(mods)}
+    results: dict[str, Any] = {"date": datetime.date.today().isoformat(), "machine": machine(mods), "revision": revision()}
     scifact, vaswani = load_collections()
     with mods["threadpoolctl"].threadpool_limits(limits=1):
         print("quality...", flush=True)

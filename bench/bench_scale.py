@@ -52,10 +52,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agentic_rag.contracts.corpus import Document  # noqa: E402
-from agentic_rag.evaluation import load_trec  # noqa: E402
-from agentic_rag.retrieval import BM25Index  # noqa: E402
-from agentic_rag.text.sentences import split_sentences  # noqa: E402
+from agentic_rag.contracts.corpus import Document
+from agentic_rag.evaluation import load_trec
+from agentic_rag.retrieval import BM25Index
+from agentic_rag.text.sentences import split_sentences
 
 DATA = ROOT.parent / "shared" / "data"
 START = "<!-- bench:scale -->"
@@ -71,6 +71,19 @@ SOURCES = (
     DATA / "hotpotqa" / "questions.jsonl",
 )
 TARGETS = {"build_s": 300.0, "rss_gb": 4.0, "p50_ms": 30.0, "p99_ms": 200.0, "save_load_s": 60.0}
+
+
+def revision() -> str:
+    """The commit measured (and whether src/ had uncommitted changes), for the report."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, timeout=30, check=False).stdout.strip()
+
+    try:
+        head = git("rev-parse", "--short", "HEAD")
+        dirty = git("status", "--porcelain", "--", "src")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (head or "unknown") + (" plus uncommitted changes in src/" if dirty else "")
 
 
 # -- corpus and queries -----------------------------------------------------------------------
@@ -153,7 +166,7 @@ def _latencies(index: BM25Index, queries: list[str]) -> tuple[list[float], list[
 
 def _summary(times: list[float]) -> dict[str, float]:
     ordered = sorted(times)
-    pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]  # noqa: E731
+    pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]
     return {"p50_ms": statistics.median(ordered) * 1e3, "p99_ms": pick(0.99) * 1e3, "mean_ms": statistics.fmean(ordered) * 1e3,
             "max_ms": ordered[-1] * 1e3}
 
@@ -174,8 +187,11 @@ def measure(size: int) -> dict[str, Any]:
     t = time.perf_counter()
     index.add(docs)
     build_s = time.perf_counter() - t
-    vocabulary = len(index._store.vocab)  # noqa: SLF001 - a figure for the report only
-    postings = sum(map(len, index._store.docs_of))  # noqa: SLF001
+    try:  # internals, for the report only: absent if the store changes shape
+        vocabulary = len(index._store.vocab)
+        postings = sum(map(len, index._store.docs_of))
+    except AttributeError:
+        vocabulary = postings = None
     rss_after_build = _rss_bytes()
     cold, _ = _latencies(index, queries)
     warm, hits = _latencies(index, queries)
@@ -212,7 +228,7 @@ def measure(size: int) -> dict[str, Any]:
 def run_size(size: int, timeout_s: float) -> dict[str, Any] | None:
     started = time.monotonic()
     try:
-        proc = subprocess.run([sys.executable, __file__, "--worker", str(size)], capture_output=True, text=True, timeout=timeout_s)
+        proc = subprocess.run([sys.executable, __file__, "--worker", str(size)], capture_output=True, text=True, timeout=timeout_s, check=False)
     except subprocess.TimeoutExpired:
         print(f"  {size:,} passages: did not finish within {timeout_s:.0f} s; not measured", file=sys.stderr)
         return None
@@ -228,7 +244,7 @@ def _gb(n: float) -> str:
     return f"{n / 1e9:.2f} GB"
 
 
-def report(results: list[dict[str, Any]], failed: list[int], command: str, load: float | None) -> str:
+def report(results: list[dict[str, Any]], failed: list[int], command: str, load: float | None, code: str) -> str:
     head = ["measure", *(f"{r['size']:,} passages" for r in results), "target (1M)", "met (1M)"]
     big = next((r for r in results if r["size"] == 1_000_000), None)
 
@@ -237,7 +253,7 @@ def report(results: list[dict[str, Any]], failed: list[int], command: str, load:
 
     rows = [
         row("words (mean per passage)", [f"{r['words']:,} ({r['words'] / r['size']:.1f})" for r in results]),
-        row("vocabulary / postings", [f"{r['vocabulary']:,} / {r['postings']:,}" for r in results]),
+        row("vocabulary / postings", [f"{r['vocabulary']:,} / {r['postings']:,}" if r["postings"] is not None else "n/a" for r in results]),
         row("build (`BM25Index().add`, analysis included)", [f"{r['build_s']:.1f} s" for r in results], "<= 300 s",
             big and big["build_s"] <= TARGETS["build_s"]),
         row("RSS of the generated corpus alone", [_gb(r["corpus_rss"]) for r in results]),
@@ -259,19 +275,19 @@ def report(results: list[dict[str, Any]], failed: list[int], command: str, load:
         row("wall time of the size's process", [f"{r['wall_s']:.0f} s" for r in results]),
     ]
     widths = [max(len(head[i]), *(len(r[i]) for r in rows)) for i in range(len(head))]
-    fmt = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"  # noqa: E731
+    fmt = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"
     table = "\n".join([fmt(head), "|" + "|".join("-" * (w + 2) for w in widths) + "|", *map(fmt, rows)])
     pool = results[0]["pool"] if results else {}
     lines = [
         "## BM25 at scale (up to 1,000,000 passages)",
         "",
-        f"Command: `{command}`; date: {datetime.date.today().isoformat()}; CPython {platform.python_version()}, "
+        f"Command: `{command}`; date: {datetime.date.today().isoformat()}; code: commit {code}; CPython {platform.python_version()}, "
         f"{os.cpu_count()} cores, 24 GiB, one thread, each size in a fresh process"
         + (f"; 1-minute load average {load:.2f} when it started." if load is not None else "."),
-        f"Corpus: passages of 40 to 60 words (uniform) made of random sentences (seed {SEED}) from a pool of "
+        (f"Corpus: passages of 40 to 60 words (uniform) made of random sentences (seed {SEED}) from a pool of "
         f"{sum(pool.values()):,} sentences of 4 to 80 words ({', '.join(f'{k} {v:,}' for k, v in pool.items())}; "
         "`../shared/data`), cut at their length; no titles. Queries: 1,000 real ones (93 Vaswani, 200 HotpotQA, "
-        "707 SciFact claims), each timed alone, top 10. Default `BM25Index()` (Lucene, English stop words, Snowball).",
+        "707 SciFact claims), each timed alone, top 10. Default `BM25Index()` (Lucene, English stop words, Snowball)."),
         "",
         table,
     ]
@@ -320,11 +336,11 @@ def main(argv: list[str] | None = None) -> int:
         pool, _ = sentence_pool()
         target = Path(args.write_corpus)
         with open(target, "w", encoding="utf-8") as handle:
-            for doc in passages(pool, max(sizes)):
-                handle.write(json.dumps({"_id": doc.id, "text": doc.text}) + "\n")
+            handle.writelines(json.dumps({"_id": doc.id, "text": doc.text}) + "\n" for doc in passages(pool, max(sizes)))
         print(f"wrote {max(sizes):,} passages to {target}")
         return 0
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    code = revision()
     results, failed = [], []
     for size in sizes:
         print(f"{size:,} passages...", flush=True)
@@ -341,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
         print("nothing measured", file=sys.stderr)
         return 1
     command = "python bench/bench_scale.py" + (f" --sizes {args.sizes}" if args.sizes != "10000,100000,1000000" else "")
-    text = report(results, failed, command, load)
+    text = report(results, failed, command, load, code)
     print(text)
     if not args.no_write:
         write_section(text, ROOT / "docs" / "benchmarks.md")

