@@ -351,3 +351,25 @@ class AsyncEntryPoint(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class GeneratorBudgetTest(unittest.TestCase):
+    def test_a_spent_budget_in_the_generator_degrades_instead_of_raising(self):
+        from agentic_rag.parallel import FunctionRetriever, ParallelRAGWorkflow, RAGRequest
+
+        class ChargingGenerator:
+            def generate(self, query, documents):
+                from agentic_rag.budget import current_budget
+                current_budget().check_llm()
+                raise AssertionError("the budget should have stopped this call")
+
+        docs = [{"id": "a", "text": "Tides are caused by the Moon."}, {"id": "b", "text": "Soup needs salt."}]
+        search = lambda q, k: [d for d in docs if "tide" in d["text"].lower() or "moon" in q.lower()][:k]  # noqa: E731
+        workflow = ParallelRAGWorkflow([FunctionRetriever(search, name="one"), FunctionRetriever(search, name="two")], generator=ChargingGenerator())
+        budget = RunBudget(max_llm_calls=1)
+        budget.charge_llm()
+        with use_budget(budget):
+            result = workflow.run(RAGRequest("What causes tides?"))
+        self.assertTrue(result.degraded)
+        self.assertTrue(any("budget" in note for note in result.trace.notes))
+        self.assertIn("Moon", result.answer.text)

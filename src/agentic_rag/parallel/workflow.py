@@ -29,7 +29,7 @@ from typing import Any
 from agentic_rag.budget import current_budget
 from agentic_rag.contracts import Snippet
 from agentic_rag.contracts.validation import require_int
-from agentic_rag.errors import BranchFailureError, InvalidInputError, RetrievalError
+from agentic_rag.errors import BranchFailureError, BudgetExhaustedError, InvalidInputError, RetrievalError
 from agentic_rag.parallel.binding import BoundRetriever, bind_retrievers, check_component, check_hyde_rule, component_name, plan_views
 from agentic_rag.parallel.contracts import (
     BranchOutcome,
@@ -180,7 +180,16 @@ class ParallelRAGWorkflow:
         ]
         documents = fuse_ranked_lists(lists, method=self.fusion, k=request.rank_constant, rank_window=request.rank_window, key=self.dedup_key, limit=request.top_k)
         generate_start = time.monotonic()
-        answer = self.generator.generate(request.query, documents)
+        try:
+            answer = self.generator.generate(request.query, documents)
+        except BudgetExhaustedError as exc:
+            # A spent budget ends the request gracefully, as in the agentic workflow: the
+            # deterministic generator (which charges nothing) answers from the same evidence.
+            from agentic_rag.parallel.generator import ExtractiveGenerator
+
+            answer = ExtractiveGenerator().generate(request.query, documents)
+            notes.append(f"generator stopped by the budget ({exc.reason}); answered extractively")
+            fell_back = True
         if not isinstance(answer, GeneratedAnswer):
             raise InvalidInputError(f"generator {component_name(self.generator)!r} returned {type(answer).__name__}; expected a GeneratedAnswer", stage=_STAGE)
         notes.extend(f"citation problem: {p}" for p in verify_citations(answer, documents))
