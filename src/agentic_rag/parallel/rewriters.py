@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
+from agentic_rag.agentic.questions import find_comparison
 from agentic_rag.contracts.validation import require_int, require_text
 from agentic_rag.errors import BindingError, InvalidInputError
 from agentic_rag.parallel.contracts import RewriteRequest, RewriteResult
@@ -118,6 +119,7 @@ class MultiQueryRewriter:
         return ""
 
 
+_QUESTION_ANALYZER = Analyzer()
 _WH = r"(?:what|who|whom|whose|when|where|why|how|which|is|are|was|were|did|does|do|can)"
 _COMPARISONS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], list[str]]], ...] = (
     (re.compile(r"^(?:what\s+(?:is|are)\s+)?(?:the\s+)?differences?\s+between\s+(.+?)\s+and\s+(.+)$", re.I), lambda m: [m.group(1), m.group(2)]),
@@ -168,7 +170,13 @@ class DecompositionRewriter:
                     out.extend(part.strip(" ,?") for part in build(match))
                     break
             else:
-                out.append(clause)
+                # The agentic planner's reading of comparisons ("Which magazine was started
+                # first Arthur's Magazine or First for Women?"), shared rather than retyped.
+                comparison = find_comparison(clause, _QUESTION_ANALYZER)
+                if comparison is not None:
+                    out.extend(f"{item} {comparison.aspect}".strip() for item in comparison.items)
+                else:
+                    out.append(clause)
         return out or [query]
 
 
