@@ -57,13 +57,22 @@ class OpenAIRequestTest(unittest.TestCase):
                     openai(server, json_mode=mode).complete([Message.user("q")], response_format=requested)
                     self.assertEqual(server.requests[0].json().get("response_format"), expected)
 
-    def test_server_refusing_json_schema_is_not_retried(self) -> None:
+    def test_server_refusing_json_schema_falls_back_to_json_mode_once(self) -> None:
         with OpenAICompatibleServer(["{}"], supports_json_schema=False) as server:
+            client = openai(server)
+            client.complete([Message.user("q")], response_format=ResponseFormat.json_schema("a", SCHEMA))
+            client.complete([Message.user("q")], response_format=ResponseFormat.json_schema("a", SCHEMA))
+            formats = [r.json().get("response_format", {}).get("type") for r in server.requests]
+        # One refused json_schema request, then JSON mode for this call and every later one.
+        self.assertEqual(formats, ["json_schema", "json_object", "json_object"])
+        self.assertEqual(client.json_mode, "json_object")
+
+    def test_other_400s_are_not_retried(self) -> None:
+        with OpenAICompatibleServer(["{}"], faults=[Fault.http(400, "The model `m` does not exist.")]) as server:
             with self.assertRaises(ProviderHTTPError) as ctx:
                 openai(server).complete([Message.user("q")], response_format=ResponseFormat.json_schema("a", SCHEMA))
             self.assertEqual(len(server.requests), 1)
         self.assertEqual(ctx.exception.status, 400)
-        self.assertIn("response_format", str(ctx.exception))
 
     def test_max_completion_tokens_and_extra_body(self) -> None:
         with OpenAICompatibleServer(["ok"]) as server:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from agentic_rag.contracts.validation import require_int
-from agentic_rag.errors import InvalidInputError, ProviderError
+from agentic_rag.errors import InvalidInputError, ProviderError, ProviderHTTPError
 from agentic_rag.llm.environment import ENV_LLM_API_KEY, ENV_LLM_BASE_URL, ENV_LLM_MODEL, from_env
 from agentic_rag.llm.http import JsonHttpClient, RetryPolicy
 from agentic_rag.llm.metering import metered_call, usage_from_counts
@@ -173,6 +173,15 @@ class OpenAICompatibleLLM:
         if wire_format is not None:
             payload["response_format"] = wire_format
         payload.update(self.extra_body)
+        try:
+            return metered_call(lambda: self._send(payload, msgs))
+        except ProviderHTTPError as exc:
+            if not _rejects_json_schema(exc, wire_format):
+                raise
+        # The server does not take JSON-schema formats (older vLLM, llama-cpp-python's server):
+        # ask for plain JSON mode from now on; the caller's schema validation still applies.
+        self.json_mode = "json_object"
+        payload["response_format"] = {"type": "json_object"}
         return metered_call(lambda: self._send(payload, msgs))
 
     def _wire_format(self, fmt: ResponseFormat | None) -> dict[str, Any] | None:
@@ -215,3 +224,12 @@ class OpenAICompatibleLLM:
     def __repr__(self) -> str:
         key = "set" if self._api_key else "none"
         return f"OpenAICompatibleLLM(base_url={redact_url(self.base_url)!r}, model={self.model!r}, api_key=<{key}>)"
+
+
+def _rejects_json_schema(error: ProviderHTTPError, wire_format: dict[str, Any] | None) -> bool:
+    """True when a failed request asked for a JSON schema and the server's error says it does
+    not support that response format."""
+    if wire_format is None or wire_format.get("type") != "json_schema" or error.status not in (400, 422, 500, 501):
+        return False
+    text = error.message.casefold()
+    return "response_format" in text or "json_schema" in text or "response format" in text
