@@ -121,20 +121,19 @@ class DerivedCache:
         return cached[0]
 
     def warm(self) -> None:
-        """Precompute the impacts of every term with a few postings, and their dicts when
-        all fit the budget, so the first searches do not pay for them.
+        """Precompute the impacts of every term with a few postings, so the first searches
+        do not pay for them.
 
         The index runs this after an ``add`` that at least doubles it (a bulk load) and
         after ``load``: one pass over the postings, so amortised O(1) per posting however
-        documents arrive; smaller writes leave everything to lazy computation.
+        documents arrive; smaller writes leave everything to lazy computation. The per-term
+        lookup dicts are left to the searches that need them: built eagerly for every term
+        they doubled the index's memory and added a fifth to its build time.
         """
         store, cache = self._store, self._impacts
-        with_lookups = sum(map(len, store.docs_of)) <= _LOOKUP_BUDGET
         for tid, docs in enumerate(store.docs_of):
             if len(docs) >= _WARM_MIN_POSTINGS and tid not in cache:
-                entry = self._compute_impacts(tid)
-                if with_lookups and entry is not None and not entry[1]:
-                    self._keep(tid, True, QueryTerm(entry[0], docs, entry[3], entry[4], dict(zip(docs, entry[3]))))
+                self._compute_impacts(tid)
 
     def _keep(self, tid: int, unscaled: bool, term: QueryTerm) -> None:
         # Racing readers may miscount the budget slightly or drop one another's entry: the
