@@ -20,6 +20,8 @@ import sys
 import time
 from pathlib import Path
 
+from benchmark_doc import replace_section  # noqa: E402 - the sibling module in bench/
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
@@ -87,17 +89,7 @@ def _classifier_table(rows) -> str:
 
 def write_section(text: str) -> None:
     """Replace this benchmark's section of docs/benchmarks.md (between its markers)."""
-    path = ROOT / "docs" / "benchmarks.md"
-    doc = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    start, end = f"<!-- bench:{MARK} -->", f"<!-- /bench:{MARK} -->"
-    block = f"{start}\n{text.strip()}\n{end}"
-    if start in doc and end in doc:
-        doc = doc[: doc.index(start)] + block + doc[doc.index(end) + len(end):]
-    else:
-        doc = doc.rstrip() + "\n\n" + block + "\n"
-    tmp = path.with_suffix(".md.tmp")
-    tmp.write_text(doc, encoding="utf-8")
-    tmp.replace(path)
+    replace_section(ROOT / "docs" / "benchmarks.md", f"<!-- bench:{MARK} -->", f"<!-- /bench:{MARK} -->", text)
 
 
 def main(argv=None) -> int:

@@ -22,9 +22,10 @@ import platform
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from benchmark_doc import replace_section  # noqa: E402 - the sibling module in bench/
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
@@ -86,19 +87,7 @@ def _met(ok: bool) -> str:
 
 def write_section(text: str, path: Path) -> None:
     """Replace (or append) this benchmark's marked section, writing atomically."""
-    current = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    block = f"{START}\n{text.rstrip()}\n{END}"
-    if START in current and END in current:
-        head, rest = current.split(START, 1)
-        _, tail = rest.split(END, 1)
-        updated = head + block + tail
-    else:
-        updated = current.rstrip("\n") + "\n\n" + block + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".benchmarks.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(updated)
-    os.replace(tmp, path)
+    replace_section(path, START, END, text)
 
 
 def main(argv: list[str] | None = None) -> int:
