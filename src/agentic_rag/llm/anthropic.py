@@ -14,7 +14,6 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from agentic_rag.contracts.validation import require_int
 from agentic_rag.errors import InvalidInputError, ProviderError
 from agentic_rag.llm.environment import ENV_ANTHROPIC_API_KEY, ENV_ANTHROPIC_BASE_URL, ENV_ANTHROPIC_MODEL, from_env
 from agentic_rag.llm.http import JsonHttpClient, RetryPolicy
@@ -75,21 +74,14 @@ class AnthropicLLM:
                 f"and model=..., or set {ENV_ANTHROPIC_API_KEY} and {ENV_ANTHROPIC_MODEL}",
                 stage=self.stage,
             )
-        require_int(max_retries, "max_retries", minimum=0, stage=self.stage)
         self.model = model
         self._api_key = Secret(key)
         self.base_url = normalise_base_url(
             from_env(base_url, ENV_ANTHROPIC_BASE_URL) or DEFAULT_BASE_URL, strip_suffixes=("/v1/messages", "/v1"), stage=self.stage
         )
         self.anthropic_version = anthropic_version
-        self.http = JsonHttpClient(
-            stage=self.stage,
-            timeout_s=timeout_s,
-            retry=retry if retry is not None else RetryPolicy(max_retries=max_retries),
-            transport=transport,
-            sleep=sleep,
-            rng=rng,
-        )
+        self.http = JsonHttpClient.for_client(stage=self.stage, timeout_s=timeout_s, max_retries=max_retries, retry=retry,
+                                              transport=transport, sleep=sleep, rng=rng)
 
     @property
     def attempts(self) -> tuple[HttpAttempt, ...]:

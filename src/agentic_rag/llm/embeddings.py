@@ -75,16 +75,9 @@ class _BatchingEmbedder:
         rng: random.Random | None,
     ) -> None:
         require_int(batch_size, "batch_size", minimum=1, stage=self.stage)
-        require_int(max_retries, "max_retries", minimum=0, stage=self.stage)
         self.batch_size = batch_size
-        self.http = JsonHttpClient(
-            stage=self.stage,
-            timeout_s=timeout_s,
-            retry=retry if retry is not None else RetryPolicy(max_retries=max_retries),
-            transport=transport,
-            sleep=sleep,
-            rng=rng,
-        )
+        self.http = JsonHttpClient.for_client(stage=self.stage, timeout_s=timeout_s, max_retries=max_retries, retry=retry,
+                                              transport=transport, sleep=sleep, rng=rng)
 
     @property
     def attempts(self) -> tuple[HttpAttempt, ...]:

@@ -204,6 +204,36 @@ class JsonHttpClient:
         self._trace: collections.deque[HttpAttempt] = collections.deque(maxlen=trace_limit)
         self._lock = threading.Lock()
 
+    @classmethod
+    def for_client(
+        cls,
+        *,
+        stage: str,
+        timeout_s: float,
+        max_retries: int,
+        retry: RetryPolicy | None = None,
+        transport: Transport | None = None,
+        sleep: Callable[[float], None] | None = None,
+        rng: random.Random | None = None,
+    ) -> JsonHttpClient:
+        """The HTTP client every provider client builds from its constructor arguments.
+
+        Args:
+            stage: Error stage of the owning client.
+            timeout_s: Per-attempt timeout.
+            max_retries: Retries when no ``retry`` policy is given.
+            retry: A full retry policy (wins over ``max_retries``).
+            transport: Injected transport (tests, record/replay).
+            sleep: Injected sleep (tests).
+            rng: Injected jitter source (tests).
+
+        Raises:
+            InvalidInputError: ``max_retries`` below 0 or a bad timeout.
+        """
+        require_int(max_retries, "max_retries", minimum=0, stage=stage)
+        return cls(stage=stage, timeout_s=timeout_s, retry=retry if retry is not None else RetryPolicy(max_retries=max_retries),
+                   transport=transport, sleep=sleep, rng=rng)
+
     @property
     def attempts(self) -> tuple[HttpAttempt, ...]:
         """The most recent attempts of every call, oldest first (bounded by ``trace_limit``)."""

@@ -113,21 +113,14 @@ class OpenAICompatibleLLM:
             raise InvalidInputError(f"json_mode must be one of {list(JSON_MODES)}, got {json_mode!r}", stage=self.stage)
         if token_limit_param not in TOKEN_LIMIT_PARAMS:
             raise InvalidInputError(f"token_limit_param must be one of {list(TOKEN_LIMIT_PARAMS)}, got {token_limit_param!r}", stage=self.stage)
-        require_int(max_retries, "max_retries", minimum=0, stage=self.stage)
         self.base_url = normalise_base_url(base_url, strip_suffixes=("/chat/completions",), stage=self.stage)
         self.model = model
         self._api_key = Secret(from_env(api_key, ENV_LLM_API_KEY) or "")
         self.json_mode = json_mode
         self.token_limit_param = token_limit_param
         self.extra_body = dict(extra_body or {})
-        self.http = JsonHttpClient(
-            stage=self.stage,
-            timeout_s=timeout_s,
-            retry=retry if retry is not None else RetryPolicy(max_retries=max_retries),
-            transport=transport,
-            sleep=sleep,
-            rng=rng,
-        )
+        self.http = JsonHttpClient.for_client(stage=self.stage, timeout_s=timeout_s, max_retries=max_retries, retry=retry,
+                                              transport=transport, sleep=sleep, rng=rng)
 
     @property
     def attempts(self) -> tuple[HttpAttempt, ...]:

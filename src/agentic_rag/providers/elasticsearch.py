@@ -174,15 +174,8 @@ class ElasticsearchRetriever:
             self._auth = Secret(f"Basic {token}")
         else:
             self._auth = Secret(f"ApiKey {api_key}" if api_key else "")
-        require_int(max_retries, "max_retries", minimum=0, stage=self.stage)
-        self.http = JsonHttpClient(
-            stage=self.stage,
-            timeout_s=timeout_s,
-            retry=retry if retry is not None else RetryPolicy(max_retries=max_retries),
-            transport=transport,
-            sleep=sleep,
-            rng=rng,
-        )
+        self.http = JsonHttpClient.for_client(stage=self.stage, timeout_s=timeout_s, max_retries=max_retries, retry=retry,
+                                              transport=transport, sleep=sleep, rng=rng)
 
     @property
     def kind(self) -> str:

@@ -124,15 +124,8 @@ class VertexRagRetriever:
         self._env_token = Secret(env_token or "")
         default = "https://aiplatform.googleapis.com" if location == "global" else f"https://{location}-aiplatform.googleapis.com"
         self.base_url = normalise_base_url(base_url or default, strip_suffixes=("/v1",), stage=self.stage)
-        require_int(max_retries, "max_retries", minimum=0, stage=self.stage)
-        self.http = JsonHttpClient(
-            stage=self.stage,
-            timeout_s=timeout_s,
-            retry=retry if retry is not None else RetryPolicy(max_retries=max_retries),
-            transport=transport,
-            sleep=sleep,
-            rng=rng,
-        )
+        self.http = JsonHttpClient.for_client(stage=self.stage, timeout_s=timeout_s, max_retries=max_retries, retry=retry,
+                                              transport=transport, sleep=sleep, rng=rng)
 
     @property
     def endpoint(self) -> str:
