@@ -132,7 +132,11 @@ class ExtractiveGroundedSynthesizer:
             covered = set(assessment.covered_fact_ids)
             claims = self.drafter.claims(plan, snippets, [e for e in evidence if e.fact_id in covered])
             claims += self._conflict_claims(plan, snippets, assessment)
-            claims = tuple({(c.citations[0].snippet_id, c.citations[0].start, c.citations[0].end): c for c in reversed(claims)}.values())[::-1]
+            # A conflict side may quote the sentence a covered fact already quotes: keep the first.
+            unique: dict[tuple[str, int, int], Claim] = {}
+            for claim in claims:
+                unique.setdefault((claim.citations[0].snippet_id, claim.citations[0].start, claim.citations[0].end), claim)
+            claims = tuple(unique.values())
             if not claims:
                 # Nothing quotable: a partial answer with no claim would claim nothing at all.
                 status = AnswerStatus.UNANSWERABLE
