@@ -16,7 +16,7 @@ from typing import Any
 from agentic_rag.agentic import AgenticRAGOrchestrator, OrchestratorConfig
 from agentic_rag.contracts import Corpus, RunResult
 from agentic_rag.errors import InvalidInputError, StoreError
-from agentic_rag.interfaces.mcp_demo import ask_payload
+from agentic_rag.interfaces.payloads import ask_payload
 from agentic_rag.parallel.contracts import RAGResult
 from agentic_rag.store import KnowledgeStore
 
