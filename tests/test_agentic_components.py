@@ -23,7 +23,7 @@ from agentic_rag.agentic.fact_evidence import FactEvidenceModel
 from agentic_rag.agentic.judge import AutoraterStyleSufficiencyJudge, unsupported_claims
 from agentic_rag.agentic.planner import HeuristicPlanner
 from agentic_rag.agentic.policy import AbstentionPolicy
-from agentic_rag.agentic.questions import find_comparison, split_compound
+from agentic_rag.text.questions import find_comparison, split_compound
 from agentic_rag.agentic.rewriter import PlanFeedbackRewriter
 from agentic_rag.agentic.routing import CorpusRouter
 from agentic_rag.contracts import (

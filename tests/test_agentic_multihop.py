@@ -21,7 +21,7 @@ from agentic_rag import (
 )
 from agentic_rag.agentic.answer_types import AnswerType, answer_type
 from agentic_rag.agentic.fact_evidence import FactEvidenceModel
-from agentic_rag.agentic.questions import anchor_entity, is_bridge_question
+from agentic_rag.text.questions import anchor_entity, is_bridge_question
 from agentic_rag.evaluation.dataset_records import MultiHopQuestion
 from agentic_rag.evaluation.multihop import EvidenceRun, MultiHopConfiguration, compare_configurations, score_evidence, split_questions
 

@@ -96,7 +96,7 @@ class MarkdownTest(unittest.TestCase):
         text = ("> quoted *text*\n\n- item **one**\n- [x] task\n1. numbered\n\n| a | b |\n|---|:-:|\n| 1 | 2 |\n\n"
                 "***\n<!-- a\ncomment -->\nvisible\n[ref]: http://example.com\n")
         self.assertEqual([t for _, t in _blocks(parse_markdown(text))], [
-            "quoted text", "item one\ntask\nnumbered", "a | b\n1 | 2", "visible",
+            "quoted text", "- item one\n- task\n1. numbered", "a | b\n1 | 2", "visible",
         ])
 
     def test_front_matter_is_dropped_and_its_title_used(self):

@@ -285,17 +285,22 @@ class ServeLoopTest(unittest.TestCase):
         self.assertEqual(json.loads(line)["result"]["structuredContent"], {"text": "a\u2028b\nc"})
 
 
+PASSAGE = {"path": "docs/a.md", "start_line": 3, "end_line": 5, "score": 1.5, "text": "alpha", "corpus": "docs",
+           "focus_start_line": 4, "focus_end_line": 4, "relevance": 0.75}
+
+
 class StoreToolsTest(unittest.TestCase):
     def setUp(self):
         self.calls = []
 
         def search(query, k, corpus):
             self.calls.append(("search", query, k, corpus))
-            return [{"path": "docs/a.md", "start_line": 3, "end_line": 5, "score": 1.5, "text": "alpha"}]
+            return [dict(PASSAGE)]
 
-        def ask(question, mode):
-            self.calls.append(("ask", question, mode))
-            return {"status": "partial", "answer": "A.", "claims": [], "missing_facts": ["b"], "iterations": 2, "stop_reason": "max_iterations"}
+        def ask(question, mode, evidence):
+            self.calls.append(("ask", question, mode, evidence))
+            return {"status": "partial", "answer": "A.", "claims": [], "missing_facts": ["b"], "iterations": 2, "stop_reason": "max_iterations",
+                    "evidence": [{**PASSAGE, "fact_ids": ["f1"]}][:evidence]}
 
         corpora = [Corpus("zeta", "last"), {"id": "alpha", "description": "first"}]
         self.session = Session(build_store_tools(search, ask, lambda: corpora))
@@ -313,10 +318,17 @@ class StoreToolsTest(unittest.TestCase):
         self.assertEqual(tools["search"]["inputSchema"]["required"], ["query"])
         self.assertEqual(tools["ask"]["inputSchema"]["properties"]["mode"]["enum"], ["agentic", "parallel"])
         self.assertEqual(
-            tools["ask"]["outputSchema"]["required"], ["status", "answer", "claims", "missing_facts", "iterations", "stop_reason"]
+            tools["ask"]["outputSchema"]["required"], ["status", "answer", "claims", "missing_facts", "iterations", "stop_reason", "evidence"]
         )
+        evidence = tools["ask"]["inputSchema"]["properties"]["evidence"]
+        self.assertEqual((evidence["type"], evidence["minimum"], evidence["default"]), ("integer", 0, 5))
+        passage = tools["ask"]["outputSchema"]["properties"]["evidence"]["items"]
+        self.assertEqual(sorted(passage["required"]), sorted([*PASSAGE, "fact_ids"]))
         hit = tools["search"]["outputSchema"]["properties"]["hits"]["items"]
-        self.assertEqual(hit["required"], ["path", "start_line", "end_line", "score", "text"])
+        self.assertEqual(hit["required"], list(PASSAGE))
+        self.assertEqual((hit["properties"]["relevance"]["minimum"], hit["properties"]["relevance"]["maximum"]), (0, 1))
+        self.assertIn("relevance", tools["search"]["description"])
+        self.assertIn("evidence", tools["ask"]["description"])
 
     def test_search_fills_defaults_and_delegates(self):
         result = self.session.call("search", {"query": "alpha"})
@@ -331,13 +343,31 @@ class StoreToolsTest(unittest.TestCase):
                 self.assertIs(self.session.call("search", {"query": "a", "k": k})["isError"], True)
         self.assertEqual(self.calls, [])
 
-    def test_ask_passes_the_mode(self):
+    def test_ask_passes_the_mode_and_the_evidence_count(self):
         result = self.session.call("ask", {"question": "Why?", "mode": "parallel"})
-        self.assertEqual(self.calls, [("ask", "Why?", AskMode.PARALLEL)])
+        self.assertEqual(self.calls, [("ask", "Why?", AskMode.PARALLEL, 5)])
         self.assertEqual(result["structuredContent"]["status"], "partial")
+        self.assertEqual(result["structuredContent"]["evidence"][0]["fact_ids"], ["f1"])
         self.session.call("ask", {"question": "Why?"})
         self.assertIs(self.calls[-1][2], AskMode.AGENTIC)
+        none = self.session.call("ask", {"question": "Why?", "evidence": 0})
+        self.assertEqual((self.calls[-1][3], none["structuredContent"]["evidence"]), (0, []))
         self.assertIs(self.session.call("ask", {"question": "Why?", "mode": "fast"})["isError"], True)
+
+    def test_bad_evidence_counts_are_tool_errors(self):
+        for evidence in (-1, "5", 2.5, True):
+            with self.subTest(evidence=evidence):
+                result = self.session.call("ask", {"question": "Why?", "evidence": evidence})
+                self.assertIs(result["isError"], True)
+                self.assertIn("evidence", result["content"][0]["text"])
+        self.assertEqual(self.calls, [])
+
+    def test_an_answer_without_evidence_breaks_the_output_schema(self):
+        tools = build_store_tools(lambda q, k, c: [], lambda q, m, e: {"status": "answered", "answer": "A.", "claims": [], "missing_facts": [],
+                                                                           "iterations": 1, "stop_reason": "sufficient"}, lambda: [])
+        result = tools[1].call({"question": "Why?", "mode": "agentic", "evidence": 5})
+        self.assertIs(result["isError"], True)
+        self.assertIn("evidence", result["content"][0]["text"])
 
     def test_list_corpora_accepts_contracts_and_mappings_sorted_by_id(self):
         result = self.session.call("list_corpora", {})

@@ -101,6 +101,10 @@ class SubprocessClientTest(unittest.TestCase):
         first = hits["structuredContent"]["hits"][0]
         self.assertEqual(first["path"], "company-records/acme-robotics.md")
         self.assertLessEqual(first["start_line"], first["end_line"])
+        self.assertLessEqual(first["start_line"], first["focus_start_line"])
+        self.assertLessEqual(first["focus_start_line"], first["focus_end_line"])
+        self.assertLessEqual(first["focus_end_line"], first["end_line"])
+        self.assertGreaterEqual(first["relevance"], 0.5)
         for mode in ("agentic", "parallel"):
             with self.subTest(mode=mode):
                 result = c.request("tools/call", {"name": "ask", "arguments": {"question": "When was Acme Robotics founded?", "mode": mode}}, id=mode)["result"]
@@ -109,6 +113,9 @@ class SubprocessClientTest(unittest.TestCase):
                 self.assertIn(answer["status"], ("answered", "partial", "unanswerable"))
                 self.assertIn("2001", answer["answer"])
                 self._assert_citations_point_at_lines(answer)
+                self.assertTrue(answer["evidence"])
+                self.assertLessEqual(len(answer["evidence"]), 5)
+                self.assertEqual(answer["evidence"][0]["path"], "company-records/acme-robotics.md")
         corpora = c.request("tools/call", {"name": "list_corpora", "arguments": {}}, id=4)["result"]["structuredContent"]["corpora"]
         self.assertEqual([x["id"] for x in corpora], ["biographies", "company-records", "recipes"])
         # errors, then the session goes on

@@ -14,7 +14,8 @@ from agentic_rag.budget import RunBudget, use_budget
 from agentic_rag.contracts import AnswerabilityLabel, AnswerStatus, Citation, Claim, ContextAssessment, GroundedAnswer, SufficiencyStatus
 from agentic_rag.errors import BudgetExhaustedError, InvalidInputError, StructuredOutputError
 from agentic_rag.llm import ScriptedLLM
-from agentic_rag.llm.components import ComponentEventKind, LLMDrafter, LLMSynthesizer, guard_answer
+from agentic_rag.answering import guard_answer
+from agentic_rag.llm.components import ComponentEventKind, LLMDrafter, LLMSynthesizer
 
 TWO_HOP = (fixture_snippet("zeta-labs", 3), fixture_snippet("ann-vale", 2))
 SUFFICIENT = ContextAssessment(SufficiencyStatus.SUFFICIENT, 0.8, ("founder", "birthplace"), ("staff",), label=AnswerabilityLabel.SUFFICIENT)
@@ -136,7 +137,7 @@ class SynthesizerTest(unittest.TestCase):
 
     def test_guard_keeps_a_sound_answer_unchanged(self) -> None:
         answer = ExtractiveGroundedSynthesizer().synthesize(QUESTION, fixture_plan(), TWO_HOP, SUFFICIENT)
-        self.assertIs(guard_answer(answer, TWO_HOP, SUFFICIENT), answer)
+        self.assertIs(guard_answer(answer, TWO_HOP, AnswerStatus.ANSWERED), answer)
 
     def test_budget_propagates_and_none_raises(self) -> None:
         synthesizer = LLMSynthesizer(ScriptedLLM([GARBAGE, GARBAGE]))

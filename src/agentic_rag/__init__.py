@@ -86,6 +86,7 @@ from agentic_rag.parallel import (
     ParallelRAGWorkflow,
     RAGRequest,
     RAGResult,
+    RelevanceAnswerability,
     RM3Rewriter,
     distribution_based_score_fusion,
     reciprocal_rank_fusion,
@@ -103,6 +104,8 @@ from agentic_rag.retrieval import (
 )
 from agentic_rag.store import KnowledgeStore
 from agentic_rag.text import Analyzer
+from agentic_rag.text.relevance import RelevanceModel, TermWeights
+from agentic_rag.agentic.collection import collection_orchestrator
 
 __version__ = "0.1.0"
 
@@ -168,6 +171,8 @@ __all__ = [
     "RAGRequest",
     "RAGResult",
     "RM3Rewriter",
+    "RelevanceAnswerability",
+    "RelevanceModel",
     "RequiredFact",
     "RetrievalError",
     "RetrievalPlan",
@@ -187,8 +192,10 @@ __all__ = [
     "SufficiencyStatus",
     "Synthesizer",
     "TemplateQueryRewriter",
+    "TermWeights",
     "Usage",
     "VectorIndex",
+    "collection_orchestrator",
     "current_budget",
     "distribution_based_score_fusion",
     "reciprocal_rank_fusion",

@@ -10,6 +10,7 @@ from agentic_rag.agentic.compat import (
     KeywordPlanner,
     TemplateQueryRewriter,
 )
+from agentic_rag.agentic.collection import collection_evidence_model, collection_orchestrator
 from agentic_rag.agentic.config import OrchestratorConfig
 from agentic_rag.agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
 from agentic_rag.agentic.fact_evidence import FactEvidence, FactEvidenceModel
@@ -39,5 +40,7 @@ __all__ = [
     "PlanFeedbackRewriter",
     "RoutingDecision",
     "TemplateQueryRewriter",
+    "collection_evidence_model",
+    "collection_orchestrator",
     "unsupported_claims",
 ]

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from agentic_rag.agentic.fact_evidence import FactEvidence, FactEvidenceModel
 from agentic_rag.agentic.policy import AbstentionPolicy
+from agentic_rag.answering.compose import compose_text, outcome_notes
 from agentic_rag.contracts import (
     AnswerStatus,
     Citation,
@@ -37,8 +38,17 @@ class ExtractiveDrafter:
         evidence_model: A shared evidence model (overrides ``analyzer``).
     """
 
-    def __init__(self, analyzer: Analyzer | None = None, *, evidence_model: FactEvidenceModel | None = None) -> None:
+    def __init__(
+        self,
+        analyzer: Analyzer | None = None,
+        *,
+        evidence_model: FactEvidenceModel | None = None,
+        max_units: int = 3,
+        keep_ratio: float = 0.8,
+    ) -> None:
         self.evidence = evidence_model or FactEvidenceModel(analyzer)
+        self.max_units = max_units
+        self.keep_ratio = keep_ratio
 
     def draft(self, question: str, plan: RetrievalPlan, snippets: Sequence[Snippet]) -> DraftAnswer:
         """Draft from all evidence so far, covered or not.
@@ -52,20 +62,42 @@ class ExtractiveDrafter:
             A draft with one cited claim per evidence snippet per fact.
         """
         claims = self.claims(plan, snippets, self.evidence.assess(plan, snippets))
-        return DraftAnswer(text=" ".join(dict.fromkeys(c.text for c in claims)), claims=claims)
+        return DraftAnswer(text=compose_text(claims), claims=claims)
 
     def claims(self, plan: RetrievalPlan, snippets: Sequence[Snippet], evidence: Sequence[FactEvidence], *, only_covered: bool = False) -> tuple[Claim, ...]:
         """Return cited claims for the facts' evidence snippets, in plan order."""
         by_id = {s.id: s for s in snippets}
+        facts = {f.id: f for f in plan.facts}
         out: list[Claim] = []
         for item in evidence:
             if only_covered and not item.covered:
+                continue
+            fact = facts.get(item.fact_id)
+            if fact is not None and self.evidence.reads_relevance(fact):
+                out.extend(self.relevant_claims(fact.description, snippets, fact.id))
                 continue
             terms = set(item.terms)
             for snippet_id in item.snippet_ids:
                 claim = self.best_sentence_claim(by_id[snippet_id], terms, item.bridges, item.fact_id)
                 if claim is not None:
                     out.append(claim)
+        return tuple(out)
+
+    def relevant_claims(self, description: str, snippets: Sequence[Snippet], fact_id: str) -> tuple[Claim, ...]:
+        """Claims quoting the units of all ``snippets`` that best answer ``description``.
+
+        Every round's evidence competes (a later round never hides an earlier, better
+        passage): the best unit first, then up to ``max_units - 1`` more that score at least
+        ``keep_ratio`` of the best and do not overlap a unit already taken.
+        """
+        model = self.evidence.relevance
+        if model is None or not snippets:
+            return ()
+        out = []
+        for scored in model.best_units(description, [(s.title, s.text) for s in snippets], max_units=self.max_units, keep_ratio=self.keep_ratio):
+            snippet, unit = snippets[scored.passage], scored.unit
+            citation = Citation(snippet_id=snippet.id, quote=unit.text, start=unit.start, end=unit.end)
+            out.append(Claim(text=unit.text, citations=(citation,), fact_id=fact_id))
         return tuple(out)
 
     def best_sentence_claim(self, snippet: Snippet, terms: set[str], bridges: Sequence[str], fact_id: str, *, must_mention: str = "") -> Claim | None:
@@ -140,17 +172,9 @@ class ExtractiveGroundedSynthesizer:
             if not claims:
                 # Nothing quotable: a partial answer with no claim would claim nothing at all.
                 status = AnswerStatus.UNANSWERABLE
-        parts = list(dict.fromkeys(c.text for c in claims))
-        for conflict in assessment.conflicts:
-            sides = " versus ".join(g.value for g in conflict.groups)
-            parts.append(f"The sources disagree on {plan.fact(conflict.fact_id).description}: {sides}.")
-        if missing:
-            lead = "Not found in the evidence" if claims else "The evidence is insufficient to answer; not found"
-            parts.append(f"{lead}: {'; '.join(f.description.rstrip('?.! ') for f in missing)}.")
-        elif status is AnswerStatus.UNANSWERABLE:
-            parts.append("The evidence is insufficient to answer this question.")
+        notes = outcome_notes(plan, assessment.conflicts, missing, has_claims=bool(claims), status=status)
         return GroundedAnswer(
-            text=" ".join(parts),
+            text=compose_text(claims, notes),
             claims=claims,
             status=status,
             missing_facts=missing,

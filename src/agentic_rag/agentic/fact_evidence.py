@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agentic_rag.agentic.answer_types import answer_type, offers_answer
-from agentic_rag.agentic.questions import is_bridge_question
+from agentic_rag.text.questions import is_bridge_question
 from agentic_rag.contracts import RequiredFact, RetrievalPlan, Snippet
 from agentic_rag.text import Analyzer
 from agentic_rag.text.entities import extract_entities
+from agentic_rag.text.relevance import RelevanceModel
 from agentic_rag.text.sentences import split_sentences
 
 __all__ = ["FactEvidence", "FactEvidenceModel"]
@@ -83,6 +84,16 @@ class FactEvidenceModel:
         require_chains: A fact whose description is a bridge question (it describes an
             unnamed entity, see :func:`is_bridge_question`) is only covered by a chain of two
             passages.
+        relevance: When given, a fact that is a plain question (no ``required_terms``, no
+            dependency, no compared item) is covered by how much of
+            it a passage answers under this model: terms weighted by how informative they
+            are in the collection and matched on stems, roots and spelling (see
+            :meth:`relevance_share`), instead of the share of its words a passage repeats.
+            That reads paraphrased questions; names, identifiers and numbers still must match,
+            and a question asking for a number or version needs a digit where it is answered
+            (this replaces the answer-type check, whose "when" reads "which exception do I
+            get when..." as a question for a date).
+        relevance_threshold: The :meth:`relevance_share` that covers such a fact.
     """
 
     def __init__(
@@ -93,8 +104,12 @@ class FactEvidenceModel:
         max_chain_heads: int = 5,
         check_answer_type: bool = True,
         require_chains: bool = True,
+        relevance: RelevanceModel | None = None,
+        relevance_threshold: float = 0.6,
     ) -> None:
         self.analyzer = analyzer or Analyzer()
+        self.relevance = relevance
+        self.relevance_threshold = relevance_threshold
         self.require_chains = require_chains
         self._framing: frozenset[str] | None = None
         self.check_answer_type = check_answer_type
@@ -223,7 +238,8 @@ class FactEvidenceModel:
 
     def _fact(self, fact: RequiredFact, plan: RetrievalPlan, snippets: list[Snippet], done: dict[str, FactEvidence]) -> FactEvidence:
         terms = self.fact_terms(fact)
-        threshold = 1.0 if fact.required_terms else self.term_threshold
+        relevant = self.reads_relevance(fact)
+        threshold = 1.0 if fact.required_terms else self.relevance_threshold if relevant else self.term_threshold
         blocked = next((d for d in fact.depends_on if d in done and not done[d].covered), "")
         if blocked or not terms:
             return FactEvidence(fact.id, terms, 0.0, False, (), terms, (), blocked)
@@ -231,6 +247,9 @@ class FactEvidenceModel:
         if fact.depends_on:
             share, chain, base_terms = self._dependent(fact, needed, plan, snippets, done)
             best = (share, chain)
+        elif relevant:
+            base_terms = frozenset()
+            best = self._most_relevant(fact, snippets)
         else:
             base_terms = frozenset()
             best = self._single(fact, needed, threshold, plan, snippets)
@@ -251,7 +270,7 @@ class FactEvidenceModel:
             if unmet:
                 covered = False
                 share = min(share, threshold - 1e-6)
-        if covered and self.check_answer_type and not fact.required_terms:
+        if covered and self.check_answer_type and not fact.required_terms and not relevant:
             # Every question word present is not yet an answer: the evidence must also offer
             # a span of the asked type that the question does not name.
             kind = answer_type(fact.description)
@@ -262,6 +281,38 @@ class FactEvidenceModel:
                 share = min(share, threshold - 1e-6) if threshold > 0 else share
                 missing = missing + (f"<{kind.value}>",)
         return FactEvidence(fact.id, terms, round(share, 6), covered, tuple(s.id for s in chain), missing, bridges)
+
+    def reads_relevance(self, fact: RequiredFact) -> bool:
+        """True when ``fact`` is judged by :meth:`relevance_share` (see ``relevance``)."""
+        return (
+            self.relevance is not None
+            and not fact.required_terms
+            and not fact.depends_on
+            and not fact.metadata.get("compared_item")
+        )
+
+    def relevance_share(self, description: str, snippet: Snippet) -> float:
+        """How much of ``description`` one passage answers, in [0, 1] (see
+        :meth:`RelevanceModel.answer_share`).
+
+        Raises:
+            ValueError: The model was built without ``relevance``.
+        """
+        if self.relevance is None:
+            raise ValueError("relevance_share needs a FactEvidenceModel built with relevance=")
+        return self.relevance.answer_share(description, snippet.title, snippet.text)
+
+    def _most_relevant(self, fact: RequiredFact, snippets: list[Snippet]) -> tuple[float, tuple[Snippet, ...]]:
+        best: tuple[float, tuple[Snippet, ...]] = (0.0, ())
+        assert self.relevance is not None
+        for snippet in snippets:
+            # A passage that lacks a name the question states answers some other question.
+            if self.relevance.missing_named(fact.description, f"{snippet.title}\n{snippet.text}"):
+                continue
+            share = self.relevance_share(fact.description, snippet)
+            if share > best[0]:
+                best = (share, (snippet,))
+        return best
 
     def _single(self, fact: RequiredFact, needed: set[str], threshold: float, plan: RetrievalPlan, snippets: list[Snippet]) -> tuple[float, tuple[Snippet, ...]]:
         """Best single snippet, or chain of two, for a fact that depends on nothing."""

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from agentic_rag.agentic.fact_evidence import FactEvidenceModel
 from agentic_rag.agentic.feedback import BridgeFeedback
 from agentic_rag.agentic.policy import AbstentionPolicy
+from agentic_rag.answering.guard import unsupported_claims
 from agentic_rag.contracts import (
     AnswerabilityLabel,
     Claim,
@@ -31,20 +32,6 @@ from agentic_rag.contracts.validation import require_int
 from agentic_rag.text import Analyzer
 
 __all__ = ["AutoraterStyleSufficiencyJudge", "unsupported_claims"]
-
-
-def unsupported_claims(claims: Sequence[Claim], snippets: Sequence[Snippet]) -> tuple[Claim, ...]:
-    """Return the claims whose citations do not hold.
-
-    A claim is unsupported when it has no citation, cites a snippet that was never retrieved,
-    or quotes text that does not stand at the cited span of that snippet.
-    """
-    by_id = {s.id: s for s in snippets}
-    bad = []
-    for claim in claims:
-        if not claim.citations or any(c.snippet_id not in by_id or not c.is_supported_by(by_id[c.snippet_id]) for c in claim.citations):
-            bad.append(claim)
-    return tuple(bad)
 
 
 class AutoraterStyleSufficiencyJudge:

@@ -21,9 +21,10 @@ from collections.abc import Sequence
 
 from agentic_rag.agentic.config import OrchestratorConfig
 from agentic_rag.agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
-from agentic_rag.agentic.judge import AutoraterStyleSufficiencyJudge, unsupported_claims
+from agentic_rag.agentic.judge import AutoraterStyleSufficiencyJudge
 from agentic_rag.agentic.planner import HeuristicPlanner
 from agentic_rag.agentic.rewriter import PlanFeedbackRewriter
+from agentic_rag.answering.guard import guard_answer
 from agentic_rag.budget import RunBudget, use_budget
 from agentic_rag.contracts import (
     AnswerStatus,
@@ -278,24 +279,9 @@ class _Run:
 
 
 def _enforce_invariants(answer: GroundedAnswer, evidence: Sequence[Snippet], assessment: ContextAssessment, synthesizer: ExtractiveGroundedSynthesizer) -> GroundedAnswer:
-    """Drop claims whose citations do not hold and never claim more than the evidence."""
-    bad = unsupported_claims(answer.claims, evidence)
-    status = answer.status
-    claims = answer.claims
-    text = answer.text
-    if bad:
-        claims = tuple(c for c in claims if c not in bad)
-        if status is AnswerStatus.ANSWERED:
-            status = AnswerStatus.PARTIAL
-        if not claims:
-            status = AnswerStatus.UNANSWERABLE
-        kept = " ".join(dict.fromkeys(c.text for c in claims))
-        text = f"{kept} ({len(bad)} claim(s) removed: their citations did not hold.)".strip()
-    if not assessment.is_sufficient and status is AnswerStatus.ANSWERED:
-        status = synthesizer.policy.status_for(assessment.label)
-        if status is AnswerStatus.ANSWERED:  # pragma: no cover - the policy forbids it
-            status = AnswerStatus.PARTIAL
-    return dataclasses.replace(answer, text=text, claims=claims, status=status)
+    """Drop claims that do not hold and never claim more than the evidence (the shared
+    answer-status guard, with the judge's verdict through the abstention policy)."""
+    return guard_answer(answer, evidence, synthesizer.policy.verdict(assessment))
 
 
 def _check(component: object, method: str, slot: str):

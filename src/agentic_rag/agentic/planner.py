@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agentic_rag.agentic.questions import anchor_entity, find_comparison, is_bridge_question, split_compound
+from agentic_rag.text.questions import anchor_entity, find_comparison, is_bridge_question, split_compound
 from agentic_rag.agentic.routing import CorpusRouter
 from agentic_rag.contracts import ContextAssessment, Corpus, RequiredFact, RetrievalPlan, Route, StopConditions
 from agentic_rag.contracts.corpus import require_corpora

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agentic_rag.contracts import AnswerabilityLabel, AnswerStatus
+from agentic_rag.contracts import AnswerabilityLabel, AnswerStatus, ContextAssessment
 from agentic_rag.errors import InvalidInputError
 
 __all__ = ["AbstentionPolicy"]
@@ -38,6 +38,14 @@ class AbstentionPolicy:
             if status is AnswerStatus.ANSWERED:
                 raise InvalidInputError(f"{name} cannot map to ANSWERED; only SUFFICIENT evidence answers", stage="policy")
             object.__setattr__(self, name, status)
+
+    def verdict(self, assessment: ContextAssessment) -> AnswerStatus:
+        """The most an answer may claim after ``assessment``: ANSWERED only when it is
+        sufficient, else the status its label maps to (never ANSWERED)."""
+        status = self.status_for(assessment.label)
+        if not assessment.is_sufficient and status is AnswerStatus.ANSWERED:
+            return AnswerStatus.PARTIAL
+        return status
 
     def status_for(self, label: AnswerabilityLabel) -> AnswerStatus:
         """Return the answer status for ``label``."""

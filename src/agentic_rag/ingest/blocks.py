@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from agentic_rag.errors import InvalidInputError
 
-__all__ = ["ParsedSource", "TextBlock", "TextSection", "block_from_lines"]
+__all__ = ["ListNesting", "ParsedSource", "SectionBuilder", "TextBlock", "TextSection", "block_from_lines", "include_problem", "table_row"]
 
 _STAGE = "ingest"
 
@@ -140,3 +140,115 @@ def block_from_lines(lines: list[tuple[str, int]]) -> TextBlock | None:
     if not parts:
         return None
     return TextBlock("\n".join(parts), tuple(marks))
+
+
+def table_row(cells: list[str]) -> str:
+    """One table row as ``cell | cell | cell``; empty cells stay (as nothing between two
+    bars) so every value keeps its column. A row with no text gives ``""``."""
+    cells = [" ".join(cell.split()) for cell in cells]
+    return " | ".join(cells) if any(cells) else ""
+
+
+def include_problem(targets: list[str]) -> str:
+    """The reason a file holding nothing but include directives is skipped."""
+    return "only includes " + ", ".join(targets)
+
+
+class ListNesting:
+    """Open list items while a loader reads a list: the source column where each item's text
+    starts, outermost first, so items and their continuation lines get their nesting level."""
+
+    def __init__(self) -> None:
+        self.columns: list[int] = []
+        self.after_blank = False
+        self.numbers: list[int] = []
+
+    def item(self, indent: int, content: int) -> int:
+        """A new item whose marker is at column ``indent``; returns its level (0 = top)."""
+        while self.columns and indent < self.columns[-1]:
+            self.columns.pop()
+        self.columns.append(content)
+        del self.numbers[len(self.columns):]
+        self.after_blank = False
+        return len(self.columns) - 1
+
+    def number(self, level: int, given: int | None) -> int:
+        """The number of an enumerated item at ``level`` (``None`` for an automatic one)."""
+        while len(self.numbers) <= level:
+            self.numbers.append(0)
+        self.numbers[level] = given if given is not None else self.numbers[level] + 1
+        return self.numbers[level]
+
+    def continuation(self, indent: int) -> int:
+        """Levels of indentation for a line that is not an item (0 once it ends the list)."""
+        if not self.columns:
+            return 0
+        if self.after_blank and indent < self.columns[0]:
+            self.end()
+            return 0
+        while len(self.columns) > 1 and indent < self.columns[-1] and self.after_blank:
+            self.columns.pop()
+        self.after_blank = False
+        return len(self.columns)  # a line that is not indented enough continues the innermost item
+
+    def end(self) -> None:
+        """The list is over."""
+        self.columns = []
+        self.numbers = []
+
+
+class SectionBuilder:
+    """Accumulates cleaned lines into blocks and blocks into titled sections (for loaders).
+
+    A line is a list of ``(text, line number)`` segments, so one cleaned line (a table row
+    whose cells sit on several source lines) can still map every character to its line.
+    """
+
+    def __init__(self, title: str = "") -> None:
+        self.sections: list[TextSection] = []
+        self.title = title
+        self.blocks: list[TextBlock] = []
+        self.paragraph: list[list[tuple[str, int]]] = []
+
+    def line(self, text: str, number: int) -> None:
+        """Add one cleaned line that came from 1-based line ``number``."""
+        if text.strip():
+            self.paragraph.append([(text, number)])
+
+    def append(self, text: str, number: int) -> None:
+        """Continue the last line with ``text`` from line ``number`` (a new line if none)."""
+        if not self.paragraph:
+            self.line(text.lstrip(), number)
+        elif text:
+            self.paragraph[-1].append((text, number))
+
+    def end_paragraph(self) -> None:
+        """Close the current block (a no-op when it is empty)."""
+        parts: list[str] = []
+        marks: list[tuple[int, int]] = []
+        offset = 0
+        for segments in self.paragraph:
+            if parts:
+                parts.append("\n")
+                offset += 1
+            for text, number in segments:
+                if not marks or marks[-1][1] != number:
+                    marks.append((offset, number))
+                parts.append(text)
+                offset += len(text)
+        self.paragraph = []
+        if parts:
+            self.blocks.append(TextBlock("".join(parts), tuple(marks)))
+
+    def heading(self, title: str) -> None:
+        """Start a new section titled ``title``."""
+        self.end_paragraph()
+        if self.blocks:
+            self.sections.append(TextSection(tuple(self.blocks), self.title))
+        self.blocks = []
+        self.title = title
+
+    def finish(self) -> tuple[TextSection, ...]:
+        """The sections with body text, in order."""
+        self.heading("")
+        return tuple(self.sections)

@@ -2,7 +2,8 @@
 
 :func:`read_source` reads and hashes the bytes (the store compares hashes before parsing
 anything); :func:`parse_source` decodes them and hands them to the loader for the file type:
-plain text (paragraphs), Markdown (:mod:`~agentic_rag.ingest.markdown_loader`), HTML
+plain text (paragraphs), Markdown (:mod:`~agentic_rag.ingest.markdown_loader`),
+reStructuredText (:mod:`~agentic_rag.ingest.rst_loader`), HTML
 (:mod:`~agentic_rag.ingest.html_loader`), JSON, JSONL and CSV
 (:mod:`~agentic_rag.ingest.structured_loader`). Nothing here raises on a bad file: binary
 content, undecodable text or a malformed document comes back as a ``problem`` the caller
@@ -20,7 +21,8 @@ from pathlib import Path
 from agentic_rag.errors import InvalidInputError
 from agentic_rag.ingest.blocks import ParsedSource, TextBlock, TextSection, block_from_lines
 from agentic_rag.ingest.html_loader import parse_html
-from agentic_rag.ingest.markdown_loader import parse_markdown
+from agentic_rag.ingest.markdown_loader import markdown_source
+from agentic_rag.ingest.rst_loader import rst_source
 from agentic_rag.ingest.structured_loader import FieldMapping, parse_csv, parse_json, parse_jsonl
 
 __all__ = ["FieldMapping", "SourceBytes", "decode_text", "load_path", "parse_plain_text", "parse_source", "read_source"]
@@ -107,10 +109,12 @@ def parse_plain_text(text: str) -> tuple[TextSection, ...]:
     return (TextSection(tuple(blocks)),) if blocks else ()
 
 
-_PARSERS: dict[str, Callable[[str, FieldMapping], ParsedSource]] = {
+#: The loader for each file ending (lower case, with its dot).
+PARSERS: dict[str, Callable[[str, FieldMapping], ParsedSource]] = {
     ".txt": lambda text, fields: ParsedSource(parse_plain_text(text)),
-    ".md": lambda text, fields: ParsedSource(parse_markdown(text)),
-    ".markdown": lambda text, fields: ParsedSource(parse_markdown(text)),
+    ".md": lambda text, fields: markdown_source(text),
+    ".markdown": lambda text, fields: markdown_source(text),
+    ".rst": lambda text, fields: rst_source(text),
     ".html": lambda text, fields: ParsedSource(parse_html(text)),
     ".htm": lambda text, fields: ParsedSource(parse_html(text)),
     ".json": parse_json,
@@ -137,7 +141,7 @@ def parse_source(data: bytes, suffix: str, *, fields: FieldMapping | None = None
     fields = fields if fields is not None else FieldMapping()
     if not isinstance(fields, FieldMapping):
         raise InvalidInputError(f"fields must be a FieldMapping, got {type(fields).__name__}", stage=_STAGE)
-    parser = _PARSERS.get(suffix.lower())
+    parser = PARSERS.get(suffix.lower())
     if parser is None:
         return ParsedSource(problem=f"unsupported file type {suffix.lower()!r}")
     if b"\0" in data:

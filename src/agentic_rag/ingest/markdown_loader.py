@@ -10,10 +10,12 @@ is dropped, its ``title:`` becoming the title of the text before the first headi
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Callable
 
-from agentic_rag.ingest.blocks import TextBlock, TextSection, block_from_lines
+from agentic_rag.ingest.blocks import ListNesting, ParsedSource, SectionBuilder, TextSection, include_problem, table_row
 
-__all__ = ["clean_inline", "parse_markdown"]
+__all__ = ["clean_inline", "markdown_source", "parse_markdown"]
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
@@ -22,10 +24,12 @@ _RULE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S+")
 _TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$|^[ \t]*\|[ \t]*:?-+:?[ \t]*\|[ \t]*$")
 _QUOTE = re.compile(r"^[ \t]{0,3}(>[ \t]?)+")
-_LIST = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
+_LIST = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
+_MYST = re.compile(r"^[ \t]*\{([\w:-]+)\}[ \t]*(\S*)")
+_MYST_DROPPED = frozenset({"include", "literalinclude", "toctree"})
 _COMMENT = re.compile(r"<!--.*?-->")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+_TICKS = re.compile(r"`+")
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _REF_LINK = re.compile(r"\[([^\]]+)\]\[[^\]]*\]")
@@ -38,6 +42,9 @@ _STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
 # Escaped characters are parked in the private-use area while markup is stripped.
 _PARK = 0xE000
 _UNPARK = {_PARK + code: code for code in range(128)}
+_REPARK = {_PARK + code: "\\" + chr(code) for code in range(128)}  # escapes are literal in code
+_SPAN = "\ue100"  # stands for one code span while the markup around it is stripped
+_SPAN_RE = re.compile(_SPAN)
 _MARKUP_CHARS = frozenset("*_`[]<>!~\\")
 
 
@@ -47,11 +54,89 @@ def _strip_markup(text: str) -> str:
     text = _REF_LINK.sub(r"\1", text)
     text = _AUTOLINK.sub(r"\1", text)
     text = _TAG.sub("", text)
-    text = text.replace("`", "")  # the unmatched half of a code span split across lines
+    text = text.replace("`", "")  # a backtick run no run of the same length closes is literal
     text = _STRONG.sub(r"\2", text)
     text = _EM_STAR.sub(r"\1", text)
     text = _EM_UNDER.sub(r"\1", text)
     return _STRIKE.sub(r"\1", text)
+
+
+def _span_content(code: str) -> str:
+    # CommonMark: one space is stripped from each side when both sides have one.
+    if len(code) > 2 and code[0] == " " and code[-1] == " " and code.strip(" "):
+        return code[1:-1]
+    return code
+
+
+def _code_spans(line: str, closes_later: Callable[[int], bool]) -> tuple[list[tuple[int, int, str]], int, int]:
+    """Code spans of ``line`` as ``(start, end, content)``, then where and how long a backtick
+    run is that stays open to a later line (``(-1, 0)`` when none). A run is closed by the next
+    run of the same length only; one nothing closes is a literal backtick. Runs are looked up
+    by length, so a long line costs O(n log n), never quadratic."""
+    runs = [(m.start(), m.end()) for m in _TICKS.finditer(line)]
+    by_length: dict[int, list[int]] = {}
+    for position, (a, b) in enumerate(runs):
+        by_length.setdefault(b - a, []).append(position)
+    spans: list[tuple[int, int, str]] = []
+    position = 0
+    while position < len(runs):
+        a, b = runs[position]
+        same = by_length[b - a]
+        later = bisect_right(same, position)
+        if later == len(same):
+            if closes_later(b - a):
+                return spans, a, b - a
+            position += 1
+            continue
+        close = runs[same[later]]
+        spans.append((a, close[1], _span_content(line[b:close[0]])))
+        position = same[later] + 1
+    return spans, -1, 0
+
+
+def _never(ticks: int) -> bool:
+    return False
+
+
+def _clean(line: str, open_ticks: int = 0, closes_later: Callable[[int], bool] = _never) -> tuple[str, int]:
+    """Clean one line; ``open_ticks`` is the length of a code span opened on an earlier line
+    and ``closes_later(n)`` says whether a run of ``n`` backticks on a later line of the same
+    paragraph closes one opened here.
+
+    Returns:
+        The cleaned line and the length of a code span still open at its end (0 if none).
+    """
+    prefix = ""
+    if open_ticks:
+        close = next((m for m in _TICKS.finditer(line) if len(m.group()) == open_ticks), None)
+        if close is None:
+            return line.rstrip(), open_ticks  # the whole line is inside the code span
+        prefix, line = line[:close.start()], line[close.end():]
+    if not _MARKUP_CHARS.intersection(line):
+        return (prefix + line).rstrip(), 0
+    escaped = "\\" in line
+    if escaped:
+        line = _ESCAPE.sub(lambda m: chr(_PARK + ord(m.group(1))), line)
+    spans, open_at, still_open = _code_spans(line, closes_later) if "`" in line else ([], -1, 0)
+    tail = ""
+    if still_open:
+        line, tail = line[:open_at], line[open_at + still_open:].translate(_REPARK)
+    # Code spans are parked as one private-use character each while markup is stripped, so
+    # emphasis and links around them still match and their content is never touched.
+    pieces, previous = [], 0
+    for start, end, _ in spans:
+        pieces.append(line[previous:start])
+        previous = end
+    pieces.append(line[previous:])
+    codes = [code.translate(_REPARK) for _, _, code in spans]
+    text = _strip_markup(_SPAN.join(pieces))
+    if text.count(_SPAN) == len(codes):
+        contents = iter(codes)
+        text = _SPAN_RE.sub(lambda m: next(contents), text)
+    else:  # markup swallowed a span (one inside a link target): clean the pieces one by one
+        text = "".join(_strip_markup(piece) + code for piece, code in zip(pieces, codes + [""]))
+    text = prefix + text + tail
+    return (text.translate(_UNPARK) if escaped else text).rstrip(), still_open
 
 
 def clean_inline(line: str) -> str:
@@ -63,21 +148,7 @@ def clean_inline(line: str) -> str:
     Returns:
         The visible text.
     """
-    if not _MARKUP_CHARS.intersection(line):
-        return line.rstrip()
-    escaped = "\\" in line
-    if escaped:
-        line = _ESCAPE.sub(lambda m: chr(_PARK + ord(m.group(1))), line)
-    parts: list[str] = []
-    position = 0
-    if "`" in line:
-        for match in _CODE_SPAN.finditer(line):
-            parts.append(_strip_markup(line[position:match.start()]))
-            parts.append(match.group(2).strip() or match.group(2))
-            position = match.end()
-    parts.append(_strip_markup(line[position:]))
-    text = "".join(parts)
-    return (text.translate(_UNPARK) if escaped else text).rstrip()
+    return _clean(line)[0]
 
 
 def _table_row(line: str) -> str:
@@ -86,8 +157,7 @@ def _table_row(line: str) -> str:
         stripped = stripped[1:]
     if stripped.endswith("|") and not stripped.endswith("\\|"):
         stripped = stripped[:-1]
-    cells = [c.strip() for c in re.split(r"(?<!\\)\|", stripped)]
-    return " | ".join(c for c in cells if c)
+    return table_row(re.split(r"(?<!\\)\|", stripped))
 
 
 def _front_matter(lines: list[str]) -> tuple[int, str]:
@@ -104,34 +174,31 @@ def _front_matter(lines: list[str]) -> tuple[int, str]:
     return 0, ""
 
 
-class _Sections:
-    """Accumulates paragraphs into blocks and blocks into titled sections."""
+def _list_line(body: str, lists: ListNesting) -> str | None:
+    """A list item's line with its marker normalised (``- `` or ``N. ``, two spaces a level)."""
+    match = _LIST.match(body)
+    if match is None:
+        return None
+    indent = len(match.group(1).expandtabs(4))
+    level = lists.item(indent, len(match.group(0).expandtabs(4)))
+    marker = match.group(2)
+    return "  " * level + ("- " if marker in "-*+" else marker[:-1] + ". ")
 
-    def __init__(self, title: str) -> None:
-        self.sections: list[TextSection] = []
-        self.title = title
-        self.blocks: list[TextBlock] = []
-        self.paragraph: list[tuple[str, int]] = []
 
-    def line(self, text: str, number: int) -> None:
-        self.paragraph.append((text, number))
+def markdown_source(text: str) -> ParsedSource:
+    """Parse Markdown as :func:`parse_markdown` does; a file holding nothing but MyST
+    ``{include}`` directives comes back as the problem ``only includes <target>``.
 
-    def end_paragraph(self) -> None:
-        block = block_from_lines(self.paragraph)
-        if block is not None:
-            self.blocks.append(block)
-        self.paragraph = []
+    Args:
+        text: Decoded Markdown with ``\\n`` newlines.
 
-    def heading(self, title: str) -> None:
-        self.end_paragraph()
-        if self.blocks:
-            self.sections.append(TextSection(tuple(self.blocks), self.title))
-        self.blocks = []
-        self.title = title
-
-    def finish(self) -> tuple[TextSection, ...]:
-        self.heading("")
-        return tuple(self.sections)
+    Returns:
+        The sections, or the reason there are none.
+    """
+    sections, includes = _parse(text)
+    if not sections and includes:
+        return ParsedSource(problem=include_problem(includes))
+    return ParsedSource(sections)
 
 
 def parse_markdown(text: str) -> tuple[TextSection, ...]:
@@ -143,11 +210,28 @@ def parse_markdown(text: str) -> tuple[TextSection, ...]:
     Returns:
         Sections in file order; sections without body text are dropped.
     """
+    return _parse(text)[0]
+
+
+def _parse(text: str) -> tuple[tuple[TextSection, ...], list[str]]:
     lines = text.split("\n")
     skip, title = _front_matter(lines)
-    out = _Sections(title)
+    out = SectionBuilder(title)
+    lists = ListNesting()
+    includes: list[str] = []
     fence = ""
+    fence_kind = ""  # "code", or "drop" for a MyST directive whose body is not text
     in_comment = False
+    ticks = 0  # length of a code span still open from the previous line
+
+    def closes_later(n: int) -> bool:
+        for following in lines[index:index + 20]:
+            if not following.strip():
+                return False
+            if any(len(m.group()) == n for m in _TICKS.finditer(following)):
+                return True
+        return False
+
     index = skip
     while index < len(lines):
         raw, number = lines[index], index + 1
@@ -157,7 +241,7 @@ def parse_markdown(text: str) -> tuple[TextSection, ...]:
             if closing.startswith(fence[0] * len(fence)) and not closing.strip(fence[0]):
                 fence = ""
                 out.end_paragraph()
-            else:
+            elif fence_kind == "code":
                 out.line(raw.rstrip(), number)
             continue
         if in_comment:
@@ -168,35 +252,57 @@ def parse_markdown(text: str) -> tuple[TextSection, ...]:
         raw = _COMMENT.sub("", raw)
         if "<!--" in raw:
             raw, in_comment = raw.split("<!--", 1)[0], True
+        if ticks:
+            if not raw.strip():
+                ticks = 0
+            else:
+                cleaned, ticks = _clean(raw.strip(), ticks, closes_later)
+                out.line("  " * lists.continuation(len(raw) - len(raw.lstrip())) + cleaned, number)
+                continue
         opening = _FENCE.match(raw)
         if opening:
             out.end_paragraph()
+            lists.end()
             fence = opening.group(1)
+            directive = _MYST.match(raw[opening.end():])
+            fence_kind = "code"
+            if directive and directive.group(1) in _MYST_DROPPED:
+                fence_kind = "drop"
+                if directive.group(1) in ("include", "literalinclude") and directive.group(2):
+                    includes.append(directive.group(2))
             continue
         if not raw.strip():
             out.end_paragraph()
+            lists.after_blank = True
             continue
         atx = _ATX.match(raw)
         if atx:
+            lists.end()
             out.heading(clean_inline(atx.group(2) or ""))
             continue
         following = lines[index] if index < len(lines) else ""
         if _SETEXT.match(following) and not _LIST.match(raw) and not _RULE.match(raw) and not _TABLE_RULE.match(raw):
             # A line underlined by === or --- is a heading (CommonMark would take the whole
             # paragraph; taking the last line keeps earlier lines as body text).
+            lists.end()
             out.heading(clean_inline(_QUOTE.sub("", raw).strip()))
             index += 1  # the underline
             continue
         if _RULE.match(raw):
             out.end_paragraph()
+            lists.end()
             continue
         if _REFERENCE.match(raw) or _TABLE_RULE.match(raw):
             continue
         body = _QUOTE.sub("", raw)
-        body = _LIST.sub("", body, count=1)
+        lead = _list_line(body, lists)
+        if lead is not None:
+            body = body[_LIST.match(body).end():]  # type: ignore[union-attr]
+        elif lists.columns:
+            lead = "  " * lists.continuation(len(body.expandtabs(4)) - len(body.expandtabs(4).lstrip()))
         if "|" in body and body.lstrip().startswith("|"):
             body = _table_row(body)
-        cleaned = clean_inline(body.strip())
+        cleaned, ticks = _clean(body.strip(), 0, closes_later)
         if cleaned:
-            out.line(cleaned, number)
-    return out.finish()
+            out.line((lead or "") + cleaned, number)
+    return out.finish(), includes

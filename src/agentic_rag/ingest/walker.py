@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentic_rag.errors import InvalidInputError
+from agentic_rag.ingest.loaders import PARSERS
 
 __all__ = [
     "DEFAULT_SKIPPED_FOLDERS",
@@ -29,8 +30,8 @@ __all__ = [
 
 _STAGE = "ingest"
 
-#: File name endings (lower case) a loader reads.
-SUPPORTED_SUFFIXES: frozenset[str] = frozenset({".txt", ".md", ".markdown", ".html", ".htm", ".json", ".jsonl", ".csv"})
+#: File name endings (lower case) a loader reads, taken from the loaders' registry.
+SUPPORTED_SUFFIXES: frozenset[str] = frozenset(PARSERS)
 
 #: Folder names never walked into by default (hidden folders are skipped as well).
 DEFAULT_SKIPPED_FOLDERS: frozenset[str] = frozenset({".agentic-rag", ".git", ".hg", ".svn", "__pycache__", "node_modules"})

@@ -81,8 +81,23 @@ def cmd_search(args: argparse.Namespace) -> int:
         print("no matching chunks")
     for n, hit in enumerate(hits, start=1):
         preview = " ".join(hit["text"].split())[:160]
-        print(f"{n:>2}. {hit['path']}:{hit['start_line']}-{hit['end_line']}  score {hit['score']:.3f}\n    {preview}")
+        print(f"{n:>2}. {_where(hit)}  score {hit['score']:.3f}  relevance {_relevance(hit)}\n    {preview}")
     return 0
+
+
+def _where(item: dict[str, Any]) -> str:
+    """``path:12-40 (best 15-17)``; the focus is left out when it is the whole chunk."""
+    where = f"{item['path']}:{item['start_line']}-{item['end_line']}"
+    focus = (item["focus_start_line"], item["focus_end_line"])
+    if focus != (item["start_line"], item["end_line"]):
+        where += f" (best {focus[0]}-{focus[1]})" if focus[0] != focus[1] else f" (best {focus[0]})"
+    return where
+
+
+def _relevance(item: dict[str, Any]) -> str:
+    from agentic_rag.interfaces.evidence_payload import WEAK_RELEVANCE
+
+    return f"{item['relevance']:.2f}" + (" (weak)" if item["relevance"] < WEAK_RELEVANCE else "")
 
 
 def _print_answer(payload: dict[str, Any]) -> None:
@@ -93,6 +108,11 @@ def _print_answer(payload: dict[str, Any]) -> None:
         print(f"  [{n}] {claim['text']}  ({where})")
     for fact in payload["missing_facts"]:
         print(f"  missing: {fact}")
+    if payload.get("evidence"):
+        print("Evidence (best first):")
+        for item in payload["evidence"]:
+            facts = f"  supports {', '.join(item['fact_ids'])}" if item["fact_ids"] else ""
+            print(f"  - {_where(item)}  relevance {_relevance(item)}{facts}")
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -101,11 +121,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from agentic_rag.interfaces.store_service import StoreService
     from agentic_rag.retrieval.index_file import atomic_write_bytes
 
-    outcome = StoreService(_store(args), llm=_llm(args)).ask(args.question, args.mode, corpus=args.corpus)
+    outcome = StoreService(_store(args), llm=_llm(args)).ask(args.question, args.mode, corpus=args.corpus, evidence=args.evidence)
     if args.trace:
         atomic_write_bytes(args.trace, [json.dumps(outcome.result.to_dict(), ensure_ascii=False, sort_keys=True, indent=1).encode("utf-8")])
     if args.report:
-        write_run_report(outcome.result, args.report)
+        write_run_report(outcome.result, args.report, evidence=outcome.payload["evidence"])
     if args.json:
         _print_json(outcome.payload)
     else:
@@ -167,7 +187,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     service = StoreService(_store(args), llm=_llm(args))
     tools = build_store_tools(
         lambda query, k, corpus: service.search(query, k, corpus),
-        lambda question, mode: service.ask(question, mode.value).payload,
+        lambda question, mode, evidence: service.ask(question, mode.value, evidence=evidence).payload,
         service.corpora,
     )
     print(f"agentic-rag: serving {args.store} over MCP (stdio)", file=sys.stderr)

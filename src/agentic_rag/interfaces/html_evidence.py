@@ -10,13 +10,14 @@ when it is not there at all the citation links to the whole snippet and is flagg
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 from dataclasses import dataclass
 
 from agentic_rag.contracts import Snippet
 from agentic_rag.interfaces.text_report import snippet_location
 
-__all__ = ["CitationTarget", "EvidenceIndex", "esc", "fmt_score"]
+__all__ = ["CitationTarget", "EvidenceIndex", "esc", "fmt_score", "render_evidence"]
 
 
 def esc(value: object) -> str:
@@ -154,3 +155,33 @@ class EvidenceIndex:
             else:
                 merged.append([low, high])
         return [(low, high) for low, high in merged]
+
+
+def render_evidence(items: Sequence[Mapping[str, Any]], source_ids: Sequence[str | None]) -> str:
+    """Render the ``evidence`` of an ``ask`` payload as a table, best first.
+
+    Args:
+        items: The payload's evidence passages.
+        source_ids: Per passage, the page id of its source article (``None``: not on the page).
+
+    Returns:
+        A ``<table class="evidence-table">``, or a paragraph when there is no evidence.
+    """
+    if not items:
+        return "<p>No passages were considered.</p>"
+    rows = []
+    for rank, (item, source) in enumerate(zip(items, source_ids), 1):
+        where = f"{item['path']}:{item['start_line']}-{item['end_line']}"
+        loc = f'<a class="evidence-link" href="#{esc(source)}">{esc(where)}</a>' if source else esc(where)
+        rows.append(
+            f'<tr class="evidence-item"><td>{rank}</td><td>{loc}</td>'
+            f"<td>{esc(item['focus_start_line'])}-{esc(item['focus_end_line'])}</td>"
+            f'<td class="relevance">{fmt_score(item["relevance"], 2)}</td><td>{fmt_score(item["score"])}</td>'
+            f"<td>{esc(', '.join(item['fact_ids'])) or '—'}</td></tr>"
+        )
+    return (
+        '<p>The passages the verdict was reached on, best first. Relevance is the IDF-weighted share of the question '
+        "the passage holds; the best lines are the unit that matches it best.</p>"
+        '<table class="evidence-table"><thead><tr><th>#</th><th>Passage</th><th>Best lines</th><th>Relevance</th>'
+        "<th>Score</th><th>Supports</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+    )

@@ -16,11 +16,14 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from agentic_rag.contracts import RunResult
 from agentic_rag.errors import InvalidInputError
-from agentic_rag.interfaces.html_evidence import esc
+from agentic_rag.interfaces.evidence_payload import evidence_payload, evidence_snippets
+from agentic_rag.interfaces.html_evidence import EvidenceIndex, esc, render_evidence
 from agentic_rag.interfaces.html_report_agentic import agentic_sections
 from agentic_rag.interfaces.html_report_parallel import parallel_sections
 from agentic_rag.parallel.contracts import RAGResult
@@ -90,12 +93,14 @@ _JS = """
 """
 
 
-def render_run_report(result: RunResult | RAGResult) -> str:
+def render_run_report(result: RunResult | RAGResult, *, evidence: Sequence[Mapping[str, Any]] | None = None) -> str:
     """Render a run as one self-contained HTML page.
 
     Args:
         result: An agentic :class:`~agentic_rag.contracts.RunResult` or a parallel
             :class:`~agentic_rag.parallel.RAGResult`.
+        evidence: The ``evidence`` of the run's ``ask`` payload, shown after the answer
+            (default: computed from the run, five passages, without line look-ups).
 
     Returns:
         The page (UTF-8 text, ending with a newline); identical for identical results.
@@ -109,6 +114,8 @@ def render_run_report(result: RunResult | RAGResult) -> str:
         workflow, question, sections = "parallel", result.query, parallel_sections(result)
     else:
         raise InvalidInputError(f"result must be a RunResult or a RAGResult, got {type(result).__name__}", stage="report")
+    items = list(evidence) if evidence is not None else evidence_payload(result)
+    sections.insert(1, ("evidence", "Evidence", render_evidence(items, _source_ids(result, len(items)))))
     from agentic_rag import __version__
 
     nav = " ".join(f'<a href="#{sid}">{esc(title)}</a>' for sid, title, _ in sections)
@@ -130,18 +137,29 @@ def render_run_report(result: RunResult | RAGResult) -> str:
     )
 
 
-def write_run_report(result: RunResult | RAGResult, path: str | os.PathLike[str]) -> None:
+def _source_ids(result: RunResult | RAGResult, count: int) -> list[str | None]:
+    """The page ids of the first ``count`` evidence passages' source articles, numbered as
+    the sections number them."""
+    if isinstance(result, RunResult):
+        index = EvidenceIndex(result.snippets)
+    else:
+        index = EvidenceIndex({doc.document_id: doc.snippet for doc in result.documents if doc.snippet is not None}.values())
+    return [index.source_id(s.id) if s.id in index else None for s in evidence_snippets(result)[:count]]
+
+
+def write_run_report(result: RunResult | RAGResult, path: str | os.PathLike[str], *, evidence: Sequence[Mapping[str, Any]] | None = None) -> None:
     """Render a run and write it to ``path`` atomically (a temporary file renamed into place).
 
     Args:
         result: The run (see :func:`render_run_report`).
         path: Destination file; its folder is created when missing.
+        evidence: The ``evidence`` of the run's ``ask`` payload (see :func:`render_run_report`).
 
     Raises:
         InvalidInputError: ``result`` is neither kind of result.
         OSError: The file cannot be written.
     """
-    data = render_run_report(result).encode("utf-8")
+    data = render_run_report(result, evidence=evidence).encode("utf-8")
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agentic_rag.errors import InvalidInputError
+from agentic_rag.interfaces.evidence_payload import relevance_model
 from agentic_rag.interfaces.mcp_tools import AskMode, McpTool, build_store_tools
 from agentic_rag.interfaces.payloads import ask_payload, hit_payload
 
@@ -18,7 +19,8 @@ __all__ = ["DEMO_INSTRUCTIONS", "demo_tools"]
 DEMO_INSTRUCTIONS = (
     "A demo of agentic-rag over a small bundled sample corpus (company records, biographies, recipes). "
     "Call list_corpora to see what each corpus holds, search to find passages with file:lines, and ask for an answer "
-    "whose claims cite file:lines with exact quotes. Read status: answered, partial (see missing_facts) or unanswerable."
+    "whose claims cite file:lines with exact quotes. Read status: answered, partial (see missing_facts) or unanswerable, "
+    "and read evidence (the passages the verdict rests on) before saying the documents do not answer."
 )
 
 
@@ -34,23 +36,27 @@ def demo_tools() -> tuple[McpTool, ...]:
     from agentic_rag.agentic import AgenticRAGOrchestrator, InMemoryKeywordRetriever, OrchestratorConfig
     from agentic_rag.samples import sample_corpora, sample_documents, sample_folder
 
+    from agentic_rag.retrieval import BM25Index
+
     documents, corpora, root = sample_documents(), sample_corpora(), sample_folder()
     keyword = InMemoryKeywordRetriever(documents)
+    model = relevance_model(BM25Index.from_documents(documents))  # term weights of the sample
     known = [c.id for c in corpora]
 
     def search(query: str, k: int, corpus: str | None) -> Sequence[dict[str, Any]]:
         if corpus is not None and corpus not in known:
             raise InvalidInputError(f"unknown corpus {corpus!r}; known corpora: {known}", stage="mcp")
-        return [hit_payload(s, root) for s in keyword.retrieve(query, k, corpus_ids=None if corpus is None else [corpus])]
+        found = keyword.retrieve(query, k, corpus_ids=None if corpus is None else [corpus])
+        return [hit_payload(s, root, query=query, model=model) for s in found]
 
-    def ask(question: str, mode: AskMode) -> dict[str, Any]:
+    def ask(question: str, mode: AskMode, evidence: int) -> dict[str, Any]:
         if mode is AskMode.PARALLEL:
             from agentic_rag.parallel import ExtractiveGenerator, ParallelRAGWorkflow, RAGRequest
 
             workflow = ParallelRAGWorkflow([keyword, _vector_retriever(documents)], generator=ExtractiveGenerator())
-            return ask_payload(workflow.run(RAGRequest(question, top_k=3)), root)
+            return ask_payload(workflow.run(RAGRequest(question, top_k=3)), root, evidence=evidence, model=model)
         orchestrator = AgenticRAGOrchestrator(retriever=keyword, config=OrchestratorConfig(top_k=3))
-        return ask_payload(orchestrator.run(question, corpora), root)
+        return ask_payload(orchestrator.run(question, corpora), root, evidence=evidence, model=model)
 
     return build_store_tools(search, ask, lambda: corpora)
 

@@ -46,8 +46,10 @@ __all__ = [
 
 STORE_INSTRUCTIONS = (
     "Search and ask the documents indexed by agentic-rag. Call list_corpora to see what each corpus holds, search to find "
-    "passages with file:lines, and ask for an answer whose claims cite file:lines with exact quotes. Read status: answered, "
-    "partial (missing_facts says what the evidence did not cover) or unanswerable; do not present a partial answer as complete."
+    "passages with file:lines, and ask for an answer whose claims cite file:lines with exact quotes. Read status (a deterministic "
+    "judge's verdict): answered, partial (missing_facts says what the evidence did not cover) or unanswerable; do not present a "
+    "partial answer as complete. Read evidence (the passages the verdict rests on, with focus lines and relevance) and decide "
+    "yourself before reporting that the documents do not answer; search again in your own words when relevance is below 0.5."
 )
 
 

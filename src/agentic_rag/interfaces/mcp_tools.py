@@ -180,6 +180,21 @@ _LOCATION = {
     "start_line": {"type": "integer", "minimum": 1, "description": "First line of the span (1-based)."},
     "end_line": {"type": "integer", "minimum": 1, "description": "Last line of the span (inclusive)."},
 }
+_PASSAGE = {
+    **_LOCATION,
+    "score": {"type": "number", "description": "Retrieval score (higher is better; not comparable across queries)."},
+    "text": {"type": "string"},
+    "corpus": {"type": "string"},
+    "focus_start_line": {"type": "integer", "minimum": 1, "description": "First line of the passage's best unit for the query."},
+    "focus_end_line": {"type": "integer", "minimum": 1, "description": "Last line of that unit (inclusive)."},
+    "relevance": {
+        "type": "number",
+        "minimum": 0,
+        "maximum": 1,
+        "description": "IDF-weighted share of the query's terms the passage holds; comparable across queries; below 0.5 a weak match.",
+    },
+}
+_PASSAGE_KEYS = ["path", "start_line", "end_line", "score", "text", "corpus", "focus_start_line", "focus_end_line", "relevance"]
 
 SEARCH_INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -199,8 +214,8 @@ SEARCH_OUTPUT_SCHEMA: dict[str, Any] = {
             "description": "Chunks best first.",
             "items": {
                 "type": "object",
-                "properties": {**_LOCATION, "score": {"type": "number"}, "text": {"type": "string"}},
-                "required": ["path", "start_line", "end_line", "score", "text"],
+                "properties": _PASSAGE,
+                "required": _PASSAGE_KEYS,
             },
         },
     },
@@ -215,6 +230,12 @@ ASK_INPUT_SCHEMA: dict[str, Any] = {
             "enum": [m.value for m in AskMode],
             "default": AskMode.AGENTIC.value,
             "description": "agentic: plan, retrieve, judge and iterate until the evidence is enough; parallel: one fused multi-retriever pass.",
+        },
+        "evidence": {
+            "type": "integer",
+            "minimum": 0,
+            "default": 5,
+            "description": "How many ranked evidence passages to return (0: none).",
         },
     },
     "required": ["question"],
@@ -246,8 +267,20 @@ ASK_OUTPUT_SCHEMA: dict[str, Any] = {
         "missing_facts": {"type": "array", "items": {"type": "string"}, "description": "What the evidence did not cover (partial answers)."},
         "iterations": {"type": "integer", "minimum": 0},
         "stop_reason": {"type": "string"},
+        "evidence": {
+            "type": "array",
+            "description": "The passages the verdict was reached on, best first, whatever the status.",
+            "items": {
+                "type": "object",
+                "properties": {
+                    **_PASSAGE,
+                    "fact_ids": {"type": "array", "items": {"type": "string"}, "description": "The plan's facts the passage supports."},
+                },
+                "required": [*_PASSAGE_KEYS, "fact_ids"],
+            },
+        },
     },
-    "required": ["status", "answer", "claims", "missing_facts", "iterations", "stop_reason"],
+    "required": ["status", "answer", "claims", "missing_facts", "iterations", "stop_reason", "evidence"],
 }
 LIST_CORPORA_OUTPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -265,7 +298,7 @@ LIST_CORPORA_OUTPUT_SCHEMA: dict[str, Any] = {
 }
 
 SearchFunction = Callable[[str, int, str | None], Sequence[Any]]
-AskFunction = Callable[[str, AskMode], Mapping[str, Any]]
+AskFunction = Callable[[str, AskMode, int], Mapping[str, Any]]
 ListCorporaFunction = Callable[[], Sequence[Any]]
 
 
@@ -274,11 +307,12 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
 
     Args:
         search_fn: ``(query, k, corpus or None) -> hits``, each hit a mapping (or an object
-            with ``to_dict()``) with ``path``, ``start_line``, ``end_line``, ``score``, ``text``
-            (the ``search --json`` shape).
-        ask_fn: ``(question, AskMode) -> answer``, a mapping with ``status``, ``answer``,
-            ``claims``, ``missing_facts``, ``iterations``, ``stop_reason`` (the ``ask --json``
-            shape).
+            with ``to_dict()``) with ``path``, ``start_line``, ``end_line``, ``score``, ``text``,
+            ``corpus``, ``focus_start_line``, ``focus_end_line``, ``relevance`` (the
+            ``search --json`` shape).
+        ask_fn: ``(question, AskMode, evidence) -> answer``, a mapping with ``status``,
+            ``answer``, ``claims``, ``missing_facts``, ``iterations``, ``stop_reason`` and at
+            most ``evidence`` passages in ``evidence`` (the ``ask --json`` shape).
         list_corpora_fn: ``() -> corpora``, each a :class:`~agentic_rag.contracts.Corpus` or a
             mapping with ``id`` and ``description``.
 
@@ -298,7 +332,7 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
         return {"hits": [_plain(hit) for hit in hits]}
 
     def ask(arguments: dict[str, Any]) -> dict[str, Any]:
-        return _plain(ask_fn(arguments["question"], AskMode(arguments["mode"])))
+        return _plain(ask_fn(arguments["question"], AskMode(arguments["mode"]), int(arguments["evidence"])))
 
     def list_corpora(arguments: dict[str, Any]) -> dict[str, Any]:
         corpora = [{"id": c.id, "description": c.description} if isinstance(c, Corpus) else _plain(c) for c in list_corpora_fn()]
@@ -308,7 +342,9 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
         McpTool(
             "search",
             "Search the indexed documents",
-            "Rank indexed chunks by relevance to a query. Returns each hit's file path, line range, score and text, best first. "
+            "Rank indexed chunks by relevance to a query. Returns each hit's file path, line range, the lines that best match "
+            "(focus_start_line-focus_end_line), score, relevance and text, best first. relevance (0-1) is the IDF-weighted share "
+            "of the query's terms the hit holds; when the best hit is below 0.5, search again in other words. "
             "Use it to find passages; use ask for a cited answer.",
             SEARCH_INPUT_SCHEMA,
             SEARCH_OUTPUT_SCHEMA,
@@ -317,8 +353,10 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
         McpTool(
             "ask",
             "Answer a question with citations",
-            "Answer a question from the indexed documents. Every claim cites file:lines with the exact quote. status is answered, "
-            "partial (missing_facts says what is missing) or unanswerable; never present a partial answer as complete.",
+            "Answer a question from the indexed documents. Every claim cites file:lines with the exact quote. status is a "
+            "deterministic judge's verdict: answered, partial (missing_facts says what is missing) or unanswerable; never present "
+            "a partial answer as complete. evidence lists the passages the verdict was reached on, best first, with their focus "
+            "lines and relevance: read them before reporting that the documents do not answer.",
             ASK_INPUT_SCHEMA,
             ASK_OUTPUT_SCHEMA,
             ask,

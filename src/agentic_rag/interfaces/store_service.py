@@ -1,14 +1,16 @@
 """Search and ask over a knowledge store: the one implementation behind the CLI and MCP.
 
-``search`` returns hits with ``path``, ``start_line``, ``end_line``, ``score`` and ``text``;
+``search`` returns hits with ``path``, ``start_line``, ``end_line``, ``score``, ``text``,
+``corpus`` and, for agents, ``focus_start_line`` / ``focus_end_line`` and ``relevance``;
 ``ask`` runs the agentic or the parallel workflow over the store and returns the run together
 with its JSON payload (``status``, ``answer``, ``claims`` with file:line citations,
-``missing_facts``, ``iterations``, ``stop_reason``).
+``missing_facts``, ``iterations``, ``stop_reason`` and the ranked ``evidence``).
 """
 
 from __future__ import annotations
 
 import enum
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,9 +18,11 @@ from typing import Any
 from agentic_rag.agentic import AgenticRAGOrchestrator, OrchestratorConfig
 from agentic_rag.contracts import Corpus, RunResult
 from agentic_rag.errors import InvalidInputError, StoreError
+from agentic_rag.interfaces.evidence_payload import DEFAULT_EVIDENCE, relevance_model, require_evidence_count, store_hits_payload
 from agentic_rag.interfaces.payloads import ask_payload
 from agentic_rag.parallel.contracts import RAGResult
 from agentic_rag.store import KnowledgeStore
+from agentic_rag.text.relevance import RelevanceModel
 
 __all__ = ["AskOutcome", "Mode", "StoreService"]
 
@@ -52,6 +56,8 @@ class StoreService:
         self.store = store
         self.llm = llm
         self.config = config or OrchestratorConfig(top_k=5)
+        self._lock = threading.Lock()
+        self._relevance: tuple[Any, RelevanceModel] | None = None
 
     def corpora(self) -> tuple[Corpus, ...]:
         """The store's corpora with their routing descriptions.
@@ -64,8 +70,21 @@ class StoreService:
             raise StoreError(f"the store at {str(self.store.directory)!r} is empty: run `agentic-rag index PATH` first", stage="store")
         return corpora
 
+    def relevance_model(self) -> RelevanceModel:
+        """The relevance model of the store's current generation (built once per generation:
+        IDF weights from its BM25 index, with its analyzer)."""
+        index = self.store.bm25()  # the same object until the store switches generations
+        with self._lock:
+            if self._relevance is None or self._relevance[0] is not index:
+                self._relevance = (index, relevance_model(index))
+            return self._relevance[1]
+
     def search(self, query: str, k: int = 10, corpus: str | None = None) -> list[dict[str, Any]]:
         """The ``k`` best chunks for ``query`` as ``search --json`` hits.
+
+        Returns:
+            Best first, each ``{path, start_line, end_line, score, text, corpus,
+            focus_start_line, focus_end_line, relevance}``.
 
         Raises:
             InvalidInputError: Unknown corpus or bad ``k``.
@@ -73,9 +92,9 @@ class StoreService:
         """
         self.corpora()
         hits = self.store.search(query, k, corpus_ids=None if corpus is None else [corpus])
-        return [{"path": h.path, "start_line": h.start_line, "end_line": h.end_line, "score": h.score, "text": h.text, "corpus": h.corpus_id} for h in hits]
+        return store_hits_payload(query, hits, self.relevance_model(), self.store.base)
 
-    def ask(self, question: str, mode: Mode | str = Mode.AGENTIC, *, corpus: str | None = None) -> AskOutcome:
+    def ask(self, question: str, mode: Mode | str = Mode.AGENTIC, *, corpus: str | None = None, evidence: int = DEFAULT_EVIDENCE) -> AskOutcome:
         """Answer ``question`` from the store.
 
         Args:
@@ -83,14 +102,16 @@ class StoreService:
             mode: ``agentic`` (iterative, with sufficiency judging) or ``parallel`` (BM25 and
                 vector branches fused by RRF).
             corpus: Restrict to one corpus.
+            evidence: At most this many ranked passages in the payload's ``evidence``.
 
         Returns:
             The run and its payload.
 
         Raises:
-            InvalidInputError: Unknown mode or corpus.
+            InvalidInputError: Unknown mode or corpus, or ``evidence`` not an int >= 0.
             StoreError: The store is missing or empty.
         """
+        evidence = require_evidence_count(evidence)
         try:
             mode = Mode(mode)
         except ValueError:
@@ -105,25 +126,33 @@ class StoreService:
             result: RunResult | RAGResult = self._parallel(question, corpora)
         else:
             result = self._orchestrator().run(question, corpora)
-        return AskOutcome(result, ask_payload(result, self.store.base))
+        return AskOutcome(result, ask_payload(result, self.store.base, evidence=evidence, model=self.relevance_model()))
 
     def _orchestrator(self) -> AgenticRAGOrchestrator:
         retriever = self.store.retriever()
         if self.llm is None:
-            return AgenticRAGOrchestrator(retriever=retriever, config=self.config)
+            from agentic_rag.agentic.collection import collection_orchestrator
+
+            return collection_orchestrator(retriever, self.relevance_model(), config=self.config)
         from agentic_rag.llm.components import llm_orchestrator
 
         return llm_orchestrator(self.llm, retriever=retriever, config=self.config)
 
     def _parallel(self, question: str, corpora: Sequence[Corpus]) -> RAGResult:
-        from agentic_rag.parallel import ExtractiveGenerator, MultiQueryRewriter, ParallelRAGWorkflow, RAGRequest
+        from agentic_rag.parallel import ExtractiveGenerator, MultiQueryRewriter, ParallelRAGWorkflow, RAGRequest, RelevanceAnswerability
 
-        generator: Any = ExtractiveGenerator()
+        model = self.relevance_model()
+        generator: Any = ExtractiveGenerator(relevance=model)
         if self.llm is not None:
             from agentic_rag.llm.components import LLMGenerator
 
             generator = LLMGenerator(self.llm)
-        workflow = ParallelRAGWorkflow([self.store.retriever(), self._vector_retriever()], rewriter=MultiQueryRewriter(), generator=generator)
+        workflow = ParallelRAGWorkflow(
+            [self.store.retriever(), self._vector_retriever()],
+            rewriter=MultiQueryRewriter(),
+            generator=generator,
+            answerability=RelevanceAnswerability(model),
+        )
         return workflow.run(RAGRequest(question, top_k=5, corpus_ids=tuple(c.id for c in corpora)))
 
     def _vector_retriever(self) -> Any:

@@ -34,7 +34,8 @@ from agentic_rag.parallel.fusion import (
     reciprocal_rank_fusion,
     relative_score_fusion,
 )
-from agentic_rag.parallel.generator import ExtractiveGenerator, FunctionGenerator, sentence_spans, verify_citations
+from agentic_rag.parallel.answerability import Answerability, RelevanceAnswerability
+from agentic_rag.parallel.generator import ExtractiveGenerator, FunctionGenerator, verify_citations
 from agentic_rag.parallel.ports import Generator, QueryViewRewriter, Reranker
 from agentic_rag.parallel.rerankers import LexicalReranker, MMRReranker
 from agentic_rag.parallel.rewriters import DecompositionRewriter, HyDERewriter, IdentityRewriter, MultiQueryRewriter, RM3Rewriter
@@ -43,6 +44,7 @@ from agentic_rag.retrieval.function_retriever import FunctionRetriever, Retrieve
 
 __all__ = [
     "AnswerCitation",
+    "Answerability",
     "BranchOutcome",
     "BranchStatus",
     "Contribution",
@@ -67,6 +69,7 @@ __all__ = [
     "RAGResult",
     "RM3Rewriter",
     "RankedList",
+    "RelevanceAnswerability",
     "Reranker",
     "RetrieverKind",
     "RewriteRequest",
@@ -79,6 +82,5 @@ __all__ = [
     "is_vector_retriever",
     "reciprocal_rank_fusion",
     "relative_score_fusion",
-    "sentence_spans",
     "verify_citations",
 ]

@@ -15,7 +15,8 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from agentic_rag.contracts.serialization import JsonContract
-from agentic_rag.contracts.validation import require_int, require_text, text_tuple
+from agentic_rag.contracts import AnswerStatus
+from agentic_rag.contracts.validation import require_enum, require_int, require_text, text_tuple
 from agentic_rag.errors import InvalidInputError
 from agentic_rag.parallel.evidence import FusedDocument, GeneratedAnswer, finite_number
 
@@ -285,6 +286,9 @@ class RAGResult(JsonContract):
         outcomes: One outcome per branch, in branch order.
         degraded: True when a branch timed out or failed, or the rewriter fell back.
         trace: What the workflow did.
+        status: The verdict: the generator's own status, lowered by the answerability check
+            and by citations that do not hold; never ANSWERED without a cited claim.
+        missing: The question parts the answerability check found no passage for.
     """
 
     query: str
@@ -293,9 +297,13 @@ class RAGResult(JsonContract):
     outcomes: tuple[BranchOutcome, ...]
     degraded: bool
     trace: ParallelTrace
+    status: AnswerStatus = AnswerStatus.ANSWERED
+    missing: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         require_text(self.query, "RAGResult.query", stage=_STAGE)
+        object.__setattr__(self, "status", require_enum(AnswerStatus, self.status, "RAGResult.status", stage=_STAGE))
+        object.__setattr__(self, "missing", tuple(self.missing))
         object.__setattr__(self, "documents", tuple(self.documents))
         object.__setattr__(self, "outcomes", tuple(self.outcomes))
 

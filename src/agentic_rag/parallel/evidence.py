@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from agentic_rag.contracts import Snippet
+from agentic_rag.contracts import AnswerStatus, Snippet
 from agentic_rag.contracts.serialization import JsonContract
 from agentic_rag.contracts.validation import require_int, require_text
 from agentic_rag.errors import InvalidInputError
@@ -162,14 +162,22 @@ class GeneratedAnswer(JsonContract):
         text: The answer, with ``[n]`` markers pointing at the generator's documents.
         citations: The cited spans, in the order they appear.
         refused: True when the generator declined because the evidence is insufficient.
+        status: What the generator claims: ANSWERED, or PARTIAL when it says the documents
+            answer only part of the question; a refusal is always UNANSWERABLE.
     """
 
     text: str
     citations: tuple[AnswerCitation, ...] = ()
     refused: bool = False
+    status: AnswerStatus = AnswerStatus.ANSWERED
 
     def __post_init__(self) -> None:
         require_text(self.text, "GeneratedAnswer.text", stage=_STAGE, allow_empty=True)
         object.__setattr__(self, "citations", tuple(self.citations))
         if not isinstance(self.refused, bool):
             raise InvalidInputError(f"GeneratedAnswer.refused must be a bool, got {self.refused!r}", stage=_STAGE)
+        try:
+            status = AnswerStatus(self.status)
+        except ValueError:
+            raise InvalidInputError(f"GeneratedAnswer.status must be one of {[s.value for s in AnswerStatus]}, got {self.status!r}", stage=_STAGE) from None
+        object.__setattr__(self, "status", AnswerStatus.UNANSWERABLE if self.refused else status)

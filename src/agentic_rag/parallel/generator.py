@@ -15,48 +15,12 @@ from agentic_rag.contracts.validation import require_int, require_text
 from agentic_rag.errors import InvalidInputError
 from agentic_rag.parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
 from agentic_rag.text.analyzer import Analyzer
+from agentic_rag.text.relevance import RelevanceModel
 
-__all__ = ["ExtractiveGenerator", "FunctionGenerator", "sentence_spans", "verify_citations"]
+__all__ = ["ExtractiveGenerator", "FunctionGenerator", "verify_citations"]
 
 _STAGE = "generator"
 _MARKER = re.compile(r"\[(\d+)\]")
-# A sentence ends at . ! or ? (plus closing quotes or brackets) followed by white space and a
-# capital, digit or opening quote; or at a blank line.
-_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s+(?=[\"'\u201c\u2018(\[]?[A-Z0-9])|\n\s*\n")
-# Words after which a full stop does not end a sentence.
-_ABBREVIATIONS = frozenset({"al", "approx", "cf", "dr", "e.g", "eg", "etc", "fig", "i.e", "ie", "inc", "jr", "ltd", "mr", "mrs", "ms", "no", "prof", "sr", "st", "vol", "vs"})
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Split ``text`` into sentences, returned as ``(start, end)`` offsets with surrounding
-    white space excluded, so ``text[start:end]`` is the sentence verbatim.
-
-    Args:
-        text: Any string.
-
-    Returns:
-        Offsets of the non-empty sentences, in order.
-    """
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for match in _END.finditer(text):
-        if match.group().startswith((".",)):
-            before = text[start:match.start()].rsplit(None, 1)
-            word = before[-1].casefold().lstrip("(\"'") if before else ""
-            if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
-                continue
-        cut = match.start() + len(match.group().rstrip())
-        spans.append((start, cut))
-        start = match.end()
-    spans.append((start, len(text)))
-    out = []
-    for begin, end in spans:
-        segment = text[begin:end]
-        stripped = segment.strip()
-        if stripped:
-            begin += len(segment) - len(segment.lstrip())
-            out.append((begin, begin + len(stripped)))
-    return out
 
 
 def verify_citations(answer: GeneratedAnswer, documents: Sequence[FusedDocument]) -> tuple[str, ...]:
@@ -101,77 +65,69 @@ def _check_documents(query: object, documents: object) -> list[FusedDocument]:
 
 
 class ExtractiveGenerator:
-    """Answers with the documents' best sentences, each cited ``[n]``, or refuses.
+    """Answers with the documents' best units (sentences, list items, table rows, code with
+    its lead-in), each cited ``[n]``, or refuses.
 
-    The query's content terms are its analysed terms (stop words removed, stemmed). A
-    document *carries* the query when it holds at least ``min_coverage`` of them; when no
-    document does, the answer is a refusal saying the evidence is insufficient. Otherwise
-    sentences are picked greedily: each pick is the sentence adding the most query terms not
-    yet covered (then the most terms overall, then the better-ranked document, then the earlier
-    sentence), until every term is covered, no sentence adds one, or ``max_sentences`` are
-    picked. Each sentence is quoted verbatim and cited.
+    Units are ranked by :meth:`RelevanceModel.rank_units` over the fused documents (the same
+    ranking the agentic drafter quotes from): the best one first, then up to
+    ``max_sentences - 1`` more scoring at least ``keep_ratio`` of it. When no unit covers any
+    of the question, the answer is a refusal. Whether the documents really answer the
+    question is the workflow's answerability check, not the generator's.
 
     Args:
-        analyzer: The analyzer for content terms (default: English, Snowball).
-        max_sentences: Most sentences in an answer.
-        min_coverage: Share of the query's content terms a document must hold, in (0, 1].
+        analyzer: The analyzer for content terms (default: English, Snowball); ignored when
+            ``relevance`` is given.
+        max_sentences: Most units in an answer.
+        keep_ratio: Share of the best unit's score a further unit needs, in (0, 1].
+        relevance: The relevance model (default: uniform weights over ``analyzer``).
         name: Label for traces.
 
     Raises:
-        InvalidInputError: ``max_sentences`` below 1 or ``min_coverage`` outside (0, 1].
+        InvalidInputError: ``max_sentences`` below 1 or ``keep_ratio`` outside (0, 1].
     """
 
-    def __init__(self, analyzer: Analyzer | None = None, *, max_sentences: int = 3, min_coverage: float = 0.5, name: str = "extractive") -> None:
+    def __init__(
+        self,
+        analyzer: Analyzer | None = None,
+        *,
+        max_sentences: int = 3,
+        keep_ratio: float = 0.8,
+        relevance: RelevanceModel | None = None,
+        name: str = "extractive",
+    ) -> None:
         require_int(max_sentences, "max_sentences", minimum=1, stage=_STAGE)
-        if isinstance(min_coverage, bool) or not isinstance(min_coverage, (int, float)) or not 0.0 < min_coverage <= 1.0:
-            raise InvalidInputError(f"min_coverage must be a number in (0, 1], got {min_coverage!r}", stage=_STAGE)
-        self.analyzer = analyzer or Analyzer()
+        if isinstance(keep_ratio, bool) or not isinstance(keep_ratio, (int, float)) or not 0.0 < keep_ratio <= 1.0:
+            raise InvalidInputError(f"keep_ratio must be a number in (0, 1], got {keep_ratio!r}", stage=_STAGE)
+        self.relevance = relevance or RelevanceModel(analyzer)
         self.max_sentences = max_sentences
-        self.min_coverage = float(min_coverage)
+        self.keep_ratio = float(keep_ratio)
         self.name = require_text(name, "name", stage=_STAGE)
 
     def generate(self, query: str, documents: Sequence[FusedDocument]) -> GeneratedAnswer:
-        """Answer ``query`` from ``documents`` with cited sentences, or refuse.
+        """Answer ``query`` from ``documents`` with cited units, or refuse.
 
         Args:
             query: The user's question.
             documents: Fused documents, best first; ``[n]`` cites ``documents[n - 1]``.
 
         Returns:
-            The answer; ``refused`` is True when no document carries the query's terms.
+            The answer; ``refused`` is True when no unit covers any of the question.
 
         Raises:
             InvalidInputError: An empty query or a document that is not a FusedDocument.
         """
         docs = _check_documents(query, documents)
-        wanted = list(dict.fromkeys(self.analyzer.analyze(query)))
-        if not wanted:
+        if not self.relevance.question_terms(query):
             return _refusal("the question has no content terms to look for")
-        candidates = []  # (document number, start, end, matched terms)
-        for number, document in enumerate(docs, 1):
-            text = document.text
-            if len(set(self.analyzer.analyze(text)).intersection(wanted)) < self.min_coverage * len(wanted):
-                continue
-            for start, end in sentence_spans(text):
-                matched = frozenset(self.analyzer.analyze(text[start:end])).intersection(wanted)
-                if matched:
-                    candidates.append((number, start, end, matched))
-        if not candidates:
-            return _refusal(f"no retrieved document mentions enough of {', '.join(wanted)}")
-        picked = []
-        covered: set[str] = set()
-        while candidates and len(picked) < self.max_sentences and len(covered) < len(wanted):
-            best = min(candidates, key=lambda c: (-len(c[3] - covered), -len(c[3]), c[0], c[1]))
-            if not best[3] - covered:
-                break
-            picked.append(best)
-            covered |= best[3]
-            candidates.remove(best)
+        passages = [(d.snippet.title if d.snippet is not None else "", d.text) for d in docs]
+        picked = self.relevance.best_units(query, passages, max_units=self.max_sentences, keep_ratio=self.keep_ratio)
+        if not picked:
+            return _refusal("no retrieved document mentions the question's terms")
         parts, citations = [], []
-        for number, start, end, _ in picked:
-            quote = docs[number - 1].text[start:end]
-            parts.append(_with_marker(" ".join(quote.split()), number))
-            citations.append(AnswerCitation(number, docs[number - 1].document_id, quote, start, end))
+        for scored in picked:
+            number, unit = scored.passage + 1, scored.unit
+            parts.append(_with_marker(unit.text if "\n" in unit.text else " ".join(unit.text.split()), number))
+            citations.append(AnswerCitation(number, docs[number - 1].document_id, unit.text, unit.start, unit.end))
         return GeneratedAnswer(" ".join(parts), tuple(citations))
 
 

@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-from agentic_rag.agentic.questions import find_comparison
+from agentic_rag.text.questions import find_comparison
 from agentic_rag.contracts.validation import require_int, require_text
 from agentic_rag.errors import BindingError, InvalidInputError
 from agentic_rag.parallel.contracts import RewriteRequest, RewriteResult

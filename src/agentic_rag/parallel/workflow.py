@@ -18,16 +18,19 @@ the deadline's check, on the branches that made it.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import re
 import concurrent.futures
 import contextvars
 import threading
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
+from agentic_rag.answering.guard import least_status
 from agentic_rag.budget import current_budget
-from agentic_rag.contracts import Snippet
+from agentic_rag.contracts import AnswerStatus, Snippet
 from agentic_rag.contracts.validation import require_int
 from agentic_rag.errors import BranchFailureError, BudgetExhaustedError, InvalidInputError, RetrievalError
 from agentic_rag.parallel.binding import BoundRetriever, bind_retrievers, check_component, check_hyde_rule, component_name, plan_views
@@ -42,7 +45,8 @@ from agentic_rag.parallel.contracts import (
     RewriteResult,
     ViewKind,
 )
-from agentic_rag.parallel.evidence import GeneratedAnswer
+from agentic_rag.parallel.answerability import RelevanceAnswerability
+from agentic_rag.parallel.evidence import FusedDocument, GeneratedAnswer
 from agentic_rag.parallel.fusion_engine import FusionMethod, RankedList, fuse_ranked_lists
 from agentic_rag.parallel.generator import verify_citations
 from agentic_rag.parallel.ports import Generator, QueryViewRewriter, Reranker
@@ -52,6 +56,7 @@ __all__ = ["DEFAULT_MAX_WORKERS", "ParallelRAGWorkflow"]
 
 _STAGE = "parallel"
 DEFAULT_MAX_WORKERS = 16
+_MARKERS = re.compile(r"\[\d+\]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +87,9 @@ class ParallelRAGWorkflow:
         max_workers: Threads per request (>= 1; default 16).
         fusion: ``rrf`` (default), ``relative_score`` or ``dbsf``.
         dedup_key: Fusion dedup key of a snippet (default ``(corpus id, document id)``).
+        answerability: Decides whether the fused documents answer the question (default
+            :class:`RelevanceAnswerability` with uniform term weights); ``False`` turns the
+            check off, so the generator's own status stands.
 
     Raises:
         BindingError: A slot bound wrongly (the message names the slot and what it takes), or
@@ -99,6 +107,7 @@ class ParallelRAGWorkflow:
         max_workers: int | None = None,
         fusion: FusionMethod | str = FusionMethod.RRF,
         dedup_key: Callable[[Snippet], Hashable] | None = None,
+        answerability: RelevanceAnswerability | Literal[False] | None = None,
     ) -> None:
         self.retrievers = bind_retrievers(retrievers)
         check_component("rewriter", rewriter, required=False)
@@ -116,6 +125,9 @@ class ParallelRAGWorkflow:
         if dedup_key is not None and not callable(dedup_key):
             raise InvalidInputError(f"dedup_key must be a callable snippet -> hashable, got {dedup_key!r}", stage=_STAGE)
         self.dedup_key = dedup_key
+        if answerability is not None and answerability is not False and not callable(getattr(answerability, "check", None)):
+            raise InvalidInputError(f"answerability must have a check(query, documents) method, or be False, got {answerability!r}", stage=_STAGE)
+        self.answerability = RelevanceAnswerability() if answerability is None else answerability
 
     @property
     def retriever_names(self) -> tuple[str, ...]:
@@ -208,7 +220,31 @@ class ParallelRAGWorkflow:
             notes=tuple(notes),
         )
         degraded = fell_back or any(not o.ok for o in outcomes)
-        return RAGResult(request.query, answer, documents, outcomes, degraded, trace)
+        answer, status, missing = self._verdict(request.query, answer, documents, notes)
+        trace = dataclasses.replace(trace, notes=tuple(notes))
+        return RAGResult(request.query, answer, documents, outcomes, degraded, trace, status, missing)
+
+    def _verdict(self, query: str, answer: GeneratedAnswer, documents: Sequence[FusedDocument], notes: list[str]) -> tuple[GeneratedAnswer, AnswerStatus, tuple[str, ...]]:
+        """The honest status: the generator's own, lowered by the answerability check and by
+        citations that do not hold. An unanswerable verdict keeps no claim: the answer
+        becomes a refusal (the documents stay in the result as evidence)."""
+        status = answer.status
+        if verify_citations(answer, documents):
+            status = least_status(status, AnswerStatus.PARTIAL)
+        if not answer.citations and not answer.refused and answer.status is not AnswerStatus.UNANSWERABLE and _MARKERS.search(answer.text) is None:
+            status = AnswerStatus.UNANSWERABLE  # nothing cited, nothing claimed
+        missing: tuple[str, ...] = ()
+        if self.answerability is not False and status is not AnswerStatus.UNANSWERABLE:
+            verdict = self.answerability.check(query, documents)
+            if verdict.status is not AnswerStatus.ANSWERED:
+                notes.append(f"answerability: {verdict.status.value} (lowest part share {verdict.score:.3f})")
+            status, missing = least_status(status, verdict.status), verdict.missing
+        if status is AnswerStatus.UNANSWERABLE and not answer.refused:
+            reason = "; ".join(missing) if missing else "the question"
+            answer = GeneratedAnswer(f"The retrieved evidence does not answer: {reason.rstrip('?.! ')}.", (), refused=True)
+        elif status is AnswerStatus.PARTIAL and missing:
+            answer = dataclasses.replace(answer, text=f"{answer.text} Not found in the evidence: {'; '.join(m.rstrip('?.! ') for m in missing)}.", status=status)
+        return answer, status, missing
 
     async def arun(self, request: RAGRequest | str | Mapping[str, Any]) -> RAGResult:
         """Answer one request without blocking the event loop (``run`` in a worker thread,

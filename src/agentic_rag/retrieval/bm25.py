@@ -307,6 +307,16 @@ class BM25Index:
         finally:
             self._lock.release_read()
 
+    def document_frequency(self, term: str) -> int:
+        """How many indexed documents hold the analysed ``term`` (0 for an unknown term or a
+        non-string); for weighting question terms by how informative they are here."""
+        self._lock.acquire_read()
+        try:
+            tid = self._store.vocab.get(term) if isinstance(term, str) else None
+            return 0 if tid is None else len(self._store.docs_of[tid])
+        finally:
+            self._lock.release_read()
+
     def __len__(self) -> int:
         return self._store.live
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from agentic_rag.text.analyzer import STEMMERS, Analyzer
 from agentic_rag.text.entities import EntityMention, extract_entities
 from agentic_rag.text.porter import PorterStemmer
+from agentic_rag.text.relevance import RelevanceModel, ScoredUnit, TermWeights, WeightedTerm
+from agentic_rag.text.segments import PassageUnit, UnitKind, split_units
 from agentic_rag.text.sentences import SentenceSpan, split_sentences
 from agentic_rag.text.snowball import SnowballEnglishStemmer
 from agentic_rag.text.stopwords import STOPWORD_LISTS
@@ -12,11 +14,18 @@ from agentic_rag.text.stopwords import STOPWORD_LISTS
 __all__ = [
     "Analyzer",
     "EntityMention",
+    "PassageUnit",
     "PorterStemmer",
+    "RelevanceModel",
     "STEMMERS",
     "STOPWORD_LISTS",
+    "ScoredUnit",
     "SentenceSpan",
     "SnowballEnglishStemmer",
+    "TermWeights",
+    "UnitKind",
+    "WeightedTerm",
     "extract_entities",
     "split_sentences",
+    "split_units",
 ]

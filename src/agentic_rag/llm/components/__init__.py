@@ -31,7 +31,7 @@ from agentic_rag.llm.components.citations import (
     parse_model_claims,
     verify_model_claims,
 )
-from agentic_rag.llm.components.drafting import LLMDrafter, LLMSynthesizer, guard_answer
+from agentic_rag.llm.components.drafting import LLMDrafter, LLMSynthesizer
 from agentic_rag.llm.components.fallback import ComponentEvent, ComponentEventKind, FallbackChoice, LLMComponent
 from agentic_rag.llm.components.generator import LLMGenerator
 from agentic_rag.llm.components.judge import LLMSufficiencyJudge
@@ -64,7 +64,6 @@ __all__ = [
     "ModelClaim",
     "QueryViewStrategy",
     "VerifiedClaim",
-    "guard_answer",
     "hyde_generate_fn",
     "llm_orchestrator",
     "locate_quote",

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from agentic_rag.agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
-from agentic_rag.agentic.judge import unsupported_claims
+from agentic_rag.answering.compose import compose_text, outcome_notes
+from agentic_rag.answering.guard import guard_answer, least_status
 from agentic_rag.agentic.policy import AbstentionPolicy
 from agentic_rag.contracts import AnswerStatus, Claim, ContextAssessment, DraftAnswer, FactPriority, GroundedAnswer, RetrievalPlan, Snippet
 from agentic_rag.contracts.validation import require_int
@@ -30,43 +31,10 @@ from agentic_rag.llm.components.prompts import assessment_section, build_message
 from agentic_rag.llm.schemas import LLMRole
 from agentic_rag.ports import Drafter, Synthesizer
 
-__all__ = ["LLMDrafter", "LLMSynthesizer", "guard_answer"]
-
-_RANK = {AnswerStatus.ANSWERED: 2, AnswerStatus.PARTIAL: 1, AnswerStatus.UNANSWERABLE: 0}
-
-
-def _least(*statuses: AnswerStatus) -> AnswerStatus:
-    return min(statuses, key=lambda s: _RANK[s])
-
+__all__ = ["LLMDrafter", "LLMSynthesizer"]
 
 def _removed_note(count: int) -> str:
     return f"({count} claim(s) removed: their citations did not hold.)" if count else ""
-
-
-def guard_answer(answer: GroundedAnswer, snippets: Sequence[Snippet], assessment: ContextAssessment) -> GroundedAnswer:
-    """Drop claims whose citations do not hold and never let the status claim more than the
-    evidence: ANSWERED only with the judge's SUFFICIENT verdict, no claim dropped and at least
-    one claim; no claim at all means UNANSWERABLE.
-
-    Args:
-        answer: Any synthesizer's answer.
-        snippets: The evidence it was written from.
-        assessment: The judge's verdict.
-
-    Returns:
-        The answer, unchanged when it already holds.
-    """
-    bad = unsupported_claims(answer.claims, snippets)
-    claims = tuple(c for c in answer.claims if c not in bad)
-    status = answer.status
-    if bad or not assessment.is_sufficient:
-        status = _least(status, AnswerStatus.PARTIAL)
-    if not claims:
-        status = AnswerStatus.UNANSWERABLE
-    if not bad and status is answer.status:
-        return answer
-    text = answer.text if not bad else " ".join(p for p in (" ".join(dict.fromkeys(c.text for c in claims)), _removed_note(len(bad))) if p)
-    return dataclasses.replace(answer, claims=claims, status=status, text=text)
 
 
 class _Writer(LLMComponent):
@@ -145,7 +113,7 @@ class LLMDrafter(_Writer):
         try:
             answer = self.ask(build_messages(LLMRole.DRAFTER, sections))
             checked = self._verify(answer, shown, plan)
-            text = " ".join(p for p in (" ".join(dict.fromkeys(c.text for c in checked.claims)), _removed_note(len(checked.dropped))) if p)
+            text = compose_text(checked.claims, [_removed_note(len(checked.dropped))])
             return DraftAnswer(text=text, claims=checked.claims)
         except ProviderError as error:
             fallback = self.take_over(error)
@@ -232,8 +200,8 @@ class LLMSynthesizer(_Writer):
             said = AnswerStatus(answer.get("status", AnswerStatus.PARTIAL.value))
             must = {f.id for f in plan.facts if f.priority is FactPriority.MUST}
             said_missing = sorted(must & {str(f).strip() for f in answer.get("missing_fact_ids") or ()})
-            status = _least(allowed, said, AnswerStatus.PARTIAL if checked.dropped or said_missing else AnswerStatus.ANSWERED)
-            if status is not _least(allowed, said):
+            status = least_status(allowed, said, AnswerStatus.PARTIAL if checked.dropped or said_missing else AnswerStatus.ANSWERED)
+            if status is not least_status(allowed, said):
                 self.record(ComponentEventKind.DOWNGRADED, f"status lowered to {status.value}: claims dropped or must facts {said_missing} reported missing")
             result = self._answer(plan, assessment, checked.claims, status, len(checked.dropped))
         except ProviderError as error:
@@ -241,7 +209,7 @@ class LLMSynthesizer(_Writer):
             result = fallback.synthesize(question, plan, snippets, assessment)
             if not isinstance(result, GroundedAnswer):
                 raise InvalidInputError(f"fallback synthesizer returned {type(result).__name__}; expected a GroundedAnswer", stage="synthesizer") from error
-        return guard_answer(result, snippets, assessment)
+        return guard_answer(result, snippets, self.policy.verdict(assessment))
 
     @staticmethod
     def _answer(plan: RetrievalPlan, assessment: ContextAssessment, claims: tuple[Claim, ...], status: AnswerStatus, dropped: int) -> GroundedAnswer:
@@ -250,19 +218,9 @@ class LLMSynthesizer(_Writer):
         if not claims:
             status = AnswerStatus.UNANSWERABLE
         missing = tuple(plan.fact(f) for f in assessment.missing_fact_ids if f in {x.id for x in plan.facts})
-        parts = list(dict.fromkeys(c.text for c in claims))
-        for conflict in assessment.conflicts:
-            sides = " versus ".join(g.value for g in conflict.groups)
-            parts.append(f"The sources disagree on {plan.fact(conflict.fact_id).description.rstrip('?.! ')}: {sides}.")
-        if missing:
-            lead = "Not found in the evidence" if claims else "The evidence is insufficient to answer; not found"
-            parts.append(f"{lead}: {'; '.join(f.description.rstrip('?.! ') for f in missing)}.")
-        elif status is AnswerStatus.UNANSWERABLE:
-            parts.append("The evidence is insufficient to answer this question.")
-        if dropped:
-            parts.append(_removed_note(dropped))
+        notes = outcome_notes(plan, assessment.conflicts, missing, has_claims=bool(claims), status=status) + [_removed_note(dropped)]
         return GroundedAnswer(
-            text=" ".join(parts),
+            text=compose_text(claims, notes),
             claims=claims,
             status=status,
             missing_facts=missing,

@@ -154,4 +154,5 @@ class LLMGenerator(LLMComponent):
             parts.append("(The retrieved evidence does not answer every part of the question.)")
         if checked.dropped:
             parts.append(f"({len(checked.dropped)} claim(s) removed: their citations did not hold.)")
-        return GeneratedAnswer(" ".join(parts), tuple(citations))
+        partial = status is AnswerStatus.PARTIAL or bool(checked.dropped)
+        return GeneratedAnswer(" ".join(parts), tuple(citations), status=AnswerStatus.PARTIAL if partial else AnswerStatus.ANSWERED)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agentic_rag.text import Analyzer
+from agentic_rag.text.analyzer import Analyzer
 from agentic_rag.text.entities import extract_entities
 
 __all__ = ["Comparison", "anchor_entity", "content_words", "find_comparison", "is_bridge_question", "split_compound"]
@@ -13,7 +13,9 @@ __all__ = ["Comparison", "anchor_entity", "content_words", "find_comparison", "i
 # "the founder of Acme", "the 2001 film that featured X", "the man who played Y": a
 # description of an entity the question does not name, which another passage must resolve.
 _DESCRIBED = re.compile(r"\bthe\s+(?:[\w'-]+\s+){0,3}?(?:of|for|from|by|with|in|on|at)\s+(?:the\s+)?[A-Z0-9\"“]")
-_RELATIVE = re.compile(r"\S\s+(?:who|whom|whose|that|which|where)\s+\w+", re.IGNORECASE)
+# A relative clause follows a word ("the man who played"); a capitalised "Which" after a full
+# stop starts a new question instead.
+_RELATIVE = re.compile(r"\w\s+(?:who|whom|whose|that|which|where)\s+\w+")
 
 _COMPOUND = re.compile(r",?\s+and\s+(?=(?:how|what|when|where|who|whom|which|why|is|was|are|were|does|did|do)\b)", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(it|its|they|their|them|he|his|him|she|her)\b", re.IGNORECASE)

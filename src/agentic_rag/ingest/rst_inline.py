@@ -1,0 +1,85 @@
+"""Inline reStructuredText to plain text: roles, literals, emphasis, references, substitutions.
+
+Every pattern stops at the next delimiter character (``[^`]``, ``[^*]``...), so cleaning a
+line costs time linear in its length whatever it holds.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["clean_rst_inline"]
+
+# A role, an inline literal or interpreted text (with an optional reference suffix).
+_TOKEN = re.compile(
+    r"``((?:[^`]|`(?!`))+?)``"                                      # ``literal``
+    r"|(?::(?P<role>[A-Za-z][\w.+-]*(?::[A-Za-z][\w.+-]*)?):)?"     # :role: prefix
+    r"`(?P<text>[^`]+)`(?::[A-Za-z][\w.+-]*:)?(?:__?)?"             # `text`, `text`_
+)
+_STRONG = re.compile(r"(?<![\w*])\*\*(?=\S)([^*]+?)(?<=\S)\*\*(?![\w*])")
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
+_SUBSTITUTION = re.compile(r"(?<![\w|])\|(?=\S)([^|]+?)(?<=\S)\|(?:__?)?(?![\w|])")
+_FOOTNOTE_REF = re.compile(r"[ \t]?\[(?:#[\w-]*|\*|\d+|[A-Za-z][\w.-]*)\]_(?!\w)")
+_NAMED_REF = re.compile(r"(?<![\w`])([A-Za-z0-9](?:[\w.+-]*?[A-Za-z0-9])?)__?(?![\w])")
+_ESCAPE = re.compile(r"\\(.)|\\$")
+_TARGET = re.compile(r"^(.*?)\s*<([^<>]+)>$", re.S)
+_VERBATIM_ROLES = frozenset({"code", "literal", "math", "samp", "kbd", "file", "regexp"})
+_PARK = 0xE000
+_SLOT = "\ue100"  # stands for one already-cleaned token while the text around it is cleaned
+_MARKUP = frozenset("`*|_\\[")
+
+
+def _role_text(role: str | None, text: str) -> str:
+    """What Sphinx shows for ``:role:`text```: the title of ``Title <target>``, the last
+    component of ``~a.b.c``, the text after ``!``."""
+    name = (role or "").rsplit(":", 1)[-1]
+    if name in _VERBATIM_ROLES:
+        return text
+    target = _TARGET.match(text)
+    if target and target.group(1):
+        return target.group(1)
+    if text.startswith("!"):
+        return text[1:]
+    if text.startswith("~"):
+        tail = text[1:].rsplit(".", 1)[-1]
+        return tail or text[1:]
+    return text
+
+
+def clean_rst_inline(line: str) -> str:
+    """Reduce one line of reStructuredText to the text a reader sees.
+
+    Args:
+        line: One line (block markers already removed).
+
+    Returns:
+        The visible text, right-stripped.
+    """
+    if not _MARKUP.intersection(line):
+        return line.rstrip()
+    escaped = "\\" in line
+    if escaped:
+        line = _ESCAPE.sub(lambda m: chr(_PARK + ord(m.group(1))) if m.group(1) and ord(m.group(1)) < 128 else (m.group(1) or ""), line)
+    tokens: list[str] = []
+
+    def park(match: re.Match[str]) -> str:
+        if match.group(1) is not None:
+            tokens.append(match.group(1))
+        else:
+            tokens.append(_role_text(match.group("role"), match.group("text")))
+        return _SLOT
+
+    text = _TOKEN.sub(park, line) if "`" in line else line
+    text = _FOOTNOTE_REF.sub("", text)
+    text = _STRONG.sub(r"\1", text)
+    text = _EMPHASIS.sub(r"\1", text)
+    text = _SUBSTITUTION.sub(r"\1", text)
+    if "_" in text:
+        text = _NAMED_REF.sub(r"\1", text)
+    if tokens:
+        contents = iter(tokens)
+        text = re.sub(_SLOT, lambda m: next(contents), text)
+    if escaped:
+        # An escaped space joins what it separates; other escaped characters stand for themselves.
+        text = text.replace(chr(_PARK + 32), "").translate({_PARK + c: c for c in range(128)})
+    return text.rstrip()

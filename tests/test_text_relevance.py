@@ -1,0 +1,85 @@
+"""Weighted question coverage: paraphrase is read, names and asked-for numbers are required,
+and units are ranked so the sentence that answers comes first."""
+
+from __future__ import annotations
+
+import unittest
+
+from agentic_rag.contracts import Document
+from agentic_rag.retrieval import BM25Index
+from agentic_rag.text.relevance import RelevanceModel, TermWeights
+
+PAGES = {
+    "redirects": "Redirects are followed by default. Pass follow_redirects=False to stop the client from following them; the response is then the 301 itself.",
+    "timeouts": "Every request has a timeout of 5 seconds by default. Set timeout=None to wait forever.",
+    "install": "Install the package with pip:\n\npip install acmehttp",
+    "pool": "The connection pool keeps connections open. The pool size is set with max_connections.",
+    "auth": "Authentication uses the auth argument with a tuple of user name and password.",
+    "cookies": "Cookies set by the server are kept by the client and sent back on later requests.",
+}
+
+
+def model() -> RelevanceModel:
+    index = BM25Index.from_documents([Document(id=k, text=v) for k, v in PAGES.items()])
+    return RelevanceModel(index.analyzer, weights=TermWeights.from_index(index))
+
+
+class WeightsTest(unittest.TestCase):
+    def test_bm25_document_frequency(self) -> None:
+        index = BM25Index.from_documents([Document(id=k, text=v) for k, v in PAGES.items()])
+        self.assertEqual(index.document_frequency("pool"), 1)
+        self.assertEqual(index.document_frequency("connect"), 1)
+        self.assertEqual(index.document_frequency("never-seen"), 0)
+        weights = TermWeights.from_index(index)
+        self.assertGreater(weights.idf("pool"), weights.idf("client"))
+
+    def test_uniform_without_statistics(self) -> None:
+        self.assertEqual(TermWeights().idf("anything"), 1.0)
+        self.assertFalse(TermWeights().has_statistics)
+
+
+class CoverageTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.model = model()
+
+    def test_paraphrased_question_covers_the_answering_page(self) -> None:
+        question = "How do I make the client quit chasing redirects?"
+        share = self.model.answer_share(question, "", PAGES["redirects"])
+        self.assertGreater(share, 0.5)
+        self.assertGreater(share, max(self.model.answer_share(question, "", PAGES[k]) for k in PAGES if k != "redirects"))
+
+    def test_identifier_parts_match(self) -> None:
+        self.assertEqual(self.model.coverage("follow redirects", "Pass follow_redirects=False."), 1.0)
+        self.assertEqual(self.model.coverage("follow redirects", "Call followRedirects(false)."), 1.0)
+
+    def test_asking_verbs_weigh_little(self) -> None:
+        terms = {t.term: t.weight for t in self.model.question_terms("How do I use the pool?")}
+        self.assertLess(terms["use"], terms["pool"])
+
+    def test_a_missing_name_is_reported(self) -> None:
+        self.assertIn("oauth2", self.model.missing_named("How do I set up OAuth2 tokens?", PAGES["auth"]))
+        self.assertEqual(self.model.missing_named("How do I set the timeout?", PAGES["timeouts"]), ())
+        self.assertIn("HTTP/2", self.model.missing_named("Does it speak HTTP/2?", "It speaks HTTP and 2 protocols."))
+
+    def test_a_count_needs_its_noun_and_a_digit(self) -> None:
+        question = "How many employees does the client have?"
+        self.assertTrue(self.model.wants_number(question))
+        self.assertIn("employe", self.model.missing_named(question, PAGES["cookies"]))
+        with_digit = self.model.answer_share("How many seconds is the timeout?", "", PAGES["timeouts"])
+        without = self.model.answer_share("How many seconds is the timeout?", "", "The timeout is measured in seconds.")
+        self.assertGreater(with_digit, without)
+
+    def test_ranked_units_put_the_answer_first(self) -> None:
+        ranked = self.model.rank_units("What is the default timeout?", [("", PAGES["pool"]), ("", PAGES["timeouts"])])
+        self.assertEqual(ranked[0].unit.text, "Every request has a timeout of 5 seconds by default.")
+        self.assertEqual(ranked[0].passage, 1)
+        again = self.model.rank_units("What is the default timeout?", [("", PAGES["pool"]), ("", PAGES["timeouts"])])
+        self.assertEqual(ranked, again)
+
+    def test_best_units_keep_a_lead_in_with_its_command(self) -> None:
+        picked = self.model.best_units("What is the pip command to install it?", [("", PAGES["install"])], max_units=1)
+        self.assertEqual(picked[0].unit.text, "Install the package with pip:\n\npip install acmehttp")
+
+
+if __name__ == "__main__":
+    unittest.main()
