@@ -1,8 +1,8 @@
 """Ingestion: walk a folder, load each file as sections of text, cut them into chunks.
 
 :func:`walk_tree` finds the files (deterministic order, symbolic links contained in the root),
-:func:`read_source` and :func:`parse_source` read and parse one (Markdown, HTML, text, JSON,
-JSONL, CSV; anything else is a listed ``problem``, never an exception), and
+:func:`read_source` and :func:`parse_source` read and parse one (Markdown, reStructuredText,
+HTML, text, JSON, JSONL, CSV; anything else is a listed ``problem``, never an exception), and
 :func:`chunk_sections` cuts the result into :class:`Chunk` objects that cite
 ``path:start-end`` line ranges of the original file.
 """
@@ -14,6 +14,7 @@ from agentic_rag.ingest.chunker import Chunk, ChunkOptions, chunk_sections
 from agentic_rag.ingest.html_loader import parse_html
 from agentic_rag.ingest.loaders import SourceBytes, decode_text, load_path, parse_plain_text, parse_source, read_source
 from agentic_rag.ingest.markdown_loader import parse_markdown
+from agentic_rag.ingest.rst_loader import parse_rst
 from agentic_rag.ingest.structured_loader import FieldMapping, parse_csv, parse_json, parse_jsonl
 from agentic_rag.ingest.walker import DEFAULT_SKIPPED_FOLDERS, SUPPORTED_SUFFIXES, SkippedFile, SourceFile, WalkOptions, WalkResult, walk_tree
 
@@ -40,6 +41,7 @@ __all__ = [
     "parse_jsonl",
     "parse_markdown",
     "parse_plain_text",
+    "parse_rst",
     "parse_source",
     "read_source",
     "walk_tree",

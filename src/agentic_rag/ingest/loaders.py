@@ -25,7 +25,7 @@ from agentic_rag.ingest.markdown_loader import markdown_source
 from agentic_rag.ingest.rst_loader import rst_source
 from agentic_rag.ingest.structured_loader import FieldMapping, parse_csv, parse_json, parse_jsonl
 
-__all__ = ["FieldMapping", "SourceBytes", "decode_text", "load_path", "parse_plain_text", "parse_source", "read_source"]
+__all__ = ["PARSERS", "FieldMapping", "SourceBytes", "decode_text", "load_path", "parse_plain_text", "parse_source", "read_source"]
 
 _STAGE = "ingest"
 
@@ -110,6 +110,7 @@ def parse_plain_text(text: str) -> tuple[TextSection, ...]:
 
 
 #: The loader for each file ending (lower case, with its dot).
+#: The loader for each file ending (lower case, with its dot); the walker indexes these endings.
 PARSERS: dict[str, Callable[[str, FieldMapping], ParsedSource]] = {
     ".txt": lambda text, fields: ParsedSource(parse_plain_text(text)),
     ".md": lambda text, fields: markdown_source(text),

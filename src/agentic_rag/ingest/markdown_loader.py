@@ -2,9 +2,14 @@
 
 Headings (``#`` ATX and underlined setext) start a new section and become its title; they
 are not repeated in the body. Emphasis, links (the link text stays), images (the alt text
-stays), inline code marks, HTML tags and comments, list and quote markers, table pipes and
-rules are stripped; fenced code is kept as text, as its own block. A YAML front matter block
-is dropped, its ``title:`` becoming the title of the text before the first heading.
+stays), code span marks (a span may run onto the next line of its paragraph), HTML tags and
+comments, quote markers and rules are stripped. List items keep a normalised marker (``- ``
+or ``1. ``, two spaces a nesting level; continuation lines indented under their item) so a
+list still reads as a list; table rows become ``cell | cell``; fenced code is kept as text,
+as its own block. A YAML front matter block is dropped, its ``title:`` becoming the title of
+the text before the first heading. MyST ``{include}``, ``{literalinclude}`` and
+``{toctree}`` fences are dropped; a file holding nothing but includes is reported by
+:func:`markdown_source` as ``only includes <target>``.
 """
 
 from __future__ import annotations
@@ -30,15 +35,16 @@ _MYST_DROPPED = frozenset({"include", "literalinclude", "toctree"})
 _COMMENT = re.compile(r"<!--.*?-->")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
 _TICKS = re.compile(r"`+")
-_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
-_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+_IMAGE = re.compile(r"!\[([^\]]*)\]\([^()]*\)")
+_LINK = re.compile(r"\[([^\]]+)\]\([^()]*\)")
 _REF_LINK = re.compile(r"\[([^\]]+)\]\[[^\]]*\]")
 _AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^>\s]+)>")
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
-_STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
-_EM_STAR = re.compile(r"(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])")
-_EM_UNDER = re.compile(r"(?<![\w_])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w_])")
-_STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
+_STRONG = re.compile(r"\*\*(?=\S)((?:[^*]|\*(?!\*))+?)(?<=\S)\*\*|__(?=\S)((?:[^_]|_(?!_))+?)(?<=\S)__")
+_EM_STAR = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
+_EM_UNDER = re.compile(r"(?<![\w_])_(?=[^\s_])([^_]+?)(?<=[^\s_])_(?![\w_])")
+_STRIKE = re.compile(r"~~(?=\S)((?:[^~]|~(?!~))+?)(?<=\S)~~")
+# Each emphasis pattern stops at the next delimiter character, so a line costs linear time.
 # Escaped characters are parked in the private-use area while markup is stripped.
 _PARK = 0xE000
 _UNPARK = {_PARK + code: code for code in range(128)}
@@ -55,7 +61,7 @@ def _strip_markup(text: str) -> str:
     text = _AUTOLINK.sub(r"\1", text)
     text = _TAG.sub("", text)
     text = text.replace("`", "")  # a backtick run no run of the same length closes is literal
-    text = _STRONG.sub(r"\2", text)
+    text = _STRONG.sub(lambda m: m.group(1) or m.group(2), text)
     text = _EM_STAR.sub(r"\1", text)
     text = _EM_UNDER.sub(r"\1", text)
     return _STRIKE.sub(r"\1", text)

@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     def store_arg(p: argparse.ArgumentParser) -> None:
         p.add_argument("--store", default=".agentic-rag", metavar="DIR", help="the store folder (default: ./.agentic-rag)")
 
-    p = sub.add_parser("index", help="index files and folders into the store", description="Index files and folders (.txt .md .html .json .jsonl .csv) into the store, incrementally: unchanged files are skipped, changed ones replaced, deleted ones removed.")
+    p = sub.add_parser("index", help="index files and folders into the store", description="Index files and folders (.txt .md .rst .html .json .jsonl .csv) into the store, incrementally: unchanged files are skipped, changed ones replaced, deleted ones removed.")
     p.add_argument("paths", nargs="+", metavar="PATH")
     store_arg(p)
     p.add_argument("--corpus", metavar="NAME", help="put every file in this corpus (default: one corpus per top-level folder)")
