@@ -43,6 +43,17 @@ class InlineCodeTest(unittest.TestCase):
                                      "  and wrap it in IndexRetriever.")
         self.assertEqual(block.line_marks, ((0, 1), (57, 2), (132, 3)))
 
+    def test_myst_roles_show_what_sphinx_shows(self):
+        cases = {
+            "use the {class}`~contextvars.Token`s returned by {func}`~structlog.contextvars.bind_contextvars`":
+                "use the Tokens returned by bind_contextvars",
+            "see {doc}`the guide <guide>` and {py:meth}`!Foo.bar`": "see the guide and Foo.bar",
+            "keep {literal}`~x.y` and a {brace} `z`": "keep ~x.y and a {brace} z",
+        }
+        for line, expected in cases.items():
+            with self.subTest(line=line):
+                self.assertEqual(clean_inline(line), expected)
+
     def test_long_pathological_lines_finish_quickly(self):
         for line in ("**x *y " * 100_000, "[a](" * 200_000, "`" * 500_000, "".join("`" * (i % 40 + 1) + "x" for i in range(30_000))):
             started = time.monotonic()

@@ -105,7 +105,7 @@ class QuickstartTest(unittest.TestCase):
             ("Installation", "Note:\nThe client is not thread-safe; see Threads.", (28, 30)),
             ("Installation", "New in version 2.0:\nThe timeout argument.", (32, 33)),
             ("Options", "- timeout: seconds to wait (default 5).\n- retries: how many times to retry.\n"
-                        "  1. First nested.\n  2. Second nested\n    wraps here.", (38, 39, 41, 42, 43)),
+                        "  #. First nested.\n  #. Second nested\n    wraps here.", (38, 39, 41, 42, 43)),
             ("Options", "connect(host, port=80)\nOpen a connection.", (45, 47)),
             ("Options", "param host: The host name.\nparam port: The port.\nreturns: A Connection.", (49, 50, 51)),
             ("Options", "timeout\nSeconds to wait.", (53, 54)),

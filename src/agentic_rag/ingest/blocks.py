@@ -161,23 +161,14 @@ class ListNesting:
     def __init__(self) -> None:
         self.columns: list[int] = []
         self.after_blank = False
-        self.numbers: list[int] = []
 
     def item(self, indent: int, content: int) -> int:
         """A new item whose marker is at column ``indent``; returns its level (0 = top)."""
         while self.columns and indent < self.columns[-1]:
             self.columns.pop()
         self.columns.append(content)
-        del self.numbers[len(self.columns):]
         self.after_blank = False
         return len(self.columns) - 1
-
-    def number(self, level: int, given: int | None) -> int:
-        """The number of an enumerated item at ``level`` (``None`` for an automatic one)."""
-        while len(self.numbers) <= level:
-            self.numbers.append(0)
-        self.numbers[level] = given if given is not None else self.numbers[level] + 1
-        return self.numbers[level]
 
     def continuation(self, indent: int) -> int:
         """Levels of indentation for a line that is not an item (0 once it ends the list)."""
@@ -194,7 +185,6 @@ class ListNesting:
     def end(self) -> None:
         """The list is over."""
         self.columns = []
-        self.numbers = []
 
 
 class SectionBuilder:

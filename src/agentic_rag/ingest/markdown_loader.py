@@ -19,6 +19,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from agentic_rag.ingest.blocks import ListNesting, ParsedSource, SectionBuilder, TextSection, include_problem, table_row
+from agentic_rag.ingest.rst_inline import role_text
 
 __all__ = ["clean_inline", "markdown_source", "parse_markdown"]
 
@@ -32,6 +33,7 @@ _QUOTE = re.compile(r"^[ \t]{0,3}(>[ \t]?)+")
 _LIST = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
 _MYST = re.compile(r"^[ \t]*\{([\w:-]+)\}[ \t]*(\S*)")
 _MYST_DROPPED = frozenset({"include", "literalinclude", "toctree"})
+_MYST_ROLE = re.compile(r"\{([A-Za-z][\w.+-]*(?::[A-Za-z][\w.+-]*)?)\}$")
 _COMMENT = re.compile(r"<!--.*?-->")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
 _TICKS = re.compile(r"`+")
@@ -129,12 +131,17 @@ def _clean(line: str, open_ticks: int = 0, closes_later: Callable[[int], bool] =
         line, tail = line[:open_at], line[open_at + still_open:].translate(_REPARK)
     # Code spans are parked as one private-use character each while markup is stripped, so
     # emphasis and links around them still match and their content is never touched.
-    pieces, previous = [], 0
-    for start, end, _ in spans:
-        pieces.append(line[previous:start])
+    pieces, previous, codes = [], 0, []
+    for start, end, code in spans:
+        piece = line[previous:start]
+        role = _MYST_ROLE.search(piece)
+        if role is not None:
+            # A MyST role ({class}`~pkg.Name`) shows what Sphinx shows: "Name".
+            piece, code = piece[:role.start()], role_text(role.group(1), code)
+        pieces.append(piece)
+        codes.append(code.translate(_REPARK))
         previous = end
     pieces.append(line[previous:])
-    codes = [code.translate(_REPARK) for _, _, code in spans]
     text = _strip_markup(_SPAN.join(pieces))
     if text.count(_SPAN) == len(codes):
         contents = iter(codes)

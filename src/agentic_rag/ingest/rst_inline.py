@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["clean_rst_inline"]
+__all__ = ["clean_rst_inline", "role_text"]
 
 # A role, an inline literal or interpreted text (with an optional reference suffix).
 _TOKEN = re.compile(
@@ -29,7 +29,7 @@ _SLOT = "\ue100"  # stands for one already-cleaned token while the text around i
 _MARKUP = frozenset("`*|_\\[")
 
 
-def _role_text(role: str | None, text: str) -> str:
+def role_text(role: str | None, text: str) -> str:
     """What Sphinx shows for ``:role:`text```: the title of ``Title <target>``, the last
     component of ``~a.b.c``, the text after ``!``."""
     name = (role or "").rsplit(":", 1)[-1]
@@ -66,7 +66,7 @@ def clean_rst_inline(line: str) -> str:
         if match.group(1) is not None:
             tokens.append(match.group(1))
         else:
-            tokens.append(_role_text(match.group("role"), match.group("text")))
+            tokens.append(role_text(match.group("role"), match.group("text")))
         return _SLOT
 
     text = _TOKEN.sub(park, line) if "`" in line else line

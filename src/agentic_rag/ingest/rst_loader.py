@@ -165,10 +165,9 @@ class _Reader:
             marker = bullet.group(2)
             self.fields = False
             level = self.lists.item(column, len(bullet.group(0)))
-            if marker in ("#",) or marker.isdigit():
-                lead = f"{self.lists.number(level, None if marker == '#' else int(marker))}. "
-            else:
-                lead = "- "
+            # An automatic "#." item keeps its marker: a number the source does not hold would
+            # put words in quotes that no reader finds at the cited lines.
+            lead = f"{marker}. " if marker == "#" or marker.isdigit() else "- "
             self.paragraph_column = len(bullet.group(0))
             self.text(line[bullet.end():], index + 1, self.paragraph_column, "  " * level + lead)
             return index + 1
