@@ -16,8 +16,9 @@ same service as ``agentic-rag ask --json``, in one process. Measured per mode:
 - wrong abstentions: answerable questions whose status is not ``answered``;
 - false answers: questions the documents do not answer whose status is ``answered``;
 - citations verified: every cited quote's words stand, in order, within the cited lines of
-  the cited file (markup between them allowed, and a word markup splits in two, such as
-  ``{class}`Token`s``, counts as one); claims without a citation and empty claims;
+  the cited file (markup between them allowed, and words that markup splits or joins, such
+  as ``{class}`Token`s`` or ``.. versionadded::``, matched joined); claims without a citation
+  and empty claims;
 - seconds per ask: median and p95.
 
 Run: ``python bench/bench_docs_qa.py`` (report split, writes the docs section);
@@ -94,16 +95,27 @@ def quote_at_lines(root: Path, citation: dict) -> bool:
     if not wanted:
         return False
     source = _WORDS.findall("\n".join(lines[start - 1:end]).casefold())
-    # Markup may split what a reader sees as one word ({class}`Token`s reads "Tokens"): a
-    # quote word also matches two or three adjacent source words joined.
-    position = 0
-    for word in wanted:
-        while position < len(source) and not any("".join(source[position:position + n]) == word for n in (1, 2, 3)):
-            position += 1
-        if position == len(source):
-            return False
-        position += next(n for n in (1, 2, 3) if "".join(source[position:position + n]) == word)
+    # Markup may split or join what a reader sees as words ({class}`Token`s reads "Tokens",
+    # ".. versionadded::" reads "Version added"): up to three adjacent words on either side
+    # may be joined to match.
+    q = s = 0
+    while q < len(wanted):
+        step = _joined_match(wanted, q, source, s)
+        if step is None:
+            s += 1
+            if s >= len(source):
+                return False
+            continue
+        q, s = q + step[0], s + step[1]
     return True
+
+
+def _joined_match(wanted: list[str], q: int, source: list[str], s: int) -> tuple[int, int] | None:
+    for n in (1, 2, 3):
+        for m in (1, 2, 3):
+            if q + n <= len(wanted) and s + m <= len(source) and "".join(wanted[q:q + n]) == "".join(source[s:s + m]):
+                return n, m
+    return None
 
 
 def load_questions(split: str) -> list[dict]:

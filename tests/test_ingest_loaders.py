@@ -79,7 +79,7 @@ class MarkdownTest(unittest.TestCase):
     def test_headings_become_section_titles(self):
         text = "Preamble.\n\n# Install *now*\n\nStep one.\n\n## Configure ##\nStep two.\n\nSetext\n======\nUnder it.\n"
         self.assertEqual(_blocks(parse_markdown(text)), [
-            ("", "Preamble."), ("Install now", "Step one."), ("Configure", "Step two."), ("Setext", "Under it."),
+            ("", "Preamble."), ("Install now", "Step one."), ("Install now › Configure", "Step two."), ("Setext", "Under it."),
         ])
 
     def test_empty_sections_are_dropped(self):

@@ -98,20 +98,20 @@ class QuickstartTest(unittest.TestCase):
     def test_every_block_text_and_line(self):
         self.assertEqual(_blocks(parse_rst(QUICKSTART)), [
             ("Quickstart", "This guide shows how to use foo with Client.", (9,)),
-            ("Installation", "Install it:", (14,)),
-            ("Installation", "pip install foo\nfoo --version", (16, 17)),
-            ("Installation", "Then configure it:", (19,)),
-            ("Installation", "import foo\nclient = foo.Client(timeout=5)", (24, 26)),
-            ("Installation", "Note:\nThe client is not thread-safe; see Threads.", (28, 30)),
-            ("Installation", "New in version 2.0:\nThe timeout argument.", (32, 33)),
-            ("Options", "- timeout: seconds to wait (default 5).\n- retries: how many times to retry.\n"
-                        "  #. First nested.\n  #. Second nested\n    wraps here.", (38, 39, 41, 42, 43)),
-            ("Options", "connect(host, port=80)\nOpen a connection.", (45, 47)),
-            ("Options", "param host: The host name.\nparam port: The port.\nreturns: A Connection.", (49, 50, 51)),
-            ("Options", "timeout\nSeconds to wait.", (53, 54)),
-            ("Options", "Name | Default\na | 1\nb | 2", (57, 59, 60)),
-            ("Options", "Current version: version. See the docs and Quickstart.", (73,)),
-            ("Options", "Deprecated since version 3.1: Use bar instead.", (75,)),
+            ("Quickstart › Installation", "Install it:", (14,)),
+            ("Quickstart › Installation", "pip install foo\nfoo --version", (16, 17)),
+            ("Quickstart › Installation", "Then configure it:", (19,)),
+            ("Quickstart › Installation", "import foo\nclient = foo.Client(timeout=5)", (24, 26)),
+            ("Quickstart › Installation", "Note:\nThe client is not thread-safe; see Threads.", (28, 30)),
+            ("Quickstart › Installation", "Version added 2.0:\nThe timeout argument.", (32, 33)),
+            ("Quickstart › Options", "- timeout: seconds to wait (default 5).\n- retries: how many times to retry.\n"
+                                         "  #. First nested.\n  #. Second nested\n    wraps here.", (38, 39, 41, 42, 43)),
+            ("Quickstart › Options", "connect(host, port=80)\nOpen a connection.", (45, 47)),
+            ("Quickstart › Options", "param host: The host name.\nparam port: The port.\nreturns: A Connection.", (49, 50, 51)),
+            ("Quickstart › Options", "timeout\nSeconds to wait.", (53, 54)),
+            ("Quickstart › Options", "Name | Default\na | 1\nb | 2", (57, 59, 60)),
+            ("Quickstart › Options", "Current version: version. See the docs and Quickstart.", (73,)),
+            ("Quickstart › Options", "Deprecated 3.1: Use bar instead.", (75,)),
         ])
 
     def test_chunks_cite_lines_that_hold_their_words(self):
@@ -175,7 +175,7 @@ class DirectiveAndTableTest(unittest.TestCase):
 
     def test_titles_and_transitions(self):
         text = "Over\n====\n\nPara one.\n\n----------\n\n=======\n Inset\n=======\nBody.\nTitle\n=====\nnot a title above\n"
-        self.assertEqual([(t, x) for t, x, _ in _blocks(parse_rst(text))], [("Over", "Para one."), ("Inset", "Body.\nTitle\n=====\nnot a title above")])
+        self.assertEqual([(t, x) for t, x, _ in _blocks(parse_rst(text))], [("Over", "Para one."), ("Over › Inset", "Body.\nTitle\n=====\nnot a title above")])
 
     def test_pathological_file_finishes_fast(self):
         size = 1_000_000
@@ -209,11 +209,11 @@ class StoreTest(unittest.TestCase):
             self.assertEqual(report.added, 2)
             self.assertIn(("docs/changes.rst", "only includes CHANGELOG.rst"), report.skipped)
             hit = store.search("thread-safe client")[0]
-            self.assertEqual((hit.path, hit.section), ("docs/quickstart.rst", "Installation"))
+            self.assertEqual((hit.path, hit.section), ("docs/quickstart.rst", "Quickstart › Installation"))
             lines = QUICKSTART.split("\n")
             self.assertIn("thread-safe", " ".join(lines[hit.start_line - 1:hit.end_line]))
             wombat = store.search("wombat cache")[0]
-            self.assertEqual((wombat.citation, wombat.section), ("docs/CHANGELOG.rst:7-7", "2.0"))
+            self.assertEqual((wombat.citation, wombat.section), ("docs/CHANGELOG.rst:7-7", "Changelog › 2.0"))
 
 
 if __name__ == "__main__":

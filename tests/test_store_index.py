@@ -104,7 +104,7 @@ class IndexAndSearchTest(StoreTestCase):
         hits = self.store.search("quokka checksum", k=3)
         self.assertIsInstance(hits[0], StoreHit)
         best = hits[0]
-        self.assertEqual((best.path, best.start_line, best.end_line, best.corpus_id, best.section), ("kb/guide/install.md", 7, 7, "guide", "Checking"))
+        self.assertEqual((best.path, best.start_line, best.end_line, best.corpus_id, best.section), ("kb/guide/install.md", 7, 7, "guide", "Installing › Checking"))
         self.assertEqual(best.chunk_id, "kb/guide/install.md#1")
         self.assertEqual(best.citation, "kb/guide/install.md:7-7")
         lines = (self.root / "guide/install.md").read_text().split("\n")

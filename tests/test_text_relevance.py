@@ -76,6 +76,15 @@ class CoverageTest(unittest.TestCase):
         again = self.model.rank_units("What is the default timeout?", [("", PAGES["pool"]), ("", PAGES["timeouts"])])
         self.assertEqual(ranked, again)
 
+    def test_a_version_asked_for_may_stand_in_the_section_heading(self) -> None:
+        passages = [("24.3.0 - 2024-12-16 \u203a Backwards-incompatible Changes", "- Python 3.7 has been dropped.\n  #1340"),
+                    ("Installation", "Python 3.7 is the oldest version the docs mention.")]
+        best = self.model.rank_units("Which release dropped Python 3.7?", passages)[0]
+        self.assertEqual(best.unit.text, "- Python 3.7 has been dropped.\n  #1340")
+        self.assertEqual(best.heading, passages[0][0])
+        # The question's own number and an issue number are no answer.
+        self.assertEqual(self.model.rank_units("Which release dropped Python 3.7?", passages[1:])[0].heading, "")
+
     def test_best_units_keep_a_lead_in_with_its_command(self) -> None:
         picked = self.model.best_units("What is the pip command to install it?", [("", PAGES["install"])], max_units=1)
         self.assertEqual(picked[0].unit.text, "Install the package with pip:\n\npip install acmehttp")

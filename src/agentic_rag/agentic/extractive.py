@@ -97,7 +97,8 @@ class ExtractiveDrafter:
         for scored in model.best_units(description, [(s.title, s.text) for s in snippets], max_units=self.max_units, keep_ratio=self.keep_ratio):
             snippet, unit = snippets[scored.passage], scored.unit
             citation = Citation(snippet_id=snippet.id, quote=unit.text, start=unit.start, end=unit.end)
-            out.append(Claim(text=unit.text, citations=(citation,), fact_id=fact_id))
+            text = f"{scored.heading}: {unit.text}" if scored.heading else unit.text
+            out.append(Claim(text=text, citations=(citation,), fact_id=fact_id))
         return tuple(out)
 
     def best_sentence_claim(self, snippet: Snippet, terms: set[str], bridges: Sequence[str], fact_id: str, *, must_mention: str = "") -> Claim | None:

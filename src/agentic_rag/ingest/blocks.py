@@ -197,6 +197,7 @@ class SectionBuilder:
     def __init__(self, title: str = "") -> None:
         self.sections: list[TextSection] = []
         self.title = title
+        self.path: list[tuple[int, str]] = []  # the open headings, (level, text), outermost first
         self.blocks: list[TextBlock] = []
         self.paragraph: list[list[tuple[str, int]]] = []
 
@@ -230,13 +231,24 @@ class SectionBuilder:
         if parts:
             self.blocks.append(TextBlock("".join(parts), tuple(marks)))
 
-    def heading(self, title: str) -> None:
-        """Start a new section titled ``title``."""
+    def heading(self, title: str, level: int | None = None) -> None:
+        """Start a new section under heading ``title``.
+
+        With a ``level`` (1 outermost) the section's title is the heading with its parent
+        heading, "Parent › Heading": a changelog's "Backwards-incompatible Changes" means
+        little without the version heading above it.
+        """
         self.end_paragraph()
         if self.blocks:
             self.sections.append(TextSection(tuple(self.blocks), self.title))
         self.blocks = []
-        self.title = title
+        if level is None:
+            self.title = title
+            return
+        while self.path and self.path[-1][0] >= level:
+            self.path.pop()
+        self.path.append((level, title))
+        self.title = " \u203a ".join(text for _, text in self.path[-2:] if text)
 
     def finish(self) -> tuple[TextSection, ...]:
         """The sections with body text, in order."""

@@ -291,14 +291,14 @@ def _parse(text: str) -> tuple[tuple[TextSection, ...], list[str]]:
         atx = _ATX.match(raw)
         if atx:
             lists.end()
-            out.heading(clean_inline(atx.group(2) or ""))
+            out.heading(clean_inline(atx.group(2) or ""), len(atx.group(1)))
             continue
         following = lines[index] if index < len(lines) else ""
         if _SETEXT.match(following) and not _LIST.match(raw) and not _RULE.match(raw) and not _TABLE_RULE.match(raw):
             # A line underlined by === or --- is a heading (CommonMark would take the whole
             # paragraph; taking the last line keeps earlier lines as body text).
             lists.end()
-            out.heading(clean_inline(_QUOTE.sub("", raw).strip()))
+            out.heading(clean_inline(_QUOTE.sub("", raw).strip()), 1 if following.strip().startswith("=") else 2)
             index += 1  # the underline
             continue
         if _RULE.match(raw):

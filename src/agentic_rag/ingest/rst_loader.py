@@ -5,7 +5,7 @@ keep a normalised marker (``- `` or ``1. ``, two spaces a level); field lists be
 ``name: text``; definition lists keep the term line, then the definition. Literal blocks (after
 a paragraph ending in ``::``, which keeps one ``:``) and ``code-block`` directives are kept
 verbatim, dedented, as their own block. Admonitions and version notes keep a lead
-(``Note:``, ``New in version 2.0:``) and their text; Sphinx object directives keep their
+(``Note:``, ``Version added 2.0:``) and their text; Sphinx object directives keep their
 signature line and their text; tables become ``cell | cell`` rows. Comments, targets,
 substitution definitions, options and directives without readable text (``toctree``,
 ``image``, ``include``...) are dropped. Inline markup is reduced by
@@ -48,8 +48,10 @@ _DROPPED = frozenset({"toctree", "image", "include", "literalinclude", "raw", "m
 _ADMONITIONS = {"attention": "Attention:", "caution": "Caution:", "danger": "Danger:", "error": "Error:", "hint": "Hint:",
                 "important": "Important:", "note": "Note:", "tip": "Tip:", "warning": "Warning:", "seealso": "See also:",
                 "todo": "To do:"}
-_VERSIONS = {"versionadded": "New in version {}:", "versionchanged": "Changed in version {}:",
-             "deprecated": "Deprecated since version {}:", "versionremoved": "Removed in version {}:"}
+# The directive's own words, readable ("Version added 2.0:"), so a quote of the lead still
+# stands, letter for letter, at its line (".. versionadded:: 2.0").
+_VERSIONS = {"versionadded": "Version added {}:", "versionchanged": "Version changed {}:",
+             "deprecated": "Deprecated {}:", "versionremoved": "Version removed {}:"}
 _NO_ARGUMENT_TEXT = frozenset({"figure"})  # the argument is a file name; the caption is text
 _INCLUDES = frozenset({"include", "literalinclude"})
 _FILE_FIELDS = frozenset({"orphan", "nosearch", "nocomments", "tocdepth"})
@@ -77,6 +79,7 @@ class _Reader:
         self.lines = [line.expandtabs(8).rstrip() for line in text.split("\n")]
         self.out = SectionBuilder()
         self.lists = ListNesting()
+        self.styles: dict[tuple[str, str], int] = {}
         self.includes: list[str] = []
         self.literal_after = -1  # a paragraph at this column ended in "::": an indented block follows
         self.paragraph_column = -1  # column of the current paragraph's text (-1: none open)
@@ -195,7 +198,7 @@ class _Reader:
         line, following = lines[index], lines[index + 1]
         over = _ADORNMENT.match(line)
         if over and index + 2 < len(lines) and following.strip() and lines[index + 2].strip() == line.strip():
-            self.section(following.strip())
+            self.section(following.strip(), ("over", line.strip()[0]))
             return index + 3
         if over:
             if not following.strip() and len(line.strip()) >= 4:
@@ -204,15 +207,17 @@ class _Reader:
             return 0
         under = _ADORNMENT.match(following)
         if under and not line[0].isspace() and (len(following.strip()) >= len(line.strip()) or len(following.strip()) >= 4):
-            self.section(line.strip())
+            self.section(line.strip(), ("under", following.strip()[0]))
             return index + 2
         return 0
 
-    def section(self, title: str) -> None:
+    def section(self, title: str, style: tuple[str, str]) -> None:
+        # rST levels are the adornment styles in the order a document first uses them.
+        level = self.styles.setdefault(style, len(self.styles) + 1)
         self.hold = False
         self.lists.end()
         self.literal_after = -1
-        self.out.heading(clean_rst_inline(title))
+        self.out.heading(clean_rst_inline(title), level)
         self.paragraph_column = -1
 
     # -- explicit markup -------------------------------------------------------------------

@@ -126,7 +126,8 @@ class ExtractiveGenerator:
         parts, citations = [], []
         for scored in picked:
             number, unit = scored.passage + 1, scored.unit
-            parts.append(_with_marker(unit.text if "\n" in unit.text else " ".join(unit.text.split()), number))
+            shown = unit.text if "\n" in unit.text else " ".join(unit.text.split())
+            parts.append(_with_marker(f"{scored.heading}: {shown}" if scored.heading else shown, number))
             citations.append(AnswerCitation(number, docs[number - 1].document_id, unit.text, unit.start, unit.end))
         return GeneratedAnswer(" ".join(parts), tuple(citations))
 

@@ -15,7 +15,6 @@ so a question about something the documents never mention cannot be covered.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -38,7 +37,10 @@ _WANTS_NUMBER = re.compile(
     r"\b(?:which|what)\s+(?:\w+\s+)?(?:version|release|port|year|number|percentage)s?\b|\bhow\s+(?:many|much|long|old|often)\b|\bsince\s+when\b",
     re.IGNORECASE,
 )
-_DIGIT = re.compile(r"\d")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+# A version asked for is dotted ("24.3.0"); an issue number ("#1340", "5623") is no answer.
+_WANTS_VERSION = re.compile(r"\b(?:version|release)s?\b|\bsince\s+when\b", re.IGNORECASE)
+_VERSION = re.compile(r"\d+(?:\.\d+)+")
 # The noun a question asks about follows its question word ("how many employees", "which
 # port"): when the collection never uses it, the topic is missing, not paraphrased.
 _TOPIC = re.compile(r"\b(?:how\s+(?:many|much)|which|what|whose)\s+((?:[\w'-]+\s+){0,2}?[\w'-]+)\b", re.IGNORECASE)
@@ -125,12 +127,16 @@ class ScoredUnit:
         unit: The unit (offsets into that passage's text).
         score: The ranking score (higher is better).
         coverage: Weighted share of the question the unit covers, with its passage's title.
+        heading: The passage's title when it holds the answer the unit lacks (the version
+            heading of a changelog entry asked "which release..."); an answer shows it
+            before the unit.
     """
 
     passage: int
     unit: PassageUnit
     score: float
     coverage: float
+    heading: str = ""
 
 
 class _Terms:
@@ -304,19 +310,31 @@ class RelevanceModel:
             Units best first; ties by passage, then offset.
         """
         scored: list[ScoredUnit] = []
+        wants = self.wants_number(question)
+        pattern = _VERSION if _WANTS_VERSION.search(question) else _NUMBER
+        asked = set(pattern.findall(question))
         for number, (title, text) in enumerate(passages):
             context = self.coverage(question, f"{title}\n{text}")
             prior = 1.0 / (1.0 + 0.5 * number)
+            titled = wants and bool(set(pattern.findall(title)) - asked)
             for unit in split_units(text):
                 own = self.coverage(question, f"{title}\n{unit.text}")
                 score = 0.6 * own + 0.3 * context + 0.1 * prior
+                heading = ""
+                if wants and not set(pattern.findall(unit.text)) - asked:
+                    # A number asked for must stand where the answer is: in the unit, or in
+                    # its section's title (a changelog's version heading); the question's own
+                    # numbers do not count.
+                    heading = title if titled else ""
+                    score *= 0.9 if titled else 0.6
+                    own = own if titled else 0.5 * own
                 if unit.kind is UnitKind.CODE:
                     score *= 0.75
                 if len(unit.text) < 25:
                     score *= 0.85
                 elif len(unit.text) > 600:
                     score *= 0.9
-                scored.append(ScoredUnit(number, unit, round(score, 9), round(own, 9)))
+                scored.append(ScoredUnit(number, unit, round(score, 9), round(own, 9), heading))
         scored.sort(key=lambda s: (-s.score, s.passage, s.unit.start))
         return scored[:limit] if limit else scored
 
@@ -338,11 +356,7 @@ class RelevanceModel:
         return self._shares(question, title, text)
 
     def _answer_share_uncached(self, question: str, title: str, text: str) -> float:
-        ranked = self.rank_units(question, [(title, text)])
-        if self.wants_number(question):
-            # A number asked for must stand in the unit that answers; a passage without any
-            # digit near the question's words offers none.
-            ranked = [s for s in ranked if _DIGIT.search(s.unit.text)] or [dataclasses.replace(s, coverage=0.5 * s.coverage) for s in ranked[:1]]
+        ranked = self.rank_units(question, [(title, text)], limit=1)
         own = ranked[0].coverage if ranked else 0.0
         return round(0.5 * own + 0.5 * self.coverage(question, f"{title}\n{text}"), 6)
 
