@@ -50,6 +50,7 @@ from agentic_rag.interfaces.store_service import StoreService  # noqa: E402
 from agentic_rag.store import KnowledgeStore  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "docs_qa"
+EXTRA_DEV = "questions_extra_dev.jsonl"
 START = "<!-- bench:docs-qa -->"
 END = "<!-- /bench:docs-qa -->"
 MODES = ("agentic", "parallel")
@@ -119,8 +120,13 @@ def _joined_match(wanted: list[str], q: int, source: list[str], s: int) -> tuple
 
 
 def load_questions(split: str) -> list[dict]:
-    with open(DATA / "questions.jsonl", encoding="utf-8") as handle:
-        questions = [json.loads(line) for line in handle if line.strip()]
+    """The questions of ``split``; the dev split also takes ``questions_extra_dev.jsonl``
+    (more projects, for tuning only) when it is there."""
+    files = [DATA / "questions.jsonl"] + ([DATA / EXTRA_DEV] if split != "report" and (DATA / EXTRA_DEV).exists() else [])
+    questions = []
+    for path in files:
+        with open(path, encoding="utf-8") as handle:
+            questions += [json.loads(line) for line in handle if line.strip()]
     return [q for q in questions if split == "all" or q["split"] == split]
 
 

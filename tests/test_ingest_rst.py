@@ -173,6 +173,14 @@ class DirectiveAndTableTest(unittest.TestCase):
             with self.subTest(line=line):
                 self.assertEqual(clean_rst_inline(line), expected)
 
+    def test_links_and_roles_running_onto_the_next_line(self):
+        text = ("Title\n=====\n\nSee the article\non `Cross-Site Scripting\n<https://example.org/xss>`_. Also see\n"
+                ":ref:`the long\nlabel <lbl>` and ``code`` here.\n")
+        (section,) = parse_rst(text)
+        (block,) = section.blocks
+        self.assertEqual(block.text, "See the article\non Cross-Site Scripting\n. Also see\nthe long\nlabel and code here.")
+        self.assertEqual([block.line_at(block.text.index(w)) for w in ("Cross", "Also", "label")], [5, 6, 8])
+
     def test_titles_and_transitions(self):
         text = "Over\n====\n\nPara one.\n\n----------\n\n=======\n Inset\n=======\nBody.\nTitle\n=====\nnot a title above\n"
         self.assertEqual([(t, x) for t, x, _ in _blocks(parse_rst(text))], [("Over", "Para one."), ("Over › Inset", "Body.\nTitle\n=====\nnot a title above")])

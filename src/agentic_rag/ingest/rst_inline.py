@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["clean_rst_inline", "role_text"]
+__all__ = ["clean_rst_inline", "clean_rst_line", "role_text"]
 
 # A role, an inline literal or interpreted text (with an optional reference suffix).
 _TOKEN = re.compile(
@@ -83,3 +83,41 @@ def clean_rst_inline(line: str) -> str:
         # An escaped space joins what it separates; other escaped characters stand for themselves.
         text = text.replace(chr(_PARK + 32), "").translate({_PARK + c: c for c in range(128)})
     return text.rstrip()
+
+
+_LITERAL = re.compile(r"``(?:[^`]|`(?!`))+?``")
+_OPEN_ROLE = re.compile(r":[A-Za-z][\w.+-]*(?::[A-Za-z][\w.+-]*)?:$")
+_CLOSE_SUFFIX = re.compile(r"^(?::[A-Za-z][\w.+-]*:)?(?:__?(?![\w]))?")
+_LINK_TARGET = re.compile(r"\s*<[^<>]*>\s*$|^\s*<[^<>]*>\s*$")
+
+
+def clean_rst_line(line: str, open_span: bool = False) -> tuple[str, bool]:
+    """Clean one line of a paragraph where interpreted text may run onto the next line
+    (```Cross-Site Scripting`` then ``<https://...>`_`` below it).
+
+    Args:
+        line: One line of paragraph text.
+        open_span: Whether interpreted text opened on an earlier line is still open.
+
+    Returns:
+        The visible text, and whether interpreted text is still open at the line's end. The
+        opening backtick and role, the closing backtick and reference suffix, and a link
+        target ``<...>`` are dropped; the words between stay on their own lines.
+    """
+    head = ""
+    if open_span:
+        close = line.find("`")
+        if close < 0:
+            return _LINK_TARGET.sub("", line).rstrip(), True
+        inner, line = line[:close], _CLOSE_SUFFIX.sub("", line[close + 1:], count=1)
+        head = _LINK_TARGET.sub("", inner)
+    bare = _LITERAL.sub("", line)
+    if bare.count("`") % 2 == 1:
+        opening = line.rfind("`")
+        before, after = line[:opening], line[opening + 1:]
+        role = _OPEN_ROLE.search(before)
+        if role is not None:
+            before = before[:role.start()]
+        spaced = clean_rst_inline(before) + (" " if before[-1:].isspace() else "")
+        return (head + spaced + _LINK_TARGET.sub("", after)).rstrip(), True
+    return (head + clean_rst_inline(line)).rstrip(), False

@@ -19,7 +19,7 @@ import csv
 import re
 
 from agentic_rag.ingest.blocks import ListNesting, ParsedSource, SectionBuilder, TextSection, include_problem, table_row
-from agentic_rag.ingest.rst_inline import clean_rst_inline
+from agentic_rag.ingest.rst_inline import clean_rst_inline, clean_rst_line
 
 __all__ = ["parse_rst", "rst_source"]
 
@@ -80,6 +80,7 @@ class _Reader:
         self.out = SectionBuilder()
         self.lists = ListNesting()
         self.styles: dict[tuple[str, str], int] = {}
+        self.open_span = False  # interpreted text (a link, a role) runs onto the next line
         self.includes: list[str] = []
         self.literal_after = -1  # a paragraph at this column ended in "::": an indented block follows
         self.paragraph_column = -1  # column of the current paragraph's text (-1: none open)
@@ -94,6 +95,7 @@ class _Reader:
         self.out.end_paragraph()
         self.paragraph_column = -1
         self.fields = False
+        self.open_span = False
 
     def list_goes_on(self, index: int) -> bool:
         """Whether the list open at blank line ``index`` continues after it (one block)."""
@@ -113,7 +115,7 @@ class _Reader:
             self.literal_after = self.paragraph_column
             head = content[:-2]
             content = head.rstrip() if head.endswith((" ", "\t")) or not head.strip() else head + ":"
-        cleaned = clean_rst_inline(content)
+        cleaned, self.open_span = clean_rst_line(content, self.open_span)
         if cleaned.strip():
             self.hold = False
             self.out.line(prefix + cleaned, number)
