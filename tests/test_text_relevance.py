@@ -85,6 +85,13 @@ class CoverageTest(unittest.TestCase):
         # The question's own number and an issue number are no answer.
         self.assertEqual(self.model.rank_units("Which release dropped Python 3.7?", passages[1:])[0].heading, "")
 
+    def test_a_number_question_needs_a_number_and_a_future_version_is_not_a_heading(self) -> None:
+        numbered = self.model.answer_share("How many seconds does a request wait by default?", "", PAGES["timeouts"])
+        vague = self.model.answer_share("How many seconds does a request wait by default?", "", "A request waits a few seconds by default.")
+        self.assertGreater(numbered, vague / 0.6 - 1e-9)
+        passages = [("2.0.0 \u203a Changes", "- The pool option is deprecated and will be removed.")]
+        self.assertEqual(self.model.rank_units("In which version will the pool option be removed?", passages)[0].heading, "")
+
     def test_best_units_keep_a_lead_in_with_its_command(self) -> None:
         picked = self.model.best_units("What is the pip command to install it?", [("", PAGES["install"])], max_units=1)
         self.assertEqual(picked[0].unit.text, "Install the package with pip:\n\npip install acmehttp")

@@ -37,10 +37,16 @@ _WANTS_NUMBER = re.compile(
     r"\b(?:which|what)\s+(?:\w+\s+)?(?:version|release|port|year|number|percentage)s?\b|\bhow\s+(?:many|much|long|old|often)\b|\bsince\s+when\b",
     re.IGNORECASE,
 )
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_NUMBER = re.compile(
+    r"\d+(?:[.,]\d+)*|\b(?:zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|"
+    r"thirty|forty|fifty|hundred|thousand|million|once|twice|thrice)\b",
+    re.IGNORECASE,
+)
 # A version asked for is dotted ("24.3.0"); an issue number ("#1340", "5623") is no answer.
 _WANTS_VERSION = re.compile(r"\b(?:version|release)s?\b|\bsince\s+when\b", re.IGNORECASE)
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
+_FUTURE = re.compile(r"\b(?:will|next|upcoming|future)\b", re.IGNORECASE)
+_NO_NUMBER_FACTOR = 0.6
 # The noun a question asks about follows its question word ("how many employees", "which
 # port"): when the collection never uses it, the topic is missing, not paraphrased.
 _TOPIC = re.compile(r"\b(?:how\s+(?:many|much)|which|what|whose)\s+((?:[\w'-]+\s+){0,2}?[\w'-]+)\b", re.IGNORECASE)
@@ -316,7 +322,8 @@ class RelevanceModel:
         for number, (title, text) in enumerate(passages):
             context = self.coverage(question, f"{title}\n{text}")
             prior = 1.0 / (1.0 + 0.5 * number)
-            titled = wants and bool(set(pattern.findall(title)) - asked)
+            # A heading's version is a past release: no answer to "which version *will*...".
+            titled = wants and not _FUTURE.search(question) and bool(set(pattern.findall(title)) - asked)
             for unit in split_units(text):
                 own = self.coverage(question, f"{title}\n{unit.text}")
                 score = 0.6 * own + 0.3 * context + 0.1 * prior
@@ -358,7 +365,18 @@ class RelevanceModel:
     def _answer_share_uncached(self, question: str, title: str, text: str) -> float:
         ranked = self.rank_units(question, [(title, text)], limit=1)
         own = ranked[0].coverage if ranked else 0.0
-        return round(0.5 * own + 0.5 * self.coverage(question, f"{title}\n{text}"), 6)
+        share = 0.5 * own + 0.5 * self.coverage(question, f"{title}\n{text}")
+        if ranked and self.wants_number(question) and not self.gives_number(question, ranked[0]):
+            # Asked "how many" or "which version", a passage whose best unit states no such
+            # number (nor its heading) talks about the subject without answering.
+            share *= _NO_NUMBER_FACTOR
+        return round(share, 6)
+
+    def gives_number(self, question: str, scored: ScoredUnit) -> bool:
+        """True when ``scored`` states a number (a version, for a version question) that the
+        question does not, in the unit itself or in the heading shown with it."""
+        pattern = _VERSION if _WANTS_VERSION.search(question) else _NUMBER
+        return bool(scored.heading) or bool(set(pattern.findall(scored.unit.text)) - set(pattern.findall(question)))
 
     def best_units(self, question: str, passages: Sequence[tuple[str, str]], *, max_units: int = 3, keep_ratio: float = 0.8) -> list[ScoredUnit]:
         """The units an extractive answer quotes: the best one, then up to ``max_units - 1``
