@@ -92,6 +92,11 @@ class CoverageTest(unittest.TestCase):
         passages = [("2.0.0 \u203a Changes", "- The pool option is deprecated and will be removed.")]
         self.assertEqual(self.model.rank_units("In which version will the pool option be removed?", passages)[0].heading, "")
 
+    def test_a_unit_naming_an_api_wins_a_tie(self) -> None:
+        passage = ("", "You can compute the hash once. Pass cache_hash=True to compute the hash once.")
+        best = self.model.rank_units("How do I compute the hash once?", [passage])[0]
+        self.assertIn("cache_hash", best.unit.text)
+
     def test_best_units_keep_a_lead_in_with_its_command(self) -> None:
         picked = self.model.best_units("What is the pip command to install it?", [("", PAGES["install"])], max_units=1)
         self.assertEqual(picked[0].unit.text, "Install the package with pip:\n\npip install acmehttp")

@@ -47,6 +47,11 @@ _WANTS_VERSION = re.compile(r"\b(?:version|release)s?\b|\bsince\s+when\b", re.IG
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
 _FUTURE = re.compile(r"\b(?:will|next|upcoming|future)\b", re.IGNORECASE)
 _NO_NUMBER_FACTOR = 0.6
+# Identifiers: dotted or underscored names, calls, camel-case words.
+_IDENTIFIER = re.compile(r"\w+(?:[._]\w+)+|\w+\(|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
+# What naming an API the question does not name adds to a unit's score (measured on the dev
+# half: the answering unit among the best three for 50 -> 62 of 86 questions).
+_NAMING_BONUS = 0.1
 # The noun a question asks about follows its question word ("how many employees", "which
 # port"): when the collection never uses it, the topic is missing, not paraphrased.
 _TOPIC = re.compile(r"\b(?:how\s+(?:many|much)|which|what|whose)\s+((?:[\w'-]+\s+){0,2}?[\w'-]+)\b", re.IGNORECASE)
@@ -162,6 +167,11 @@ class _Terms:
             self.trigrams = {s: _trigrams(s) for s in self.stems if len(s) >= 4}
         wanted = _trigrams(term)
         return any(len(wanted & grams) >= 0.6 * len(wanted | grams) for grams in self.trigrams.values())
+
+
+def _names_api(text: str, question: str) -> float:
+    """1.0 when ``text`` names an identifier that the (case-folded) ``question`` does not."""
+    return 1.0 if any(m.group().strip("_").casefold() not in question for m in _IDENTIFIER.finditer(text) if m.group().strip("_.(")) else 0.0
 
 
 def _trigrams(term: str) -> frozenset[str]:
@@ -304,8 +314,10 @@ class RelevanceModel:
 
         A unit's score mixes its own coverage read with its passage's title (what section it
         stands in), its passage's coverage (a sentence inside a passage about the topic beats
-        a lone coincidence), and the passage's position (retrieval order). A code block with
-        no lead-in, a very short unit and a very long one are discounted.
+        a lone coincidence), the passage's position (retrieval order), and whether it names an
+        API the question does not (an identifier such as ``cache_hash``, ``loop.index0`` or
+        ``FrozenInstanceError``: documentation answers "how do I..." with a name). A code block
+        with no lead-in, a very short unit and a very long one are discounted.
 
         Args:
             question: The question.
@@ -319,6 +331,7 @@ class RelevanceModel:
         wants = self.wants_number(question)
         pattern = _VERSION if _WANTS_VERSION.search(question) else _NUMBER
         asked = set(pattern.findall(question))
+        folded = question.casefold()
         for number, (title, text) in enumerate(passages):
             context = self.coverage(question, f"{title}\n{text}")
             prior = 1.0 / (1.0 + 0.5 * number)
@@ -326,7 +339,7 @@ class RelevanceModel:
             titled = wants and not _FUTURE.search(question) and bool(set(pattern.findall(title)) - asked)
             for unit in split_units(text):
                 own = self.coverage(question, f"{title}\n{unit.text}")
-                score = 0.6 * own + 0.3 * context + 0.1 * prior
+                score = 0.6 * own + 0.3 * context + 0.1 * prior + _NAMING_BONUS * _names_api(unit.text, folded)
                 heading = ""
                 if wants and not set(pattern.findall(unit.text)) - asked:
                     # A number asked for must stand where the answer is: in the unit, or in
