@@ -92,6 +92,12 @@ class CoverageTest(unittest.TestCase):
         passages = [("2.0.0 \u203a Changes", "- The pool option is deprecated and will be removed.")]
         self.assertEqual(self.model.rank_units("In which version will the pool option be removed?", passages)[0].heading, "")
 
+    def test_a_default_asked_for_must_be_stated(self) -> None:
+        question = "What timeout does the client use by default?"
+        stated = self.model.answer_share(question, "", PAGES["timeouts"])
+        unstated = self.model.answer_share(question, "", "Every request of the client has a timeout. Set timeout=None to wait forever.")
+        self.assertLess(unstated, 0.7 * stated)
+
     def test_a_unit_naming_an_api_wins_a_tie(self) -> None:
         passage = ("", "You can compute the hash once. Pass cache_hash=True to compute the hash once.")
         best = self.model.rank_units("How do I compute the hash once?", [passage])[0]

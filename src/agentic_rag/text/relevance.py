@@ -47,6 +47,9 @@ _WANTS_VERSION = re.compile(r"\b(?:version|release)s?\b|\bsince\s+when\b", re.IG
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
 _FUTURE = re.compile(r"\b(?:will|next|upcoming|future)\b", re.IGNORECASE)
 _NO_NUMBER_FACTOR = 0.6
+# A question for a default value, and the words that state one.
+_WANTS_DEFAULT = re.compile(r"\bby\s+default\b|\bdefault\s+(?:value|length|timeout|port|size|limit|prefix|class|encoding|format|name|number)\b|\bwhat(?:'s|\s+is)\s+the\s+default\b", re.IGNORECASE)
+_STATES_DEFAULT = re.compile(r"\bdefault(?:s|ed)?\b|\bunless\b|\botherwise\b|\bif\s+not\s+(?:given|set|specified)\b", re.IGNORECASE)
 # Identifiers: dotted or underscored names, calls, camel-case words.
 _IDENTIFIER = re.compile(r"\w+(?:[._]\w+)+|\w+\(|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
 # What naming an API the question does not name adds to a unit's score (measured on the dev
@@ -382,6 +385,9 @@ class RelevanceModel:
         if ranked and self.wants_number(question) and not self.gives_number(question, ranked[0]):
             # Asked "how many" or "which version", a passage whose best unit states no such
             # number (nor its heading) talks about the subject without answering.
+            share *= _NO_NUMBER_FACTOR
+        if ranked and _WANTS_DEFAULT.search(question) and not _STATES_DEFAULT.search(f"{ranked[0].heading}\n{ranked[0].unit.text}"):
+            # Asked for a default, the answering unit says what the default is.
             share *= _NO_NUMBER_FACTOR
         return round(share, 6)
 
