@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         "## Answers on real documentation (report half)\n\n"
         f"Command: `{command}`; date: {datetime.date.today().isoformat()}; CPython {platform.python_version()}, "
         f"{os.cpu_count()} cores, 1-minute load average {load:.2f} when it started; deterministic components, no language model.\n"
-        f"Stores: {sizes} (`bench/data/docs_qa/`, one store per project). Thresholds were tuned on the dev half only.\n\n"
+        f"Stores: {sizes} (`bench/data/docs_qa/`, one store per project). Thresholds and rules were tuned on the dev half only (with `questions_extra_dev.jsonl`, 60 more dev questions over the jinja2 and Python-Markdown docs); `python bench/bench_docs_qa.py --split dev` prints the dev figures.\n\n"
         + body
         + "\n\nCorrect: status `answered` and every part's key string in the answer text. Wrong abstention: an answerable "
         "question whose status is not `answered`. False answer: a question the documents do not answer, answered. "
