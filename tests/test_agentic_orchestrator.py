@@ -131,13 +131,15 @@ class OverclaimingSynthesizer:
         self.citation_for = citation_for
 
     def synthesize(self, question, plan, snippets, assessment):
-        claims = tuple(Claim(text=f"claim {i}", citations=(self.citation_for(snippets, i),)) for i in range(2))
+        # Each claim says what it quotes, so only the citation itself can make it fail.
+        cited = [self.citation_for(snippets, i) for i in range(2)]
+        claims = tuple(Claim(text=c.quote, citations=(c,)) for c in cited)
         return GroundedAnswer(text="overclaimed", claims=claims, status=AnswerStatus.ANSWERED)
 
 
 class InvariantTest(unittest.TestCase):
     def test_never_answered_after_insufficient_final_assessment(self):
-        good = lambda snippets, i: Citation(snippet_id=snippets[i].id, quote=snippets[i].text[:10], start=0)
+        good = lambda snippets, i: Citation(snippet_id=snippets[i].id, quote=snippets[i].text[:40], start=0)
         run = AgenticRAGOrchestrator(retriever=OverlapRetriever(), judge=ScriptedJudge(), synthesizer=OverclaimingSynthesizer(good),
                                      config=OrchestratorConfig(max_iterations=1)).run(TWO_HOP_QUESTION, sample_corpora())
         self.assertFalse(run.iterations[-1].assessment.is_sufficient)
@@ -146,14 +148,15 @@ class InvariantTest(unittest.TestCase):
     def test_citations_to_unretrieved_snippets_are_removed_and_status_downgraded(self):
         def half_bad(snippets, i):
             if i == 0:
-                return Citation(snippet_id="nowhere/never-retrieved", quote="invented")
-            return Citation(snippet_id=snippets[0].id, quote=snippets[0].text[:10], start=0)
+                return Citation(snippet_id="nowhere/never-retrieved", quote="invented and never retrieved")
+            return Citation(snippet_id=snippets[0].id, quote=snippets[0].text[:40], start=0)
 
         run = AgenticRAGOrchestrator(retriever=OverlapRetriever(), judge=ScriptedJudge(AnswerabilityLabel.SUFFICIENT),
                                      synthesizer=OverclaimingSynthesizer(half_bad)).run(TWO_HOP_QUESTION, sample_corpora())
-        self.assertEqual([c.text for c in run.answer.claims], ["claim 1"])
+        self.assertEqual(len(run.answer.claims), 1)
+        self.assertEqual(run.answer.claims[0].citations[0].snippet_id, run.snippets[0].id)
         self.assertIs(run.answer.status, AnswerStatus.PARTIAL)
-        self.assertNotIn("claim 0", run.answer.text)
+        self.assertNotIn("invented", run.answer.text)
 
     def test_misquoted_span_is_removed(self):
         def misquote(snippets, i):

@@ -369,7 +369,7 @@ class PersistenceTest(unittest.TestCase):
         damaged = {
             "truncated": data[:-7],
             "corrupted": data[:-20] + bytes([data[-20] ^ 0xFF]) + data[-19:],
-            "future version": data[:8] + struct.pack("<I", 2) + data[12:],
+            "future version": data[:8] + struct.pack("<I", 99) + data[12:],
             "not an index": b"hello world, this is not an index file",
         }
         for name, blob in damaged.items():

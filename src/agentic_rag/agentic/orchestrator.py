@@ -10,12 +10,15 @@ synthesize.
     synthesizer -> grounded answer -> citation check -> RunResult
 
 Budgets never raise: hitting one ends the run with the best grounded answer so far and a
-``stop_reason``. Components that charge the budget (LLM-backed ones) are replaced by the
+``stop_reason``. With a deadline, each retriever call is waited for only the time remaining
+(on a daemon thread, abandoned when the time is up), so a stuck retriever cannot hold the run
+past its deadline. Components that charge the budget (LLM-backed ones) are replaced by the
 deterministic judge and synthesizer once it is spent, so the run still ends with an answer.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 from collections.abc import Sequence
 
@@ -42,6 +45,7 @@ from agentic_rag.contracts import (
 )
 from agentic_rag.contracts.corpus import require_corpora
 from agentic_rag.contracts.validation import require_text
+from agentic_rag.daemon_threads import submit_daemon
 from agentic_rag.errors import AgenticRAGError, BudgetExhaustedError, InvalidInputError, RetrievalError
 from agentic_rag.ports import Drafter, Planner, QueryRewriter, Retriever, SufficiencyJudge, Synthesizer
 
@@ -123,6 +127,7 @@ class _Run:
         self.subquery_count = 0
         self.assessment: ContextAssessment | None = None
         self.spent = False
+        self.deadline_hit = False  # a retriever call was abandoned at the deadline
 
     def execute(self) -> RunResult:
         cfg = self.o.config
@@ -188,11 +193,14 @@ class _Run:
             self.subquery_count += 1
             self.budget.charge_retrieval()
             try:
-                found = self.o.retriever.retrieve(sq.text, self.o.config.top_k, corpus_ids=sq.corpus_ids)
+                found = self._call_retriever(sq)
             except AgenticRAGError:
                 raise
             except Exception as exc:  # a third-party retriever's own error, named for the caller
                 raise RetrievalError(f"retriever failed on subquery {sq.id} {sq.text!r}: {type(exc).__name__}: {exc}", stage="retriever") from exc
+            if found is None:  # still running at the deadline: abandoned
+                self.deadline_hit = True
+                break
             for rank, hit in enumerate(found, start=1):
                 stamped = dataclasses.replace(hit, query_id=sq.id, fact_id=sq.fact_id, lineage=())
                 key = stamped.key
@@ -209,13 +217,29 @@ class _Run:
                     new.append(stamped)
         return new, truncated
 
+    def _call_retriever(self, sq: Subquery) -> Sequence[Snippet] | None:
+        """The retriever's hits for ``sq``, or ``None`` when the deadline passed first.
+
+        With a deadline the call runs on a daemon thread and is waited for only the time
+        remaining; a call still running then is abandoned (it finishes, or dies with the
+        process, unobserved). Without one it runs in the caller's thread.
+        """
+        remaining = self.budget.remaining_s()
+        if remaining is None:
+            return self.o.retriever.retrieve(sq.text, self.o.config.top_k, corpus_ids=sq.corpus_ids)
+        future = submit_daemon(self.o.retriever.retrieve, sq.text, self.o.config.top_k, corpus_ids=sq.corpus_ids, name="agentic-rag-retrieve")
+        try:
+            return future.result(timeout=remaining)
+        except concurrent.futures.TimeoutError:
+            return None
+
     def _stop_reason(self, plan: RetrievalPlan, new: list[Snippet], truncated: bool, iteration: int) -> StopReason | None:
         assert self.assessment is not None
         if self.assessment.is_sufficient:
             return StopReason.SUFFICIENT
         if self.assessment.conflicts and plan.stop_conditions.stop_on_conflict:
             return StopReason.CONFLICT
-        if self.budget.expired():
+        if self.deadline_hit or self.budget.expired():
             return StopReason.DEADLINE
         if truncated:
             return StopReason.MAX_SNIPPETS

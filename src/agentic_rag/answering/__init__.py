@@ -3,7 +3,8 @@ and the answer-text composer."""
 
 from __future__ import annotations
 
-from agentic_rag.answering.compose import compose_text, outcome_notes
+from agentic_rag.answering.compose import CITATION_MARKER, compose_text, marked_segments, outcome_notes
+from agentic_rag.answering.grounding import grounding_problem
 from agentic_rag.answering.guard import guard_answer, guard_status, least_status, unsupported_claims
 
-__all__ = ["compose_text", "guard_answer", "guard_status", "least_status", "outcome_notes", "unsupported_claims"]
+__all__ = ["CITATION_MARKER", "compose_text", "grounding_problem", "guard_answer", "guard_status", "least_status", "marked_segments", "outcome_notes", "unsupported_claims"]

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from agentic_rag.contracts import AnswerStatus, Claim, ConflictEvidence, RequiredFact, RetrievalPlan
 
-__all__ = ["compose_text", "outcome_notes"]
+__all__ = ["CITATION_MARKER", "compose_text", "marked_segments", "outcome_notes"]
+
+#: A citation marker ``[n]`` of an answer that cites documents by number: after white space and
+#: before white space, closing punctuation or the end, so ``x[0]`` or ``parts[1].lower()`` in
+#: quoted code is not read as one.
+CITATION_MARKER = re.compile(r"(?<=\s)\[(\d+)\](?=[.!?;:,]?(?:\s|$))")
+# A claim: text, then one or more markers, then the punctuation closing it.
+_MARKED = re.compile(r"(?s).*?(?:\s+\[\d+\](?=[.!?;:,]?(?:\s|$)))+[.!?;:,]?")
 
 
 def compose_text(claims: Sequence[Claim], notes: Iterable[str] = ()) -> str:
@@ -55,3 +63,23 @@ def outcome_notes(plan: RetrievalPlan, conflicts: Sequence[ConflictEvidence], mi
     elif status is AnswerStatus.UNANSWERABLE:
         notes.append("The evidence is insufficient to answer this question.")
     return notes
+
+
+def marked_segments(text: str) -> list[tuple[str, tuple[int, ...]]]:
+    """The claims of an answer that cites documents as ``[n]``: each is the text up to its run
+    of markers (and the punctuation closing it), with the numbers it cites.
+
+    Args:
+        text: The answer text.
+
+    Returns:
+        ``(claim text without markers, cited numbers)`` pairs in order; text after the last
+        marker is not a claim.
+    """
+    out = []
+    for match in _MARKED.finditer(text):
+        numbers = tuple(int(n) for n in CITATION_MARKER.findall(match.group()))
+        claim = CITATION_MARKER.sub("", match.group()).strip()
+        claim = claim if "\n" in claim else " ".join(claim.split()).replace(" .", ".")
+        out.append((claim, numbers))
+    return out

@@ -4,7 +4,8 @@ One rule set for every answer of either workflow and every synthesizer, determin
 LLM-backed:
 
 * a claim whose citations do not hold (no citation, an unknown snippet, a quote that is not at
-  its span) or that says nothing (no letter or digit) is dropped;
+  its span), that says nothing (no letter or digit), or that says what its quotes do not
+  (the grounding check) is dropped;
 * the status is at most the verdict's (the judge's label through the abstention policy, or the
   parallel answerability check), at most PARTIAL when a claim was dropped, and UNANSWERABLE
   when no claim is left: an answer that cites nothing answers nothing.
@@ -16,6 +17,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from agentic_rag.answering.compose import compose_text
+from agentic_rag.answering.grounding import grounding_problem
 from agentic_rag.contracts import AnswerStatus, Claim, GroundedAnswer, Snippet
 
 __all__ = ["guard_answer", "guard_status", "least_status", "unsupported_claims"]
@@ -51,13 +53,19 @@ def unsupported_claims(claims: Sequence[Claim], snippets: Sequence[Snippet]) -> 
     """Return the claims that do not hold.
 
     A claim does not hold when it says nothing (no letter or digit), has no citation, cites a
-    snippet that was never retrieved, or quotes text that does not stand at the cited span.
+    snippet that was never retrieved, quotes text that does not stand at the cited span, or
+    fails the grounding check (:func:`~agentic_rag.answering.grounding.grounding_problem`:
+    its quotes are no evidence, or its content is not in them).
     """
     by_id = {s.id: s for s in snippets}
     bad = []
     for claim in claims:
         empty = not any(ch.isalnum() for ch in claim.text)
         if empty or not claim.citations or any(c.snippet_id not in by_id or not c.is_supported_by(by_id[c.snippet_id]) for c in claim.citations):
+            bad.append(claim)
+            continue
+        cited = [by_id[c.snippet_id] for c in claim.citations]
+        if grounding_problem(claim.text, [c.quote for c in claim.citations], [f"{s.title}\n{s.text}" for s in cited]):
             bad.append(claim)
     return tuple(bad)
 

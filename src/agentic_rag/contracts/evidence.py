@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentic_rag.contracts.serialization import JsonContract
+from agentic_rag.contracts.serialization import JsonContract, contract_from_dict
 from agentic_rag.contracts.validation import freeze_metadata, instance_tuple, require_enum, require_int, require_text, text_tuple
 from agentic_rag.errors import InvalidInputError
 
@@ -109,6 +109,21 @@ class Snippet(JsonContract):
         if self.query_id and (self.query_id, self.fact_id) not in lineage:
             lineage = ((self.query_id, self.fact_id),) + lineage
         object.__setattr__(self, "lineage", lineage)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Snippet:
+        """Rebuild a snippet from :meth:`to_dict` output; its ``id`` must be given (citations
+        name it, so it is never derived again from data).
+
+        Raises:
+            InvalidInputError: A missing or empty ``id``, or any field of the wrong type.
+        """
+        if isinstance(data, Mapping):
+            value = data.get("id")
+            if not isinstance(value, str) or not value.strip():
+                raise InvalidInputError(f"Snippet.id must be a non-empty string in serialized data (citations refer to it), got {value!r}",
+                                        stage="serialization")
+        return contract_from_dict(cls, data)
 
     @property
     def key(self) -> tuple[str, str, int, int]:

@@ -3,12 +3,19 @@
 Every contract inherits :class:`JsonContract`, so ``RunResult.from_dict(run.to_dict())``
 rebuilds an equal object and ``json.dumps(run.to_dict(), sort_keys=True)`` is stable byte
 for byte. Enums are written as their values, tuples as lists, metadata as plain dicts.
+
+``from_dict`` is strict about types, by the type hints: a bool field takes only ``true`` or
+``false``, a string field only a string, an int field an integer, a float field a finite
+number (an integer too), and ``null`` only where the field is optional. Nothing is coerced or
+filled in, so data that ``to_dict`` could not have written is refused with an
+:class:`~agentic_rag.errors.InvalidInputError` naming the field and the value.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 import sys
 import types
 import typing
@@ -87,20 +94,50 @@ def contract_from_dict(cls: type[T], data: Mapping[str, Any]) -> T:
         raise InvalidInputError(f"{cls.__name__}.from_dict: {exc}", stage="serialization") from exc
 
 
+def _type_name(hint: Any) -> str:
+    if hint is type(None):
+        return "null"
+    return _EXPECTED.get(hint, getattr(hint, "__name__", str(hint)))
+
+
+_EXPECTED = {bool: "a bool", str: "a string", int: "an int", float: "a finite number"}
+
+
+def _scalar(hint: Any, value: Any, where: str) -> Any:
+    """Check a JSON scalar against its field's type: no bool for a number, no number for a
+    bool or a string, no NaN or infinity (``to_dict`` output must stay strict JSON)."""
+    if hint is bool:
+        ok = isinstance(value, bool)
+    elif hint is str:
+        ok = isinstance(value, str)
+    elif hint is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if not ok:
+        raise InvalidInputError(f"{where} must be {_EXPECTED[hint]}, got {type(value).__name__} {value!r}", stage="serialization")
+    return value
+
+
 def _convert(hint: Any, value: Any, where: str) -> Any:
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
         if value is None and type(None) in args:
             return None
-        for arg in args:
-            if arg is type(None):
-                continue
+        options = [arg for arg in args if arg is not type(None)]
+        if len(options) == 1:  # an optional field: the one type's own error says most
+            if value is None:
+                raise InvalidInputError(f"{where} must be {_type_name(options[0])} or null, got None", stage="serialization")
+            return _convert(options[0], value, where)
+        for arg in options:
             try:
                 return _convert(arg, value, where)
             except (InvalidInputError, ValueError, TypeError):
                 continue
-        raise InvalidInputError(f"{where}: {value!r} fits none of {args}", stage="serialization")
+        raise InvalidInputError(f"{where} must be one of {[_type_name(a) for a in args]}, got {type(value).__name__} {value!r}", stage="serialization")
+    if hint in _EXPECTED:
+        return _scalar(hint, value, where)
     if origin is tuple:
         if not isinstance(value, (list, tuple)):
             raise InvalidInputError(f"{where}: expected a list, got {type(value).__name__}", stage="serialization")
@@ -117,5 +154,7 @@ def _convert(hint: Any, value: Any, where: str) -> Any:
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         if isinstance(value, hint):
             return value
+        if issubclass(hint, JsonContract):
+            return hint.from_dict(value)  # a contract's own from_dict checks run when nested too
         return contract_from_dict(hint, value)
     return value

@@ -1,20 +1,31 @@
-"""HTML to sections of plain text with the standard library's ``html.parser``.
+"""HTML to sections of plain text, with a small linear-time tokenizer.
 
 Scripts, styles, templates and the document head are dropped (the ``<title>`` becomes the
 title of the text before the first heading); ``<h1>``-``<h6>`` start sections titled by their
 text; block elements (paragraphs, list items, table rows, ``<br>``...) end paragraphs. White
 space is collapsed except inside ``<pre>``. Every piece of text keeps the source line it came
 from, so a chunk's line range points into the original file.
+
+The tokenizer follows the HTML5 rules where they matter for text: a tag ends at the first
+``>`` outside a quoted attribute value, a comment at ``-->``, ``<!...>`` and ``<?...>`` at
+``>``, and the content of ``<script>`` and ``<style>`` is not markup. A construct left open at
+the end of the file swallows the rest of it, as in a browser. Each character is looked at a
+bounded number of times, so a hostile page (120 KB of ``<a ``, ``<!--`` repeated) costs
+linear time; the standard library's ``html.parser`` rescans such input from every ``<``.
 """
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
+import re
+from html import unescape
 
 from agentic_rag.ingest.blocks import TextBlock, TextSection
 
 __all__ = ["parse_html"]
 
+_TAG_OPEN = re.compile(r"<(/?)([a-zA-Z][^\t\n\r\f />\x00]*)")
+_TAG_STOP = re.compile(r"[>\"']")
+_RAW_TEXT = {tag: re.compile(rf"</{tag}(?=[\s/>])", re.IGNORECASE) for tag in ("script", "style")}
 _DROPPED = frozenset({"script", "style", "noscript", "template", "svg", "math", "head", "iframe", "object"})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _BLOCKS = frozenset({
@@ -25,9 +36,9 @@ _BLOCKS = frozenset({
 _CELLS = frozenset({"td", "th"})
 
 
-class _TextCollector(HTMLParser):
+class _TextCollector:
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
+        self.line = 1  # the source line of the token being handled
         self.sections: list[TextSection] = []
         self.blocks: list[TextBlock] = []
         self.title = ""
@@ -62,7 +73,7 @@ class _TextCollector(HTMLParser):
             self.heading = []
         elif tag in _CELLS and self.length:
             self.space = True
-            self.add_text("|", self.getpos()[0])
+            self.add_text("|", self.line)
             self.space = True
         elif tag in _BLOCKS:
             self.end_block()
@@ -100,7 +111,7 @@ class _TextCollector(HTMLParser):
         if self.heading is not None:
             self.heading.append(data)
             return
-        line = self.getpos()[0]
+        line = self.line
         if self.pre:
             for k, piece in enumerate(data.split("\n")):
                 if k:
@@ -169,8 +180,7 @@ def parse_html(text: str) -> tuple[TextSection, ...]:
         page's ``<title>``), then one per ``<h1>``-``<h6>`` that has body text.
     """
     collector = _TextCollector()
-    collector.feed(text)
-    collector.close()
+    _tokenize(text, collector)
     if collector.heading is not None:  # an unclosed heading: its text is body text after all
         collector.heading = None
     page_title = " ".join("".join(collector.page_title).split())
@@ -179,3 +189,79 @@ def parse_html(text: str) -> tuple[TextSection, ...]:
     if sections and not sections[0].title and page_title:
         sections[0] = TextSection(sections[0].blocks, page_title)
     return tuple(sections)
+
+
+def _tokenize(text: str, sink: _TextCollector) -> None:
+    """Hand ``text``'s tags and text to ``sink`` in order, each with its source line."""
+    n, position, line, counted = len(text), 0, 1, 0
+
+    def line_at(offset: int) -> int:
+        nonlocal line, counted
+        line += text.count("\n", counted, offset)
+        counted = offset
+        return line
+
+    while position < n:
+        opening = text.find("<", position)
+        if opening < 0:
+            opening = n
+        if opening > position:
+            sink.line = line_at(position)
+            sink.handle_data(unescape(text[position:opening]))
+        if opening >= n:
+            return
+        sink.line = line_at(opening)
+        if text.startswith("<!--", opening):
+            position = _after(text, "-->", opening + 4)
+            continue
+        tag = _TAG_OPEN.match(text, opening)
+        if tag is None:
+            if text.startswith(("<!", "<?", "</"), opening):  # a declaration, a processing
+                position = _after(text, ">", opening + 2)    # instruction or a bogus comment
+            else:
+                sink.handle_data("<")
+                position = opening + 1
+            continue
+        end = _tag_end(text, tag.end())
+        if end < 0:
+            return  # the file ends inside a tag: the rest is that tag, as in a browser
+        name = tag.group(2).lower()
+        position = end
+        if tag.group(1):
+            sink.handle_endtag(name)
+        elif text[end - 2] == "/":
+            sink.handle_startendtag(name, [])
+        else:
+            sink.handle_starttag(name, [])
+            raw = _RAW_TEXT.get(name)
+            if raw is not None:  # script or style: text up to its end tag, never markup
+                close = raw.search(text, end)
+                position = close.start() if close is not None else n
+                if position > end:
+                    sink.line = line_at(end)
+                    sink.handle_data(text[end:position])
+
+
+def _after(text: str, marker: str, start: int) -> int:
+    """Where the text after the next ``marker`` from ``start`` begins (the end when none)."""
+    found = text.find(marker, start)
+    return len(text) if found < 0 else found + len(marker)
+
+
+def _tag_end(text: str, start: int) -> int:
+    """Where the tag whose name ends at ``start`` ends (after its ``>``), or -1 at the end of
+    the file. A quote opens an attribute value only right after ``=``."""
+    position = start
+    while True:
+        stop = _TAG_STOP.search(text, position)
+        if stop is None:
+            return -1
+        if stop.group() == ">":
+            return stop.end()
+        if text[position:stop.start()].rstrip().endswith("="):
+            close = text.find(stop.group(), stop.end())
+            if close < 0:
+                return -1
+            position = close + 1
+        else:
+            position = stop.end()

@@ -23,7 +23,8 @@ from agentic_rag.ingest.blocks import ParsedSource, TextBlock, TextSection, bloc
 from agentic_rag.ingest.html_loader import parse_html
 from agentic_rag.ingest.markdown_loader import markdown_source
 from agentic_rag.ingest.rst_loader import rst_source
-from agentic_rag.ingest.structured_loader import FieldMapping, parse_csv, parse_json, parse_jsonl
+from agentic_rag.ingest.structured_loader import TOO_DEEP, FieldMapping, parse_csv, parse_json, parse_jsonl
+from agentic_rag.text.lines import normalize_newlines, split_lines
 
 __all__ = ["PARSERS", "FieldMapping", "SourceBytes", "decode_text", "load_path", "parse_plain_text", "parse_source", "read_source"]
 
@@ -38,11 +39,15 @@ class SourceBytes:
         data: The bytes (empty when ``problem`` is set).
         sha256: Hex SHA-256 of ``data``.
         problem: Why the file is skipped (``""`` when read).
+        unreadable: True when the file could not be opened or read (permission denied, I/O
+            error): a passing condition, unlike content that cannot be indexed, so a store
+            keeps what it indexed from the file before.
     """
 
     data: bytes
     sha256: str
     problem: str = ""
+    unreadable: bool = False
 
 
 def read_source(path: str | os.PathLike[str], *, max_bytes: int = 32 * 1024 * 1024) -> SourceBytes:
@@ -59,7 +64,7 @@ def read_source(path: str | os.PathLike[str], *, max_bytes: int = 32 * 1024 * 10
         with open(path, "rb") as handle:
             data = handle.read(max_bytes + 1)
     except OSError as exc:
-        return SourceBytes(b"", "", f"unreadable: {exc.strerror or exc}")
+        return SourceBytes(b"", "", f"unreadable: {exc.strerror or exc}", unreadable=True)
     if len(data) > max_bytes:
         return SourceBytes(b"", "", f"file too large: over {max_bytes} bytes")
     if b"\0" in data:
@@ -81,7 +86,7 @@ def decode_text(data: bytes) -> tuple[str, str]:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         return "", f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); tried utf-8 and utf-8-sig"
-    return text.replace("\r\n", "\n").replace("\r", "\n"), ""
+    return normalize_newlines(text), ""
 
 
 def parse_plain_text(text: str) -> tuple[TextSection, ...]:
@@ -95,7 +100,7 @@ def parse_plain_text(text: str) -> tuple[TextSection, ...]:
     """
     blocks: list[TextBlock] = []
     current: list[tuple[str, int]] = []
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(split_lines(text), start=1):
         if line.strip():
             current.append((line.rstrip(), number))
             continue
@@ -150,7 +155,12 @@ def parse_source(data: bytes, suffix: str, *, fields: FieldMapping | None = None
     text, problem = decode_text(data)
     if problem:
         return ParsedSource(problem=problem)
-    return parser(text, fields)
+    try:
+        return parser(text, fields)
+    except RecursionError:
+        # Any loader may recurse on nesting (JSON arrays, say): a file nested deeper than the
+        # interpreter allows is skipped, not fatal to the whole run.
+        return ParsedSource(problem=f"content {TOO_DEEP}")
 
 
 def load_path(path: str | os.PathLike[str], *, fields: FieldMapping | None = None) -> ParsedSource:

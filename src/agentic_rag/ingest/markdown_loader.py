@@ -20,27 +20,31 @@ from collections.abc import Callable
 
 from agentic_rag.ingest.blocks import ListNesting, ParsedSource, SectionBuilder, TextSection, include_problem, table_row
 from agentic_rag.ingest.rst_inline import role_text
+from agentic_rag.text.lines import split_lines
 
 __all__ = ["clean_inline", "markdown_source", "parse_markdown"]
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*)|[ \t]*)$")  # the closing #s are cut by _atx_title
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _RULE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S+")
-_TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$|^[ \t]*\|[ \t]*:?-+:?[ \t]*\|[ \t]*$")
+# No two runs of blanks may meet without a required character between them (``[ \t]*\|?[ \t]*``
+# backtracks quadratically over a long run of spaces).
+_TABLE_RULE = re.compile(r"^[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+(?:\|[ \t]*)?$|^[ \t]*\|[ \t]*:?-+:?[ \t]*\|[ \t]*$")
 _QUOTE = re.compile(r"^[ \t]{0,3}(>[ \t]?)+")
 _LIST = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
 _MYST = re.compile(r"^[ \t]*\{([\w:-]+)\}[ \t]*(\S*)")
 _MYST_DROPPED = frozenset({"include", "literalinclude", "toctree"})
 _MYST_ROLE = re.compile(r"\{([A-Za-z][\w.+-]*(?::[A-Za-z][\w.+-]*)?)\}$")
-_COMMENT = re.compile(r"<!--.*?-->")
 _ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
 _TICKS = re.compile(r"`+")
-_IMAGE = re.compile(r"!\[([^\]]*)\]\([^()]*\)")
-_LINK = re.compile(r"\[([^\]]+)\]\([^()]*\)")
-_REF_LINK = re.compile(r"\[([^\]]+)\]\[[^\]]*\]")
-_AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^>\s]+)>")
+# Link text stops at the next bracket and an autolink at the next "<", so a line of "[a " or
+# "<http:" costs linear time, not a scan to the end of the line from every opening.
+_IMAGE = re.compile(r"!\[([^\[\]]*)\]\([^()]*\)")
+_LINK = re.compile(r"\[([^\[\]]+)\]\([^()]*\)")
+_REF_LINK = re.compile(r"\[([^\[\]]+)\]\[[^\[\]]*\]")
+_AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^<>\s]+)>")
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _STRONG = re.compile(r"\*\*(?=\S)((?:[^*]|\*(?!\*))+?)(?<=\S)\*\*|__(?=\S)((?:[^_]|_(?!_))+?)(?<=\S)__")
 _EM_STAR = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
@@ -67,6 +71,24 @@ def _strip_markup(text: str) -> str:
     text = _EM_STAR.sub(r"\1", text)
     text = _EM_UNDER.sub(r"\1", text)
     return _STRIKE.sub(r"\1", text)
+
+
+def _without_comments(line: str) -> tuple[str, bool]:
+    """``line`` without its HTML comments, and whether a comment stays open at its end (one
+    left-to-right pass: a line of ``<!--`` never rescans the rest of the line)."""
+    if "<!--" not in line:
+        return line, False
+    kept, position = [], 0
+    while True:
+        start = line.find("<!--", position)
+        if start < 0:
+            kept.append(line[position:])
+            return "".join(kept), False
+        kept.append(line[position:start])
+        end = line.find("-->", start + 4)
+        if end < 0:
+            return "".join(kept), True
+        position = end + 3
 
 
 def _span_content(code: str) -> str:
@@ -164,6 +186,16 @@ def clean_inline(line: str) -> str:
     return _clean(line)[0]
 
 
+def _atx_title(content: str) -> str:
+    """An ATX heading's text without its optional closing ``#`` run (string methods, not a lazy
+    regex, which costs quadratic time on a heading padded with spaces)."""
+    content = content.rstrip(" \t")
+    bare = content.rstrip("#")
+    if bare != content and (not bare or bare[-1] in " \t"):
+        return bare.rstrip(" \t")
+    return content
+
+
 def _table_row(line: str) -> str:
     stripped = line.strip()
     if stripped.startswith("|"):
@@ -227,7 +259,7 @@ def parse_markdown(text: str) -> tuple[TextSection, ...]:
 
 
 def _parse(text: str) -> tuple[tuple[TextSection, ...], list[str]]:
-    lines = text.split("\n")
+    lines = split_lines(text)
     skip, title = _front_matter(lines)
     out = SectionBuilder(title)
     lists = ListNesting()
@@ -262,9 +294,7 @@ def _parse(text: str) -> tuple[tuple[TextSection, ...], list[str]]:
                 continue
             raw = raw.split("-->", 1)[1]
             in_comment = False
-        raw = _COMMENT.sub("", raw)
-        if "<!--" in raw:
-            raw, in_comment = raw.split("<!--", 1)[0], True
+        raw, in_comment = _without_comments(raw)
         if ticks:
             if not raw.strip():
                 ticks = 0
@@ -291,7 +321,7 @@ def _parse(text: str) -> tuple[tuple[TextSection, ...], list[str]]:
         atx = _ATX.match(raw)
         if atx:
             lists.end()
-            out.heading(clean_inline(atx.group(2) or ""), len(atx.group(1)))
+            out.heading(clean_inline(_atx_title(atx.group(2) or "")), len(atx.group(1)))
             continue
         following = lines[index] if index < len(lines) else ""
         if _SETEXT.match(following) and not _LIST.match(raw) and not _RULE.match(raw) and not _TABLE_RULE.match(raw):

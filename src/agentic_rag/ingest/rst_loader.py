@@ -20,6 +20,7 @@ import re
 
 from agentic_rag.ingest.blocks import ListNesting, ParsedSource, SectionBuilder, TextSection, include_problem, table_row
 from agentic_rag.ingest.rst_inline import clean_rst_inline, clean_rst_line
+from agentic_rag.text.lines import split_lines
 
 __all__ = ["parse_rst", "rst_source"]
 
@@ -76,7 +77,7 @@ def _block_end(lines: list[str], start: int, column: int) -> int:
 
 class _Reader:
     def __init__(self, text: str) -> None:
-        self.lines = [line.expandtabs(8).rstrip() for line in text.split("\n")]
+        self.lines = [line.expandtabs(8).rstrip() for line in split_lines(text)]
         self.out = SectionBuilder()
         self.lists = ListNesting()
         self.styles: dict[tuple[str, str], int] = {}

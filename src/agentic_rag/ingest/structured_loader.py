@@ -19,11 +19,14 @@ from typing import Any
 
 from agentic_rag.errors import InvalidInputError
 from agentic_rag.ingest.blocks import ParsedSource, TextBlock, TextSection
+from agentic_rag.text.lines import split_lines
 
 __all__ = ["FieldMapping", "parse_csv", "parse_json", "parse_jsonl"]
 
 _STAGE = "ingest"
 _DEFAULT_ID_FIELDS = ("id", "_id")
+#: The problem reported for JSON nested deeper than the parser's recursion limit.
+TOO_DEEP = "nested too deeply to parse (over the interpreter's recursion limit)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,13 +123,16 @@ def parse_jsonl(text: str, fields: FieldMapping) -> ParsedSource:
     """
     sections: list[TextSection] = []
     first_error = ""
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except ValueError as exc:
             first_error = first_error or f"line {number}: {exc}"
+            continue
+        except RecursionError:
+            first_error = first_error or f"line {number}: {TOO_DEEP}"
             continue
         if isinstance(record, str):
             record = {"text": record}
@@ -180,6 +186,8 @@ def parse_json(text: str, fields: FieldMapping) -> ParsedSource:
         document = json.loads(text)
     except ValueError as exc:
         return ParsedSource(problem=f"invalid JSON: {exc}")
+    except RecursionError:
+        return ParsedSource(problem=f"JSON {TOO_DEEP}")
     newlines = [m.start() for m in re.finditer("\n", text)]
 
     def line_of(offset: int) -> int:

@@ -4,7 +4,10 @@ The walk visits a tree in sorted order and returns every file a loader can read 
 file it passed over with the reason. Symbolic links are followed only while their target stays
 inside the indexed root (a link out of it is listed as skipped, a link cycle is visited once);
 hidden folders and tool folders (``.git``, ``__pycache__``, ``node_modules``, the store's own
-``.agentic-rag``) are left out silently.
+``.agentic-rag``) are left out silently. A file or folder whose name is not valid UTF-8 cannot be
+stored or cited: it is listed as skipped under its name with the bad bytes written ``\\xff``.
+A folder that cannot be listed is skipped and named in :attr:`WalkResult.unreadable`, so an
+index run keeps what it held before instead of taking its files for deleted.
 """
 
 from __future__ import annotations
@@ -115,11 +118,14 @@ class WalkResult:
         root: The root walked (absolute, links not resolved).
         files: Files to load.
         skipped: Files passed over, with reasons.
+        unreadable: Folders that could not be listed (permission denied, I/O error), relative
+            to the root and ``/``-separated (``""`` for the root itself), sorted.
     """
 
     root: Path
     files: tuple[SourceFile, ...] = ()
     skipped: tuple[SkippedFile, ...] = field(default_factory=tuple)
+    unreadable: tuple[str, ...] = ()
 
 
 def walk_tree(root: str | os.PathLike[str], options: WalkOptions | None = None, *, exclude: Iterable[str | os.PathLike[str]] = ()) -> WalkResult:
@@ -153,7 +159,8 @@ def walk_tree(root: str | os.PathLike[str], options: WalkOptions | None = None, 
         raise InvalidInputError(f"cannot index {os.fspath(root)!r}: not a regular file or folder", stage=_STAGE)
     walker = _Walker(top, options, {os.path.realpath(e) for e in exclude})
     walker.visit(top, "")
-    return WalkResult(top, tuple(sorted(walker.files, key=lambda f: f.relative)), tuple(sorted(walker.skipped, key=lambda s: s.relative)))
+    return WalkResult(top, tuple(sorted(walker.files, key=lambda f: f.relative)), tuple(sorted(walker.skipped, key=lambda s: s.relative)),
+                      tuple(sorted(walker.unreadable)))
 
 
 class _Walker:
@@ -164,6 +171,7 @@ class _Walker:
         self.visited: set[str] = {self.real_top}
         self.files: list[SourceFile] = []
         self.skipped: list[SkippedFile] = []
+        self.unreadable: list[str] = []
 
     def _inside(self, real: str) -> bool:
         return real == self.real_top or real.startswith(self.real_top.rstrip(os.sep) + os.sep)
@@ -174,6 +182,7 @@ class _Walker:
                 entries = sorted(listing, key=lambda e: e.name)
         except OSError as exc:
             self.skipped.append(SkippedFile(prefix.rstrip("/") or ".", f"unreadable folder: {exc.strerror or exc}"))
+            self.unreadable.append(prefix.rstrip("/"))
             return
         for entry in entries:
             self._entry(entry, prefix)
@@ -182,6 +191,15 @@ class _Walker:
         name, relative = entry.name, prefix + entry.name
         options = self.options
         hidden = name.startswith(".") and not options.include_hidden
+        if not _utf8(name):
+            if not hidden:
+                shown = os.fsencode(relative).decode("utf-8", "backslashreplace")
+                try:
+                    kind = "folder" if entry.is_dir(follow_symlinks=False) else "file"
+                except OSError:
+                    kind = "file"
+                self.skipped.append(SkippedFile(shown + ("/" if kind == "folder" else ""), f"{kind} name is not valid UTF-8"))
+            return
         try:
             link = entry.is_symlink()
             info = os.stat(entry.path) if link else entry.stat(follow_symlinks=False)
@@ -213,6 +231,16 @@ class _Walker:
             self.skipped.append(SkippedFile(relative, _too_large(info.st_size, options)))
         else:
             self.files.append(SourceFile(Path(entry.path), relative, info.st_size, info.st_mtime))
+
+
+def _utf8(name: str) -> bool:
+    # A name with bytes that are not UTF-8 comes back from the OS with surrogate escapes,
+    # which neither SQLite nor a UTF-8 terminal accepts.
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _unsupported(path: Path) -> str:

@@ -2,21 +2,25 @@
 
 Commands: ``index`` a folder into a store, ``search`` it, ``ask`` it a question, ``eval`` a
 dataset folder, run the ``demo``, or serve the store over ``mcp``. Exit codes: 0 ok, 1 usage
-error, 2 not found or empty store, 3 a partial or unanswerable answer with ``--strict``.
-Errors are one line on stderr; ``--debug`` shows the traceback.
+error, 2 not found or empty store, 3 a partial or unanswerable answer with ``--strict``, 141
+(quietly, as a Unix tool stopped by SIGPIPE) when the reader of stdout went away
+(``agentic-rag search ... | head -1``). Errors are one line on stderr; ``--debug`` shows the
+traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
 from agentic_rag.errors import AgenticRAGError, IndexFormatError, InvalidInputError, StoreError
 
-__all__ = ["EXIT_NOT_FOUND", "EXIT_OK", "EXIT_STRICT", "EXIT_USAGE", "build_parser", "main"]
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_NOT_FOUND", "EXIT_OK", "EXIT_STRICT", "EXIT_USAGE", "build_parser", "main"]
 
 EXIT_OK, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_STRICT = 0, 1, 2, 3
+EXIT_BROKEN_PIPE = 141
 
 
 class _Parser(argparse.ArgumentParser):
@@ -91,6 +95,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _reader_gone() -> int:
+    """Exit quietly when the reader of stdout went away (``agentic-rag search ... | head -1``),
+    as a Unix tool killed by SIGPIPE does: no message, exit code 141 (128 + SIGPIPE)."""
+    try:
+        # Unwritten output must not fail again at interpreter exit: send it nowhere.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # stdout is no file (redirected in-process)
+        pass
+    return EXIT_BROKEN_PIPE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line.
 
@@ -109,7 +126,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     try:
-        return int(args.handler(args))
+        code = int(args.handler(args))
+        sys.stdout.flush()  # a reader that went away is found here, not at interpreter exit
+        return code
+    except BrokenPipeError:
+        return _reader_gone()
     except KeyboardInterrupt:
         print("agentic-rag: interrupted", file=sys.stderr)
         return 130

@@ -44,6 +44,16 @@ def _llm(args: argparse.Namespace) -> Any:
     return OpenAICompatibleLLM(base, model, json_mode=os.environ.get(ENV_LLM_JSON_MODE, "").strip() or "json_schema")
 
 
+def _warn_about_model(payload: dict[str, Any]) -> dict[str, Any]:
+    """Say on stderr when the model asked for was not used (or some of its calls failed)."""
+    from agentic_rag.interfaces.model_report import model_warning
+
+    warning = model_warning(payload.get("model"))
+    if warning:
+        print(f"agentic-rag: {warning}", file=sys.stderr)
+    return payload
+
+
 def cmd_index(args: argparse.Namespace) -> int:
     """Index paths into the store."""
     from agentic_rag.interfaces.progress import ProgressBar
@@ -122,6 +132,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from agentic_rag.retrieval.index_file import atomic_write_bytes
 
     outcome = StoreService(_store(args), llm=_llm(args)).ask(args.question, args.mode, corpus=args.corpus, evidence=args.evidence)
+    _warn_about_model(outcome.payload)
     if args.trace:
         atomic_write_bytes(args.trace, [json.dumps(outcome.result.to_dict(), ensure_ascii=False, sort_keys=True, indent=1).encode("utf-8")])
     if args.report:
@@ -187,7 +198,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     service = StoreService(_store(args), llm=_llm(args))
     tools = build_store_tools(
         lambda query, k, corpus: service.search(query, k, corpus),
-        lambda question, mode, evidence: service.ask(question, mode.value, evidence=evidence).payload,
+        lambda question, mode, evidence: _warn_about_model(service.ask(question, mode.value, evidence=evidence).payload),
         service.corpora,
     )
     print(f"agentic-rag: serving {args.store} over MCP (stdio)", file=sys.stderr)

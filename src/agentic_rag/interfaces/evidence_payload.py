@@ -23,6 +23,7 @@ from agentic_rag.contracts.validation import require_int
 from agentic_rag.errors import InvalidInputError
 from agentic_rag.interfaces.locations import line_span, source_location
 from agentic_rag.parallel.contracts import RAGResult
+from agentic_rag.text.lines import split_lines
 from agentic_rag.text.relevance import RelevanceModel, TermWeights
 
 __all__ = [
@@ -101,7 +102,7 @@ def _unit_lines(file: str, unit: str, within: tuple[int, int] | None) -> tuple[i
     span = line_span(file, " ".join(unit.split()), within)
     if span is not None:
         return span
-    pieces = [" ".join(line.split()) for line in unit.splitlines() if line.strip()]
+    pieces = [" ".join(line.split()) for line in split_lines(unit) if line.strip()]
     if len(pieces) < 2:
         return None
     first, last = line_span(file, pieces[0], within), line_span(file, pieces[-1], within)

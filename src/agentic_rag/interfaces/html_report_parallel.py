@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 
+from agentic_rag.answering.compose import CITATION_MARKER
 from agentic_rag.interfaces.html_evidence import EvidenceIndex, esc, fmt_score
 from agentic_rag.parallel.contracts import RAGResult
 from agentic_rag.parallel.evidence import AnswerCitation
 
 __all__ = ["parallel_sections"]
 
-_MARKER = re.compile(r"\[(\d+)\]")
 
 
 def parallel_sections(result: RAGResult) -> list[tuple[str, str, str]]:
@@ -61,7 +61,7 @@ def _answer(result: RAGResult, evidence: EvidenceIndex, snippets: dict) -> str:
     pending = list(answer.citations)
     pieces, cursor = [], 0
     # Each [n] marker links to the next not-yet-used citation with that number.
-    for match in _MARKER.finditer(answer.text):
+    for match in CITATION_MARKER.finditer(answer.text):
         citation = next((c for c in pending if c.number == int(match.group(1))), None)
         pieces.append(esc(answer.text[cursor:match.start()]))
         if citation is None:

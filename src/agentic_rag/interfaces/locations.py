@@ -5,6 +5,12 @@ located within those lines; otherwise the lines are found by locating the text i
 file under ``root``. Text is found by its first and last 60 characters with white space
 collapsed, or, since loaders strip markup (backticks, table pipes, emphasis), by its first and
 last 40 letters and digits.
+
+Lines are counted by :func:`~agentic_rag.text.lines.split_lines`, as ingestion counts them (a
+form feed or U+2028 ends no line). Files read here are cached by their identity on disk (size,
+modification and change times, inode), and :func:`forget_lines` empties the caches: the store
+service calls it whenever the store switches generations, so a long-lived server never cites
+the lines of a file's previous content after another process re-indexed it.
 """
 
 from __future__ import annotations
@@ -14,8 +20,9 @@ import os
 from pathlib import Path
 
 from agentic_rag.contracts import Snippet
+from agentic_rag.text.lines import split_lines
 
-__all__ = ["line_span", "source_location"]
+__all__ = ["forget_lines", "line_span", "source_location"]
 
 
 def source_location(snippet: Snippet, text: str, root: Path | None) -> tuple[str, int, int]:
@@ -52,13 +59,21 @@ def line_span(file: str, target: str, within: tuple[int, int] | None = None) -> 
         stat = os.stat(file)
     except OSError:
         return None
-    # Keyed by size and modification time, so a long-lived server sees edited files.
-    return _line_span(file, stat.st_size, stat.st_mtime_ns, target, within)
+    # Keyed by the file's identity on disk, so a long-lived server sees edited files (the
+    # change time and inode also move when an edit keeps the size and modification time).
+    identity = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
+    return _line_span(file, identity, target, within)
+
+
+def forget_lines() -> None:
+    """Empty the caches of file lines (called when the store switches generations)."""
+    _line_span.cache_clear()
+    _joined_lines.cache_clear()
 
 
 @functools.lru_cache(maxsize=512)
-def _line_span(file: str, size: int, mtime: int, target: str, within: tuple[int, int] | None) -> tuple[int, int] | None:
-    joined = _joined_lines(file, size, mtime, within)
+def _line_span(file: str, identity: tuple[int, ...], target: str, within: tuple[int, int] | None) -> tuple[int, int] | None:
+    joined = _joined_lines(file, identity, within)
     if joined is None:
         return None
     (text, owner), (skeleton, skeleton_owner) = joined
@@ -82,11 +97,11 @@ def _skeleton(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def _joined_lines(file: str, size: int, mtime: int, within: tuple[int, int] | None) -> tuple[tuple[str, tuple[int, ...]], tuple[str, tuple[int, ...]]] | None:
+def _joined_lines(file: str, identity: tuple[int, ...], within: tuple[int, int] | None) -> tuple[tuple[str, tuple[int, ...]], tuple[str, tuple[int, ...]]] | None:
     """The lines (``within`` only) joined by single spaces, white space collapsed, and their
     letters and digits alone (case folded), each with the line of every character."""
     try:
-        lines = Path(file).read_text(encoding="utf-8").splitlines()
+        lines = split_lines(Path(file).read_bytes().decode("utf-8-sig"))
     except (OSError, UnicodeDecodeError):
         return None
     joined: list[str] = []

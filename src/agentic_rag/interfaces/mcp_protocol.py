@@ -22,8 +22,9 @@ before ``initialize`` is answered as the latest handshake revision (and logged),
 is answered in both eras although 2026-07-28 dropped it. ``_meta`` client capabilities are
 not required: the server asks nothing of the client.
 
-Errors: -32700 unparsable JSON (id null); -32600 anything that is not one request object,
-batch arrays included; -32601 unknown method; -32602 bad params, an unknown tool included.
+Errors: -32700 unparsable JSON, nesting too deep to parse included (id null); -32600 anything
+that is not one request object: batch arrays, an id that is not a string or a finite number
+(``1e400``; id null), nesting deeper than :data:`MAX_NESTING` levels; -32601 unknown method; -32602 bad params, an unknown tool included.
 Arguments that fail a tool's ``inputSchema`` and tools that raise give a tool result with
 ``isError: true`` (SEP-1303: the model can read the message and correct itself).
 Notifications are never answered and the loop keeps serving after every error.
@@ -34,6 +35,7 @@ from __future__ import annotations
 import enum
 import io
 import json
+import math
 from collections.abc import Sequence
 from typing import IO, Any
 
@@ -56,6 +58,9 @@ SERVER_INFO_META_KEY = "io.modelcontextprotocol/serverInfo"
 _STRUCTURED_SINCE = "2025-06-18"  # tool titles, outputSchema and structuredContent
 _CACHE_TTL_MS = 3_600_000  # the tool list and server description never change while a process runs
 _STAGE = "mcp"
+MAX_NESTING = 64
+"""Deepest nesting of arrays and objects a message may have (a request is answered -32600
+beyond it; JSON nested too deeply to parse at all is a -32700 parse error)."""
 
 
 class ErrorCode(int, enum.Enum):
@@ -172,6 +177,9 @@ class McpServer:
         except ValueError as exc:
             self._log(f"parse error: {exc}")
             return _encode(_error(None, ErrorCode.PARSE_ERROR, f"parse error: {exc}"))
+        except RecursionError:
+            self._log("parse error: nesting too deep")
+            return _encode(_error(None, ErrorCode.PARSE_ERROR, "parse error: the message is nested too deeply to parse"))
         response = self.handle_message(message)
         return None if response is None else _encode(response)
 
@@ -193,7 +201,8 @@ class McpServer:
             return None
         has_id = "id" in message
         request_id = message.get("id")
-        id_ok = isinstance(request_id, (str, int, float)) and not isinstance(request_id, bool)
+        # 1e400 parses as infinity, which no JSON answer can echo.
+        id_ok = isinstance(request_id, (str, int, float)) and not isinstance(request_id, bool) and not (isinstance(request_id, float) and not math.isfinite(request_id))
         echo = request_id if id_ok else None
         if message.get("jsonrpc") != "2.0":
             return _error(echo, ErrorCode.INVALID_REQUEST, f"invalid request: 'jsonrpc' must be \"2.0\", got {message.get('jsonrpc')!r}")
@@ -201,7 +210,9 @@ class McpServer:
         if not isinstance(method, str):
             return _error(echo, ErrorCode.INVALID_REQUEST, f"invalid request: 'method' must be a string, got {_kind(method)}")
         if has_id and not id_ok:
-            return _error(None, ErrorCode.INVALID_REQUEST, f"invalid request: 'id' must be a string or a number, got {_kind(request_id)}")
+            return _error(None, ErrorCode.INVALID_REQUEST, f"invalid request: 'id' must be a string or a finite number, got {_kind(request_id)}")
+        if _depth(message) > MAX_NESTING:
+            return _error(echo, ErrorCode.INVALID_REQUEST, f"invalid request: the message is nested deeper than {MAX_NESTING} levels")
         params = message.get("params", {})
         if not has_id:
             self._notification(method, params)
@@ -341,6 +352,20 @@ def _encode(message: dict[str, Any]) -> str:
     # U+2028/2029 are legal in JSON strings but break line-oriented JavaScript readers.
     text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests arrays and objects (a scalar is 0), counted without recursion
+    and stopping once past :data:`MAX_NESTING`."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            if deepest > MAX_NESTING:
+                break
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def _refuse_constant(name: str) -> Any:

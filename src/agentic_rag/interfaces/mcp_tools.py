@@ -267,6 +267,20 @@ ASK_OUTPUT_SCHEMA: dict[str, Any] = {
         "missing_facts": {"type": "array", "items": {"type": "string"}, "description": "What the evidence did not cover (partial answers)."},
         "iterations": {"type": "integer", "minimum": 0},
         "stop_reason": {"type": "string"},
+        "model": {
+            "type": "object",
+            "description": "Only when the server runs with a language model: whether it answered (used), its name, the calls it "
+                           "answered and the failed ones, and why it was not used or a call failed (reason). When used is false the "
+                           "answer comes from the deterministic components.",
+            "properties": {
+                "used": {"type": "boolean"},
+                "name": {"type": "string"},
+                "calls": {"type": "integer", "minimum": 0},
+                "failed_calls": {"type": "integer", "minimum": 0},
+                "reason": {"type": "string"},
+            },
+            "required": ["used", "name", "calls", "failed_calls"],
+        },
         "evidence": {
             "type": "array",
             "description": "The passages the verdict was reached on, best first, whatever the status.",

@@ -8,10 +8,10 @@ the ranked ``evidence`` and every hit its focus lines and relevance (see
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
+from agentic_rag.answering import marked_segments
 from agentic_rag.contracts import RunResult, Snippet
 from agentic_rag.errors import InvalidInputError
 from agentic_rag.interfaces.evidence_payload import DEFAULT_EVIDENCE, evidence_payload, focus_fields, snippet_title
@@ -21,9 +21,6 @@ from agentic_rag.text.relevance import RelevanceModel
 
 __all__ = ["ask_payload", "hit_payload"]
 
-_MARKER = re.compile(r"\[(\d+)\]")
-# A claim of a parallel answer: text, then one or more [n] markers, then closing punctuation.
-_MARKED = re.compile(r"(?s).*?(?:\s*\[\d+\])+[.!?;:,]?")
 
 
 def hit_payload(snippet: Snippet, root: Path | None = None, *, query: str, model: RelevanceModel | None = None) -> dict[str, Any]:
@@ -101,15 +98,13 @@ def _parallel_payload(result: RAGResult, root: Path | None) -> dict[str, Any]:
     claims = []
     # Each claim is the text up to its run of [n] markers (and the punctuation closing it),
     # taking those markers' citations: a cited unit may hold several sentences.
-    for segment in _MARKED.finditer(answer.text):
+    for text, numbers in marked_segments(answer.text):
         cited = []
-        for number in (int(n) for n in _MARKER.findall(segment.group())):
+        for number in numbers:
             match = next((c for c in pending if c.number == number), None)
             if match is not None:
                 pending.remove(match)
                 cited.append(match)
-        text = _MARKER.sub("", segment.group()).strip()
-        text = text if "\n" in text else " ".join(text.split()).replace(" .", ".")
         if cited and any(ch.isalnum() for ch in text):
             claims.append({"text": text, "citations": [_citation(snippets[c.document_id], c.quote, root) for c in cited if c.document_id in snippets]})
     for leftover in pending:

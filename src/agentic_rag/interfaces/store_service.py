@@ -4,7 +4,8 @@
 ``corpus`` and, for agents, ``focus_start_line`` / ``focus_end_line`` and ``relevance``;
 ``ask`` runs the agentic or the parallel workflow over the store and returns the run together
 with its JSON payload (``status``, ``answer``, ``claims`` with file:line citations,
-``missing_facts``, ``iterations``, ``stop_reason`` and the ranked ``evidence``).
+``missing_facts``, ``iterations``, ``stop_reason`` and the ranked ``evidence``; with a model,
+also ``model``: whether it was used, see :mod:`~agentic_rag.interfaces.model_report`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from agentic_rag.agentic import AgenticRAGOrchestrator, OrchestratorConfig
 from agentic_rag.contracts import Corpus, RunResult
 from agentic_rag.errors import InvalidInputError, StoreError
 from agentic_rag.interfaces.evidence_payload import DEFAULT_EVIDENCE, relevance_model, require_evidence_count, store_hits_payload
+from agentic_rag.interfaces.locations import forget_lines
+from agentic_rag.interfaces.model_report import ObservedLLM
 from agentic_rag.interfaces.payloads import ask_payload
 from agentic_rag.parallel.contracts import RAGResult
 from agentic_rag.store import KnowledgeStore
@@ -58,6 +61,7 @@ class StoreService:
         self.config = config or OrchestratorConfig(top_k=5)
         self._lock = threading.Lock()
         self._relevance: tuple[Any, RelevanceModel] | None = None
+        self._generation: int | None = None
 
     def corpora(self) -> tuple[Corpus, ...]:
         """The store's corpora with their routing descriptions.
@@ -79,6 +83,15 @@ class StoreService:
                 self._relevance = (index, relevance_model(index))
             return self._relevance[1]
 
+    def _follow_generation(self) -> None:
+        """Forget the cached file lines when the store has switched generations since the last
+        request (another process re-indexed it): citations then read the files afresh."""
+        generation = self.store.generation
+        with self._lock:
+            if generation != self._generation:
+                forget_lines()
+                self._generation = generation
+
     def search(self, query: str, k: int = 10, corpus: str | None = None) -> list[dict[str, Any]]:
         """The ``k`` best chunks for ``query`` as ``search --json`` hits.
 
@@ -91,6 +104,7 @@ class StoreService:
             StoreError: The store is missing or empty.
         """
         self.corpora()
+        self._follow_generation()
         hits = self.store.search(query, k, corpus_ids=None if corpus is None else [corpus])
         return store_hits_payload(query, hits, self.relevance_model(), self.store.base)
 
@@ -117,36 +131,41 @@ class StoreService:
         except ValueError:
             raise InvalidInputError(f"mode must be one of {[m.value for m in Mode]}, got {mode!r}", stage="ask") from None
         corpora = self.corpora()
+        self._follow_generation()
         if corpus is not None:
             chosen = [c for c in corpora if c.id == corpus]
             if not chosen:
                 raise InvalidInputError(f"unknown corpus {corpus!r}; the store has {[c.id for c in corpora]}", stage="ask")
             corpora = tuple(chosen)
+        llm = None if self.llm is None else ObservedLLM(self.llm)  # counts this request's calls
         if mode is Mode.PARALLEL:
-            result: RunResult | RAGResult = self._parallel(question, corpora)
+            result: RunResult | RAGResult = self._parallel(question, corpora, llm)
         else:
-            result = self._orchestrator().run(question, corpora)
-        return AskOutcome(result, ask_payload(result, self.store.base, evidence=evidence, model=self.relevance_model()))
+            result = self._orchestrator(llm).run(question, corpora)
+        payload = ask_payload(result, self.store.base, evidence=evidence, model=self.relevance_model())
+        if llm is not None:
+            payload["model"] = llm.report()
+        return AskOutcome(result, payload)
 
-    def _orchestrator(self) -> AgenticRAGOrchestrator:
+    def _orchestrator(self, llm: Any) -> AgenticRAGOrchestrator:
         retriever = self.store.retriever()
-        if self.llm is None:
+        if llm is None:
             from agentic_rag.agentic.collection import collection_orchestrator
 
             return collection_orchestrator(retriever, self.relevance_model(), config=self.config)
         from agentic_rag.llm.components import llm_orchestrator
 
-        return llm_orchestrator(self.llm, retriever=retriever, config=self.config)
+        return llm_orchestrator(llm, retriever=retriever, config=self.config)
 
-    def _parallel(self, question: str, corpora: Sequence[Corpus]) -> RAGResult:
+    def _parallel(self, question: str, corpora: Sequence[Corpus], llm: Any) -> RAGResult:
         from agentic_rag.parallel import ExtractiveGenerator, MultiQueryRewriter, ParallelRAGWorkflow, RAGRequest, RelevanceAnswerability
 
         model = self.relevance_model()
         generator: Any = ExtractiveGenerator(relevance=model)
-        if self.llm is not None:
+        if llm is not None:
             from agentic_rag.llm.components import LLMGenerator
 
-            generator = LLMGenerator(self.llm)
+            generator = LLMGenerator(llm)
         workflow = ParallelRAGWorkflow(
             [self.store.retriever(), self._vector_retriever()],
             rewriter=MultiQueryRewriter(),

@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from agentic_rag.contracts.serialization import JsonContract
 from agentic_rag.contracts import AnswerStatus
-from agentic_rag.contracts.validation import require_enum, require_int, require_text, text_tuple
+from agentic_rag.contracts.validation import instance_tuple, require_enum, require_int, require_text, text_tuple
 from agentic_rag.errors import InvalidInputError
 from agentic_rag.parallel.evidence import FusedDocument, GeneratedAnswer, finite_number
 
@@ -44,6 +44,16 @@ def _label(cls: type[_E], value: object, name: str) -> _E:
         return cls(value)
     except ValueError:
         raise InvalidInputError(f"{name} must be one of {[m.value for m in cls]}, got {value!r}", stage=_STAGE) from None
+
+
+def _pairs(values: object, name: str) -> tuple[tuple[str, str], ...]:
+    """Return ``values`` as a tuple of (string, string) pairs, or refuse it."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, (list, tuple)):
+        raise InvalidInputError(f"{name} must be a sequence of (slot, name) string pairs, got {type(values).__name__} {values!r:.80}", stage=_STAGE)
+    for pair in values:
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2 or not all(isinstance(item, str) for item in pair):
+            raise InvalidInputError(f"{name} must hold (slot, name) string pairs, got {pair!r:.80}", stage=_STAGE)
+    return tuple((a, b) for a, b in values)
 
 
 class ViewKind(str, enum.Enum):
@@ -232,6 +242,8 @@ class BranchOutcome(JsonContract):
         object.__setattr__(self, "status", _label(BranchStatus, self.status, "BranchOutcome.status"))
         object.__setattr__(self, "elapsed_s", finite_number(self.elapsed_s, "BranchOutcome.elapsed_s", minimum=0.0))
         require_int(self.hit_count, "BranchOutcome.hit_count", minimum=0, stage=_STAGE)
+        require_text(self.error_type, "BranchOutcome.error_type", stage=_STAGE, allow_empty=True)
+        require_text(self.error_message, "BranchOutcome.error_message", stage=_STAGE, allow_empty=True)
 
     @property
     def ok(self) -> bool:
@@ -270,9 +282,15 @@ class ParallelTrace(JsonContract):
     notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "views", tuple(self.views))
-        object.__setattr__(self, "components", tuple((str(a), str(b)) for a, b in self.components))
-        object.__setattr__(self, "notes", tuple(self.notes))
+        object.__setattr__(self, "views", instance_tuple(self.views, QueryView, "ParallelTrace.views", stage=_STAGE))
+        object.__setattr__(self, "components", _pairs(self.components, "ParallelTrace.components"))
+        require_text(self.fusion, "ParallelTrace.fusion", stage=_STAGE)
+        require_int(self.rank_constant, "ParallelTrace.rank_constant", minimum=0, stage=_STAGE)
+        if self.rank_window is not None:
+            require_int(self.rank_window, "ParallelTrace.rank_window", minimum=1, stage=_STAGE)
+        for name in ("rewrite_s", "retrieve_s", "fuse_s", "generate_s", "elapsed_s"):
+            object.__setattr__(self, name, finite_number(getattr(self, name), f"ParallelTrace.{name}", minimum=0.0))
+        object.__setattr__(self, "notes", text_tuple(self.notes, "ParallelTrace.notes", stage=_STAGE))
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,10 +320,16 @@ class RAGResult(JsonContract):
 
     def __post_init__(self) -> None:
         require_text(self.query, "RAGResult.query", stage=_STAGE)
+        if not isinstance(self.answer, GeneratedAnswer):
+            raise InvalidInputError(f"RAGResult.answer must be a GeneratedAnswer, got {type(self.answer).__name__} {self.answer!r:.80}", stage=_STAGE)
+        object.__setattr__(self, "documents", instance_tuple(self.documents, FusedDocument, "RAGResult.documents", stage=_STAGE))
+        object.__setattr__(self, "outcomes", instance_tuple(self.outcomes, BranchOutcome, "RAGResult.outcomes", stage=_STAGE))
+        if not isinstance(self.degraded, bool):
+            raise InvalidInputError(f"RAGResult.degraded must be a bool, got {type(self.degraded).__name__} {self.degraded!r}", stage=_STAGE)
+        if not isinstance(self.trace, ParallelTrace):
+            raise InvalidInputError(f"RAGResult.trace must be a ParallelTrace, got {type(self.trace).__name__} {self.trace!r:.80}", stage=_STAGE)
         object.__setattr__(self, "status", require_enum(AnswerStatus, self.status, "RAGResult.status", stage=_STAGE))
-        object.__setattr__(self, "missing", tuple(self.missing))
-        object.__setattr__(self, "documents", tuple(self.documents))
-        object.__setattr__(self, "outcomes", tuple(self.outcomes))
+        object.__setattr__(self, "missing", text_tuple(self.missing, "RAGResult.missing", stage=_STAGE))
 
     def explain(self) -> str:
         """Return every fused document's explanation, best first, one block each."""

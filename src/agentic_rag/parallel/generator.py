@@ -8,9 +8,9 @@ span stands verbatim at its offsets in the cited document.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
+from agentic_rag.answering.compose import CITATION_MARKER
 from agentic_rag.contracts.validation import require_int, require_text
 from agentic_rag.errors import InvalidInputError
 from agentic_rag.parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
@@ -20,7 +20,6 @@ from agentic_rag.text.relevance import RelevanceModel
 __all__ = ["ExtractiveGenerator", "FunctionGenerator", "verify_citations"]
 
 _STAGE = "generator"
-_MARKER = re.compile(r"\[(\d+)\]")
 
 
 def verify_citations(answer: GeneratedAnswer, documents: Sequence[FusedDocument]) -> tuple[str, ...]:
@@ -36,7 +35,7 @@ def verify_citations(answer: GeneratedAnswer, documents: Sequence[FusedDocument]
     """
     problems: list[str] = []
     count = len(documents)
-    for match in _MARKER.finditer(answer.text):
+    for match in CITATION_MARKER.finditer(answer.text):
         number = int(match.group(1))
         if not 1 <= number <= count:
             problems.append(f"marker [{number}] is out of range; there are {count} documents")

@@ -11,7 +11,8 @@ The deadline is computed once, ``time.monotonic()`` at the start of the request 
 ``deadline_s`` (or the run budget's remaining time when that is sooner); rewriting and every
 branch must finish by then. Branches still running at the deadline are reported as timed out
 and abandoned: results are read only from futures collected before ``run`` returns, the result
-is immutable, and a late branch only completes a future nobody reads. Generation runs after
+is immutable, and a late branch only completes a future nobody reads. Branches run on daemon
+threads, so an abandoned one never keeps the process from exiting. Generation runs after
 the deadline's check, on the branches that made it.
 """
 
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import re
 import concurrent.futures
 import contextvars
 import threading
@@ -28,10 +28,11 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from agentic_rag.answering.guard import least_status
+from agentic_rag.answering import CITATION_MARKER, grounding_problem, least_status, marked_segments
 from agentic_rag.budget import current_budget
 from agentic_rag.contracts import AnswerStatus, Snippet
 from agentic_rag.contracts.validation import require_int
+from agentic_rag.daemon_threads import DaemonExecutor
 from agentic_rag.errors import BranchFailureError, BudgetExhaustedError, InvalidInputError, RetrievalError
 from agentic_rag.parallel.binding import BoundRetriever, bind_retrievers, check_component, check_hyde_rule, component_name, plan_views
 from agentic_rag.parallel.contracts import (
@@ -46,7 +47,7 @@ from agentic_rag.parallel.contracts import (
     ViewKind,
 )
 from agentic_rag.parallel.answerability import RelevanceAnswerability
-from agentic_rag.parallel.evidence import FusedDocument, GeneratedAnswer
+from agentic_rag.parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
 from agentic_rag.parallel.fusion_engine import FusionMethod, RankedList, fuse_ranked_lists
 from agentic_rag.parallel.generator import verify_citations
 from agentic_rag.parallel.ports import Generator, QueryViewRewriter, Reranker
@@ -56,7 +57,6 @@ __all__ = ["DEFAULT_MAX_WORKERS", "ParallelRAGWorkflow"]
 
 _STAGE = "parallel"
 DEFAULT_MAX_WORKERS = 16
-_MARKERS = re.compile(r"\[\d+\]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +155,8 @@ class ParallelRAGWorkflow:
         deadline = self._deadline(request, started)
         notes: list[str] = []
         abandoned = threading.Event()
-        executor = concurrent.futures.ThreadPoolExecutor(max_workers=self.max_workers, thread_name_prefix="agentic-rag-branch")
+        # Daemon threads: a branch stuck past the deadline is abandoned and never holds up exit.
+        executor = DaemonExecutor(self.max_workers, thread_name_prefix="agentic-rag-branch")
         try:
             rewrite, fell_back = self._rewrite(executor, request, deadline, notes)
             plan = plan_views(request.query, rewrite, self.retrievers)
@@ -231,7 +232,11 @@ class ParallelRAGWorkflow:
         status = answer.status
         if verify_citations(answer, documents):
             status = least_status(status, AnswerStatus.PARTIAL)
-        if not answer.citations and not answer.refused and answer.status is not AnswerStatus.UNANSWERABLE and _MARKERS.search(answer.text) is None:
+        answer, dropped = _grounded(answer, documents)
+        if dropped:
+            notes.append(f"grounding: {len(dropped)} claim(s) removed: {'; '.join(dropped)}")
+            status = least_status(status, AnswerStatus.PARTIAL if answer.citations else AnswerStatus.UNANSWERABLE)
+        if not answer.citations and not answer.refused and answer.status is not AnswerStatus.UNANSWERABLE and CITATION_MARKER.search(answer.text) is None:
             status = AnswerStatus.UNANSWERABLE  # nothing cited, nothing claimed
         missing: tuple[str, ...] = ()
         if self.answerability is not False and status is not AnswerStatus.UNANSWERABLE:
@@ -362,3 +367,39 @@ def _outcome(branch: _Branch, report: _BranchReport | None, waited: float) -> Br
             error_message=str(report.error),
         )
     return BranchOutcome(**common, status=BranchStatus.OK, elapsed_s=report.elapsed_s, hit_count=len(report.hits))
+
+
+def _grounded(answer: GeneratedAnswer, documents: Sequence[FusedDocument]) -> tuple[GeneratedAnswer, list[str]]:
+    """Drop the claims of ``answer`` that fail the grounding check (their quotes are no
+    evidence, or they say what the cited documents do not), with the citations only they used.
+
+    Returns:
+        The answer (unchanged when every claim holds) and one reason per dropped claim.
+    """
+    if answer.refused:
+        return answer, []
+    kept_parts: list[str] = []
+    kept: list[AnswerCitation] = []
+    dropped: list[str] = []
+    pending = list(answer.citations)
+    for claim, numbers in marked_segments(answer.text):
+        # Each marker takes the first citation of its number not yet taken, in order.
+        cited = [c for c in (next((p for p in pending if p.number == n), None) for n in numbers) if c is not None]
+        for citation in cited:
+            pending.remove(citation)
+        quotes = [c.quote for c in cited if c.quote]
+        sources = [f"{d.snippet.title if d.snippet is not None else ''}\n{d.text}" for n in numbers if 1 <= n <= len(documents) for d in (documents[n - 1],)]
+        problem = grounding_problem(claim, quotes, sources)
+        if problem:
+            dropped.append(problem)
+            continue
+        end = claim[-1] if claim and claim[-1] in ".!?" and "\n" not in claim else ""
+        markers = "".join(f" [{n}]" for n in numbers)
+        kept_parts.append(f"{claim[:-1] if end else claim}{markers}{end}")
+        kept.extend(cited)
+    if not dropped:
+        return answer, []
+    citations = tuple(kept)
+    if not kept_parts:
+        return GeneratedAnswer("The retrieved evidence does not support any claim of the answer.", (), refused=True), dropped
+    return dataclasses.replace(answer, text=" ".join(kept_parts), citations=citations), dropped

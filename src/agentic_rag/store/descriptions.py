@@ -6,7 +6,9 @@ frequent content words with their counts (:func:`file_terms`, kept in the ``file
 re-index never re-reads unchanged files); a word scores ``its count summed over the corpus's
 files x ln(1 + all files / files listing it)``, so words frequent in this corpus and rare
 elsewhere come first. The result
-depends only on the store's content: ties go to the alphabetically first word.
+depends only on the store's content: ties go to the alphabetically first word. Words longer
+than 40 letters are not words (a hash, a hostile one-word file) and are left out, and a
+description is at most 400 characters, so it stays fit to print and to send to a planner.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ _STOP = STOPWORD_LISTS["english"] | frozenset(
 )
 _FILE_TERMS = 16
 _DESCRIPTION_TERMS = 8
+_MAX_WORD = 40
+#: Longest generated description, in characters.
+MAX_DESCRIPTION_LENGTH = 400
 
 
 def file_terms(text: str, limit: int = _FILE_TERMS) -> tuple[tuple[str, int], ...]:
@@ -40,7 +45,7 @@ def file_terms(text: str, limit: int = _FILE_TERMS) -> tuple[tuple[str, int], ..
     Returns:
         ``(word, count)`` pairs, most frequent first, ties alphabetical.
     """
-    counts = Counter(_WORD.findall(text.casefold()))
+    counts = Counter(w for w in _WORD.findall(text.casefold()) if len(w) <= _MAX_WORD)
     for word in _STOP.intersection(counts):
         del counts[word]
     if len(counts) > limit:
@@ -96,5 +101,12 @@ def describe_corpora(files: Iterable[tuple[str, tuple[tuple[str, int], ...]]], c
         top = [word for word, _ in ranked[:_DESCRIPTION_TERMS]]
         size = sizes[corpus_id]
         head = f"{_name_words(corpus_id)}: {size} file{'' if size == 1 else 's'}"
-        out.append((corpus_id, f"{head} about {', '.join(top)}" if top else head))
+        out.append((corpus_id, _bounded(f"{head} about {', '.join(top)}" if top else head)))
     return tuple(out)
+
+
+def _bounded(description: str) -> str:
+    if len(description) <= MAX_DESCRIPTION_LENGTH:
+        return description
+    cut = description[:MAX_DESCRIPTION_LENGTH - 3]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(",:") + "..."

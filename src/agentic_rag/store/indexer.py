@@ -9,6 +9,14 @@ generation's files deleted. An exception anywhere (a failing loader, a progress 
 that raises, Ctrl-C) rolls the transaction back and deletes the unreferenced new files; a
 killed process leaves an uncommitted transaction SQLite discards and files the next writer
 sweeps. Either way the previous store stays exactly as it was.
+
+Every run first checks the store it is about to build on: each file's chunk rows against its
+``files`` row, and the current generation's index files (whole-file checksum, and as many
+documents as there are chunk rows). Whatever is damaged or missing is rebuilt from the rows
+(files whose rows were lost are re-read), under a new generation, and listed in
+:attr:`IndexReport.repaired`. A file or folder that cannot be read this time (permission
+denied) keeps what was indexed from it and is listed as skipped; only files that are really
+gone, or no longer indexable, are removed.
 """
 
 from __future__ import annotations
@@ -26,10 +34,11 @@ from agentic_rag.ingest.chunker import Chunk, chunk_sections
 from agentic_rag.ingest.loaders import parse_source, read_source
 from agentic_rag.ingest.walker import SourceFile, walk_tree
 from agentic_rag.retrieval.bm25 import BM25Index
+from agentic_rag.retrieval.index_file import verify_index_file
 from agentic_rag.store.descriptions import describe_corpora, file_terms, terms_from_json, terms_to_json
 from agentic_rag.store.layout import StoreSettings, index_file_names, is_index_file
 from agentic_rag.store.records import IndexPhase, IndexProgress, IndexReport
-from agentic_rag.store.schema import connect, create_schema, read_meta, write_meta
+from agentic_rag.store.schema import connect, create_schema, generation_of, read_meta, write_meta
 from agentic_rag.store.vectors import load_vector_index
 
 __all__ = ["run_index", "stored_documents"]
@@ -63,22 +72,28 @@ def _join(root_key: str, relative: str) -> str:
     return f"{root_key}/{relative}" if root_key else relative
 
 
-def _plan(settings: StoreSettings, paths: Sequence[Path], corpus: str | None) -> tuple[list[_Planned], list[tuple[str, str]], list[_Scope], dict[str, str]]:
+def _plan(settings: StoreSettings, paths: Sequence[Path], corpus: str | None) -> tuple[list[_Planned], list[tuple[str, str]], list[_Scope], dict[str, str], list[_Scope]]:
     """Walk ``paths``: the files to index (by key), the files skipped, the deletion scopes,
-    and the root folder of each corpus met."""
+    the root folder of each corpus met, and the folders that could not be read (whose stored
+    files are kept)."""
     planned: dict[str, _Planned] = {}
     skipped: dict[str, str] = {}
     scopes: list[_Scope] = []
+    unreadable: list[_Scope] = []
     corpus_roots: dict[str, str] = {}
     for path in paths:
         result = walk_tree(path, settings.walk, exclude=(settings.directory,))
         root, single = result.root, result.root.is_file()
         root_key = settings.key(root)
         scopes.append(_Scope(root_key, single))
+        unreadable.extend(_Scope(_join(root_key, folder) if folder else root_key, False) for folder in result.unreadable)
         folder = root.parent if single else root
         folder_name = folder.name or "root"
         for item in result.skipped:
-            skipped.setdefault(root_key if single else _join(root_key, item.relative), item.reason)
+            reason = item.reason
+            if (item.relative.rstrip("/") if item.relative != "." else "") in result.unreadable:
+                reason += "; what was indexed under it before is kept"
+            skipped.setdefault(root_key if single else _join(root_key, item.relative), reason)
         for source in result.files:
             key = root_key if single else _join(root_key, source.relative)
             if corpus is not None:
@@ -92,7 +107,7 @@ def _plan(settings: StoreSettings, paths: Sequence[Path], corpus: str | None) ->
                 planned[key] = _Planned(key, source, corpus_id)
                 corpus_roots.setdefault(corpus_id, corpus_root)
     ordered = [planned[k] for k in sorted(planned)]
-    return ordered, sorted((k, r) for k, r in skipped.items() if k not in planned), scopes, corpus_roots
+    return ordered, sorted((k, r) for k, r in skipped.items() if k not in planned), scopes, corpus_roots, unreadable
 
 
 def stored_documents(connection: sqlite3.Connection, corpus_ids: Sequence[str] | None = None, batch: int = 1000) -> Iterator[Document]:
@@ -141,10 +156,57 @@ class _IndexRun:
         self.counts = {"added": 0, "updated": 0, "removed": 0, "unchanged": 0, "chunks_added": 0, "chunks_removed": 0}
         self.skipped: list[tuple[str, str]] = []
         self.written: list[Path] = []
-        bm25_file = self.meta.get("bm25_file", "")
-        generation = int(self.meta.get("generation", "0"))
-        missing = generation > 0 and not (settings.directory / bm25_file).is_file()
-        self.rebuild = missing or (self.vector != old_vector)
+        self.generation = generation_of(self.meta, settings.directory)
+        self.repaired: list[str] = []
+        self.from_rows = False  # build the indexes from the chunk rows, not the saved files
+        self.rebuild = self.vector != old_vector
+
+    # -- checks --------------------------------------------------------------------------
+
+    def _check_rows(self, existing: dict[str, tuple[str, str, str]]) -> None:
+        """Files whose chunk rows do not match their ``files`` row lose their rows and are
+        re-read (their stored hash is cleared); chunk rows of no file are deleted."""
+        counts = dict(self.db.execute("SELECT path, COUNT(*) FROM chunks GROUP BY path"))
+        listed = dict(self.db.execute("SELECT path, chunks FROM files"))
+        damaged = sorted(p for p, n in listed.items() if counts.get(p, 0) != n)
+        orphans = sorted(set(counts) - set(listed))
+        for path in damaged + orphans:
+            self.db.execute("DELETE FROM chunks WHERE path = ?", (path,))
+        for path in damaged:
+            self.db.execute("UPDATE files SET sha256 = '', chunks = 0 WHERE path = ?", (path,))
+            corpus_id, _, signature = existing[path]
+            existing[path] = (corpus_id, "", signature)
+        if damaged:
+            shown = ", ".join(damaged[:3]) + (f" and {len(damaged) - 3} more" if len(damaged) > 3 else "")
+            self.repaired.append(f"chunk rows of {len(damaged)} file{'s' if len(damaged) > 1 else ''} lost or incomplete ({shown}); re-read")
+        if orphans:
+            self.repaired.append(f"chunk rows of {len(orphans)} file{'s' if len(orphans) > 1 else ''} no longer listed; deleted")
+        if damaged or orphans:
+            self.from_rows = self.rebuild = True
+
+    def _check_files(self) -> None:
+        """Verify the current generation's index files (checksum, and one document per chunk
+        row); a damaged or missing one is rebuilt from the rows."""
+        if self.generation == 0 or self.from_rows:
+            return
+        chunks = self.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+        wanted = (("bm25_file", "bm25", "documents"), ("vector_file", "vector", "count"))
+        for key, kind, count_key in wanted:
+            name = self.meta.get(key, "")
+            if not name:
+                if kind == "bm25":
+                    self.repaired.append("the store names no BM25 index file; rebuilt")
+                    self.from_rows = self.rebuild = True
+                continue
+            try:
+                held = verify_index_file(self.settings.directory / name, kind).get(count_key)
+            except IndexFormatError as exc:
+                problem = exc.message
+            else:
+                problem = "" if held == chunks else f"{name!r} holds {held!r} documents, the store has {chunks} chunks"
+            if problem:
+                self.repaired.append(f"{problem}; rebuilt")
+                self.from_rows = self.rebuild = True
 
     def _emit(self, phase: IndexPhase, done: int, total: int, path: str = "") -> None:
         if self.progress is not None:
@@ -157,13 +219,14 @@ class _IndexRun:
         if self.bm25 is not None:
             return
         directory = self.settings.directory
-        name = self.meta.get("bm25_file", "")
+        name = "" if self.from_rows else self.meta.get("bm25_file", "")
         try:
-            self.bm25 = BM25Index.load(directory / name) if name else BM25Index()
+            self.bm25 = BM25Index.load(directory / name) if name else BM25Index.from_documents(stored_documents(self.db))
         except IndexFormatError:
             self.bm25 = BM25Index.from_documents(stored_documents(self.db))
         if self.vector:
-            self.vectors = load_vector_index(directory, self.meta.get("vector_file", ""), lambda: stored_documents(self.db))
+            saved = "" if self.from_rows else self.meta.get("vector_file", "")
+            self.vectors = load_vector_index(directory, saved, lambda: stored_documents(self.db))
 
     def _flush(self) -> None:
         for index in (self.bm25, self.vectors):
@@ -203,10 +266,15 @@ class _IndexRun:
     def _file(self, planned: _Planned, existing: dict[str, tuple[str, str, str]]) -> None:
         settings, key = self.settings, planned.key
         source = read_source(planned.source.path, max_bytes=settings.walk.max_file_bytes)
+        old = existing.get(key)
+        if source.unreadable and old is not None:
+            # Unreadable for now (permission denied): keep what was indexed, do not delete it.
+            self.skipped.append((key, f"{source.problem}; its previously indexed content is kept"))
+            self.kept[key] = old[0]
+            return
         if source.problem:
             self.skipped.append((key, source.problem))
             return
-        old = existing.get(key)
         if old is not None and old == (planned.corpus_id, source.sha256, self.signature):
             self.counts["unchanged"] += 1
             self.kept[key] = planned.corpus_id
@@ -240,8 +308,10 @@ class _IndexRun:
             db.executemany("UPDATE corpora SET description = ? WHERE id = ?", [(d, c) for c, d in describe_corpora(files, automatic)])
 
     def run(self, paths: Sequence[Path], corpus: str | None, description: str | None, started: float) -> IndexReport:
-        planned, walk_skipped, scopes, corpus_roots = _plan(self.settings, paths, corpus)
+        planned, walk_skipped, scopes, corpus_roots, unreadable = _plan(self.settings, paths, corpus)
         existing = {p: (c, s, g) for p, c, s, g in self.db.execute("SELECT path, corpus_id, sha256, chunking FROM files")}
+        self._check_rows(existing)
+        self._check_files()
         self._sweep()
         total = len(planned)
         self._emit(IndexPhase.SCANNED, 0, total)
@@ -249,14 +319,16 @@ class _IndexRun:
             self._file(item, existing)
             self._emit(IndexPhase.FILE, done, total, item.key)
         for key in sorted(existing):
-            if key not in self.kept and any(scope.holds(key) for scope in scopes):
+            if key not in self.kept and any(scope.holds(key) for scope in unreadable):
+                self.kept[key] = existing[key][0]  # under a folder that could not be listed
+            elif key not in self.kept and any(scope.holds(key) for scope in scopes):
                 self._indexes()
                 self._drop_rows(key)
                 self.db.execute("DELETE FROM files WHERE path = ?", (key,))
                 self.counts["removed"] += 1
         changed = bool(self.counts["added"] or self.counts["updated"] or self.counts["removed"])
         self._corpora(corpus_roots, corpus, description, changed)
-        generation = int(self.meta.get("generation", "0"))
+        generation = self.generation
         previous = [self.meta.get("bm25_file", ""), self.meta.get("vector_file", "")]
         if changed or self.rebuild:
             self._emit(IndexPhase.SAVING, total, total)
@@ -270,7 +342,8 @@ class _IndexRun:
         self._emit(IndexPhase.DONE, total, total)
         skipped = tuple(sorted(walk_skipped + self.skipped))
         return IndexReport(files_seen=total + len(walk_skipped), skipped=skipped, seconds=time.monotonic() - started,
-                           generation=generation, corpora=tuple(sorted(set(self.kept.values()))), **self.counts)
+                           generation=generation, corpora=tuple(sorted(set(self.kept.values()))), repaired=tuple(self.repaired),
+                           **self.counts)
 
     def _save(self, generation: int) -> int:
         self._indexes()
@@ -339,7 +412,7 @@ def run_index(settings: StoreSettings, paths: Sequence[Path], *, corpus: str | N
     try:
         _begin(connection, settings)
         try:
-            create_schema(connection)
+            create_schema(connection, settings.directory)
         except BaseException:
             connection.execute("ROLLBACK")
             raise

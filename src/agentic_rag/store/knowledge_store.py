@@ -31,7 +31,7 @@ from agentic_rag.store.indexer import ProgressCallback, run_index, stored_docume
 from agentic_rag.store.layout import StoreSettings
 from agentic_rag.store.records import IndexReport, StoreHit, StoreStats
 from agentic_rag.store.retriever import StoreRetriever
-from agentic_rag.store.schema import DATABASE_NAME, connect, read_meta
+from agentic_rag.store.schema import DATABASE_NAME, connect, generation_of, read_meta
 
 __all__ = ["DEFAULT_STORE_DIRECTORY", "KnowledgeStore"]
 
@@ -186,7 +186,7 @@ class KnowledgeStore:
         """The committed index generation (0 for a missing or never-indexed store)."""
         if not self.exists:
             return 0
-        return int(self._state()[0].get("generation", "0"))
+        return generation_of(self._state()[0], self._settings.directory)
 
     @property
     def is_empty(self) -> bool:
@@ -247,7 +247,7 @@ class KnowledgeStore:
     def _load(self, key: str, loader: Any) -> Any:
         for _ in range(_LOAD_ATTEMPTS):
             meta, filled = self._state()
-            generation, name = int(meta.get("generation", "0")), meta.get(key, "")
+            generation, name = generation_of(meta, self._settings.directory), meta.get(key, "")
             if not filled:
                 raise StoreError(f"the store at {str(self._settings.directory)!r} is empty: index some files first", stage=_STAGE)
             if not name:
@@ -259,7 +259,7 @@ class KnowledgeStore:
             try:
                 index = loader(self._settings.directory / name)
             except IndexFormatError as exc:
-                if int(self._state()[0].get("generation", "0")) != generation:
+                if generation_of(self._state()[0], self._settings.directory) != generation:
                     continue  # a writer switched generations and deleted this file meanwhile
                 raise StoreError(f"the store's index file {name!r} cannot be loaded ({exc.message}); run index again to rebuild it", stage=_STAGE) from exc
             with self._lock:
@@ -326,7 +326,7 @@ class KnowledgeStore:
         directory = self._settings.directory
         names = [DATABASE_NAME, DATABASE_NAME + "-wal", meta.get("bm25_file", ""), meta.get("vector_file", "")]
         size = sum((directory / n).stat().st_size for n in names if n and (directory / n).is_file())
-        return StoreStats(str(directory), int(meta.get("generation", "0")), corpora, files, chunks, bool(meta.get("vector_file")), size)
+        return StoreStats(str(directory), generation_of(meta, directory), corpora, files, chunks, bool(meta.get("vector_file")), size)
 
     def __repr__(self) -> str:
         return f"KnowledgeStore({str(self._settings.directory)!r})"
@@ -341,6 +341,11 @@ def _paths(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> 
         if not isinstance(item, (str, os.PathLike)) or not os.fspath(item):
             raise InvalidInputError(f"paths must be non-empty file or folder paths, got {item!r}", stage=_STAGE)
         root = Path(os.path.abspath(os.fspath(item)))
+        try:
+            os.fspath(root).encode("utf-8")
+        except UnicodeEncodeError:
+            shown = os.fsencode(root).decode("utf-8", "backslashreplace")
+            raise InvalidInputError(f"cannot index {shown!r}: its path is not valid UTF-8, so it cannot be stored or cited; rename it", stage=_STAGE) from None
         if not root.exists():
             raise InvalidInputError(f"cannot index {os.fspath(item)!r}: no such file or folder", stage=_STAGE)
         roots.append(root)

@@ -72,6 +72,8 @@ class IndexReport(JsonContract):
         generation: The store's index generation after the run (unchanged when nothing was
             written).
         corpora: Ids of the corpora the indexed files belong to, sorted.
+        repaired: What the run found damaged in the store and rebuilt (an index file that
+            was missing, truncated or corrupted, chunk rows that were lost), one line each.
     """
 
     files_seen: int
@@ -85,6 +87,7 @@ class IndexReport(JsonContract):
     seconds: float = 0.0
     generation: int = 0
     corpora: tuple[str, ...] = ()
+    repaired: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("files_seen", "added", "updated", "removed", "unchanged", "chunks_added", "chunks_removed", "generation"):
@@ -92,6 +95,7 @@ class IndexReport(JsonContract):
         skipped = tuple((str(p), str(r)) for p, r in self.skipped)
         object.__setattr__(self, "skipped", skipped)
         object.__setattr__(self, "corpora", tuple(self.corpora))
+        object.__setattr__(self, "repaired", tuple(str(r) for r in self.repaired))
         if isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float)) or not math.isfinite(self.seconds) or self.seconds < 0:
             raise InvalidInputError(f"IndexReport.seconds must be a finite number >= 0, got {self.seconds!r}", stage=_STAGE)
         object.__setattr__(self, "seconds", float(self.seconds))

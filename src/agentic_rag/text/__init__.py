@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from agentic_rag.text.analyzer import STEMMERS, Analyzer
 from agentic_rag.text.entities import EntityMention, extract_entities
+from agentic_rag.text.lines import normalize_newlines, split_lines
 from agentic_rag.text.porter import PorterStemmer
 from agentic_rag.text.relevance import RelevanceModel, ScoredUnit, TermWeights, WeightedTerm
 from agentic_rag.text.segments import PassageUnit, UnitKind, split_units
@@ -26,6 +27,8 @@ __all__ = [
     "UnitKind",
     "WeightedTerm",
     "extract_entities",
+    "normalize_newlines",
+    "split_lines",
     "split_sentences",
     "split_units",
 ]

@@ -3,6 +3,7 @@
 Pipeline: Unicode NFKC normalisation and case folding; tokens are runs of Unicode letters and
 digits (so "Zürich", "naïve", Cyrillic and Greek survive); runs of CJK characters become
 overlapping character bigrams (CJK has no spaces, so whole runs would never match a query);
+tokens longer than :data:`MAX_TOKEN_LENGTH` (255, Lucene's default token limit) dropped;
 optional stop words; optional stemming. An analyzer is described by a small dict
 (:meth:`Analyzer.to_dict`) that saved indexes store, so a loaded index analyses queries exactly
 as it analysed documents.
@@ -19,7 +20,11 @@ from typing import Any
 from agentic_rag.errors import InvalidInputError
 from agentic_rag.text.stopwords import STOPWORD_LISTS
 
-__all__ = ["STEMMERS", "Analyzer"]
+__all__ = ["MAX_TOKEN_LENGTH", "STEMMERS", "Analyzer"]
+
+#: Tokens longer than this many characters (after case folding) are dropped: no word is that
+#: long, and a run of letters or digits this long is data (a hash, base64, a hostile file).
+MAX_TOKEN_LENGTH = 255
 
 _WORD = re.compile(r"[^\W_]+")
 _TERM_CACHE_SIZE = 500_000
@@ -98,12 +103,15 @@ class Analyzer:
             text: Any string.
 
         Returns:
-            Case-folded tokens in text order; CJK runs as character bigrams.
+            Case-folded tokens in text order; CJK runs as character bigrams; tokens longer
+            than :data:`MAX_TOKEN_LENGTH` characters dropped.
         """
         if not isinstance(text, str):
             raise InvalidInputError(f"text must be a string, got {type(text).__name__}", stage="analyzer")
         folded = unicodedata.normalize("NFKC", text).casefold()
         words = _WORD.findall(folded)
+        if len(folded) > MAX_TOKEN_LENGTH and words and max(map(len, words)) > MAX_TOKEN_LENGTH:
+            words = [w for w in words if len(w) <= MAX_TOKEN_LENGTH]
         if not _CJK.search(folded):
             return words  # the common case: one scan of the text, not one per word
         tokens: list[str] = []
