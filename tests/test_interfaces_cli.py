@@ -47,6 +47,18 @@ class CliTestCase(unittest.TestCase):
         return out
 
 
+class IndexRepairTest(CliTestCase):
+    def test_index_says_what_it_repaired(self):
+        self.index()
+        for damaged in Path(self.store).glob("bm25-*.idx"):
+            damaged.write_bytes(b"")
+        code, out, err = run_cli("index", "notes", "--store", self.store, "--quiet")
+        self.assertEqual(code, 0, err)
+        self.assertIn("repaired:", out)
+        code, out, _ = run_cli("search", "warehouse robots", "--store", self.store, "--json")
+        self.assertEqual((code, json.loads(out)[0]["path"]), (0, "notes/companies/acme.md"))
+
+
 class IndexSearchAskTest(CliTestCase):
     def test_index_then_search_json(self):
         self.assertIn("2 added", self.index())

@@ -72,6 +72,8 @@ def cmd_index(args: argparse.Namespace) -> int:
         return 0
     print(f"indexed {report.files_seen} files into {args.store}: {report.added} added, {report.updated} updated, "
           f"{report.removed} removed, {report.unchanged} unchanged; {report.chunks_added} chunks added, {report.chunks_removed} removed ({report.seconds:.2f} s)")
+    for repair in report.repaired:
+        print(f"  repaired: {repair}")
     for path, reason in report.skipped:
         print(f"  skipped {path}: {reason}")
     for corpus in store.corpora():
