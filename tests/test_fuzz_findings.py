@@ -16,9 +16,11 @@ from pathlib import Path
 from agentic_rag.agentic.config import OrchestratorConfig
 from agentic_rag.contracts import Route
 from agentic_rag.contracts import Document
-from agentic_rag.errors import IndexFormatError, InvalidInputError
+from agentic_rag.errors import AgenticRAGError, IndexFormatError, InvalidInputError, StructuredOutputError
 from agentic_rag.ingest import parse_source
 from agentic_rag.interfaces.mcp_protocol import ErrorCode, McpServer
+from agentic_rag.llm.json_schema import check_schema, validate_json
+from agentic_rag.llm.structured import extract_json
 from agentic_rag.parallel.evidence import Contribution
 from agentic_rag.retrieval import BM25Index
 
@@ -55,6 +57,15 @@ class LoaderFindings(unittest.TestCase):
                 self.assertEqual(parsed.sections, ())
                 self.assertTrue(parsed.problem)
 
+    def test_html_character_references_to_line_breaks_keep_the_source_lines(self) -> None:
+        from agentic_rag.ingest import ChunkOptions, chunk_sections
+
+        for data, expected in ((b"<p>one&#10;two</p>", [(1, 1)]), (b"<p>alpha&#10;&#10;&#10;beta</p>\n<p>gamma</p>", [(1, 1), (2, 2)]),
+                               (b"&#xa;a<", [(1, 1)])):
+            with self.subTest(data=data):
+                chunks = chunk_sections(parse_source(data, ".html").sections, "page.html", ChunkOptions(2, 0))
+                self.assertEqual([(c.start_line, c.end_line) for c in chunks], expected)
+
     def test_html_marked_sections_the_standard_parser_asserts_on_are_skipped(self) -> None:
         for data in (b"<![<", b"<C<![<", b"<!<![\x01"):
             with self.subTest(data=data):
@@ -76,7 +87,11 @@ class SavedIndexFindings(unittest.TestCase):
             header = json.loads(data[prefix.size:prefix.size + length])
             sealed = hashlib.sha256(data[:-32]).digest() == data[-32:]  # a whole-file checksum at the end
             payload = data[prefix.size + length:len(data) - 32 if sealed else len(data)]
+            analyzer = header["meta"]["analyzer"]
             edits = [{"meta": "1"}, {"meta": -1}, {"meta": [0]}, {"payload_length": math.inf},
+                     *({"meta": {**header["meta"], **change}} for change in (
+                         {"analyzer": []}, {"analyzer": 1e308}, {"analyzer": {**analyzer, "stopwords": math.nan}},
+                         {"analyzer": {**analyzer, "stemmer": []}}, {"postings": math.inf})),
                      {"sections": [dict(header["sections"][0], offset=math.inf)] + header["sections"][1:]}]
             for edit in edits:
                 with self.subTest(edit=str(edit)[:40]):
@@ -100,6 +115,98 @@ class ContractFindings(unittest.TestCase):
             with self.subTest(contract=cls.__name__):
                 with self.assertRaises(InvalidInputError):
                     cls.from_dict(data)
+
+
+class JsonSchemaFindings(unittest.TestCase):
+    """Malformed keyword values that ``check_schema`` once let through (so ``validate_json`` then
+    raised TypeError) or refused with TypeError/AttributeError instead of InvalidInputError."""
+
+    MALFORMED = [
+        ({"properties": "1"}, "properties"), ({"properties": {"a": 1}}, "properties/a"),
+        ({"type": 7}, "type"), ({"type": False}, "type"), ({"type": []}, "type"), ({"type": [None]}, "type"),
+        ({"required": 0}, "required"), ({"required": [1]}, "required"), ({"enum": -1}, "enum"), ({"enum": "ab"}, "enum"),
+        ({"minLength": "x"}, "minLength"), ({"maxLength": {}}, "maxLength"), ({"minItems": []}, "minItems"),
+        ({"maxItems": {}}, "maxItems"), ({"minItems": -1}, "minItems"), ({"maxLength": True}, "maxLength"),
+        ({"maxLength": 1.5}, "maxLength"), ({"minimum": "a"}, "minimum"), ({"maximum": math.nan}, "maximum"),
+        ({"minimum": math.inf}, "minimum"), ({"maximum": False}, "maximum"), ({"items": 0}, "items"),
+        ({"items": {"type": "date"}}, "date"), ({"title": 3}, "title"), ({"description": ["x"]}, "description"),
+        ({1: "x", "a": 2}, "unsupported"),
+    ]
+
+    def test_malformed_keyword_values_are_refused_naming_the_keyword(self) -> None:
+        for schema, named in self.MALFORMED:
+            with self.subTest(schema=schema):
+                with self.assertRaises(InvalidInputError) as caught:
+                    check_schema(schema)
+                self.assertIn(named, str(caught.exception))
+
+    def test_schemas_nested_past_the_depth_bound_or_cyclic_are_refused(self) -> None:
+        deep: dict = {"type": "string"}
+        for _ in range(10_000):
+            deep = {"type": "array", "items": deep}
+        cyclic: dict = {"type": "object", "properties": {}}
+        cyclic["properties"]["self"] = cyclic
+        for label, schema in (("deep", deep), ("cyclic", cyclic)):
+            with self.subTest(schema=label), self.assertRaises(InvalidInputError):
+                check_schema(schema)
+
+    def test_validate_json_refuses_a_malformed_schema_inside_the_error_tree(self) -> None:
+        cases = [([], {"type": False}), ("t", {"enum": -1}), ("t", {"minLength": "x"}), ("t", {"maxLength": {}}),
+                 ([], {"minItems": []}), ([], {"maxItems": {}}), (1, {"minimum": "a"}), ({}, {"properties": "1"})]
+        for instance, schema in cases:
+            with self.subTest(schema=schema), self.assertRaises(InvalidInputError):
+                validate_json(instance, schema)
+
+    def test_values_python_cannot_convert_or_compare_are_reported_not_raised(self) -> None:
+        deep: list = []
+        for _ in range(100_000):
+            deep = [deep]
+        self.assertEqual(validate_json(10**400, {"type": "number", "minimum": 0.5}), [])
+        self.assertEqual(len(validate_json(deep, {"type": "string"})), 1)
+        self.assertEqual(len(validate_json(deep, {"enum": [deep[0], 1]})), 1)
+
+    def test_well_formed_schemas_still_pass(self) -> None:
+        check_schema({"type": ["string", "null"], "enum": ["a", None], "minLength": 0, "maxLength": 3, "title": "t",
+                      "description": "d", "default": "a"})
+        check_schema({"type": "number", "minimum": -1, "maximum": 2.5})
+        check_schema({"type": "object", "required": [], "properties": {"a": {"type": "array", "items": {}, "minItems": 0}}})
+
+
+class ExtractJsonFindings(unittest.TestCase):
+    """Answers that once escaped ``extract_json`` or made it quadratic."""
+
+    def test_nesting_deeper_than_the_recursion_limit_is_no_json(self) -> None:
+        for text in ("[" * 100_000, '{"a":' * 5_000 + "1" + "}" * 5_000):
+            with self.subTest(text=text[:10]), self.assertRaises(StructuredOutputError):
+                extract_json(text)
+
+    def test_a_reasoning_block_left_open_is_read_in_one_pass_as_no_answer(self) -> None:
+        # 200 KB of unclosed tags: the old pattern rescanned the rest of the text from every tag
+        # (seconds at this size, and returned the JSON inside the reasoning); one forward pass
+        # takes milliseconds.
+        for text in ("<think> " * 25_000 + '{"a": 1}', ' <think>The answer could be {"a": 1}, but'):
+            with self.subTest(text=text[:20]), self.assertRaises(StructuredOutputError):
+                extract_json(text)
+
+    def test_closed_blocks_are_removed_and_a_tag_after_the_answer_has_started_is_text(self) -> None:
+        cases = [
+            ('<THINK>{"x": 0}</Think> {"a": 1} <think> [2]', {"a": 1}),
+            ('<think>a<think>{"x": 0}</think>{"a": 1}</think>', {"a": 1}),
+            ('<think>{"x": 0}</think>\n<think>{"y": 0}</think>{"a": 1}', {"a": 1}),
+            ('{"note": "<think>"}', {"note": "<think>"}),
+            ('Here it is: <think> {"a": 1}', {"a": 1}),
+        ]
+        for text, expected in cases:
+            with self.subTest(text=text):
+                self.assertEqual(extract_json(text), expected)
+
+    def test_nothing_escapes_the_error_tree(self) -> None:
+        for text in ("[" * 5_000 + '"' + "\\" * 10, "{" * 3_000, "<think>" * 1_000 + "[" * 50_000):
+            with self.subTest(text=text[:10]):
+                try:
+                    extract_json(text)
+                except AgenticRAGError:
+                    pass
 
 
 if __name__ == "__main__":

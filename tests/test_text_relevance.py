@@ -98,6 +98,16 @@ class CoverageTest(unittest.TestCase):
         unstated = self.model.answer_share(question, "", "Every request of the client has a timeout. Set timeout=None to wait forever.")
         self.assertLess(unstated, 0.7 * stated)
 
+    def test_huge_queries_are_not_kept_in_the_caches(self) -> None:
+        # A long-running server asked 20,000-character queries must not keep each one.
+        before = (self.model._question.cache_info().currsize, self.model._shares.cache_info().currsize)
+        for n in range(3):
+            huge = f"timeout {n} " + "word " * 4000
+            self.model.answer_share(huge, "", PAGES["timeouts"])
+        self.assertEqual((self.model._question.cache_info().currsize, self.model._shares.cache_info().currsize), before)
+        self.model.answer_share("What is the timeout?", "", PAGES["timeouts"])
+        self.assertGreater(self.model._shares.cache_info().currsize, before[1])
+
     def test_a_unit_naming_an_api_wins_a_tie(self) -> None:
         passage = ("", "You can compute the hash once. Pass cache_hash=True to compute the hash once.")
         best = self.model.rank_units("How do I compute the hash once?", [passage])[0]

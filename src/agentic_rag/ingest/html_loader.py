@@ -207,7 +207,7 @@ def _tokenize(text: str, sink: _TextCollector) -> None:
             opening = n
         if opening > position:
             sink.line = line_at(position)
-            sink.handle_data(unescape(text[position:opening]))
+            sink.handle_data(_decode(text[position:opening]))
         if opening >= n:
             return
         sink.line = line_at(opening)
@@ -240,6 +240,14 @@ def _tokenize(text: str, sink: _TextCollector) -> None:
                 if position > end:
                     sink.line = line_at(end)
                     sink.handle_data(text[end:position])
+
+
+def _decode(raw: str) -> str:
+    """Character references decoded line by line: a reference to a line break (``&#10;``)
+    reads as a space, so the decoded text keeps the source's line breaks and nothing else."""
+    if "&" not in raw:
+        return raw
+    return "\n".join(unescape(part).replace("\r", " ").replace("\n", " ") for part in raw.split("\n"))
 
 
 def _after(text: str, marker: str, start: int) -> int:

@@ -25,7 +25,8 @@ from agentic_rag.llm.port import LLM, Message, MessageRole, ResponseFormat, chec
 __all__ = ["complete_json", "extract_json", "schema_instruction"]
 
 _FENCE_RE = re.compile(r"```[ \t]*(?:json|JSON|jsonc)?[ \t]*\n?(.*?)```", re.DOTALL)
-_THINK_RE = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+_THINK_OPEN_RE = re.compile(r"<think>", re.IGNORECASE)
+_THINK_CLOSE_RE = re.compile(r"</think>", re.IGNORECASE)
 _MAX_START_POSITIONS = 200
 _MAX_ERRORS_SHOWN = 8
 _DEFAULT = object()
@@ -35,7 +36,9 @@ def extract_json(text: str) -> Any:
     """Return the first JSON object or array in ``text``.
 
     Tolerates ``<think>`` blocks, Markdown code fences, prose before the value and text after
-    it (the value is decoded with ``raw_decode`` from its first character).
+    it (the value is decoded with ``raw_decode`` from its first character). A ``<think>`` block
+    left open before the answer has started (the length limit cut the reasoning off) leaves no
+    answer: JSON inside the reasoning is never taken for it.
 
     Args:
         text: The model's answer.
@@ -48,7 +51,7 @@ def extract_json(text: str) -> Any:
     """
     if not isinstance(text, str):
         raise StructuredOutputError(f"expected the answer as text, got {type(text).__name__}", stage="structured")
-    cleaned = _THINK_RE.sub("", text)
+    cleaned = _without_thinking(text)
     decoder = json.JSONDecoder()
     sources = [m.group(1) for m in _FENCE_RE.finditer(cleaned)] + [cleaned]
     for source in sources:
@@ -59,12 +62,33 @@ def extract_json(text: str) -> Any:
             tried += 1
             try:
                 value, _ = decoder.raw_decode(source, match.start())
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: nested deeper than the decoder goes
                 continue
             if isinstance(value, (dict, list)):
                 return value
     shown = " ".join(text.split())[:80]
     raise StructuredOutputError(f"no JSON object found in the answer {shown!r}", stage="structured")
+
+
+def _without_thinking(text: str) -> str:
+    """Drop every closed ``<think>`` block, and everything after one left open at the start.
+
+    One forward pass: each search starts where the last one ended, so unclosed tags cost no
+    rescans. A tag inside or after the answer (once non-space text is kept) is kept as text.
+    """
+    kept: list[str] = []
+    pos = 0
+    while (opening := _THINK_OPEN_RE.search(text, pos)) is not None:
+        closing = _THINK_CLOSE_RE.search(text, opening.end())
+        if closing is None:
+            before = text[pos:opening.start()]
+            if any(part.strip() for part in kept) or before.strip():
+                break  # the answer has started: the unclosed tag is part of it
+            return ""  # reasoning cut off before any answer
+        kept.append(text[pos:opening.start()])
+        pos = closing.end()
+    kept.append(text[pos:])
+    return "".join(kept)
 
 
 def schema_instruction(schema: Mapping[str, Any]) -> str:

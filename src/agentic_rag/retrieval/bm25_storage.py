@@ -133,7 +133,7 @@ def read_snapshot(path: str | os.PathLike[str]) -> BM25Snapshot:
         terms = tuple(json.loads(sections["vocabulary"].decode("utf-8")))
         documents = tuple(Document(id=r[0], text=r[1], title=r[2], corpus_id=r[3], metadata=r[4]) for r in raw_docs)
         arrays = [_array(t, sections[s], swap, s) for t, s in _ARRAY_SECTIONS]
-    except (KeyError, TypeError, ValueError, IndexError, AgenticRAGError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError, AgenticRAGError) as exc:
         raise IndexFormatError(f"{name!r} has an invalid BM25 section or setting: {exc}", stage="load") from exc
     text_lengths, title_lengths, offsets, postings_docs, postings_tfs = arrays
     _check_shapes(name, counts, documents, terms, text_lengths, title_lengths, offsets, postings_docs, postings_tfs)

@@ -92,7 +92,7 @@ def read_vector_file(path: str | os.PathLike[str]) -> tuple[dict[str, Any], tupl
     documents = _documents(name, sections, meta.get("count"))
     try:
         table = _sparse(sections, len(documents)) if mode == "sparse" else _dense(sections, meta.get("dimensions"), len(documents))
-    except (KeyError, ValueError, TypeError) as exc:
+    except (KeyError, ValueError, TypeError, OverflowError) as exc:
         raise IndexFormatError(f"{name!r} has inconsistent vector sections: {exc}", stage="load") from exc
     return meta, documents, table
 
@@ -101,7 +101,7 @@ def _documents(name: str, sections: Mapping[str, bytes], count: object) -> tuple
     try:
         raw = json.loads(sections["documents"].decode("utf-8"))
         documents = tuple(Document.from_dict(item) for item in raw)
-    except (KeyError, ValueError, TypeError, AttributeError, InvalidInputError) as exc:
+    except (KeyError, ValueError, TypeError, AttributeError, OverflowError, InvalidInputError) as exc:
         raise IndexFormatError(f"{name!r} has corrupted documents: {exc}", stage="load") from exc
     if len(documents) != count:
         raise IndexFormatError(f"{name!r} holds {len(documents)} documents but its header says {count!r}", stage="load")

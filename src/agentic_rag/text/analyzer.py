@@ -82,10 +82,13 @@ class Analyzer:
             self._stop_spec: str | tuple[str, ...] = stopwords
             self._stop = STOPWORD_LISTS[stopwords]
         else:
-            words = tuple(sorted({unicodedata.normalize("NFKC", str(w)).casefold() for w in stopwords}))
+            given = tuple(stopwords) if isinstance(stopwords, Iterable) and not isinstance(stopwords, (bytes, Mapping)) else None
+            if given is None or not all(isinstance(w, str) for w in given):
+                raise InvalidInputError(f"stopwords must be a list name, None or an iterable of words, got {stopwords!r}", stage="analyzer")
+            words = tuple(sorted({unicodedata.normalize("NFKC", w).casefold() for w in given}))
             self._stop_spec = words
             self._stop = frozenset(words)
-        if stemmer is not None and stemmer not in STEMMERS:
+        if stemmer is not None and (not isinstance(stemmer, str) or stemmer not in STEMMERS):
             raise InvalidInputError(f"unknown stemmer {stemmer!r}; expected one of {sorted(STEMMERS)} or None", stage="analyzer")
         if isinstance(min_length, bool) or not isinstance(min_length, int) or min_length < 1:
             raise InvalidInputError(f"min_length must be an int >= 1, got {min_length!r}", stage="analyzer")
@@ -165,6 +168,8 @@ class Analyzer:
         Raises:
             InvalidInputError: Unknown keys or values.
         """
+        if not isinstance(data, Mapping):
+            raise InvalidInputError(f"analyzer settings must be an object, got {data!r}", stage="analyzer")
         unknown = sorted(set(data) - {"stopwords", "stemmer", "min_length"})
         if unknown:
             raise InvalidInputError(f"unknown analyzer settings {unknown}", stage="analyzer")

@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from agentic_rag.text.analyzer import Analyzer
 from agentic_rag.text.segments import PassageUnit, UnitKind, split_units
+from agentic_rag.text.term_weights import TermWeights, bounded_cache
 
 __all__ = ["RelevanceModel", "ScoredUnit", "TermWeights", "WeightedTerm"]
+
 
 ROOT_LENGTH = 5
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -69,48 +70,6 @@ _ASKING = frozenset(
     going come comes take takes look looks trying try tries done doing work works kind sort
     find figure should would could can""".split()
 )
-
-
-class TermWeights:
-    """Inverse document frequencies of analysed terms in one collection.
-
-    ``idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))`` as in BM25. Without statistics every
-    term weighs 1.
-
-    Args:
-        document_count: Documents in the collection (0: no statistics).
-        frequency: Document frequency of an analysed term.
-    """
-
-    def __init__(self, document_count: int = 0, frequency: Callable[[str], int] | None = None) -> None:
-        self.document_count = max(0, int(document_count))
-        self._frequency = frequency
-        self._idf = lru_cache(maxsize=16384)(self._idf_uncached)
-
-    @classmethod
-    def from_index(cls, index: object) -> TermWeights:
-        """Weights from an index with ``document_frequency(term)`` and ``len()`` (a
-        :class:`~agentic_rag.retrieval.BM25Index`)."""
-        return cls(len(index), index.document_frequency)  # type: ignore[arg-type, attr-defined]
-
-    @property
-    def has_statistics(self) -> bool:
-        """True when weights come from a collection."""
-        return self._frequency is not None and self.document_count > 0
-
-    def frequency(self, term: str) -> int:
-        """Document frequency of ``term`` (0 without statistics)."""
-        return self._frequency(term) if self.has_statistics else 0  # type: ignore[misc]
-
-    def idf(self, term: str) -> float:
-        """The term's inverse document frequency (1.0 without statistics)."""
-        return self._idf(term)
-
-    def _idf_uncached(self, term: str) -> float:
-        if not self.has_statistics:
-            return 1.0
-        n, df = self.document_count, self.frequency(term)
-        return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,9 +171,9 @@ class RelevanceModel:
         self.root_credit = root_credit
         self.spelling_credit = spelling_credit
         self._asking = frozenset(t for w in _ASKING for t in self.analyzer.analyze(w))
-        self._text_terms = lru_cache(maxsize=8192)(self._text_terms_uncached)
-        self._question = lru_cache(maxsize=512)(self._question_uncached)
-        self._shares = lru_cache(maxsize=4096)(self._answer_share_uncached)
+        self._text_terms = bounded_cache(self._text_terms_uncached, 4096)
+        self._question = bounded_cache(self._question_uncached, 512)
+        self._shares = bounded_cache(self._answer_share_uncached, 2048)
 
     def question_terms(self, question: str) -> tuple[WeightedTerm, ...]:
         """The question's analysed terms with their weights, once each, in order."""
