@@ -34,10 +34,10 @@ from agentic_rag.ingest.chunker import Chunk, chunk_sections
 from agentic_rag.ingest.loaders import parse_source, read_source
 from agentic_rag.ingest.walker import SourceFile, walk_tree
 from agentic_rag.retrieval.bm25 import BM25Index
-from agentic_rag.retrieval.index_file import verify_index_file
 from agentic_rag.store.descriptions import describe_corpora, file_terms, terms_from_json, terms_to_json
 from agentic_rag.store.layout import StoreSettings, index_file_names, is_index_file
 from agentic_rag.store.records import IndexPhase, IndexProgress, IndexReport
+from agentic_rag.store.repair import damaged_index_files, repair_chunk_rows
 from agentic_rag.store.schema import connect, create_schema, generation_of, read_meta, write_meta
 from agentic_rag.store.vectors import load_vector_index
 
@@ -164,49 +164,18 @@ class _IndexRun:
     # -- checks --------------------------------------------------------------------------
 
     def _check_rows(self, existing: dict[str, tuple[str, str, str]]) -> None:
-        """Files whose chunk rows do not match their ``files`` row lose their rows and are
-        re-read (their stored hash is cleared); chunk rows of no file are deleted."""
-        counts = dict(self.db.execute("SELECT path, COUNT(*) FROM chunks GROUP BY path"))
-        listed = dict(self.db.execute("SELECT path, chunks FROM files"))
-        damaged = sorted(p for p, n in listed.items() if counts.get(p, 0) != n)
-        orphans = sorted(set(counts) - set(listed))
-        for path in damaged + orphans:
-            self.db.execute("DELETE FROM chunks WHERE path = ?", (path,))
-        for path in damaged:
-            self.db.execute("UPDATE files SET sha256 = '', chunks = 0 WHERE path = ?", (path,))
-            corpus_id, _, signature = existing[path]
-            existing[path] = (corpus_id, "", signature)
-        if damaged:
-            shown = ", ".join(damaged[:3]) + (f" and {len(damaged) - 3} more" if len(damaged) > 3 else "")
-            self.repaired.append(f"chunk rows of {len(damaged)} file{'s' if len(damaged) > 1 else ''} lost or incomplete ({shown}); re-read")
-        if orphans:
-            self.repaired.append(f"chunk rows of {len(orphans)} file{'s' if len(orphans) > 1 else ''} no longer listed; deleted")
-        if damaged or orphans:
+        found = repair_chunk_rows(self.db, existing)
+        if found:
+            self.repaired.extend(found)
             self.from_rows = self.rebuild = True
 
     def _check_files(self) -> None:
-        """Verify the current generation's index files (checksum, and one document per chunk
-        row); a damaged or missing one is rebuilt from the rows."""
         if self.generation == 0 or self.from_rows:
             return
-        chunks = self.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
-        wanted = (("bm25_file", "bm25", "documents"), ("vector_file", "vector", "count"))
-        for key, kind, count_key in wanted:
-            name = self.meta.get(key, "")
-            if not name:
-                if kind == "bm25":
-                    self.repaired.append("the store names no BM25 index file; rebuilt")
-                    self.from_rows = self.rebuild = True
-                continue
-            try:
-                held = verify_index_file(self.settings.directory / name, kind).get(count_key)
-            except IndexFormatError as exc:
-                problem = exc.message
-            else:
-                problem = "" if held == chunks else f"{name!r} holds {held!r} documents, the store has {chunks} chunks"
-            if problem:
-                self.repaired.append(f"{problem}; rebuilt")
-                self.from_rows = self.rebuild = True
+        found = damaged_index_files(self.db, self.settings.directory, self.meta)
+        if found:
+            self.repaired.extend(found)
+            self.from_rows = self.rebuild = True
 
     def _emit(self, phase: IndexPhase, done: int, total: int, path: str = "") -> None:
         if self.progress is not None:
