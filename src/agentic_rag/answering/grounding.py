@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from agentic_rag.text.analyzer import Analyzer
+from agentic_rag.text.term_weights import bounded_cache
 
 __all__ = ["grounding_problem"]
 
@@ -49,9 +50,12 @@ def _analyzer() -> Analyzer:
     return Analyzer()
 
 
-@lru_cache(maxsize=8192)
-def _roots(text: str) -> frozenset[str]:
+def _roots_uncached(text: str) -> frozenset[str]:
     return frozenset(t[:_ROOT] for t in _analyzer().analyze(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)) + _analyzer().analyze(text))
+
+
+# Claims and quotes repeat across rounds; whole passages (long keys) are not kept.
+_roots = bounded_cache(_roots_uncached, 2048)
 
 
 def _quote_problem(quote: str) -> str:
