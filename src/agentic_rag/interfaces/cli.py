@@ -89,8 +89,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("mcp", help="serve the store over MCP (stdio)", description="Serve the store's search, ask and list_corpora tools over MCP on stdin/stdout.")
     store_arg(p)
-    p.add_argument("--llm", metavar="URL", help="an OpenAI-compatible base URL for ask")
-    p.add_argument("--model", metavar="NAME", help="the model name for --llm")
+    p.add_argument("--llm", metavar="URL|sampling", help="an OpenAI-compatible base URL for ask, or 'sampling': the MCP client's own model "
+                   "through sampling/createMessage when the client declares the sampling capability (otherwise ask answers "
+                   "deterministically and its model key says why)")
+    p.add_argument("--model", metavar="NAME", help="the model name for --llm URL; with --llm sampling, a model hint sent to the client")
     p.set_defaults(handler=c.cmd_mcp)
     return parser
 

@@ -192,16 +192,32 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+SAMPLING = "sampling"
+"""``mcp --llm sampling``: ask the MCP client's own model (``sampling/createMessage``)."""
+
+
 def cmd_mcp(args: argparse.Namespace) -> int:
-    """Serve the store over MCP on stdio."""
+    """Serve the store over MCP on stdio; ``--llm sampling`` runs the LLM-backed roles on the
+    client's model when the client declares the ``sampling`` capability, deterministically
+    (with a note in ``ask``'s ``model``) when it does not."""
     from agentic_rag.interfaces.mcp_server import STORE_INSTRUCTIONS, McpServer, build_store_tools, serve_stdio
     from agentic_rag.interfaces.store_service import StoreService
 
-    service = StoreService(_store(args), llm=_llm(args))
+    channel = llm = None
+    if args.llm == SAMPLING:
+        from agentic_rag.interfaces.mcp_channel import McpClientChannel
+        from agentic_rag.llm.sampling import McpSamplingLLM
+
+        channel = McpClientChannel()  # the server's requests to its client, shared with the model
+        llm = McpSamplingLLM(channel, model_hint=args.model)
+    else:
+        llm = _llm(args)
+    service = StoreService(_store(args), llm=llm)
     tools = build_store_tools(
         lambda query, k, corpus: service.search(query, k, corpus),
         lambda question, mode, evidence: _warn_about_model(service.ask(question, mode.value, evidence=evidence).payload),
         service.corpora,
     )
-    print(f"agentic-rag: serving {args.store} over MCP (stdio)", file=sys.stderr)
-    return serve_stdio(McpServer(tools, instructions=STORE_INSTRUCTIONS))
+    using = " with the client's model (sampling)" if channel is not None else ""
+    print(f"agentic-rag: serving {args.store} over MCP (stdio){using}", file=sys.stderr)
+    return serve_stdio(McpServer(tools, instructions=STORE_INSTRUCTIONS, channel=channel))

@@ -20,7 +20,13 @@ stderr, exit on end of input. Two eras are served from one loop, decided per mes
 The era is decided per request, never locked for the connection: a request without ``_meta``
 before ``initialize`` is answered as the latest handshake revision (and logged), and ``ping``
 is answered in both eras although 2026-07-28 dropped it. ``_meta`` client capabilities are
-not required: the server asks nothing of the client.
+not required.
+
+The server may send requests of its own while a tool call is in progress (``sampling/createMessage``
+for ``agentic-rag mcp --llm sampling``): input is read by a reader thread that routes the
+client's responses to the waiting request and queues everything else, answered in order after
+the tool call (see :mod:`agentic_rag.interfaces.mcp_channel`). The client's ``capabilities``
+from ``initialize`` are kept for that; a stateless request has no session to send one over.
 
 Errors: -32700 unparsable JSON, nesting too deep to parse included (id null); -32600 anything
 that is not one request object: batch arrays, an id that is not a string or a finite number
@@ -36,10 +42,13 @@ import enum
 import io
 import json
 import math
+import queue
+import threading
 from collections.abc import Sequence
 from typing import IO, Any
 
 from agentic_rag.errors import InvalidInputError
+from agentic_rag.interfaces.mcp_channel import McpClientChannel
 from agentic_rag.interfaces.mcp_tools import McpTool
 
 __all__ = [
@@ -92,13 +101,16 @@ class McpServer:
         name: ``serverInfo.name``.
         version: ``serverInfo.version`` (default: the package version).
         instructions: Guidance for the model on how to use the server.
+        channel: Carries the server's own requests to the client (a new one by default;
+            pass one to give an :class:`~agentic_rag.llm.sampling.McpSamplingLLM` the same).
 
     Raises:
         InvalidInputError: A tool that is not an :class:`McpTool`, duplicate tool names, or a
             bad name, version or instructions.
     """
 
-    def __init__(self, tools: Sequence[McpTool], *, name: str = "agentic-rag", version: str | None = None, instructions: str = "") -> None:
+    def __init__(self, tools: Sequence[McpTool], *, name: str = "agentic-rag", version: str | None = None, instructions: str = "",
+                 channel: McpClientChannel | None = None) -> None:
         tools = tuple(tools)
         for tool in tools:
             if not isinstance(tool, McpTool):
@@ -119,6 +131,7 @@ class McpServer:
         self.negotiated_version: str | None = None
         self.initialized = False
         self._stderr: IO[str] | None = None
+        self.channel = channel if channel is not None else McpClientChannel()
 
     # -- the loop ---------------------------------------------------------------------------
 
@@ -135,24 +148,37 @@ class McpServer:
             0 at end of input, or when the client closed ``stdout``.
         """
         self.negotiated_version, self.initialized, self._stderr = None, False, stderr
-        while True:
-            line = stdin.readline()
-            if not line:
-                return 0
-            try:
-                answer = self.handle_line(line)
-            except Exception as exc:  # last resort: a bug of ours must not end the session
-                self._log(f"internal error: {type(exc).__name__}: {exc}")
-                answer = _encode(_error(None, ErrorCode.INTERNAL_ERROR, f"internal error: {type(exc).__name__}"))
-            if answer is None:
-                continue
-            try:
-                data = answer + "\n"
-                stdout.write(data if _is_text(stdout) else data.encode("utf-8"))
-                stdout.flush()
-            except (BrokenPipeError, ValueError):
-                self._log("stdout closed by the client; stopping")
-                return 0
+        write_lock = threading.Lock()
+
+        def send(text: str) -> bool:
+            data = text + "\n"
+            with write_lock:  # the server's own requests come from the tool's thread
+                try:
+                    stdout.write(data if _is_text(stdout) else data.encode("utf-8"))
+                    stdout.flush()
+                except (BrokenPipeError, ValueError):
+                    return False
+            return True
+
+        inbox: queue.Queue = queue.Queue()
+        self.channel.serving(lambda message: send(_encode(message)), self._log)
+        reader = threading.Thread(target=self.channel.read_lines, args=(stdin, inbox), name="agentic-rag-mcp-input", daemon=True)
+        reader.start()
+        try:
+            while True:
+                line = inbox.get()
+                if line is None:
+                    return 0
+                try:
+                    answer = self.handle_line(line)
+                except Exception as exc:  # last resort: a bug of ours must not end the session
+                    self._log(f"internal error: {type(exc).__name__}: {exc}")
+                    answer = _encode(_error(None, ErrorCode.INTERNAL_ERROR, f"internal error: {type(exc).__name__}"))
+                if answer is not None and not send(answer):
+                    self._log("stdout closed by the client; stopping")
+                    return 0
+        finally:
+            self.channel.stopped("the MCP server stopped serving")
 
     def handle_line(self, line: str | bytes) -> str | None:
         """Answer one line of input.
@@ -197,7 +223,7 @@ class McpServer:
         if not isinstance(message, dict):
             return _error(None, ErrorCode.INVALID_REQUEST, f"invalid request: expected a JSON-RPC object, got {_kind(message)}")
         if "method" not in message and ("result" in message or "error" in message):
-            self._log("ignored a response: this server sends no requests")
+            self._log(f"ignored a response to no pending request of this server (id {message.get('id')!r})")
             return None
         has_id = "id" in message
         request_id = message.get("id")
@@ -247,7 +273,11 @@ class McpServer:
         elif method == "tools/list":
             result = self._tools_list(params, version, stateless)
         elif method == "tools/call":
-            result = self._tools_call(params, version)
+            self.channel.stateless = stateless  # a stateless request has no session to sample over
+            try:
+                result = self._tools_call(params, version)
+            finally:
+                self.channel.stateless = False
         else:
             known = sorted(("initialize", "ping", "server/discover", "tools/call", "tools/list"))
             raise _RpcError(ErrorCode.METHOD_NOT_FOUND, f"method not found: {method!r}; this server answers {known}")
@@ -285,6 +315,8 @@ class McpServer:
         if version != requested:
             self._log(f"initialize asked for {requested!r}; answering with {version!r}")
         self.negotiated_version, self.initialized = version, False
+        capabilities = params.get("capabilities")
+        self.channel.client_capabilities = capabilities if isinstance(capabilities, dict) else {}
         return {
             "protocolVersion": version,
             "capabilities": {"tools": {}},

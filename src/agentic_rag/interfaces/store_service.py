@@ -6,6 +6,10 @@
 with its JSON payload (``status``, ``answer``, ``claims`` with file:line citations,
 ``missing_facts``, ``iterations``, ``stop_reason`` and the ranked ``evidence``; with a model,
 also ``model``: whether it was used, see :mod:`~agentic_rag.interfaces.model_report`).
+A model that can say it is unavailable for this request (``unavailable()`` returning a reason,
+as :class:`~agentic_rag.llm.sampling.McpSamplingLLM` does for an MCP client without the
+``sampling`` capability) is not asked at all: the deterministic components answer and
+``model`` says why (``used: false`` and the ``reason``).
 """
 
 from __future__ import annotations
@@ -51,7 +55,9 @@ class StoreService:
     Args:
         store: The knowledge store (must hold documents).
         llm: An object with the ``LLM`` port; when given, the agentic workflow uses the
-            LLM-backed components and the parallel one the LLM generator.
+            LLM-backed components and the parallel one the LLM generator. When it also has
+            ``unavailable() -> str | None`` and that gives a reason, a request runs the
+            deterministic components and reports the reason in ``model``.
         config: Budgets of agentic runs.
     """
 
@@ -137,7 +143,8 @@ class StoreService:
             if not chosen:
                 raise InvalidInputError(f"unknown corpus {corpus!r}; the store has {[c.id for c in corpora]}", stage="ask")
             corpora = tuple(chosen)
-        llm = None if self.llm is None else ObservedLLM(self.llm)  # counts this request's calls
+        unavailable = self._unavailable()
+        llm = None if self.llm is None or unavailable else ObservedLLM(self.llm)  # counts this request's calls
         if mode is Mode.PARALLEL:
             result: RunResult | RAGResult = self._parallel(question, corpora, llm)
         else:
@@ -145,7 +152,16 @@ class StoreService:
         payload = ask_payload(result, self.store.base, evidence=evidence, model=self.relevance_model())
         if llm is not None:
             payload["model"] = llm.report()
+        elif unavailable:
+            name = str(getattr(self.llm, "model", "") or type(self.llm).__name__)
+            payload["model"] = {"used": False, "name": name, "calls": 0, "failed_calls": 0, "reason": unavailable}
         return AskOutcome(result, payload)
+
+    def _unavailable(self) -> str:
+        """Why the model cannot be asked for this request ("" when it can, or there is none)."""
+        check = getattr(self.llm, "unavailable", None)
+        reason = check() if callable(check) else None
+        return str(reason) if reason else ""
 
     def _orchestrator(self, llm: Any) -> AgenticRAGOrchestrator:
         retriever = self.store.retriever()

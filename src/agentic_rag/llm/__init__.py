@@ -1,5 +1,6 @@
 """The model layer: the ``LLM`` port, chat and embedding clients, structured output,
-role schemas and prompts, record/replay, and an in-process scripted model.
+role schemas and prompts, record/replay, an in-process scripted model, and the MCP client's
+own model over ``sampling/createMessage`` (:class:`McpSamplingLLM`).
 
 Everything here speaks HTTP with ``urllib`` only. See :mod:`agentic_rag.llm.environment` for
 the environment variables the clients read.
@@ -13,10 +14,11 @@ from agentic_rag.llm.http import HttpResult, JsonHttpClient, RetryPolicy
 from agentic_rag.llm.json_schema import check_schema, validate_json
 from agentic_rag.llm.metering import estimate_tokens
 from agentic_rag.llm.openai import OpenAICompatibleLLM
-from agentic_rag.llm.port import LLM, Completion, Message, MessageRole, ResponseFormat, ResponseFormatType, TokenUsage
+from agentic_rag.llm.port import LLM, Completion, Message, MessageLike, MessageRole, ResponseFormat, ResponseFormatType, TokenUsage
 from agentic_rag.llm.recording import RecordingTransport, RecordMode
 from agentic_rag.llm.redaction import Secret
 from agentic_rag.llm.schemas import ROLE_SPECS, UNTRUSTED_RULE, LLMRole, RewriteStrategy, RoleSpec, role_spec
+from agentic_rag.llm.sampling import McpSamplingLLM, SamplingChannel
 from agentic_rag.llm.scripted import ScriptedCall, ScriptedLLM
 from agentic_rag.llm.structured import complete_json, extract_json
 from agentic_rag.llm.transport import HttpAttempt, HttpRequest, HttpResponse, Transport, UrllibTransport
@@ -32,7 +34,9 @@ __all__ = [
     "JsonHttpClient",
     "LLM",
     "LLMRole",
+    "McpSamplingLLM",
     "Message",
+    "MessageLike",
     "MessageRole",
     "OllamaEmbedder",
     "OpenAICompatibleLLM",
@@ -45,6 +49,7 @@ __all__ = [
     "RetryPolicy",
     "RewriteStrategy",
     "RoleSpec",
+    "SamplingChannel",
     "ScriptedCall",
     "ScriptedLLM",
     "Secret",

@@ -6,6 +6,8 @@ Arguments always win; a variable is read only when its argument is ``None``.
 ``AGENTIC_RAG_LLM_BASE_URL``   OpenAI-compatible base URL, e.g. ``http://localhost:8080/v1``
 ``AGENTIC_RAG_LLM_MODEL``      Model name sent in chat requests
 ``AGENTIC_RAG_LLM_API_KEY``    Bearer key (optional: local servers need none)
+``AGENTIC_RAG_LLM_JSON_MODE``  How JSON answers are asked for: ``json_schema`` (default),
+                               ``json_object_schema``, ``json_object`` or ``none``
 ``AGENTIC_RAG_EMBED_BASE_URL`` Embeddings base URL (falls back to the LLM base URL and key)
 ``AGENTIC_RAG_EMBED_MODEL``    Embedding model name
 ``AGENTIC_RAG_EMBED_API_KEY``  Embeddings bearer key
@@ -40,8 +42,10 @@ __all__ = [
 ENV_LLM_BASE_URL = "AGENTIC_RAG_LLM_BASE_URL"
 ENV_LLM_MODEL = "AGENTIC_RAG_LLM_MODEL"
 ENV_LLM_API_KEY = "AGENTIC_RAG_LLM_API_KEY"
-#: ``json_schema`` (default), ``json_object`` or ``none``: how JSON answers are asked for
-#: (llama-cpp-python's server needs ``json_object``).
+#: ``json_schema`` (default), ``json_object_schema``, ``json_object`` or ``none``: how JSON
+#: answers are asked for. ``json_object_schema`` sends the schema inside JSON mode, which
+#: llama-cpp-python's server, llama.cpp and Ollama enforce; a server that refuses
+#: ``json_schema`` gets that form automatically after its first refusal.
 ENV_LLM_JSON_MODE = "AGENTIC_RAG_LLM_JSON_MODE"
 ENV_EMBED_BASE_URL = "AGENTIC_RAG_EMBED_BASE_URL"
 ENV_EMBED_MODEL = "AGENTIC_RAG_EMBED_MODEL"

@@ -5,7 +5,9 @@
 * 408, 409, 425, 429 and 5xx are retried (as are timeouts and connection failures), up to
   ``max_retries`` times, after ``Retry-After`` (seconds, HTTP-date, or OpenAI's
   ``retry-after-ms``) or else an exponential backoff with full jitter; a wait the deadline
-  cannot afford ends the retries. Other 4xx fail at once.
+  cannot afford ends the retries. Other 4xx fail at once, and so does any status whose body
+  says the request itself is invalid (a validation error such as llama-cpp-python's 500
+  "Input should be 'text' or 'json_object'"): sending it again cannot succeed.
 * Every attempt is recorded (:class:`~agentic_rag.llm.transport.HttpAttempt`): in the
   result, on the raised exception as ``.attempts``, and in the client's bounded ``attempts``.
 * Failures become :class:`~agentic_rag.errors.ProviderHTTPError` (status plus the provider's
@@ -20,6 +22,7 @@ import email.utils
 import json
 import logging
 import random
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -37,6 +40,13 @@ __all__ = ["HttpResult", "JsonHttpClient", "RetryPolicy", "parse_retry_after", "
 _LOG = logging.getLogger("agentic_rag.http")
 
 RETRYABLE_4XX = frozenset({408, 409, 425, 429})
+# Error texts of request validation (pydantic/FastAPI, OpenAI-style servers): the request is
+# wrong as sent, whatever the status says.
+_INVALID_REQUEST_RE = re.compile(
+    r"validation error|input should be|field required|extra inputs are not permitted|"
+    r"\b(?:literal|missing|extra_forbidden|string_type|int_parsing|enum)_error\b|\[type=[a-z_]+",
+    re.IGNORECASE,
+)
 _MAX_MESSAGE_CHARS = 500
 
 
@@ -80,6 +90,17 @@ class RetryPolicy:
     def is_retryable_status(status: int) -> bool:
         """True for 408, 409, 425, 429 and every 5xx."""
         return status in RETRYABLE_4XX or 500 <= status <= 599
+
+    @staticmethod
+    def says_request_invalid(message: str) -> bool:
+        """True when an error message says the request itself failed validation (so the same
+        request would fail again), whatever the status."""
+        return _INVALID_REQUEST_RE.search(message) is not None
+
+    @classmethod
+    def is_retryable_response(cls, status: int, message: str) -> bool:
+        """True for a retryable status whose error message does not call the request invalid."""
+        return cls.is_retryable_status(status) and not cls.says_request_invalid(message)
 
     def backoff_s(self, retry_index: int, rng: random.Random) -> float:
         """Return the full-jitter wait before retry ``retry_index`` (from 0)."""
@@ -306,8 +327,9 @@ class JsonHttpClient:
                 if 200 <= status < 300:
                     return self._success(request, response, attempts, started, expect_json, secrets)
                 kind = ProviderHTTPError
-                detail = f"{where}: {provider_message(response.body, secrets)}"
-                retryable = RetryPolicy.is_retryable_status(status)
+                message = provider_message(response.body, secrets)
+                detail = f"{where}: {message}"
+                retryable = RetryPolicy.is_retryable_response(status, message)
                 retry_after = parse_retry_after(response, now=self._wall_clock())
             delay, note = self._retry_delay(retryable, retry_index, retry_after)
             shown = f"HTTP {status}: {detail}" if status is not None else detail

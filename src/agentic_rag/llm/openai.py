@@ -4,29 +4,49 @@ OpenAI itself, vLLM, llama.cpp's ``llama-server`` (and ``python -m llama_cpp.ser
 Studio and Ollama's ``/v1`` all accept the same request: ``model``, ``messages``,
 ``temperature``, ``max_tokens`` and an optional ``response_format`` of ``{"type":
 "json_object"}`` or ``{"type": "json_schema", "json_schema": {"name", "schema", "strict"}}``.
-Servers that do not understand a JSON-schema format can be told to get plain JSON mode or
-no format at all with ``json_mode``; answers are validated afterwards either way.
+llama-cpp-python's server, llama.cpp's ``llama-server`` and Ollama's ``/v1`` also constrain
+the answer to a schema sent as ``{"type": "json_object", "schema": {...}}`` (grammar-constrained
+decoding, so the answer ends when the schema is satisfied). ``json_mode`` chooses the form:
+
+================== ============================================================================
+``json_schema``    the default: ``{"type": "json_schema", "json_schema": {...}}`` as asked
+``json_object_schema`` ``{"type": "json_object", "schema": {...}}`` (without length and item
+                   bounds, which grammar compilers expand into huge grammars)
+``json_object``    plain JSON mode, ``{"type": "json_object"}``: the schema is in the prompt only
+``none``           no ``response_format``
+================== ============================================================================
+
+When a server answers a ``json_schema`` request with an error saying it does not take that
+format (llama-cpp-python's server: HTTP 500, "Input should be 'text' or 'json_object'"), the
+client switches to ``json_object_schema`` for that call and every later one, and from there to
+plain ``json_object`` if that is refused too. Answers are validated afterwards either way.
 """
 
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from agentic_rag.contracts.validation import require_int
 from agentic_rag.errors import InvalidInputError, ProviderError, ProviderHTTPError
-from agentic_rag.llm.environment import ENV_LLM_API_KEY, ENV_LLM_BASE_URL, ENV_LLM_MODEL, from_env
+from agentic_rag.llm.environment import ENV_LLM_API_KEY, ENV_LLM_BASE_URL, ENV_LLM_JSON_MODE, ENV_LLM_MODEL, from_env
 from agentic_rag.llm.http import JsonHttpClient, RetryPolicy
 from agentic_rag.llm.metering import metered_call, usage_from_counts
 from agentic_rag.llm.port import Completion, Message, ResponseFormat, ResponseFormatType, check_messages
 from agentic_rag.llm.redaction import Secret, redact_url
 from agentic_rag.llm.transport import HttpAttempt, Transport
 
-__all__ = ["JSON_MODES", "OpenAICompatibleLLM", "check_sampling"]
+__all__ = ["JSON_MODES", "OpenAICompatibleLLM", "check_sampling", "decoding_schema"]
 
-# How a requested JSON format reaches the server: as asked, downgraded to JSON mode, or not sent.
-JSON_MODES = ("json_schema", "json_object", "none")
+# How a requested JSON format reaches the server, from the most to the least constrained: as
+# asked, the schema inside JSON mode, plain JSON mode, or not sent.
+JSON_MODES = ("json_schema", "json_object_schema", "json_object", "none")
+# The next mode to try after a server refuses a mode's response format.
+_DOWNGRADES = {"json_schema": "json_object_schema", "json_object_schema": "json_object"}
+# Schema keywords left out of a schema sent for grammar-constrained decoding (see decoding_schema).
+_UNBOUNDED_FOR_GRAMMARS = frozenset({"maxLength", "maxItems"})
 TOKEN_LIMIT_PARAMS = ("max_tokens", "max_completion_tokens")
 
 
@@ -67,8 +87,9 @@ class OpenAICompatibleLLM:
         api_key: Bearer key; default ``$AGENTIC_RAG_LLM_API_KEY`` (local servers need none).
         timeout_s: Timeout of one attempt, capped by the run's deadline.
         max_retries: Retries on 408/409/425/429/5xx, timeouts and connection errors.
-        json_mode: ``"json_schema"`` sends schema formats as asked, ``"json_object"``
-            downgrades them to JSON mode, ``"none"`` sends no ``response_format``.
+        json_mode: How a JSON-schema format is sent (see the module docstring):
+            ``"json_schema"``, ``"json_object_schema"``, ``"json_object"`` or ``"none"``;
+            default ``$AGENTIC_RAG_LLM_JSON_MODE``, else ``"json_schema"``.
         token_limit_param: ``"max_tokens"`` or ``"max_completion_tokens"`` (newer OpenAI models).
         extra_body: Extra JSON fields merged into every request (``seed``, ``top_p``...).
         retry: A full retry policy (overrides ``max_retries``).
@@ -91,7 +112,7 @@ class OpenAICompatibleLLM:
         timeout_s: float = 60.0,
         max_retries: int = 3,
         *,
-        json_mode: str = "json_schema",
+        json_mode: str | None = None,
         token_limit_param: str = "max_tokens",
         extra_body: Mapping[str, Any] | None = None,
         retry: RetryPolicy | None = None,
@@ -109,14 +130,16 @@ class OpenAICompatibleLLM:
                 f"and {ENV_LLM_MODEL} (and {ENV_LLM_API_KEY} if the server wants a key)",
                 stage=self.stage,
             )
+        json_mode = from_env(json_mode, ENV_LLM_JSON_MODE) or "json_schema"
         if json_mode not in JSON_MODES:
-            raise InvalidInputError(f"json_mode must be one of {list(JSON_MODES)}, got {json_mode!r}", stage=self.stage)
+            raise InvalidInputError(f"json_mode (or {ENV_LLM_JSON_MODE}) must be one of {list(JSON_MODES)}, got {json_mode!r}", stage=self.stage)
         if token_limit_param not in TOKEN_LIMIT_PARAMS:
             raise InvalidInputError(f"token_limit_param must be one of {list(TOKEN_LIMIT_PARAMS)}, got {token_limit_param!r}", stage=self.stage)
         self.base_url = normalise_base_url(base_url, strip_suffixes=("/chat/completions",), stage=self.stage)
         self.model = model
         self._api_key = Secret(from_env(api_key, ENV_LLM_API_KEY) or "")
         self.json_mode = json_mode
+        self._mode_lock = threading.Lock()
         self.token_limit_param = token_limit_param
         self.extra_body = dict(extra_body or {})
         self.http = JsonHttpClient.for_client(stage=self.stage, timeout_s=timeout_s, max_retries=max_retries, retry=retry,
@@ -162,26 +185,34 @@ class OpenAICompatibleLLM:
             "temperature": temperature,
             self.token_limit_param: max_tokens,
         }
-        wire_format = self._wire_format(fmt)
-        if wire_format is not None:
-            payload["response_format"] = wire_format
-        payload.update(self.extra_body)
-        try:
-            return metered_call(lambda: self._send(payload, msgs))
-        except ProviderHTTPError as exc:
-            if not _rejects_json_schema(exc, wire_format):
-                raise
-        # The server does not take JSON-schema formats (older vLLM, llama-cpp-python's server):
-        # ask for plain JSON mode from now on; the caller's schema validation still applies.
-        self.json_mode = "json_object"
-        payload["response_format"] = {"type": "json_object"}
-        return metered_call(lambda: self._send(payload, msgs))
+        mode = self.json_mode
+        while True:
+            wire_format = self._wire_format(fmt, mode)
+            if wire_format is None:
+                payload.pop("response_format", None)
+            else:
+                payload["response_format"] = wire_format
+            payload.update(self.extra_body)
+            try:
+                return metered_call(lambda: self._send(payload, msgs))
+            except ProviderHTTPError as exc:
+                if not _refuses_format(exc, wire_format) or mode not in _DOWNGRADES:
+                    raise
+            # The server does not take this form of the format (older vLLM, llama-cpp-python's
+            # server): use the next one from now on; the caller's schema validation still applies.
+            # Compared first, so concurrent calls refused for the same mode downgrade it once.
+            with self._mode_lock:
+                if self.json_mode == mode:
+                    self.json_mode = _DOWNGRADES[mode]
+                mode = self.json_mode
 
-    def _wire_format(self, fmt: ResponseFormat | None) -> dict[str, Any] | None:
-        if fmt is None or fmt.type is ResponseFormatType.TEXT or self.json_mode == "none":
+    def _wire_format(self, fmt: ResponseFormat | None, mode: str) -> dict[str, Any] | None:
+        if fmt is None or fmt.type is ResponseFormatType.TEXT or mode == "none":
             return None
-        if fmt.type is ResponseFormatType.JSON_OBJECT or self.json_mode == "json_object":
+        if fmt.type is ResponseFormatType.JSON_OBJECT or mode == "json_object":
             return {"type": "json_object"}
+        if mode == "json_object_schema":
+            return {"type": "json_object", "schema": decoding_schema(fmt.schema_dict())}
         spec: dict[str, Any] = {"name": fmt.name, "schema": fmt.schema_dict()}
         if fmt.strict:
             spec["strict"] = True
@@ -219,10 +250,28 @@ class OpenAICompatibleLLM:
         return f"OpenAICompatibleLLM(base_url={redact_url(self.base_url)!r}, model={self.model!r}, api_key=<{key}>)"
 
 
-def _rejects_json_schema(error: ProviderHTTPError, wire_format: dict[str, Any] | None) -> bool:
-    """True when a failed request asked for a JSON schema and the server's error says it does
-    not support that response format."""
-    if wire_format is None or wire_format.get("type") != "json_schema" or error.status not in (400, 422, 500, 501):
+def decoding_schema(schema: Any) -> Any:
+    """Return ``schema`` without ``maxLength`` and ``maxItems``, for grammar-constrained decoding.
+
+    Servers that turn a schema into a grammar (llama.cpp, llama-cpp-python, Ollama) expand a
+    bounded repetition into one nested rule per allowed character or item: a ``maxLength`` of
+    3,000 makes a grammar llama.cpp refuses (and llama-cpp-python's server dies on). Without
+    the bounds the grammar stays small; the role's ``max_tokens`` still ends a long answer, and
+    the answer is validated against the full schema afterwards.
+    """
+    if isinstance(schema, dict):
+        return {k: decoding_schema(v) for k, v in schema.items() if k not in _UNBOUNDED_FOR_GRAMMARS}
+    if isinstance(schema, list):
+        return [decoding_schema(v) for v in schema]
+    return schema
+
+
+def _refuses_format(error: ProviderHTTPError, wire_format: dict[str, Any] | None) -> bool:
+    """True when a failed request carried a schema format and the server's error says it does
+    not support that response format (rather than failing for another reason)."""
+    if wire_format is None or error.status not in (400, 422, 500, 501):
+        return False
+    if wire_format.get("type") != "json_schema" and "schema" not in wire_format:
         return False
     text = error.message.casefold()
-    return "response_format" in text or "json_schema" in text or "response format" in text
+    return any(word in text for word in ("response_format", "response format", "json_schema", "schema"))

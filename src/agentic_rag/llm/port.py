@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, Union, runtime_checkable
 
 from agentic_rag.contracts.validation import freeze_metadata, require_int, require_text
 from agentic_rag.errors import InvalidInputError
@@ -21,6 +21,7 @@ __all__ = [
     "LLM",
     "Completion",
     "Message",
+    "MessageLike",
     "MessageRole",
     "ResponseFormat",
     "ResponseFormatType",
@@ -79,21 +80,67 @@ class Message:
         return {"role": self.role.value, "content": self.content}
 
 
-def check_messages(messages: Sequence[Message], *, stage: str) -> tuple[Message, ...]:
-    """Return ``messages`` as a tuple after checking it is a non-empty sequence of Message.
+MessageLike = Union[Message, Mapping[str, Any]]
+"""A :class:`Message` or the ``{"role": ..., "content": ...}`` dict every chat API takes."""
+
+_MESSAGE_KEYS = ("role", "content")
+
+
+def coerce_message(value: object, *, where: str = "message", stage: str = "llm") -> Message:
+    """Return ``value`` as a :class:`Message`: a Message as it is, or a ``{"role", "content"}`` dict.
+
+    A dict must hold exactly the keys ``role`` (``system``, ``user`` or ``assistant``) and
+    ``content`` (a string, empty allowed). Other keys (``name``, ``tool_calls``...) are refused
+    rather than dropped, since a message without them would not mean what its author meant; a
+    list of content parts is refused too (join the text parts into one string first).
+
+    Args:
+        value: The message.
+        where: How errors name it (``messages[2]``).
+        stage: The stage errors name.
 
     Raises:
-        InvalidInputError: Not a sequence, empty, or an item that is not a :class:`Message`.
+        InvalidInputError: Not a Message or a mapping, a missing or unknown key, an unknown
+            role, or content that is not a string; the message names the key.
     """
-    if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
-        raise InvalidInputError(f"messages must be a sequence of Message, got {type(messages).__name__}", stage=stage)
-    out = tuple(messages)
-    if not out:
-        raise InvalidInputError("messages must hold at least one Message, got an empty sequence", stage=stage)
-    for i, message in enumerate(out):
-        if not isinstance(message, Message):
-            raise InvalidInputError(f"messages[{i}] must be a Message, got {type(message).__name__} {message!r}", stage=stage)
-    return out
+    if isinstance(value, Message):
+        return value
+    if not isinstance(value, Mapping):
+        raise InvalidInputError(f"{where} must be a Message or a {{'role': ..., 'content': ...}} dict, got {type(value).__name__} {value!r:.80}", stage=stage)
+    missing = [key for key in _MESSAGE_KEYS if key not in value]
+    if missing:
+        raise InvalidInputError(f"{where} has no {missing[0]!r} key; a message dict needs 'role' and 'content', got keys {sorted(map(str, value))}", stage=stage)
+    extra = sorted(str(key) for key in value if key not in _MESSAGE_KEYS)
+    if extra:
+        raise InvalidInputError(f"{where} has the unsupported key {extra[0]!r}; a message dict holds only 'role' and 'content', got keys {sorted(map(str, value))}", stage=stage)
+    role, content = value["role"], value["content"]
+    allowed = [r.value for r in MessageRole]
+    if isinstance(role, MessageRole):
+        pass
+    elif not isinstance(role, str) or role not in allowed:
+        raise InvalidInputError(f"{where}['role'] must be one of {allowed}, got {role!r}", stage=stage)
+    if not isinstance(content, str):
+        hint = " (join the text parts into one string)" if isinstance(content, (list, tuple)) else ""
+        raise InvalidInputError(f"{where}['content'] must be a string{hint}, got {type(content).__name__}", stage=stage)
+    return Message(MessageRole(role), content)
+
+
+def check_messages(messages: Sequence[MessageLike], *, stage: str) -> tuple[Message, ...]:
+    """Return ``messages`` as a tuple of :class:`Message` after checking it.
+
+    The one place every ``LLM`` implementation (and :func:`~agentic_rag.llm.structured.complete_json`)
+    normalises its messages: items may be :class:`Message` objects or ``{"role", "content"}``
+    dicts (see :func:`coerce_message`), mixed freely.
+
+    Raises:
+        InvalidInputError: Not a sequence, empty, or an item that is neither a Message nor a
+            valid message dict (naming the item and the key).
+    """
+    if isinstance(messages, (str, bytes)) or isinstance(messages, Mapping) or not isinstance(messages, Sequence):
+        raise InvalidInputError(f"messages must be a sequence of Message objects or {{'role', 'content'}} dicts, got {type(messages).__name__}", stage=stage)
+    if not messages:
+        raise InvalidInputError("messages must hold at least one message, got an empty sequence", stage=stage)
+    return tuple(coerce_message(message, where=f"messages[{i}]", stage=stage) for i, message in enumerate(messages))
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +293,7 @@ class LLM(Protocol):
 
     def complete(
         self,
-        messages: Sequence[Message],
+        messages: Sequence[MessageLike],
         *,
         temperature: float = 0.0,
         max_tokens: int = 512,
@@ -254,6 +301,8 @@ class LLM(Protocol):
     ) -> Completion:
         """Return the model's answer to ``messages``.
 
-        Implementations check the run's budget before the call and charge its usage after.
+        ``messages`` may mix :class:`Message` objects and ``{"role", "content"}`` dicts;
+        implementations normalise them with :func:`check_messages` (a bad dict raises
+        :class:`~agentic_rag.errors.InvalidInputError` naming the key). Implementations check the run's budget before the call and charge its usage after.
         """
         ...

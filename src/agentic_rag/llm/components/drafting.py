@@ -25,7 +25,7 @@ from agentic_rag.contracts import AnswerStatus, Claim, ContextAssessment, DraftA
 from agentic_rag.contracts.validation import require_int
 from agentic_rag.errors import InvalidInputError, ProviderError
 from agentic_rag.llm.components.citations import ClaimVerification, parse_model_claims, verify_model_claims
-from agentic_rag.llm.components.fallback import ComponentEventKind, FallbackChoice, LLMComponent, resolve_fallback
+from agentic_rag.llm.components.fallback import ROLE_MAX_TOKENS, ComponentEventKind, FallbackChoice, LLMComponent, resolve_fallback
 from agentic_rag.llm.components.judge import check_evidence_inputs, shown_snippets
 from agentic_rag.llm.components.prompts import assessment_section, build_messages, documents_section, facts_section, question_section
 from agentic_rag.llm.schemas import LLMRole
@@ -78,7 +78,7 @@ class LLMDrafter(_Writer):
         max_snippet_chars: int | None = 1500,
         repair_rounds: int = 1,
         temperature: float = 0.0,
-        max_tokens: int = 1024,
+        max_tokens: int = ROLE_MAX_TOKENS[LLMRole.DRAFTER],
         name: str = "llm_drafter",
     ) -> None:
         super().__init__(
@@ -150,7 +150,7 @@ class LLMSynthesizer(_Writer):
         max_snippet_chars: int | None = 1500,
         repair_rounds: int = 1,
         temperature: float = 0.0,
-        max_tokens: int = 1536,
+        max_tokens: int = ROLE_MAX_TOKENS[LLMRole.SYNTHESIZER],
         name: str = "llm_synthesizer",
     ) -> None:
         super().__init__(

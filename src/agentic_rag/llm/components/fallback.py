@@ -26,6 +26,7 @@ import threading
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from agentic_rag.contracts.validation import require_int, require_text
@@ -35,9 +36,32 @@ from agentic_rag.llm.port import Message
 from agentic_rag.llm.schemas import LLMRole, role_spec
 from agentic_rag.llm.structured import complete_json
 
-__all__ = ["ComponentEvent", "ComponentEventKind", "FallbackChoice", "LLMComponent", "falls_back", "mapping_items", "resolve_fallback", "unusable_answer"]
+__all__ = [
+    "ROLE_MAX_TOKENS",
+    "ComponentEvent",
+    "ComponentEventKind",
+    "FallbackChoice",
+    "LLMComponent",
+    "falls_back",
+    "mapping_items",
+    "resolve_fallback",
+    "unusable_answer",
+]
 
 _RETRYABLE_STATUSES = frozenset({408, 409, 425, 429})
+
+#: Each role's default cap on generated tokens: room for a full answer to its schema at the
+#: sizes the prompts ask for, and no more. A model that runs on (plain JSON mode, a small
+#: model repeating itself) is cut off early and repaired or replaced, instead of spending a
+#: thousand tokens on a judge's verdict. Every component's ``max_tokens`` overrides it.
+ROLE_MAX_TOKENS: Mapping[LLMRole, int] = MappingProxyType({
+    LLMRole.PLANNER: 384,            # a few facts, each an id, a statement, a priority, corpora
+    LLMRole.QUERY_REWRITER: 256,     # a handful of one-line queries
+    LLMRole.HYDE: 256,               # one short passage
+    LLMRole.SUFFICIENCY_JUDGE: 320,  # a short rationale, a label, a few follow-up queries
+    LLMRole.DRAFTER: 384,            # a draft and a few cited claims
+    LLMRole.SYNTHESIZER: 512,        # the final answer and its cited claims
+})
 
 
 class FallbackChoice(str, enum.Enum):

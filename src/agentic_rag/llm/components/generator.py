@@ -20,7 +20,7 @@ from agentic_rag.contracts import AnswerStatus, Snippet
 from agentic_rag.contracts.validation import require_int, require_text
 from agentic_rag.errors import InvalidInputError, ProviderError
 from agentic_rag.llm.components.citations import parse_model_claims, verify_model_claims
-from agentic_rag.llm.components.fallback import ComponentEventKind, FallbackChoice, LLMComponent, resolve_fallback
+from agentic_rag.llm.components.fallback import ROLE_MAX_TOKENS, ComponentEventKind, FallbackChoice, LLMComponent, resolve_fallback
 from agentic_rag.llm.components.prompts import build_messages, documents_section, question_section
 from agentic_rag.llm.schemas import LLMRole
 from agentic_rag.parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
@@ -84,7 +84,7 @@ class LLMGenerator(LLMComponent):
         max_document_chars: int | None = 1500,
         repair_rounds: int = 1,
         temperature: float = 0.0,
-        max_tokens: int = 1536,
+        max_tokens: int = ROLE_MAX_TOKENS[LLMRole.SYNTHESIZER],
         name: str = "llm_generator",
     ) -> None:
         super().__init__(

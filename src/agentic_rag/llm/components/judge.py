@@ -40,7 +40,7 @@ from agentic_rag.contracts import (
 )
 from agentic_rag.contracts.validation import require_int, require_text
 from agentic_rag.errors import InvalidInputError, ProviderError
-from agentic_rag.llm.components.fallback import ComponentEventKind, FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
+from agentic_rag.llm.components.fallback import ROLE_MAX_TOKENS, ComponentEventKind, FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
 from agentic_rag.llm.components.prompts import build_messages, documents_section, facts_section, question_section
 from agentic_rag.llm.schemas import LLMRole
 from agentic_rag.ports import SufficiencyJudge
@@ -99,7 +99,7 @@ class LLMSufficiencyJudge(LLMComponent):
         max_snippet_chars: int | None = 1500,
         repair_rounds: int = 1,
         temperature: float = 0.0,
-        max_tokens: int = 1024,
+        max_tokens: int = ROLE_MAX_TOKENS[LLMRole.SUFFICIENCY_JUDGE],
         name: str = "llm_judge",
     ) -> None:
         super().__init__(

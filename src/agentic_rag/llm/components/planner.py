@@ -21,7 +21,7 @@ from agentic_rag.contracts import ContextAssessment, Corpus, FactPriority, Requi
 from agentic_rag.contracts.corpus import require_corpora
 from agentic_rag.contracts.validation import require_text
 from agentic_rag.errors import InvalidInputError, ProviderError
-from agentic_rag.llm.components.fallback import ComponentEventKind, FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
+from agentic_rag.llm.components.fallback import ROLE_MAX_TOKENS, ComponentEventKind, FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
 from agentic_rag.llm.components.prompts import build_messages, corpora_section, question_section
 from agentic_rag.llm.schemas import LLMRole
 from agentic_rag.llm.untrusted import escape_untrusted
@@ -114,7 +114,7 @@ class LLMPlanner(LLMComponent):
         stop_conditions: StopConditions | None = None,
         repair_rounds: int = 1,
         temperature: float = 0.0,
-        max_tokens: int = 1024,
+        max_tokens: int = ROLE_MAX_TOKENS[LLMRole.PLANNER],
         name: str = "llm_planner",
     ) -> None:
         super().__init__(

@@ -23,7 +23,7 @@ from agentic_rag.agentic.routing import CorpusRouter
 from agentic_rag.contracts import FeedbackQuery, RetrievalPlan, Subquery, SubqueryOrigin
 from agentic_rag.contracts.validation import require_int, require_text
 from agentic_rag.errors import InvalidInputError, ProviderError
-from agentic_rag.llm.components.fallback import FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
+from agentic_rag.llm.components.fallback import ROLE_MAX_TOKENS, FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
 from agentic_rag.llm.components.prompts import build_messages, facts_section, feedback_section, question_section
 from agentic_rag.llm.schemas import LLMRole
 from agentic_rag.parallel.contracts import RewriteRequest, RewriteResult
@@ -65,7 +65,7 @@ class LLMQueryRewriter(LLMComponent):
         max_queries_per_fact: int = 2,
         repair_rounds: int = 1,
         temperature: float = 0.0,
-        max_tokens: int = 768,
+        max_tokens: int = ROLE_MAX_TOKENS[LLMRole.QUERY_REWRITER],
         name: str = "llm_query_rewriter",
     ) -> None:
         super().__init__(
@@ -213,7 +213,7 @@ class LLMQueryViewRewriter(LLMComponent):
         max_queries: int = 4,
         repair_rounds: int = 1,
         temperature: float = 0.0,
-        max_tokens: int = 512,
+        max_tokens: int = ROLE_MAX_TOKENS[LLMRole.QUERY_REWRITER],
         name: str = "",
     ) -> None:
         try:
@@ -293,7 +293,7 @@ class LLMHyDEWriter(LLMComponent):
         fallback: Callable[[str], str] | FallbackChoice | None = FallbackChoice.DETERMINISTIC,
         repair_rounds: int = 1,
         temperature: float = 0.0,
-        max_tokens: int = 512,
+        max_tokens: int = ROLE_MAX_TOKENS[LLMRole.HYDE],
         name: str = "llm_hyde",
     ) -> None:
         chosen = statement_document if isinstance(fallback, FallbackChoice) else fallback
