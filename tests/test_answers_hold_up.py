@@ -116,6 +116,11 @@ class ParallelAbstainsTest(unittest.TestCase):
         self.assertTrue(result.missing)
         self.assertIn("three times", result.answer.text)
 
+    def test_a_part_without_content_words_is_not_a_missing_part(self) -> None:
+        result = self.workflow().run(RAGRequest("Who founded Acme Robotics, and when?", top_k=3))
+        self.assertIs(result.status, AnswerStatus.ANSWERED)
+        self.assertEqual(result.missing, ())
+
     def test_the_check_can_be_turned_off(self) -> None:
         index, model = _store_model()
         bm25 = BM25Retriever(index, name="bm25")
@@ -133,6 +138,12 @@ class AgenticKeepsTheSupportedAnswerTest(unittest.TestCase):
         self.assertIn("The pool size defaults to 10 connections", result.answer.text)
         self.assertEqual({c.citations[0].snippet_id for c in result.answer.claims}, {result.snippets[0].id})
         self.assertEqual(len(result.iterations), 1)
+
+    def test_a_trailing_and_when_is_not_a_separate_missing_fact(self) -> None:
+        index, model = _store_model()
+        result = collection_orchestrator(BM25Retriever(index), model).run("Who founded Acme Robotics, and when?", [Corpus(id="docs", description="docs")])
+        self.assertEqual([f.description for f in result.plan.facts], ["Who founded Acme Robotics, and when?"])
+        self.assertIs(result.answer.status, AnswerStatus.ANSWERED)
 
     def test_an_unanswerable_question_stays_unanswerable(self) -> None:
         index, model = _store_model()

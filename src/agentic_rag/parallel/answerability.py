@@ -68,7 +68,9 @@ class RelevanceAnswerability:
         Returns:
             The verdict.
         """
-        parts = split_compound(query) or [query]
+        # A part with no content words of its own ("..., and when?") is no separate question:
+        # the whole question stands for it.
+        parts = [p for p in split_compound(query) if self.model.question_terms(p)] or [query]
         shares = []
         for part in parts:
             best = 0.0
