@@ -71,6 +71,7 @@ class Tally:
     uncited_claims: int = 0
     empty_claims: int = 0
     seconds: list[float] = field(default_factory=list)
+    tokens: list[int] = field(default_factory=list)
 
 
 def _fold(text: str) -> str:
@@ -130,25 +131,44 @@ def load_questions(split: str) -> list[dict]:
     return [q for q in questions if split == "all" or q["split"] == split]
 
 
-def run(split: str, verbose: bool) -> tuple[dict[str, dict[str, Tally]], dict[str, int]]:
+class CountingLLM:
+    """Wraps a model and adds up the tokens of every call (for tokens per question)."""
+
+    def __init__(self, llm: object) -> None:
+        self.llm = llm
+        self.tokens = 0
+
+    def complete(self, messages, **options):  # noqa: ANN001, ANN201 - the LLM port's signature
+        completion = self.llm.complete(messages, **options)  # type: ignore[attr-defined]
+        self.tokens += completion.usage.prompt_tokens + completion.usage.completion_tokens
+        return completion
+
+
+def run(split: str, verbose: bool, *, llm: object = None, per_project: int = 0) -> tuple[dict[str, dict[str, Tally]], dict[str, int]]:
     questions = load_questions(split)
     projects = sorted({q["project"] for q in questions})
+    if per_project:
+        questions = [q for p in projects for q in [x for x in questions if x["project"] == p][:per_project]]
     tallies = {mode: {} for mode in MODES}
     chunks: dict[str, int] = {}
+    counter = CountingLLM(llm) if llm is not None else None
     with tempfile.TemporaryDirectory(prefix="docs-qa-") as tmp:
         for project in projects:
             folder = DATA / project
             store = KnowledgeStore(Path(tmp) / project)
             store.index(folder, corpus=project)
             chunks[project] = store.stats().chunks
-            service = StoreService(store)
+            service = StoreService(store, llm=counter)
             for question in (q for q in questions if q["project"] == project):
                 for mode in MODES:
+                    before = counter.tokens if counter is not None else 0
                     started = time.perf_counter()
                     payload = service.ask(question["question"], mode).payload
                     elapsed = time.perf_counter() - started
                     for key in ("all", question["kind"]):
-                        _count(tallies[mode].setdefault(key, Tally()), question, payload, elapsed, store.base)
+                        tally = tallies[mode].setdefault(key, Tally())
+                        _count(tally, question, payload, elapsed, store.base)
+                        tally.tokens.append((counter.tokens if counter is not None else 0) - before)
                     if verbose:
                         _show(mode, question, payload)
     return tallies, chunks
@@ -237,15 +257,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=("dev", "report", "all"), default="report")
     parser.add_argument("--verbose", action="store_true", help="print every question's outcome")
     parser.add_argument("--no-write", action="store_true", help="do not update docs/benchmarks.md")
+    parser.add_argument("--llm", metavar="URL", help="answer with the LLM-backed components of this OpenAI-compatible server (base URL ending in /v1)")
+    parser.add_argument("--model", help="the model name, with --llm")
+    parser.add_argument("--per-project", type=int, default=0, metavar="N", help="only the first N questions of each project")
     args = parser.parse_args(argv)
     if not (DATA / "questions.jsonl").exists():
         print(f"skipped: {DATA / 'questions.jsonl'} is missing", file=sys.stderr)
         return 0
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    tallies, chunks = run(args.split, args.verbose)
+    if args.llm:
+        return _llm_mode(args, load)
+    tallies, chunks = run(args.split, args.verbose, per_project=args.per_project)
     body = table(tallies)
     print(body)
-    if args.split != "report" or args.no_write:
+    if args.split != "report" or args.no_write or args.per_project:
         return 0
     command = "python bench/bench_docs_qa.py"
     sizes = ", ".join(f"{name} {count} chunks" for name, count in sorted(chunks.items()))
@@ -260,6 +285,37 @@ def main(argv: list[str] | None = None) -> int:
         "Verified citation: the quote's words stand in order within the cited lines of the cited file."
     )
     replace_section(ROOT / "docs" / "benchmarks.md", START, END, text)
+    return 0
+
+
+def _llm_mode(args: argparse.Namespace, load: float) -> int:
+    """The same questions answered deterministically and with the model, side by side."""
+    from agentic_rag.llm import OpenAICompatibleLLM
+
+    llm = OpenAICompatibleLLM(base_url=args.llm, model=args.model)
+    rows = ["| components | mode | questions | correct (answerable) | wrong abstentions | false answers (unanswerable) | citations verified | median s / ask | median tokens / ask |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for label, model in (("deterministic", None), (f"LLM ({args.model})", llm)):
+        tallies, _ = run(args.split, args.verbose, llm=model, per_project=args.per_project)
+        for mode in MODES:
+            t = tallies[mode].get("all", Tally())
+            rows.append(f"| {label} | {mode} | {t.answerable + t.unanswerable} | {_pct(t.correct, t.answerable)} | {_pct(t.wrong_abstentions, t.answerable)} | "
+                        f"{_pct(t.false_answers, t.unanswerable)} | {_pct(t.verified, t.citations)} | {statistics.median(t.seconds) if t.seconds else 0:.2f} | "
+                        f"{statistics.median(t.tokens) if t.tokens else 0:.0f} |")
+    body = "\n".join(rows)
+    print(body)
+    if args.no_write:
+        return 0
+    command = f"python bench/bench_docs_qa.py --llm URL --model {args.model} --split {args.split}" + (f" --per-project {args.per_project}" if args.per_project else "")
+    text = (
+        "## Answers on real documentation with a language model\n\n"
+        f"Command: `{command}` (URL: the local server `bash bench/llm_server.sh` starts); date: {datetime.date.today().isoformat()}; "
+        f"CPython {platform.python_version()}, {os.cpu_count()} cores, 1-minute load average {load:.2f} when it started. "
+        "The same questions, answered by the deterministic components and by the LLM-backed ones (the deterministic "
+        "judge's thresholds stay; the model plans, rewrites, judges, drafts and writes the answer, every claim verified "
+        "and grounded, falling back to the deterministic component when its output stays invalid).\n\n" + body
+    )
+    replace_section(ROOT / "docs" / "benchmarks.md", "<!-- bench:docs-qa-llm -->", "<!-- /bench:docs-qa-llm -->", text)
     return 0
 
 

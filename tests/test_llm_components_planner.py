@@ -180,6 +180,15 @@ class LoopbackPlannerTest(unittest.TestCase):
         self.assertEqual(plan, HeuristicPlanner().plan(QUESTION, fixture_corpora()))
         self.assertIn("HTTP 503", planner.last_fallback_reason)
 
+    def test_a_prompt_too_long_for_the_model_falls_back(self) -> None:
+        # llama.cpp's server says so with HTTP 400: a limit of this request, not a bad setting.
+        message = "This model's maximum context length is 4096 tokens. However, you requested 4518 tokens."
+        with OpenAICompatibleServer([RepairAndFallbackTest.GOOD], faults=[Fault.http(400, message)]) as server:
+            planner = LLMPlanner(self.client(server))
+            plan = planner.plan(QUESTION, fixture_corpora())
+        self.assertEqual(plan, HeuristicPlanner().plan(QUESTION, fixture_corpora()))
+        self.assertIn("maximum context length", planner.last_fallback_reason)
+
     def test_a_configuration_error_is_not_hidden(self) -> None:
         with OpenAICompatibleServer([RepairAndFallbackTest.GOOD], api_key="right") as server:
             planner = LLMPlanner(OpenAICompatibleLLM(server.url, "m", api_key="wrong", max_retries=0))

@@ -22,6 +22,7 @@ gracefully. With ``fallback=None`` every failure raises: a structured-output fai
 from __future__ import annotations
 
 import enum
+import re
 import threading
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -121,9 +122,17 @@ def unusable_answer(component: str, message: str, errors: Sequence[str] = ()) ->
     return error
 
 
+# A request refused for its size (the prompt does not fit the model's context): a limit of this
+# request, not a wrong setting, so the deterministic component answers this call instead.
+_TOO_LONG = re.compile(r"context[ _-]?length|maximum context|context window|too many tokens|prompt is too long|too long|exceeds? the (?:model'?s? )?(?:maximum|limit)", re.IGNORECASE)
+
+
 def falls_back(error: ProviderError) -> bool:
-    """True when ``error`` is a malformed answer or a flaky endpoint, not a configuration error."""
+    """True when ``error`` is a malformed answer, a flaky endpoint, or a request too long for
+    the model's context; not a configuration error (a bad key, model or URL)."""
     if isinstance(error, ProviderHTTPError):
+        if error.status in (400, 413) and _TOO_LONG.search(error.message):
+            return True
         return error.status in _RETRYABLE_STATUSES or error.status >= 500
     return True
 
