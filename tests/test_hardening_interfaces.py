@@ -8,7 +8,6 @@ instead of -32600 / -32700; ``--strict`` must exit 3 on a parallel-mode partial 
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import os
@@ -26,15 +25,9 @@ from agentic_rag.interfaces.mcp_protocol import McpServer
 from agentic_rag.interfaces.mcp_demo import demo_tools
 from agentic_rag.llm import OpenAICompatibleLLM
 from agentic_rag.llm.scripted import ScriptedLLM
+from cli_support import run_cli
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
-
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(argv))
-    return code, out.getvalue(), err.getvalue()
 
 
 class StoreTestCase(unittest.TestCase):

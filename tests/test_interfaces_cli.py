@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import gzip
-import io
 import json
 import os
 import subprocess
@@ -14,15 +12,9 @@ import unittest
 from pathlib import Path
 
 from agentic_rag.interfaces.cli import main
+from cli_support import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(argv))
-    return code, out.getvalue(), err.getvalue()
 
 
 class CliTestCase(unittest.TestCase):

@@ -3,8 +3,6 @@ store service and the HTML report."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import tempfile
@@ -17,6 +15,7 @@ from agentic_rag.interfaces.evidence_payload import WEAK_RELEVANCE, evidence_pay
 from agentic_rag.interfaces.html_report import render_run_report
 from agentic_rag.interfaces.store_service import StoreService
 from agentic_rag.store import KnowledgeStore
+from cli_support import run_cli
 
 EVIDENCE_KEYS = {"path", "start_line", "end_line", "score", "text", "corpus", "fact_ids", "focus_start_line", "focus_end_line", "relevance"}
 HIT_KEYS = EVIDENCE_KEYS - {"fact_ids"}
@@ -31,13 +30,6 @@ Its head office is in Porto.
 | `toaster` | 1999 |
 | `kettle` | 2004 |
 """
-
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(argv))
-    return code, out.getvalue(), err.getvalue()
 
 
 class EvidenceTestCase(unittest.TestCase):

@@ -22,6 +22,7 @@ from functools import lru_cache
 from agentic_rag.agentic.answer_types import answer_type, offers_answer
 from agentic_rag.text.questions import is_bridge_question
 from agentic_rag.contracts import RequiredFact, RetrievalPlan, Snippet
+from agentic_rag.errors import InvalidInputError
 from agentic_rag.text import Analyzer
 from agentic_rag.text.entities import extract_entities
 from agentic_rag.text.relevance import RelevanceModel
@@ -296,23 +297,16 @@ class FactEvidenceModel:
         :meth:`RelevanceModel.answer_share`).
 
         Raises:
-            ValueError: The model was built without ``relevance``.
+            InvalidInputError: The model was built without ``relevance``.
         """
         if self.relevance is None:
-            raise ValueError("relevance_share needs a FactEvidenceModel built with relevance=")
+            raise InvalidInputError("relevance_share needs a FactEvidenceModel built with relevance=", stage="judge")
         return self.relevance.answer_share(description, snippet.title, snippet.text)
 
     def _most_relevant(self, fact: RequiredFact, snippets: list[Snippet]) -> tuple[float, tuple[Snippet, ...]]:
-        best: tuple[float, tuple[Snippet, ...]] = (0.0, ())
         assert self.relevance is not None
-        for snippet in snippets:
-            # A passage that lacks a name the question states answers some other question.
-            if self.relevance.missing_named(fact.description, f"{snippet.title}\n{snippet.text}"):
-                continue
-            share = self.relevance_share(fact.description, snippet)
-            if share > best[0]:
-                best = (share, (snippet,))
-        return best
+        share, index = self.relevance.best_passage(fact.description, [(s.title, s.text) for s in snippets])
+        return (share, (snippets[index],)) if index >= 0 else (0.0, ())
 
     def _single(self, fact: RequiredFact, needed: set[str], threshold: float, plan: RetrievalPlan, snippets: list[Snippet]) -> tuple[float, tuple[Snippet, ...]]:
         """Best single snippet, or chain of two, for a fact that depends on nothing."""

@@ -86,10 +86,6 @@ class HeuristicPlanner:
         comparison = find_comparison(question, self.router.analyzer)
         if comparison is None:
             parts = split_compound(question)
-            if any(not self.router.analyzer.analyze(part) for part in parts):
-                # "Who founded Acme, and when?": a part with no words of its own is no
-                # separate fact; the whole question is one.
-                parts = (question.strip(),)
             if len(parts) == 1 and self.bridge_facts and is_bridge_question(question):
                 anchor = anchor_entity(question)
                 if anchor:

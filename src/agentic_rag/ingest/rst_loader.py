@@ -301,9 +301,7 @@ class _Reader:
                     cells = [line[a + 1:b] for a, b in zip(cuts, cuts[1:])]
                 else:
                     cells = line.strip().strip("|").split("|")
-                row = table_row([clean_rst_inline(cell.strip()) for cell in cells])
-                if row:
-                    self.out.line(row, index + 1)
+                self._row(cells, index + 1)
             index += 1
         self.out.end_paragraph()
         return index
@@ -327,12 +325,16 @@ class _Reader:
                 cells = [line[starts[i]:starts[i + 1]] for i in range(len(columns))]
                 if columns and columns[0][0] > 0:
                     cells[0] = line[:starts[1]]
-                row = table_row([clean_rst_inline(cell.strip()) for cell in cells])
-                if row:
-                    self.out.line(row, index + 1)
+                self._row(cells, index + 1)
             index += 1
         self.out.end_paragraph()
         return index
+
+    def _row(self, cells: list[str], number: int) -> None:
+        """One table row from source line ``number``, its cells cleaned, as ``a | b``."""
+        row = table_row([clean_rst_inline(cell.strip()) for cell in cells])
+        if row:
+            self.out.line(row, number)
 
     def _table_continues(self, index: int) -> bool:
         """After a second border and a blank line: does a body row and a closing border follow?"""

@@ -68,18 +68,9 @@ class RelevanceAnswerability:
         Returns:
             The verdict.
         """
-        # A part with no content words of its own ("..., and when?") is no separate question:
-        # the whole question stands for it.
-        parts = [p for p in split_compound(query) if self.model.question_terms(p)] or [query]
-        shares = []
-        for part in parts:
-            best = 0.0
-            for document in documents:
-                title = document.snippet.title if document.snippet is not None else ""
-                if self.model.missing_named(part, f"{title}\n{document.text}"):
-                    continue
-                best = max(best, self.model.answer_share(part, title, document.text))
-            shares.append(best)
+        parts = split_compound(query)
+        passages = [(d.snippet.title if d.snippet is not None else "", d.text) for d in documents]
+        shares = [self.model.best_passage(part, passages)[0] for part in parts]
         missing = tuple(p for p, s in zip(parts, shares) if s < self.threshold)
         if not missing:
             status = AnswerStatus.ANSWERED

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from agentic_rag.text.analyzer import Analyzer
 from agentic_rag.text.entities import extract_entities
@@ -95,6 +96,11 @@ def _entity_starting_at(entities, text: str, start: int) -> str:
     return ""
 
 
+@lru_cache(maxsize=1)
+def _plain_analyzer() -> Analyzer:
+    return Analyzer()
+
+
 def split_compound(question: str) -> tuple[str, ...]:
     """Split "When was X founded and how many employees does it have?" into its questions.
 
@@ -105,11 +111,14 @@ def split_compound(question: str) -> tuple[str, ...]:
         question: The question.
 
     Returns:
-        The parts (a single-element tuple when the question is not compound).
+        The parts (a single-element tuple when the question is not compound, or when a part
+        has nothing but question and stop words).
     """
     text = question.strip()
     parts = [p.strip(" ,") for p in _COMPOUND.split(text) if p.strip(" ,")]
-    if len(parts) < 2:
+    if len(parts) < 2 or any(not _plain_analyzer().analyze(p) for p in parts):
+        # "Who founded Acme, and when?": a part with no words of its own is no separate
+        # question; the whole question is one.
         return (text,)
     names = [m.text for m in extract_entities(parts[0]) if m.kind != "number"]
     out = [parts[0].rstrip("?") + "?"]

@@ -131,6 +131,12 @@ class _Terms:
         return any(len(wanted & grams) >= 0.6 * len(wanted | grams) for grams in self.trigrams.values())
 
 
+def _answer_numbers(question: str) -> re.Pattern[str]:
+    """What counts as the number ``question`` asks for: a dotted version for "which
+    version/release", any number otherwise."""
+    return _VERSION if _WANTS_VERSION.search(question) else _NUMBER
+
+
 def _names_api(text: str, question: str) -> float:
     """1.0 when ``text`` names an identifier that the (case-folded) ``question`` does not."""
     return 1.0 if any(m.group().strip("_").casefold() not in question for m in _IDENTIFIER.finditer(text) if m.group().strip("_.(")) else 0.0
@@ -291,7 +297,7 @@ class RelevanceModel:
         """
         scored: list[ScoredUnit] = []
         wants = self.wants_number(question)
-        pattern = _VERSION if _WANTS_VERSION.search(question) else _NUMBER
+        pattern = _answer_numbers(question)
         asked = set(pattern.findall(question))
         folded = question.casefold()
         for number, (title, text) in enumerate(passages):
@@ -350,10 +356,30 @@ class RelevanceModel:
             share *= _NO_NUMBER_FACTOR
         return round(share, 6)
 
+    def best_passage(self, question: str, passages: Sequence[tuple[str, str]]) -> tuple[float, int]:
+        """The passage that answers ``question`` best, among those holding every name it
+        states (see :meth:`missing_named`), by :meth:`answer_share`.
+
+        Args:
+            question: The question or one of its parts.
+            passages: ``(title, text)`` pairs, best first (the earlier wins ties).
+
+        Returns:
+            ``(share, index)``; ``(0.0, -1)`` when no passage qualifies.
+        """
+        best = (0.0, -1)
+        for number, (title, text) in enumerate(passages):
+            if self.missing_named(question, f"{title}\n{text}"):
+                continue  # a passage lacking a name the question states answers another question
+            share = self.answer_share(question, title, text)
+            if share > best[0]:
+                best = (share, number)
+        return best
+
     def gives_number(self, question: str, scored: ScoredUnit) -> bool:
         """True when ``scored`` states a number (a version, for a version question) that the
         question does not, in the unit itself or in the heading shown with it."""
-        pattern = _VERSION if _WANTS_VERSION.search(question) else _NUMBER
+        pattern = _answer_numbers(question)
         return bool(scored.heading) or bool(set(pattern.findall(scored.unit.text)) - set(pattern.findall(question)))
 
     def best_units(self, question: str, passages: Sequence[tuple[str, str]], *, max_units: int = 3, keep_ratio: float = 0.8) -> list[ScoredUnit]:
