@@ -58,11 +58,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agentic_rag.contracts.corpus import Document
+from agentic_rag._contracts.corpus import Document
 from agentic_rag.evaluation import evaluate_run, load_beir, load_trec
-from agentic_rag.retrieval import BM25Index
-from agentic_rag.text import analyzer as analyzer_module
-from agentic_rag.text.analyzer import Analyzer
+from agentic_rag._retrieval import BM25Index
+from agentic_rag._text import analyzer as analyzer_module
+from agentic_rag._text.analyzer import Analyzer
 
 DATA = ROOT.parent / "shared" / "data"
 START = "<!-- bench:bm25 -->"

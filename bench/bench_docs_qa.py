@@ -46,8 +46,8 @@ from benchmark_doc import replace_section  # noqa: E402 - the sibling module in 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agentic_rag.interfaces.store_service import StoreService  # noqa: E402
-from agentic_rag.store import KnowledgeStore  # noqa: E402
+from agentic_rag._interfaces.store_service import StoreService  # noqa: E402
+from agentic_rag._store import KnowledgeStore  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "docs_qa"
 EXTRA_DEV = "questions_extra_dev.jsonl"

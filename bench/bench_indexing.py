@@ -38,8 +38,8 @@ from benchmark_doc import replace_section  # noqa: E402 - the sibling module in 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agentic_rag.store import KnowledgeStore  # noqa: E402
-from agentic_rag.text.sentences import split_sentences  # noqa: E402
+from agentic_rag._store import KnowledgeStore  # noqa: E402
+from agentic_rag._text.sentences import split_sentences  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "scifact"
 START = "<!-- bench:indexing -->"

@@ -38,22 +38,22 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agentic_rag.agentic import OrchestratorConfig  # noqa: E402
-from agentic_rag.agentic.judge import unsupported_claims  # noqa: E402
-from agentic_rag.budget import RunBudget, use_budget  # noqa: E402
-from agentic_rag.contracts import RunResult  # noqa: E402
-from agentic_rag.errors import StructuredOutputError  # noqa: E402
+from agentic_rag._agentic import OrchestratorConfig  # noqa: E402
+from agentic_rag._agentic.judge import unsupported_claims  # noqa: E402
+from agentic_rag._budget import RunBudget, use_budget  # noqa: E402
+from agentic_rag._contracts import RunResult  # noqa: E402
+from agentic_rag._errors import StructuredOutputError  # noqa: E402
 from agentic_rag.llm import Message, OpenAICompatibleLLM  # noqa: E402
 from agentic_rag.llm.components import LLMGenerator, LLMQueryViewRewriter, llm_orchestrator  # noqa: E402
 from agentic_rag.llm.json_schema import validate_json  # noqa: E402
 from agentic_rag.llm.schemas import LLMRole, role_spec  # noqa: E402
 from agentic_rag.llm.structured import extract_json  # noqa: E402
-from agentic_rag.parallel import ParallelRAGWorkflow, RAGRequest, RAGResult, verify_citations  # noqa: E402
-from agentic_rag.retrieval.bm25_retriever import BM25Retriever  # noqa: E402
-from agentic_rag.retrieval.hashing_embedder import HashingEmbedder  # noqa: E402
-from agentic_rag.retrieval.index_retriever import IndexRetriever  # noqa: E402
-from agentic_rag.retrieval.vector import VectorIndex  # noqa: E402
-from agentic_rag.samples import PARTIAL_QUESTION, TWO_HOP_QUESTION, sample_corpora, sample_documents  # noqa: E402
+from agentic_rag._parallel import ParallelRAGWorkflow, RAGRequest, RAGResult, verify_citations  # noqa: E402
+from agentic_rag._retrieval.bm25_retriever import BM25Retriever  # noqa: E402
+from agentic_rag._retrieval.hashing_embedder import HashingEmbedder  # noqa: E402
+from agentic_rag._retrieval.index_retriever import IndexRetriever  # noqa: E402
+from agentic_rag._retrieval.vector import VectorIndex  # noqa: E402
+from agentic_rag._samples import PARTIAL_QUESTION, TWO_HOP_QUESTION, sample_corpora, sample_documents  # noqa: E402
 
 PARALLEL_QUESTION = "Who founded Acme Robotics, and when?"
 REPAIR_OPENING = "Your previous answer is not valid"

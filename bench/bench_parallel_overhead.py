@@ -30,8 +30,8 @@ from benchmark_doc import replace_section  # noqa: E402 - the sibling module in 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agentic_rag.parallel import ExtractiveGenerator, FunctionRetriever, ParallelRAGWorkflow, RAGRequest, reciprocal_rank_fusion  # noqa: E402
-from agentic_rag.retrieval.hits import SearchHit  # noqa: E402
+from agentic_rag._parallel import ExtractiveGenerator, FunctionRetriever, ParallelRAGWorkflow, RAGRequest, reciprocal_rank_fusion  # noqa: E402
+from agentic_rag._retrieval.hits import SearchHit  # noqa: E402
 
 START = "<!-- bench:parallel-overhead -->"
 END = "<!-- /bench:parallel-overhead -->"

@@ -54,10 +54,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agentic_rag.contracts.corpus import Document
+from agentic_rag._contracts.corpus import Document
 from agentic_rag.evaluation import load_trec
-from agentic_rag.retrieval import BM25Index
-from agentic_rag.text.sentences import split_sentences
+from agentic_rag._retrieval import BM25Index
+from agentic_rag._text.sentences import split_sentences
 
 DATA = ROOT.parent / "shared" / "data"
 START = "<!-- bench:scale -->"

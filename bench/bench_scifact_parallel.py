@@ -5,7 +5,7 @@ n-gram vectors (``IndexRetriever`` over ``VectorIndex(HashingEmbedder())``), bot
 5,183 SciFact abstracts (``../shared/data/scifact``). Every branch asks for 100 hits
 (``branch_k``), so nDCG@10 sees the fused top 10 of two full lists.
 
-Four branch sets, each fused by the three methods of ``agentic_rag.parallel`` (reciprocal
+Four branch sets, each fused by the three methods of ``agentic_rag._parallel`` (reciprocal
 rank fusion, relative-score fusion, distribution-based score fusion):
 
 - BM25 + vectors on the query;
@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from agentic_rag.evaluation import evaluate_run, load_beir
-from agentic_rag.parallel import (
+from agentic_rag._parallel import (
     ExtractiveGenerator,
     LexicalReranker,
     ParallelRAGWorkflow,
@@ -64,7 +64,7 @@ from agentic_rag.parallel import (
     RM3Rewriter,
     fuse_ranked_lists,
 )
-from agentic_rag.retrieval import (
+from agentic_rag._retrieval import (
     BM25Index,
     BM25Retriever,
     CallableEmbedder,

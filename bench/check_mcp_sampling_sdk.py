@@ -51,8 +51,8 @@ CHUNK_ID = re.compile(r'id="[^"/]+/([^"#]+)#(\d+)"')
 def _index_sample(store: Path) -> Path:
     """Index the bundled sample corpus into ``store``; returns the folder paths are relative to."""
     sys.path.insert(0, str(ROOT / "src"))
-    from agentic_rag.samples import sample_corpora, sample_folder
-    from agentic_rag.store import KnowledgeStore
+    from agentic_rag._samples import sample_corpora, sample_folder
+    from agentic_rag._store import KnowledgeStore
 
     root = sample_folder()
     knowledge = KnowledgeStore(store, base=root)

@@ -2,7 +2,7 @@
 
 A target is a name, a generator (``rng -> input``: a fresh random input or a mutation of a seed)
 and a check (``input -> None``). The check calls the library; an exception from the library's
-tree (:class:`~agentic_rag.errors.AgenticRAGError`) is the expected refusal and passes, anything
+tree (:class:`~agentic_rag._errors.AgenticRAGError`) is the expected refusal and passes, anything
 else propagates and is a finding. :class:`Violation` reports a broken promise that is not an
 exception (an MCP answer that is not a JSON-RPC response, a contract that does not round-trip).
 """
@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import agentic_rag
-from agentic_rag.errors import AgenticRAGError
+from agentic_rag._errors import AgenticRAGError
 from fuzz_inputs import SYNTAX, deep_text, mutate_bytes, mutate_json, rand_json, rand_text
 
 __all__ = ["Target", "Violation", "build_targets", "json_contracts"]
@@ -65,7 +65,7 @@ def _call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 
 
 def _seed_files(kind: str) -> list[bytes]:
-    from agentic_rag.samples import sample_folder
+    from agentic_rag._samples import sample_folder
 
     seeds = {
         "txt": [b"First paragraph line one.\nline two.\n\nSecond paragraph.\f\nAfter a form feed.\n"],
@@ -82,7 +82,7 @@ def _seed_files(kind: str) -> list[bytes]:
 
 
 def _loader_target(kind: str) -> Target:
-    from agentic_rag.ingest import parse_source
+    from agentic_rag._ingest import parse_source
 
     seeds = _seed_files(kind)
     syntax = SYNTAX[kind]
@@ -103,7 +103,7 @@ def _loader_target(kind: str) -> Target:
 
 
 def _chunker_target() -> Target:
-    from agentic_rag.ingest import ChunkOptions, chunk_sections, parse_source
+    from agentic_rag._ingest import ChunkOptions, chunk_sections, parse_source
 
     kinds = ("txt", "md", "rst", "html")
     seeds = {k: _seed_files(k) for k in kinds}
@@ -130,7 +130,7 @@ def _chunker_target() -> Target:
 
 def json_contracts() -> list[type]:
     """Every :class:`JsonContract` subclass in the package (every module imported first)."""
-    from agentic_rag.contracts.serialization import JsonContract
+    from agentic_rag._contracts.serialization import JsonContract
 
     for info in pkgutil.walk_packages(agentic_rag.__path__, "agentic_rag."):
         importlib.import_module(info.name)
@@ -171,7 +171,7 @@ def _value_for(hint: Any, rng: random.Random, depth: int) -> Any:
 
 
 def _contract_dict(cls: type, rng: random.Random, depth: int = 0) -> dict[str, Any]:
-    from agentic_rag.contracts.serialization import _hints
+    from agentic_rag._contracts.serialization import _hints
 
     hints = _hints(cls)
     out = {}
@@ -218,8 +218,8 @@ def _saved_index_target(kind: str, workdir: Path) -> Target:
     import hashlib
     import struct
 
-    from agentic_rag.retrieval import BM25Index, HashingEmbedder, VectorIndex
-    from agentic_rag.samples import sample_documents
+    from agentic_rag._retrieval import BM25Index, HashingEmbedder, VectorIndex
+    from agentic_rag._samples import sample_documents
 
     documents = sample_documents()
     path = workdir / f"seed.{kind}"
@@ -293,8 +293,8 @@ def _saved_index_target(kind: str, workdir: Path) -> Target:
 
 
 def _mcp_target() -> Target:
-    from agentic_rag.interfaces.mcp_demo import demo_tools
-    from agentic_rag.interfaces.mcp_protocol import ErrorCode, McpServer
+    from agentic_rag._interfaces.mcp_demo import demo_tools
+    from agentic_rag._interfaces.mcp_protocol import ErrorCode, McpServer
 
     escaped: list[BaseException] = []
 

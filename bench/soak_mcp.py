@@ -44,7 +44,7 @@ from benchmark_doc import replace_section  # noqa: E402 - the sibling module in 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agentic_rag.samples import sample_folder  # noqa: E402
+from agentic_rag._samples import sample_folder  # noqa: E402
 
 START = "<!-- bench:soak-mcp -->"
 END = "<!-- /bench:soak-mcp -->"

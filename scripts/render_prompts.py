@@ -24,7 +24,7 @@ except ImportError:  # running from a checkout without installing
     sys.path.insert(0, str(REPO_ROOT / "src"))
     from agentic_rag.llm.schemas import ROLE_SPECS, UNTRUSTED_RULE
 
-from agentic_rag.contracts import Snippet  # noqa: E402
+from agentic_rag._contracts import Snippet  # noqa: E402
 from agentic_rag.llm.untrusted import UNTRUSTED_TAG, render_untrusted  # noqa: E402
 
 _EXAMPLE = (

@@ -36,9 +36,9 @@ _SRC = Path(__file__).resolve().parents[1] / "src"
 if _SRC.is_dir() and str(_SRC) not in sys.path:
     sys.path.insert(0, str(_SRC))
 
-from agentic_rag.contracts import Document  # noqa: E402
-from agentic_rag.errors import AgenticRAGError, BranchFailureError, InvalidInputError  # noqa: E402
-from agentic_rag.parallel import (  # noqa: E402
+from agentic_rag._contracts import Document  # noqa: E402
+from agentic_rag._errors import AgenticRAGError, BranchFailureError, InvalidInputError  # noqa: E402
+from agentic_rag._parallel import (  # noqa: E402
     DecompositionRewriter,
     ExtractiveGenerator,
     FunctionGenerator,
@@ -203,10 +203,10 @@ def load_documents(folder: Path) -> list[Document]:
 
 def demo_components(documents: list[Document]) -> dict[str, Any]:
     """A BM25 and a hashed n-gram vector retriever over ``documents``."""
-    from agentic_rag.retrieval.bm25_retriever import BM25Retriever
-    from agentic_rag.retrieval.embedders import HashingEmbedder
-    from agentic_rag.retrieval.index_retriever import IndexRetriever
-    from agentic_rag.retrieval.vector import VectorIndex
+    from agentic_rag._retrieval.bm25_retriever import BM25Retriever
+    from agentic_rag._retrieval.embedders import HashingEmbedder
+    from agentic_rag._retrieval.index_retriever import IndexRetriever
+    from agentic_rag._retrieval.vector import VectorIndex
 
     vectors = VectorIndex(HashingEmbedder())
     vectors.add(documents)

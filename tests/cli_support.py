@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 
-from agentic_rag.interfaces.cli import main
+from agentic_rag._interfaces.cli import main
 
 
 def run_cli(*argv: str) -> tuple[int, str, str]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from agentic_rag.contracts import (
+from agentic_rag._contracts import (
     AnswerabilityLabel,
     AnswerStatus,
     Citation,
@@ -40,8 +40,8 @@ from agentic_rag.contracts import (
     SubqueryOrigin,
     SufficiencyStatus,
 )
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.text import Analyzer
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._text import Analyzer
 
 __all__ = [
     "QUESTION",
@@ -149,7 +149,7 @@ class TermOverlapRetriever:
 
 
 class PlannerContract:
-    """Every :class:`~agentic_rag.ports.Planner` must satisfy these."""
+    """Every :class:`~agentic_rag._ports.Planner` must satisfy these."""
 
     def make_planner(self):
         """Return the planner under test."""
@@ -195,7 +195,7 @@ class PlannerContract:
 
 
 class QueryRewriterContract:
-    """Every :class:`~agentic_rag.ports.QueryRewriter` must satisfy these."""
+    """Every :class:`~agentic_rag._ports.QueryRewriter` must satisfy these."""
 
     def make_rewriter(self):
         """Return the rewriter under test."""
@@ -253,7 +253,7 @@ class QueryRewriterContract:
 
 
 class DrafterContract:
-    """Every :class:`~agentic_rag.ports.Drafter` must satisfy these."""
+    """Every :class:`~agentic_rag._ports.Drafter` must satisfy these."""
 
     def make_drafter(self):
         """Return the drafter under test."""
@@ -287,7 +287,7 @@ class DrafterContract:
 
 
 class SufficiencyJudgeContract:
-    """Every :class:`~agentic_rag.ports.SufficiencyJudge` must satisfy these."""
+    """Every :class:`~agentic_rag._ports.SufficiencyJudge` must satisfy these."""
 
     def make_judge(self):
         """Return the judge under test."""
@@ -374,7 +374,7 @@ def synthesis_scenarios() -> tuple[tuple[str, tuple[Snippet, ...], ContextAssess
 
 
 class SynthesizerContract:
-    """Every :class:`~agentic_rag.ports.Synthesizer` must satisfy these."""
+    """Every :class:`~agentic_rag._ports.Synthesizer` must satisfy these."""
 
     def make_synthesizer(self):
         """Return the synthesizer under test."""

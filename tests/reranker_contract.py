@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from agentic_rag.contracts import Snippet
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._contracts import Snippet
+from agentic_rag._errors import InvalidInputError
 
 __all__ = ["RerankerContract", "contract_hits"]
 
@@ -38,7 +38,7 @@ def contract_hits() -> tuple[Snippet, ...]:
 
 
 class RerankerContract:
-    """Every :class:`~agentic_rag.parallel.ports.Reranker` must satisfy these."""
+    """Every :class:`~agentic_rag._parallel.ports.Reranker` must satisfy these."""
 
     permutation_invariant = True
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agentic_rag.contracts import Document, Snippet
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._contracts import Document, Snippet
+from agentic_rag._errors import InvalidInputError
 
 __all__ = ["RetrieverContract", "contract_documents"]
 
@@ -35,7 +35,7 @@ def contract_documents() -> tuple[Document, ...]:
 
 
 class RetrieverContract:
-    """Every :class:`~agentic_rag.ports.Retriever` must satisfy these."""
+    """Every :class:`~agentic_rag._ports.Retriever` must satisfy these."""
 
     def make_retriever(self, documents: Sequence[Document]):
         """Return the retriever under test, searching ``documents``."""

@@ -18,15 +18,15 @@ from port_contracts import (
     fixture_snippet,
 )
 
-from agentic_rag.agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
-from agentic_rag.agentic.fact_evidence import FactEvidenceModel
-from agentic_rag.agentic.judge import AutoraterStyleSufficiencyJudge, unsupported_claims
-from agentic_rag.agentic.planner import HeuristicPlanner
-from agentic_rag.agentic.policy import AbstentionPolicy
-from agentic_rag.text.questions import find_comparison, split_compound
-from agentic_rag.agentic.rewriter import PlanFeedbackRewriter
-from agentic_rag.agentic.routing import CorpusRouter
-from agentic_rag.contracts import (
+from agentic_rag._agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
+from agentic_rag._agentic.fact_evidence import FactEvidenceModel
+from agentic_rag._agentic.judge import AutoraterStyleSufficiencyJudge, unsupported_claims
+from agentic_rag._agentic.planner import HeuristicPlanner
+from agentic_rag._agentic.policy import AbstentionPolicy
+from agentic_rag._text.questions import find_comparison, split_compound
+from agentic_rag._agentic.rewriter import PlanFeedbackRewriter
+from agentic_rag._agentic.routing import CorpusRouter
+from agentic_rag._contracts import (
     AnswerabilityLabel,
     AnswerStatus,
     Citation,
@@ -42,11 +42,11 @@ from agentic_rag.contracts import (
     SubqueryOrigin,
     SufficiencyStatus,
 )
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.samples import PARTIAL_QUESTION, TWO_HOP_QUESTION, sample_corpora
-from agentic_rag.text import Analyzer
-from agentic_rag.text.entities import extract_entities
-from agentic_rag.text.sentences import split_sentences
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._samples import PARTIAL_QUESTION, TWO_HOP_QUESTION, sample_corpora
+from agentic_rag._text import Analyzer
+from agentic_rag._text.entities import extract_entities
+from agentic_rag._text.sentences import split_sentences
 
 S = fixture_snippet
 

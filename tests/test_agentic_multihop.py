@@ -19,9 +19,9 @@ from agentic_rag import (
     OrchestratorConfig,
     Snippet,
 )
-from agentic_rag.agentic.answer_types import AnswerType, answer_type
-from agentic_rag.agentic.fact_evidence import FactEvidenceModel
-from agentic_rag.text.questions import anchor_entity, is_bridge_question
+from agentic_rag._agentic.answer_types import AnswerType, answer_type
+from agentic_rag._agentic.fact_evidence import FactEvidenceModel
+from agentic_rag._text.questions import anchor_entity, is_bridge_question
 from agentic_rag.evaluation.dataset_records import MultiHopQuestion
 from agentic_rag.evaluation.multihop import EvidenceRun, MultiHopConfiguration, compare_configurations, score_evidence, split_questions
 

@@ -29,9 +29,9 @@ from agentic_rag import (
     StopReason,
     SufficiencyStatus,
 )
-from agentic_rag.budget import current_budget
-from agentic_rag.samples import TWO_HOP_QUESTION, sample_corpora, sample_documents, two_hop_facts
-from agentic_rag.text import Analyzer
+from agentic_rag._budget import current_budget
+from agentic_rag._samples import TWO_HOP_QUESTION, sample_corpora, sample_documents, two_hop_facts
+from agentic_rag._text import Analyzer
 
 _ANALYZER = Analyzer()
 

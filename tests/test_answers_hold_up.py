@@ -8,10 +8,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from agentic_rag.agentic import AbstentionPolicy, AgenticRAGOrchestrator, OrchestratorConfig
-from agentic_rag.agentic.collection import collection_orchestrator
-from agentic_rag.answering import compose_text, guard_answer, guard_status, least_status
-from agentic_rag.contracts import (
+from agentic_rag._agentic import AbstentionPolicy, AgenticRAGOrchestrator, OrchestratorConfig
+from agentic_rag._agentic.collection import collection_orchestrator
+from agentic_rag._answering import compose_text, guard_answer, guard_status, least_status
+from agentic_rag._contracts import (
     AnswerabilityLabel,
     AnswerStatus,
     Citation,
@@ -23,10 +23,10 @@ from agentic_rag.contracts import (
     Snippet,
     SufficiencyStatus,
 )
-from agentic_rag.interfaces.locations import source_location
-from agentic_rag.parallel import ExtractiveGenerator, FunctionRetriever, ParallelRAGWorkflow, RAGRequest, RelevanceAnswerability
-from agentic_rag.retrieval import BM25Index, BM25Retriever
-from agentic_rag.text.relevance import RelevanceModel, TermWeights
+from agentic_rag._interfaces.locations import source_location
+from agentic_rag._parallel import ExtractiveGenerator, FunctionRetriever, ParallelRAGWorkflow, RAGRequest, RelevanceAnswerability
+from agentic_rag._retrieval import BM25Index, BM25Retriever
+from agentic_rag._text.relevance import RelevanceModel, TermWeights
 
 DOCS = [
     Document(id="acme", corpus_id="docs", title="Acme Robotics", text="Acme Robotics was founded in 2001 by Jane Doe. It builds warehouse robots."),

@@ -9,13 +9,13 @@ import unittest
 
 from port_contracts import QUESTION, TermOverlapRetriever, fixture_corpora, fixture_plan, fixture_snippet, synthesis_scenarios
 
-import agentic_rag.errors as errors
-from agentic_rag.agentic.config import OrchestratorConfig
-from agentic_rag.agentic.extractive import ExtractiveDrafter
-from agentic_rag.agentic.orchestrator import AgenticRAGOrchestrator
-from agentic_rag.agentic.planner import HeuristicPlanner
-from agentic_rag.budget import RunBudget, current_budget, use_budget
-from agentic_rag.contracts import (
+import agentic_rag._errors as errors
+from agentic_rag._agentic.config import OrchestratorConfig
+from agentic_rag._agentic.extractive import ExtractiveDrafter
+from agentic_rag._agentic.orchestrator import AgenticRAGOrchestrator
+from agentic_rag._agentic.planner import HeuristicPlanner
+from agentic_rag._budget import RunBudget, current_budget, use_budget
+from agentic_rag._contracts import (
     AnswerabilityLabel,
     AnswerStatus,
     Citation,
@@ -42,7 +42,7 @@ from agentic_rag.contracts import (
     SufficiencyStatus,
     Usage,
 )
-from agentic_rag.errors import AgenticRAGError, BudgetExhaustedError, InvalidInputError
+from agentic_rag._errors import AgenticRAGError, BudgetExhaustedError, InvalidInputError
 
 FACT = RequiredFact("f1", "Who founded Zeta Labs")
 ROUTE = Route("f1", ("c",))

@@ -10,8 +10,8 @@ import unittest
 from pathlib import Path
 from types import MappingProxyType
 
-from agentic_rag.contracts.corpus import Document
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._contracts.corpus import Document
+from agentic_rag._errors import InvalidInputError
 from agentic_rag.evaluation.datasets import (
     BeirDataset,
     DatasetFormat,

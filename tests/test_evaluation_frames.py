@@ -6,7 +6,7 @@ import unittest
 
 from agentic_rag import AgenticRAGOrchestrator, HeuristicPlanner, InMemoryKeywordRetriever, InvalidInputError, OrchestratorConfig
 from agentic_rag.evaluation import FramesCase, compare_runs, frames_metrics, mean_metrics
-from agentic_rag.samples import TWO_HOP_QUESTION, sample_corpora, sample_documents, two_hop_facts
+from agentic_rag._samples import TWO_HOP_QUESTION, sample_corpora, sample_documents, two_hop_facts
 
 CASE = FramesCase(
     question=TWO_HOP_QUESTION,

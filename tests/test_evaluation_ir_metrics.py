@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import unittest
 
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._errors import InvalidInputError
 from agentic_rag.evaluation.ir_metrics import (
     SUPPORTED_METRICS,
     RunEvaluation,

@@ -13,16 +13,16 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from agentic_rag.agentic.config import OrchestratorConfig
-from agentic_rag.contracts import Route
-from agentic_rag.contracts import Document
-from agentic_rag.errors import AgenticRAGError, IndexFormatError, InvalidInputError, StructuredOutputError
-from agentic_rag.ingest import parse_source
-from agentic_rag.interfaces.mcp_protocol import ErrorCode, McpServer
+from agentic_rag._agentic.config import OrchestratorConfig
+from agentic_rag._contracts import Route
+from agentic_rag._contracts import Document
+from agentic_rag._errors import AgenticRAGError, IndexFormatError, InvalidInputError, StructuredOutputError
+from agentic_rag._ingest import parse_source
+from agentic_rag._interfaces.mcp_protocol import ErrorCode, McpServer
 from agentic_rag.llm.json_schema import check_schema, validate_json
 from agentic_rag.llm.structured import extract_json
-from agentic_rag.parallel.evidence import Contribution
-from agentic_rag.retrieval import BM25Index
+from agentic_rag._parallel.evidence import Contribution
+from agentic_rag._retrieval import BM25Index
 
 
 class McpHandlerFindings(unittest.TestCase):
@@ -58,7 +58,7 @@ class LoaderFindings(unittest.TestCase):
                 self.assertTrue(parsed.problem)
 
     def test_html_character_references_to_line_breaks_keep_the_source_lines(self) -> None:
-        from agentic_rag.ingest import ChunkOptions, chunk_sections
+        from agentic_rag._ingest import ChunkOptions, chunk_sections
 
         for data, expected in ((b"<p>one&#10;two</p>", [(1, 1)]), (b"<p>alpha&#10;&#10;&#10;beta</p>\n<p>gamma</p>", [(1, 1), (2, 2)]),
                                (b"&#xa;a<", [(1, 1)])):

@@ -14,12 +14,12 @@ import unittest
 from typing import Any
 
 from agentic_rag import AgenticRAGOrchestrator, BM25Index
-from agentic_rag.contracts import Citation, RunResult, Snippet
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.parallel import ExtractiveGenerator, ParallelRAGWorkflow
-from agentic_rag.parallel.contracts import BranchOutcome, ParallelTrace, QueryView, RAGResult
-from agentic_rag.retrieval.index_retriever import IndexRetriever
-from agentic_rag.samples import sample_corpora, sample_documents
+from agentic_rag._contracts import Citation, RunResult, Snippet
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._parallel import ExtractiveGenerator, ParallelRAGWorkflow
+from agentic_rag._parallel.contracts import BranchOutcome, ParallelTrace, QueryView, RAGResult
+from agentic_rag._retrieval.index_retriever import IndexRetriever
+from agentic_rag._samples import sample_corpora, sample_documents
 
 QUESTION = "Where was the founder of Acme Robotics born?"
 

@@ -10,11 +10,11 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.ingest import parse_html, parse_markdown, parse_source, walk_tree
-from agentic_rag.ingest import loaders
-from agentic_rag.store import KnowledgeStore
-from agentic_rag.text.analyzer import MAX_TOKEN_LENGTH, Analyzer
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._ingest import parse_html, parse_markdown, parse_source, walk_tree
+from agentic_rag._ingest import loaders
+from agentic_rag._store import KnowledgeStore
+from agentic_rag._text.analyzer import MAX_TOKEN_LENGTH, Analyzer
 
 _DEEP = b"[" * 200_000 + b"]" * 200_000
 

@@ -19,10 +19,10 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from agentic_rag.interfaces import cli_commands
-from agentic_rag.interfaces.cli import main
-from agentic_rag.interfaces.mcp_protocol import McpServer
-from agentic_rag.interfaces.mcp_demo import demo_tools
+from agentic_rag._interfaces import cli_commands
+from agentic_rag._interfaces.cli import main
+from agentic_rag._interfaces.mcp_protocol import McpServer
+from agentic_rag._interfaces.mcp_demo import demo_tools
 from agentic_rag.llm import OpenAICompatibleLLM
 from agentic_rag.llm.scripted import ScriptedLLM
 from cli_support import run_cli

@@ -12,9 +12,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from agentic_rag.interfaces.store_service import StoreService
-from agentic_rag.store import KnowledgeStore
-from agentic_rag.text import split_lines
+from agentic_rag._interfaces.store_service import StoreService
+from agentic_rag._store import KnowledgeStore
+from agentic_rag._text import split_lines
 
 # Line 3 holds a form feed (a page break, as pdftotext writes), line 5 a U+2028 and a U+2029,
 # line 6 a vertical tab and U+0085: none of them ends a line for an editor or for grep -n.
@@ -41,7 +41,7 @@ class SplitLinesTest(unittest.TestCase):
         self.assertEqual(split_lines(""), [""])
 
     def test_ingestion_uses_the_same_lines(self):
-        from agentic_rag.ingest.loaders import parse_source
+        from agentic_rag._ingest.loaders import parse_source
 
         parsed = parse_source(PAGED.encode("utf-8"), ".txt")
         blocks = [block for section in parsed.sections for block in section.blocks]

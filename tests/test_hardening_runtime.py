@@ -17,10 +17,10 @@ import unittest
 from pathlib import Path
 
 from agentic_rag import AgenticRAGOrchestrator, Snippet
-from agentic_rag.agentic import HeuristicPlanner, OrchestratorConfig
-from agentic_rag.contracts import Corpus, RequiredFact, StopReason
-from agentic_rag.errors import RetrievalError
-from agentic_rag.retrieval.function_retriever import FunctionRetriever
+from agentic_rag._agentic import HeuristicPlanner, OrchestratorConfig
+from agentic_rag._contracts import Corpus, RequiredFact, StopReason
+from agentic_rag._errors import RetrievalError
+from agentic_rag._retrieval.function_retriever import FunctionRetriever
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 CORPORA = (Corpus("notes", "Notes about valves and pumps."),)
@@ -99,7 +99,7 @@ def run_script(body: str, timeout: float) -> tuple[subprocess.CompletedProcess, 
 STUCK = """
     import time
     from agentic_rag import Snippet
-    from agentic_rag.retrieval.function_retriever import FunctionRetriever
+    from agentic_rag._retrieval.function_retriever import FunctionRetriever
 
     def stuck(query, k):
         time.sleep(30)
@@ -113,7 +113,7 @@ STUCK = """
 class ExitIsNotHeldUpTest(unittest.TestCase):
     def test_parallel_workflow_process_exits_with_a_branch_stuck(self):
         done, elapsed = run_script("""
-            from agentic_rag.parallel import ExtractiveGenerator, ParallelRAGWorkflow, RAGRequest
+            from agentic_rag._parallel import ExtractiveGenerator, ParallelRAGWorkflow, RAGRequest
             workflow = ParallelRAGWorkflow([FunctionRetriever(quick, corpus_id="notes", name="quick"),
                                             FunctionRetriever(stuck, corpus_id="notes", name="stuck")], generator=ExtractiveGenerator())
             result = workflow.run(RAGRequest("At what pressure does the valve open?", deadline_s=0.3))
@@ -126,8 +126,8 @@ class ExitIsNotHeldUpTest(unittest.TestCase):
     def test_agentic_process_exits_with_a_retriever_stuck(self):
         done, elapsed = run_script("""
             from agentic_rag import AgenticRAGOrchestrator
-            from agentic_rag.agentic import OrchestratorConfig
-            from agentic_rag.contracts import Corpus
+            from agentic_rag._agentic import OrchestratorConfig
+            from agentic_rag._contracts import Corpus
             run = AgenticRAGOrchestrator(retriever=FunctionRetriever(stuck, corpus_id="notes"), config=OrchestratorConfig(deadline_s=0.3)).run(
                 "At what pressure does the valve open?", (Corpus("notes", "Notes."),))
             print(run.stop_reason.value)

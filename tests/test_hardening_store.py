@@ -14,15 +14,15 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from agentic_rag.errors import IndexFormatError, StoreError
-from agentic_rag.ingest import walker
-from agentic_rag.retrieval.bm25 import BM25Index
-from agentic_rag.retrieval.index_file import FORMAT_VERSION, MAGIC, read_index_file
-from agentic_rag.retrieval.vector import VectorIndex
-from agentic_rag.retrieval.embedders import HashingEmbedder
-from agentic_rag.contracts import Document
-from agentic_rag.store import KnowledgeStore
-from agentic_rag.store import schema
+from agentic_rag._errors import IndexFormatError, StoreError
+from agentic_rag._ingest import walker
+from agentic_rag._retrieval.bm25 import BM25Index
+from agentic_rag._retrieval.index_file import FORMAT_VERSION, MAGIC, read_index_file
+from agentic_rag._retrieval.vector import VectorIndex
+from agentic_rag._retrieval.embedders import HashingEmbedder
+from agentic_rag._contracts import Document
+from agentic_rag._store import KnowledgeStore
+from agentic_rag._store import schema
 
 FILES = {
     "guide/install.md": "# Installing\n\nRun the installer with the quokka flag.\n",

@@ -6,9 +6,9 @@ import hashlib
 import re
 import unittest
 
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.ingest import ChunkOptions, chunk_sections, parse_markdown, parse_source
-from agentic_rag.text.sentences import split_sentences
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._ingest import ChunkOptions, chunk_sections, parse_markdown, parse_source
+from agentic_rag._text.sentences import split_sentences
 
 _WORDS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau".split()
 

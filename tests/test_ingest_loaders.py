@@ -6,8 +6,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.ingest import FieldMapping, TextBlock, decode_text, load_path, parse_html, parse_markdown, parse_source, read_source
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._ingest import FieldMapping, TextBlock, decode_text, load_path, parse_html, parse_markdown, parse_source, read_source
 
 
 def _blocks(sections):

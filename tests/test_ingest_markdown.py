@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 import unittest
 
-from agentic_rag.ingest import parse_markdown, parse_source
-from agentic_rag.ingest.markdown_loader import clean_inline
+from agentic_rag._ingest import parse_markdown, parse_source
+from agentic_rag._ingest.markdown_loader import clean_inline
 
 
 def _texts(sections):

@@ -7,9 +7,9 @@ import time
 import unittest
 from pathlib import Path
 
-from agentic_rag.ingest import SUPPORTED_SUFFIXES, chunk_sections, parse_rst, parse_source
-from agentic_rag.ingest.rst_inline import clean_rst_inline
-from agentic_rag.store import KnowledgeStore
+from agentic_rag._ingest import SUPPORTED_SUFFIXES, chunk_sections, parse_rst, parse_source
+from agentic_rag._ingest.rst_inline import clean_rst_inline
+from agentic_rag._store import KnowledgeStore
 
 QUICKSTART = """\
 .. _quickstart:

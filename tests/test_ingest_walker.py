@@ -7,8 +7,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.ingest import SUPPORTED_SUFFIXES, WalkOptions, walk_tree
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._ingest import SUPPORTED_SUFFIXES, WalkOptions, walk_tree
 
 
 def _write(path: Path, text: str = "Some text.\n") -> Path:

@@ -11,7 +11,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from agentic_rag.interfaces.cli import main
+from agentic_rag._interfaces.cli import main
 from cli_support import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]

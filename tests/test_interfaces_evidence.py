@@ -9,12 +9,12 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.interfaces.cli import main
-from agentic_rag.interfaces.evidence_payload import WEAK_RELEVANCE, evidence_payload
-from agentic_rag.interfaces.html_report import render_run_report
-from agentic_rag.interfaces.store_service import StoreService
-from agentic_rag.store import KnowledgeStore
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._interfaces.cli import main
+from agentic_rag._interfaces.evidence_payload import WEAK_RELEVANCE, evidence_payload
+from agentic_rag._interfaces.html_report import render_run_report
+from agentic_rag._interfaces.store_service import StoreService
+from agentic_rag._store import KnowledgeStore
 from cli_support import run_cli
 
 EVIDENCE_KEYS = {"path", "start_line", "end_line", "score", "text", "corpus", "fact_ids", "focus_start_line", "focus_end_line", "relevance"}

@@ -12,8 +12,8 @@ import unittest
 from html.parser import HTMLParser
 from pathlib import Path
 
-from agentic_rag.agentic import AgenticRAGOrchestrator, HeuristicPlanner, InMemoryKeywordRetriever, OrchestratorConfig
-from agentic_rag.contracts import (
+from agentic_rag._agentic import AgenticRAGOrchestrator, HeuristicPlanner, InMemoryKeywordRetriever, OrchestratorConfig
+from agentic_rag._contracts import (
     AnswerabilityLabel,
     AnswerStatus,
     Citation,
@@ -33,13 +33,13 @@ from agentic_rag.contracts import (
     Subquery,
     SufficiencyStatus,
 )
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.interfaces.html_report import render_run_report, write_run_report
-from agentic_rag.parallel import ExtractiveGenerator, ParallelRAGWorkflow, RAGRequest, RAGResult
-from agentic_rag.retrieval.embedders import HashingEmbedder
-from agentic_rag.retrieval.index_retriever import IndexRetriever
-from agentic_rag.retrieval.vector import VectorIndex
-from agentic_rag.samples import PARTIAL_QUESTION, TWO_HOP_QUESTION, sample_corpora, sample_documents, two_hop_facts
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._interfaces.html_report import render_run_report, write_run_report
+from agentic_rag._parallel import ExtractiveGenerator, ParallelRAGWorkflow, RAGRequest, RAGResult
+from agentic_rag._retrieval.embedders import HashingEmbedder
+from agentic_rag._retrieval.index_retriever import IndexRetriever
+from agentic_rag._retrieval.vector import VectorIndex
+from agentic_rag._samples import PARTIAL_QUESTION, TWO_HOP_QUESTION, sample_corpora, sample_documents, two_hop_facts
 
 _VOID = {"meta", "br", "img", "hr", "input", "link", "wbr", "col", "source"}
 SCRIPT_TEXT = 'Alpha <script>alert("x")</script> & beta. Gamma delta.'

@@ -7,9 +7,9 @@ import io
 import json
 import unittest
 
-from agentic_rag.contracts import Corpus
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.interfaces.mcp_server import (
+from agentic_rag._contracts import Corpus
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._interfaces.mcp_server import (
     HANDSHAKE_PROTOCOL_VERSIONS,
     PROTOCOL_VERSION_META_KEY,
     SERVER_INFO_META_KEY,

@@ -6,8 +6,8 @@ import os
 import unittest
 from unittest import mock
 
-from agentic_rag.budget import RunBudget, use_budget
-from agentic_rag.errors import BudgetExhaustedError, InvalidInputError, ProviderError, ProviderHTTPError
+from agentic_rag._budget import RunBudget, use_budget
+from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, ProviderError, ProviderHTTPError
 from agentic_rag.llm import LLM, AnthropicLLM, Message, OpenAICompatibleLLM, ResponseFormat
 from agentic_rag.testing import AnthropicServer, Fault, OpenAICompatibleServer, json_reply
 

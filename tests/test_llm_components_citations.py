@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import unittest
 
-from agentic_rag.contracts import Snippet
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._contracts import Snippet
+from agentic_rag._errors import InvalidInputError
 from agentic_rag.llm.components import ModelCitation, ModelClaim, locate_quote, parse_model_claims, verify_model_claims
 
 TEXT = "Acme Robotics was founded in 2001 by Jane Doe in Grenoble,\n  France. It makes \u201csmart\u201d forklifts \u2013 and drones."

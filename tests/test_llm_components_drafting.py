@@ -8,13 +8,13 @@ import unittest
 from llm_scripts import FIXTURE_WORLD, GARBAGE, Oracle
 from port_contracts import QUESTION, DrafterContract, SynthesizerContract, fixture_plan, fixture_snippet, synthesis_scenarios
 
-from agentic_rag.agentic import ExtractiveDrafter, ExtractiveGroundedSynthesizer
-from agentic_rag.agentic.judge import unsupported_claims
-from agentic_rag.budget import RunBudget, use_budget
-from agentic_rag.contracts import AnswerabilityLabel, AnswerStatus, Citation, Claim, ContextAssessment, GroundedAnswer, SufficiencyStatus
-from agentic_rag.errors import BudgetExhaustedError, InvalidInputError, StructuredOutputError
+from agentic_rag._agentic import ExtractiveDrafter, ExtractiveGroundedSynthesizer
+from agentic_rag._agentic.judge import unsupported_claims
+from agentic_rag._budget import RunBudget, use_budget
+from agentic_rag._contracts import AnswerabilityLabel, AnswerStatus, Citation, Claim, ContextAssessment, GroundedAnswer, SufficiencyStatus
+from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, StructuredOutputError
 from agentic_rag.llm import ScriptedLLM
-from agentic_rag.answering import guard_answer
+from agentic_rag._answering import guard_answer
 from agentic_rag.llm.components import ComponentEventKind, LLMDrafter, LLMSynthesizer
 
 TWO_HOP = (fixture_snippet("zeta-labs", 3), fixture_snippet("ann-vale", 2))

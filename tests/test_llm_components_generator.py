@@ -7,17 +7,17 @@ import unittest
 
 from llm_scripts import GARBAGE, SAMPLE_WORLD, Oracle
 
-from agentic_rag.budget import RunBudget, use_budget
-from agentic_rag.contracts import Snippet
-from agentic_rag.errors import BudgetExhaustedError, InvalidInputError, StructuredOutputError
+from agentic_rag._budget import RunBudget, use_budget
+from agentic_rag._contracts import Snippet
+from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, StructuredOutputError
 from agentic_rag.llm import OpenAICompatibleLLM, ScriptedLLM
 from agentic_rag.llm.components import LLMGenerator, LLMQueryViewRewriter
-from agentic_rag.parallel import ExtractiveGenerator, FusedDocument, Generator, ParallelRAGWorkflow, verify_citations
-from agentic_rag.retrieval.bm25_retriever import BM25Retriever
-from agentic_rag.retrieval.hashing_embedder import HashingEmbedder
-from agentic_rag.retrieval.index_retriever import IndexRetriever
-from agentic_rag.retrieval.vector import VectorIndex
-from agentic_rag.samples import sample_documents
+from agentic_rag._parallel import ExtractiveGenerator, FusedDocument, Generator, ParallelRAGWorkflow, verify_citations
+from agentic_rag._retrieval.bm25_retriever import BM25Retriever
+from agentic_rag._retrieval.hashing_embedder import HashingEmbedder
+from agentic_rag._retrieval.index_retriever import IndexRetriever
+from agentic_rag._retrieval.vector import VectorIndex
+from agentic_rag._samples import sample_documents
 from agentic_rag.testing import OpenAICompatibleServer
 
 TEXTS = (

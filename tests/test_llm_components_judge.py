@@ -8,10 +8,10 @@ import unittest
 from llm_scripts import FIXTURE_WORLD, GARBAGE, Oracle, document_blocks
 from port_contracts import QUESTION, SufficiencyJudgeContract, fixture_plan, fixture_snippet
 
-from agentic_rag.agentic import AutoraterStyleSufficiencyJudge
-from agentic_rag.budget import RunBudget, use_budget
-from agentic_rag.contracts import AnswerabilityLabel, DraftAnswer, Snippet, SufficiencyStatus
-from agentic_rag.errors import BudgetExhaustedError, InvalidInputError, StructuredOutputError
+from agentic_rag._agentic import AutoraterStyleSufficiencyJudge
+from agentic_rag._budget import RunBudget, use_budget
+from agentic_rag._contracts import AnswerabilityLabel, DraftAnswer, Snippet, SufficiencyStatus
+from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, StructuredOutputError
 from agentic_rag.llm import UNTRUSTED_RULE, ScriptedLLM
 from agentic_rag.llm.components import ComponentEventKind, LLMSufficiencyJudge
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unittest
 
-from agentic_rag.errors import StructuredOutputError
+from agentic_rag._errors import StructuredOutputError
 from agentic_rag.llm import Message, OpenAICompatibleLLM
 from agentic_rag.llm.components import (
     LLMDrafter,

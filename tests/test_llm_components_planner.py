@@ -8,10 +8,10 @@ import unittest
 from llm_scripts import FIXTURE_WORLD, GARBAGE, Oracle
 from port_contracts import QUESTION, PlannerContract, fixture_corpora
 
-from agentic_rag.agentic import HeuristicPlanner
-from agentic_rag.budget import RunBudget, use_budget
-from agentic_rag.contracts import ContextAssessment, FactPriority, FeedbackQuery, SufficiencyStatus
-from agentic_rag.errors import BudgetExhaustedError, InvalidInputError, ProviderHTTPError, StructuredOutputError
+from agentic_rag._agentic import HeuristicPlanner
+from agentic_rag._budget import RunBudget, use_budget
+from agentic_rag._contracts import ContextAssessment, FactPriority, FeedbackQuery, SufficiencyStatus
+from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, ProviderHTTPError, StructuredOutputError
 from agentic_rag.llm import OpenAICompatibleLLM, ScriptedLLM
 from agentic_rag.llm.components import ComponentEventKind, LLMPlanner
 from agentic_rag.testing import Fault, OpenAICompatibleServer

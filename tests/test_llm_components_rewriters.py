@@ -8,13 +8,13 @@ import unittest
 from llm_scripts import FIXTURE_WORLD, GARBAGE, SAMPLE_WORLD, Oracle
 from port_contracts import QueryRewriterContract, fixture_plan
 
-from agentic_rag.agentic import PlanFeedbackRewriter
-from agentic_rag.budget import RunBudget, use_budget
-from agentic_rag.contracts import FeedbackQuery, SubqueryOrigin
-from agentic_rag.errors import BindingError, BudgetExhaustedError, InvalidInputError, StructuredOutputError
+from agentic_rag._agentic import PlanFeedbackRewriter
+from agentic_rag._budget import RunBudget, use_budget
+from agentic_rag._contracts import FeedbackQuery, SubqueryOrigin
+from agentic_rag._errors import BindingError, BudgetExhaustedError, InvalidInputError, StructuredOutputError
 from agentic_rag.llm import ScriptedLLM
 from agentic_rag.llm.components import LLMHyDEWriter, LLMQueryRewriter, LLMQueryViewRewriter, QueryViewStrategy, hyde_generate_fn, statement_document
-from agentic_rag.parallel import (
+from agentic_rag._parallel import (
     DecompositionRewriter,
     ExtractiveGenerator,
     FunctionRetriever,

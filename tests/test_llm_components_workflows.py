@@ -9,14 +9,14 @@ import unittest
 
 from llm_scripts import GARBAGE, SAMPLE_WORLD, Oracle
 
-from agentic_rag.agentic import AgenticRAGOrchestrator, OrchestratorConfig
-from agentic_rag.agentic.judge import unsupported_claims
-from agentic_rag.contracts import AnswerStatus, Document, StopReason
-from agentic_rag.errors import InvalidInputError, StructuredOutputError
+from agentic_rag._agentic import AgenticRAGOrchestrator, OrchestratorConfig
+from agentic_rag._agentic.judge import unsupported_claims
+from agentic_rag._contracts import AnswerStatus, Document, StopReason
+from agentic_rag._errors import InvalidInputError, StructuredOutputError
 from agentic_rag.llm import OpenAICompatibleLLM, ScriptedLLM
 from agentic_rag.llm.components import FallbackChoice, LLMSynthesizer, llm_orchestrator
-from agentic_rag.retrieval.bm25_retriever import BM25Retriever
-from agentic_rag.samples import TWO_HOP_QUESTION, sample_corpora, sample_documents
+from agentic_rag._retrieval.bm25_retriever import BM25Retriever
+from agentic_rag._samples import TWO_HOP_QUESTION, sample_corpora, sample_documents
 from agentic_rag.testing import OpenAICompatibleServer
 
 CONFIG = OrchestratorConfig(top_k=3)

@@ -6,10 +6,10 @@ import os
 import unittest
 from unittest import mock
 
-from agentic_rag.budget import RunBudget, use_budget
-from agentic_rag.errors import BudgetExhaustedError, InvalidInputError, ProviderError, ProviderHTTPError
+from agentic_rag._budget import RunBudget, use_budget
+from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, ProviderError, ProviderHTTPError
 from agentic_rag.llm import OllamaEmbedder, OpenAIEmbedder
-from agentic_rag.ports import Embedder
+from agentic_rag._ports import Embedder
 from agentic_rag.testing import Fault, OllamaServer, OpenAICompatibleServer, hashed_embedding, json_reply
 
 KEY = "sk-embed-SECRET-99887766"

@@ -6,8 +6,8 @@ import email.utils
 import random
 import unittest
 
-from agentic_rag.budget import RunBudget, use_budget
-from agentic_rag.errors import BudgetExhaustedError, InvalidInputError, ProviderError, ProviderHTTPError, ProviderTimeoutError
+from agentic_rag._budget import RunBudget, use_budget
+from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, ProviderError, ProviderHTTPError, ProviderTimeoutError
 from agentic_rag.llm import HttpRequest, HttpResponse, JsonHttpClient, RetryPolicy, Secret
 from agentic_rag.llm.http import parse_retry_after, provider_message
 from agentic_rag.llm.redaction import redact_url, scrub

@@ -31,18 +31,18 @@ from __future__ import annotations
 import os
 import unittest
 
-from agentic_rag.agentic import OrchestratorConfig
-from agentic_rag.agentic.judge import unsupported_claims
-from agentic_rag.budget import RunBudget, use_budget
-from agentic_rag.contracts import AnswerStatus, RunResult, StopReason
+from agentic_rag._agentic import OrchestratorConfig
+from agentic_rag._agentic.judge import unsupported_claims
+from agentic_rag._budget import RunBudget, use_budget
+from agentic_rag._contracts import AnswerStatus, RunResult, StopReason
 from agentic_rag.llm import OpenAICompatibleLLM
 from agentic_rag.llm.components import LLMGenerator, LLMQueryViewRewriter, llm_orchestrator
-from agentic_rag.parallel import ParallelRAGWorkflow, RAGRequest, RAGResult, verify_citations
-from agentic_rag.retrieval.bm25_retriever import BM25Retriever
-from agentic_rag.retrieval.hashing_embedder import HashingEmbedder
-from agentic_rag.retrieval.index_retriever import IndexRetriever
-from agentic_rag.retrieval.vector import VectorIndex
-from agentic_rag.samples import PARTIAL_QUESTION, TWO_HOP_QUESTION, sample_corpora, sample_documents
+from agentic_rag._parallel import ParallelRAGWorkflow, RAGRequest, RAGResult, verify_citations
+from agentic_rag._retrieval.bm25_retriever import BM25Retriever
+from agentic_rag._retrieval.hashing_embedder import HashingEmbedder
+from agentic_rag._retrieval.index_retriever import IndexRetriever
+from agentic_rag._retrieval.vector import VectorIndex
+from agentic_rag._samples import PARTIAL_QUESTION, TWO_HOP_QUESTION, sample_corpora, sample_documents
 
 BASE_URL = os.environ.get("AGENTIC_RAG_LLM_BASE_URL", "").strip()
 MODEL = os.environ.get("AGENTIC_RAG_LLM_MODEL", "").strip()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import unittest
 
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._errors import InvalidInputError
 from agentic_rag.llm import AnthropicLLM, McpSamplingLLM, Message, OpenAICompatibleLLM, ScriptedLLM, complete_json
 from agentic_rag.llm.port import check_messages, coerce_message
 from agentic_rag.testing import AnthropicServer, OpenAICompatibleServer

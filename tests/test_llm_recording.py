@@ -7,7 +7,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from agentic_rag.errors import IndexFormatError, InvalidInputError, ProviderError
+from agentic_rag._errors import IndexFormatError, InvalidInputError, ProviderError
 from agentic_rag.llm import HttpRequest, Message, OllamaEmbedder, OpenAICompatibleLLM, OpenAIEmbedder, RecordingTransport, RecordMode
 from agentic_rag.llm.recording import request_key
 from agentic_rag.providers import ElasticsearchRetriever, VertexRagRetriever

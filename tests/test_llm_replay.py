@@ -26,7 +26,7 @@ import sys
 import unittest
 from pathlib import Path
 
-from agentic_rag.contracts import AnswerStatus
+from agentic_rag._contracts import AnswerStatus
 from agentic_rag.llm import OpenAICompatibleLLM
 from agentic_rag.llm.recording import RecordingTransport
 

@@ -12,8 +12,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from agentic_rag.contracts import AnswerabilityLabel, AnswerStatus, FactPriority, Snippet, SufficiencyStatus
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._contracts import AnswerabilityLabel, AnswerStatus, FactPriority, Snippet, SufficiencyStatus
+from agentic_rag._errors import InvalidInputError
 from agentic_rag.llm import ROLE_SPECS, UNTRUSTED_RULE, LLMRole, check_schema, escape_untrusted, render_untrusted, role_spec, validate_json
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

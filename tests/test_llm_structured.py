@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import unittest
 
-from agentic_rag.budget import RunBudget, use_budget
-from agentic_rag.errors import BudgetExhaustedError, InvalidInputError, StructuredOutputError
+from agentic_rag._budget import RunBudget, use_budget
+from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, StructuredOutputError
 from agentic_rag.llm import (
     Completion,
     Message,

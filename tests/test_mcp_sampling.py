@@ -21,15 +21,15 @@ from pathlib import Path
 
 from llm_scripts import GARBAGE, SAMPLE_WORLD, Oracle
 
-from agentic_rag.agentic import OrchestratorConfig
-from agentic_rag.budget import RunBudget, use_budget
-from agentic_rag.errors import BudgetExhaustedError, InvalidInputError, ProviderError, ProviderTimeoutError
-from agentic_rag.interfaces.mcp_channel import McpClientChannel
-from agentic_rag.interfaces.mcp_server import PROTOCOL_VERSION_META_KEY, STATELESS_PROTOCOL_VERSIONS, McpServer, build_store_tools
-from agentic_rag.interfaces.store_service import StoreService
+from agentic_rag._agentic import OrchestratorConfig
+from agentic_rag._budget import RunBudget, use_budget
+from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, ProviderError, ProviderTimeoutError
+from agentic_rag._interfaces.mcp_channel import McpClientChannel
+from agentic_rag._interfaces.mcp_server import PROTOCOL_VERSION_META_KEY, STATELESS_PROTOCOL_VERSIONS, McpServer, build_store_tools
+from agentic_rag._interfaces.store_service import StoreService
 from agentic_rag.llm import McpSamplingLLM, Message, ResponseFormat
-from agentic_rag.samples import sample_corpora, sample_folder
-from agentic_rag.store import KnowledgeStore
+from agentic_rag._samples import sample_corpora, sample_folder
+from agentic_rag._store import KnowledgeStore
 
 WAIT_S = 30
 QUESTION = "Where was the founder of Acme Robotics born?"

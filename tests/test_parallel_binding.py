@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import unittest
 
-from agentic_rag.errors import BindingError, InvalidInputError
-from agentic_rag.parallel import (
+from agentic_rag._errors import BindingError, InvalidInputError
+from agentic_rag._parallel import (
     ExtractiveGenerator,
     FunctionRetriever,
     HyDERewriter,
@@ -16,11 +16,11 @@ from agentic_rag.parallel import (
     RewriteResult,
     ViewKind,
 )
-from agentic_rag.parallel.binding import bind_retrievers, plan_views
-from agentic_rag.retrieval.bm25_retriever import BM25Retriever
-from agentic_rag.retrieval.embedders import HashingEmbedder
-from agentic_rag.retrieval.index_retriever import IndexRetriever
-from agentic_rag.retrieval.vector import VectorIndex
+from agentic_rag._parallel.binding import bind_retrievers, plan_views
+from agentic_rag._retrieval.bm25_retriever import BM25Retriever
+from agentic_rag._retrieval.embedders import HashingEmbedder
+from agentic_rag._retrieval.index_retriever import IndexRetriever
+from agentic_rag._retrieval.vector import VectorIndex
 
 
 def retriever(name="", kind="lexical"):

@@ -1,7 +1,7 @@
 """Golden tests for rank fusion: RRF, relative-score fusion and distribution-based fusion.
 
 Every expected value is worked out by hand in the test, from the definitions in
-``agentic_rag.parallel.fusion`` (RRF: ``w / (k + rank)``, ranks from 1, k = 60).
+``agentic_rag._parallel.fusion`` (RRF: ``w / (k + rank)``, ranks from 1, k = 60).
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import json
 import math
 import unittest
 
-from agentic_rag.contracts import Snippet
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.parallel import (
+from agentic_rag._contracts import Snippet
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._parallel import (
     FusedDocument,
     FusionMethod,
     RankedList,
@@ -22,7 +22,7 @@ from agentic_rag.parallel import (
     reciprocal_rank_fusion,
     relative_score_fusion,
 )
-from agentic_rag.retrieval.hits import SearchHit
+from agentic_rag._retrieval.hits import SearchHit
 
 A = ["d1", "d2", "d3"]
 B = ["d3", "d1", "d4"]

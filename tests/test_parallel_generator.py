@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import unittest
 
-from agentic_rag.contracts import Snippet
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.parallel import (
+from agentic_rag._contracts import Snippet
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._parallel import (
     AnswerCitation,
     ExtractiveGenerator,
     FunctionGenerator,

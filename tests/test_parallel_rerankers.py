@@ -6,9 +6,9 @@ import unittest
 
 from reranker_contract import QUERY, RerankerContract, contract_hits
 
-from agentic_rag.contracts import Snippet
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.parallel import LexicalReranker, MMRReranker, Reranker
+from agentic_rag._contracts import Snippet
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._parallel import LexicalReranker, MMRReranker, Reranker
 
 
 def snippet(doc: str, text: str, score: float = 1.0) -> Snippet:

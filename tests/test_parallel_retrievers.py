@@ -7,15 +7,15 @@ import unittest
 
 from retriever_contract import RetrieverContract
 
-from agentic_rag.contracts import Snippet
-from agentic_rag.errors import InvalidInputError, RetrievalError
-from agentic_rag.parallel import FunctionRetriever, RetrieverKind, is_vector_retriever
-from agentic_rag.ports import Retriever
-from agentic_rag.retrieval.bm25_retriever import BM25Retriever
-from agentic_rag.retrieval.embedders import HashingEmbedder
-from agentic_rag.retrieval.index_retriever import IndexRetriever
-from agentic_rag.retrieval.vector import VectorIndex
-from agentic_rag.text import Analyzer
+from agentic_rag._contracts import Snippet
+from agentic_rag._errors import InvalidInputError, RetrievalError
+from agentic_rag._parallel import FunctionRetriever, RetrieverKind, is_vector_retriever
+from agentic_rag._ports import Retriever
+from agentic_rag._retrieval.bm25_retriever import BM25Retriever
+from agentic_rag._retrieval.embedders import HashingEmbedder
+from agentic_rag._retrieval.index_retriever import IndexRetriever
+from agentic_rag._retrieval.vector import VectorIndex
+from agentic_rag._text import Analyzer
 
 
 def overlap_function(documents):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import unittest
 
-from agentic_rag.contracts import Snippet
-from agentic_rag.errors import BindingError, InvalidInputError
-from agentic_rag.parallel import (
+from agentic_rag._contracts import Snippet
+from agentic_rag._errors import BindingError, InvalidInputError
+from agentic_rag._parallel import (
     DecompositionRewriter,
     FunctionRetriever,
     HyDERewriter,

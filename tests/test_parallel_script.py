@@ -9,8 +9,8 @@ import sys
 import unittest
 from pathlib import Path
 
-from agentic_rag.errors import BindingError, BranchFailureError, InvalidInputError
-from agentic_rag.parallel import MultiQueryRewriter
+from agentic_rag._errors import BindingError, BranchFailureError, InvalidInputError
+from agentic_rag._parallel import MultiQueryRewriter
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "workflow.py"
 _spec = importlib.util.spec_from_file_location("parallel_workflow_script", SCRIPT)

@@ -14,9 +14,9 @@ import threading
 import time
 import unittest
 
-from agentic_rag.budget import RunBudget, use_budget
-from agentic_rag.errors import BranchFailureError, InvalidInputError
-from agentic_rag.parallel import (
+from agentic_rag._budget import RunBudget, use_budget
+from agentic_rag._errors import BranchFailureError, InvalidInputError
+from agentic_rag._parallel import (
     BranchStatus,
     ExtractiveGenerator,
     FunctionGenerator,
@@ -30,7 +30,7 @@ from agentic_rag.parallel import (
     ViewKind,
     verify_citations,
 )
-from agentic_rag.text import Analyzer
+from agentic_rag._text import Analyzer
 
 CORPUS = {
     "tides": "Ocean tides are caused by the Moon's gravity. The Sun adds a smaller pull.",
@@ -355,11 +355,11 @@ if __name__ == "__main__":
 
 class GeneratorBudgetTest(unittest.TestCase):
     def test_a_spent_budget_in_the_generator_degrades_instead_of_raising(self):
-        from agentic_rag.parallel import FunctionRetriever, ParallelRAGWorkflow, RAGRequest
+        from agentic_rag._parallel import FunctionRetriever, ParallelRAGWorkflow, RAGRequest
 
         class ChargingGenerator:
             def generate(self, query, documents):
-                from agentic_rag.budget import current_budget
+                from agentic_rag._budget import current_budget
                 current_budget().check_llm()
                 raise AssertionError("the budget should have stopped this call")
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from retriever_contract import RetrieverContract
 
-from agentic_rag.parallel import is_vector_retriever
+from agentic_rag._parallel import is_vector_retriever
 from agentic_rag.providers import ElasticsearchRetriever, LangChainRetriever, LlamaIndexRetriever, VertexRagRetriever
 from agentic_rag.testing import ElasticsearchServer, VertexRagServer, hashed_embedding
 from agentic_rag.testing.loopback import tokens

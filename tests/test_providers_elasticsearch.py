@@ -6,10 +6,10 @@ import base64
 import json
 import unittest
 
-from agentic_rag.contracts import Document
-from agentic_rag.errors import InvalidInputError, ProviderError, ProviderHTTPError
+from agentic_rag._contracts import Document
+from agentic_rag._errors import InvalidInputError, ProviderError, ProviderHTTPError
 from agentic_rag.llm import OpenAIEmbedder
-from agentic_rag.ports import Retriever
+from agentic_rag._ports import Retriever
 from agentic_rag.providers import ElasticsearchRetriever, knn_body, match_body
 from agentic_rag.testing import ElasticsearchServer, Fault, OpenAICompatibleServer, hashed_embedding, json_reply
 

@@ -6,8 +6,8 @@ import os
 import unittest
 from unittest import mock
 
-from agentic_rag.errors import InvalidInputError, ProviderError, ProviderHTTPError
-from agentic_rag.ports import Retriever
+from agentic_rag._errors import InvalidInputError, ProviderError, ProviderHTTPError
+from agentic_rag._ports import Retriever
 from agentic_rag.providers import VertexRagRetriever
 from agentic_rag.testing import Fault, VertexRagServer
 

@@ -6,8 +6,8 @@ import unittest
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentic_rag.errors import InvalidInputError, RetrievalError
-from agentic_rag.ports import Retriever
+from agentic_rag._errors import InvalidInputError, RetrievalError
+from agentic_rag._ports import Retriever
 from agentic_rag.providers import LangChainRetriever, LlamaIndexRetriever
 
 

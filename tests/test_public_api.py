@@ -40,8 +40,8 @@ class PublicApiTest(unittest.TestCase):
                 self.assertIsNotNone(getattr(agentic_rag, name))
 
     def test_subpackages_have_sorted_all(self):
-        for module in ("agentic_rag.agentic", "agentic_rag.contracts", "agentic_rag.evaluation", "agentic_rag.text", "agentic_rag.retrieval",
-                       "agentic_rag.parallel", "agentic_rag.llm", "agentic_rag.providers", "agentic_rag.testing", "agentic_rag.store", "agentic_rag.ingest"):
+        for module in ("agentic_rag._agentic", "agentic_rag._contracts", "agentic_rag.evaluation", "agentic_rag._text", "agentic_rag._retrieval",
+                       "agentic_rag._parallel", "agentic_rag.llm", "agentic_rag.providers", "agentic_rag.testing", "agentic_rag._store", "agentic_rag._ingest"):
             with self.subTest(module=module):
                 mod = importlib.import_module(module)
                 self.assertEqual(list(mod.__all__), sorted(set(mod.__all__)))

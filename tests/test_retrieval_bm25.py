@@ -5,13 +5,13 @@ from __future__ import annotations
 import math
 import unittest
 
-from agentic_rag.contracts import Snippet
-from agentic_rag.contracts.corpus import Document
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.retrieval.bm25 import BM25Index
-from agentic_rag.retrieval.bm25_retriever import BM25Retriever
-from agentic_rag.retrieval.bm25_scoring import BM25_VARIANTS
-from agentic_rag.text.analyzer import Analyzer
+from agentic_rag._contracts import Snippet
+from agentic_rag._contracts.corpus import Document
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._retrieval.bm25 import BM25Index
+from agentic_rag._retrieval.bm25_retriever import BM25Retriever
+from agentic_rag._retrieval.bm25_scoring import BM25_VARIANTS
+from agentic_rag._text.analyzer import Analyzer
 
 PLAIN = Analyzer(stopwords="none", stemmer=None)
 

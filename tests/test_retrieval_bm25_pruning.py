@@ -8,10 +8,10 @@ import unittest
 from collections import Counter
 from unittest import mock
 
-from agentic_rag.contracts.corpus import Document
-from agentic_rag.retrieval import bm25_derived as derived_module
-from agentic_rag.retrieval.bm25 import BM25Index
-from agentic_rag.text.analyzer import Analyzer
+from agentic_rag._contracts.corpus import Document
+from agentic_rag._retrieval import bm25_derived as derived_module
+from agentic_rag._retrieval.bm25 import BM25Index
+from agentic_rag._text.analyzer import Analyzer
 
 PLAIN = Analyzer(stopwords="none", stemmer=None)
 

@@ -9,9 +9,9 @@ import random
 import unittest
 from pathlib import Path
 
-from agentic_rag.contracts.corpus import Document
-from agentic_rag.retrieval.bm25 import BM25Index
-from agentic_rag.text.analyzer import Analyzer
+from agentic_rag._contracts.corpus import Document
+from agentic_rag._retrieval.bm25 import BM25Index
+from agentic_rag._text.analyzer import Analyzer
 
 SCIFACT = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "scifact"
 

@@ -9,11 +9,11 @@ import unittest
 from array import array
 from pathlib import Path
 
-from agentic_rag.contracts.corpus import Document
-from agentic_rag.errors import IndexFormatError
-from agentic_rag.retrieval.bm25 import BM25Index
-from agentic_rag.retrieval.index_file import read_index_file, write_index_file
-from agentic_rag.text.analyzer import Analyzer
+from agentic_rag._contracts.corpus import Document
+from agentic_rag._errors import IndexFormatError
+from agentic_rag._retrieval.bm25 import BM25Index
+from agentic_rag._retrieval.index_file import read_index_file, write_index_file
+from agentic_rag._text.analyzer import Analyzer
 
 DOCS = [
     Document("a", "Solar panels convert sunlight", title="Solar power", corpus_id="energy", metadata={"year": 2020, "tags": ["x", "y"]}),

@@ -6,10 +6,10 @@ import random
 import threading
 import unittest
 
-from agentic_rag.contracts.corpus import Document
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.retrieval.bm25 import BM25Index
-from agentic_rag.text.analyzer import Analyzer
+from agentic_rag._contracts.corpus import Document
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._retrieval.bm25 import BM25Index
+from agentic_rag._text.analyzer import Analyzer
 
 PLAIN = Analyzer(stopwords="none", stemmer=None)
 WORDS = [f"w{i}" for i in range(120)]

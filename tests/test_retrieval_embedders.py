@@ -9,16 +9,16 @@ import sys
 import unittest
 from pathlib import Path
 
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.retrieval.embedders import (
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._retrieval.embedders import (
     MAX_DENSE_DIMENSIONS,
     CallableEmbedder,
     HashingEmbedder,
     SparseEmbedder,
     describe_embedder,
 )
-from agentic_rag.retrieval.embedding_checks import coerce_vectors, require_texts
-from agentic_rag.text.analyzer import Analyzer
+from agentic_rag._retrieval.embedding_checks import coerce_vectors, require_texts
+from agentic_rag._text.analyzer import Analyzer
 
 _SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -43,7 +43,7 @@ class HashingEmbedderFeaturesTest(unittest.TestCase):
 
     def test_hash_is_stable_across_processes_with_other_hash_seeds(self) -> None:
         code = (
-            "from agentic_rag.retrieval.embedders import HashingEmbedder\n"
+            "from agentic_rag._retrieval.embedders import HashingEmbedder\n"
             "dims, weights = HashingEmbedder().term_weights(['Colour theory of running'])[0]\n"
             "print(list(dims), list(weights))\n"
         )

@@ -10,15 +10,15 @@ import threading
 import unittest
 from pathlib import Path
 
-from agentic_rag.contracts import Document
-from agentic_rag.errors import IndexFormatError, InvalidInputError
-from agentic_rag.retrieval.bm25 import BM25Index
-from agentic_rag.retrieval.embedders import CallableEmbedder, HashingEmbedder
-from agentic_rag.retrieval.index_file import write_index_file
-from agentic_rag.retrieval.index_retriever import IndexRetriever
-from agentic_rag.retrieval.vector import VectorIndex, document_text
-from agentic_rag.retrieval.vector_store import array_to_bytes
-from agentic_rag.text.analyzer import Analyzer
+from agentic_rag._contracts import Document
+from agentic_rag._errors import IndexFormatError, InvalidInputError
+from agentic_rag._retrieval.bm25 import BM25Index
+from agentic_rag._retrieval.embedders import CallableEmbedder, HashingEmbedder
+from agentic_rag._retrieval.index_file import write_index_file
+from agentic_rag._retrieval.index_retriever import IndexRetriever
+from agentic_rag._retrieval.vector import VectorIndex, document_text
+from agentic_rag._retrieval.vector_store import array_to_bytes
+from agentic_rag._text.analyzer import Analyzer
 
 _VECTORS = {
     "a": [1.0, 0.0, 0.0],

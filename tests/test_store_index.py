@@ -8,11 +8,11 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from agentic_rag.contracts import Corpus, Document, Snippet
-from agentic_rag.errors import InvalidInputError, StoreError
-from agentic_rag.ingest import ChunkOptions, FieldMapping
-from agentic_rag.ports import Retriever
-from agentic_rag.store import IndexReport, KnowledgeStore, StoreHit, StoreRetriever
+from agentic_rag._contracts import Corpus, Document, Snippet
+from agentic_rag._errors import InvalidInputError, StoreError
+from agentic_rag._ingest import ChunkOptions, FieldMapping
+from agentic_rag._ports import Retriever
+from agentic_rag._store import IndexReport, KnowledgeStore, StoreHit, StoreRetriever
 
 GUIDE_INSTALL = """# Installing
 

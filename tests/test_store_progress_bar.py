@@ -7,9 +7,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.interfaces.progress import ProgressBar, format_duration
-from agentic_rag.store import IndexPhase, IndexProgress, KnowledgeStore
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._interfaces.progress import ProgressBar, format_duration
+from agentic_rag._store import IndexPhase, IndexProgress, KnowledgeStore
 
 
 class FakeTerminal(io.StringIO):

@@ -14,8 +14,8 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from agentic_rag.errors import StoreError
-from agentic_rag.store import IndexPhase, KnowledgeStore
+from agentic_rag._errors import StoreError
+from agentic_rag._store import IndexPhase, KnowledgeStore
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 FILES = 12
@@ -94,7 +94,7 @@ class InterruptedIndexTest(StoreCase):
         self.assertUnchanged()
 
     def test_a_loader_failing_midway_rolls_everything_back(self):
-        from agentic_rag.store import indexer
+        from agentic_rag._store import indexer
 
         calls = []
 
@@ -111,7 +111,7 @@ class InterruptedIndexTest(StoreCase):
         self.assertUnchanged()
 
     def test_an_index_file_save_failing_after_writing_leaves_no_orphan(self):
-        from agentic_rag.store import indexer
+        from agentic_rag._store import indexer
 
         real = indexer.BM25Index.save
 
@@ -153,8 +153,8 @@ class InterruptedIndexTest(StoreCase):
 _KILLED_WRITER = """
 import sys, time
 from pathlib import Path
-from agentic_rag.store import KnowledgeStore, IndexPhase
-from agentic_rag.store import indexer
+from agentic_rag._store import KnowledgeStore, IndexPhase
+from agentic_rag._store import indexer
 
 store_dir, root, marker, stage = sys.argv[1:5]
 
@@ -258,7 +258,7 @@ import sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[4])
 from test_store_transactions import consistent
-from agentic_rag.store import KnowledgeStore
+from agentic_rag._store import KnowledgeStore
 store_dir, ready, stop = sys.argv[1:4]
 store = KnowledgeStore(store_dir)
 reads = bad = 0

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import unittest
 
-from agentic_rag.contracts import Document
-from agentic_rag.retrieval import BM25Index
-from agentic_rag.text.relevance import RelevanceModel, TermWeights
+from agentic_rag._contracts import Document
+from agentic_rag._retrieval import BM25Index
+from agentic_rag._text.relevance import RelevanceModel, TermWeights
 
 PAGES = {
     "redirects": "Redirects are followed by default. Pass follow_redirects=False to stop the client from following them; the response is then the 301 itself.",

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import unittest
 
-from agentic_rag.text.segments import UnitKind, split_units
-from agentic_rag.text.sentences import split_sentences
+from agentic_rag._text.segments import UnitKind, split_units
+from agentic_rag._text.sentences import split_sentences
 
 CHUNK = """Install with pip:
 

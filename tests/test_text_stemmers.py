@@ -14,9 +14,9 @@ import unittest
 from collections.abc import Callable
 from pathlib import Path
 
-from agentic_rag.errors import InvalidInputError
-from agentic_rag.text.porter import PorterStemmer
-from agentic_rag.text.snowball import SnowballEnglishStemmer
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._text.porter import PorterStemmer
+from agentic_rag._text.snowball import SnowballEnglishStemmer
 
 _STEMMER_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "stemmer"
 

@@ -14,7 +14,7 @@ Everything public is importable from here; the implementation lives in the sub-p
 
 from __future__ import annotations
 
-from agentic_rag.agentic import (
+from agentic_rag._agentic import (
     AbstentionPolicy,
     AgenticRAGOrchestrator,
     AgenticRAGPipeline,
@@ -31,8 +31,8 @@ from agentic_rag.agentic import (
     PlanFeedbackRewriter,
     TemplateQueryRewriter,
 )
-from agentic_rag.budget import RunBudget, current_budget, use_budget
-from agentic_rag.contracts import (
+from agentic_rag._budget import RunBudget, current_budget, use_budget
+from agentic_rag._contracts import (
     AnswerabilityLabel,
     AnswerStatus,
     Citation,
@@ -60,7 +60,7 @@ from agentic_rag.contracts import (
     SufficiencyStatus,
     Usage,
 )
-from agentic_rag.errors import (
+from agentic_rag._errors import (
     AgenticRAGError,
     BindingError,
     BranchFailureError,
@@ -74,8 +74,8 @@ from agentic_rag.errors import (
     StoreError,
     StructuredOutputError,
 )
-from agentic_rag.ports import Drafter, Embedder, Planner, QueryRewriter, Retriever, SufficiencyJudge, Synthesizer
-from agentic_rag.parallel import (
+from agentic_rag._ports import Drafter, Embedder, Planner, QueryRewriter, Retriever, SufficiencyJudge, Synthesizer
+from agentic_rag._parallel import (
     DecompositionRewriter,
     ExtractiveGenerator,
     HyDERewriter,
@@ -92,7 +92,7 @@ from agentic_rag.parallel import (
     reciprocal_rank_fusion,
     relative_score_fusion,
 )
-from agentic_rag.retrieval import (
+from agentic_rag._retrieval import (
     BM25Index,
     BM25Retriever,
     CallableEmbedder,
@@ -102,10 +102,10 @@ from agentic_rag.retrieval import (
     SearchHit,
     VectorIndex,
 )
-from agentic_rag.store import KnowledgeStore
-from agentic_rag.text import Analyzer
-from agentic_rag.text.relevance import RelevanceModel, TermWeights
-from agentic_rag.agentic.collection import collection_orchestrator
+from agentic_rag._store import KnowledgeStore
+from agentic_rag._text import Analyzer
+from agentic_rag._text.relevance import RelevanceModel, TermWeights
+from agentic_rag._agentic.collection import collection_orchestrator
 
 __version__ = "0.1.0"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from agentic_rag.interfaces.cli import main
+from agentic_rag._interfaces.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

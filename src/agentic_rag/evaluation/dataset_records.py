@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from agentic_rag.contracts.corpus import Document
-from agentic_rag.contracts.serialization import JsonContract
-from agentic_rag.contracts.validation import require_int, require_text, require_unique, text_tuple
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._contracts.corpus import Document
+from agentic_rag._contracts.serialization import JsonContract
+from agentic_rag._contracts.validation import require_int, require_text, require_unique, text_tuple
+from agentic_rag._errors import InvalidInputError
 
 __all__ = ["BeirDataset", "DatasetFormat", "MultiHopDataset", "MultiHopQuestion", "Query"]
 

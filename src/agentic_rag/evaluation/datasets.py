@@ -2,7 +2,7 @@
 
 Every file may also be gzip-compressed (``name`` or ``name.gz``, never both). Corpus,
 queries and questions keep their file order, so a load is the same byte for byte each time.
-Bad or missing files raise :class:`~agentic_rag.errors.InvalidInputError` naming the path
+Bad or missing files raise :class:`~agentic_rag._errors.InvalidInputError` naming the path
 (and line) and what was expected. The records loaded into live in
 :mod:`agentic_rag.evaluation.dataset_records` and are re-exported here.
 """
@@ -18,9 +18,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from agentic_rag.contracts.corpus import Document
-from agentic_rag.contracts.validation import require_text, require_unique
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._contracts.corpus import Document
+from agentic_rag._contracts.validation import require_text, require_unique
+from agentic_rag._errors import InvalidInputError
 from agentic_rag.evaluation.dataset_records import (
     BeirDataset,
     DatasetFormat,

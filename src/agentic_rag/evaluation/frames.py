@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
-from agentic_rag.contracts import AnswerStatus, RequiredFact, RunResult
-from agentic_rag.contracts.serialization import JsonContract
-from agentic_rag.contracts.validation import require_text, text_tuple
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._contracts import AnswerStatus, RequiredFact, RunResult
+from agentic_rag._contracts.serialization import JsonContract
+from agentic_rag._contracts.validation import require_text, text_tuple
+from agentic_rag._errors import InvalidInputError
 
 __all__ = ["FramesCase", "FramesComparison", "FramesMetrics", "compare_runs", "frames_metrics", "mean_metrics"]
 

@@ -19,7 +19,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._errors import InvalidInputError
 
 __all__ = [
     "RunEvaluation",

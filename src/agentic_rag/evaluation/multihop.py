@@ -15,9 +15,9 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from agentic_rag.contracts.serialization import JsonContract
-from agentic_rag.contracts.validation import require_int, require_text
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._contracts.serialization import JsonContract
+from agentic_rag._contracts.validation import require_int, require_text
+from agentic_rag._errors import InvalidInputError
 from agentic_rag.evaluation.dataset_records import MultiHopQuestion
 
 __all__ = [

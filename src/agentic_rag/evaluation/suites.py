@@ -11,15 +11,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentic_rag.agentic import AgenticRAGOrchestrator, AutoraterStyleSufficiencyJudge, OrchestratorConfig
-from agentic_rag.contracts import Corpus, Document
-from agentic_rag.contracts.serialization import JsonContract
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._agentic import AgenticRAGOrchestrator, AutoraterStyleSufficiencyJudge, OrchestratorConfig
+from agentic_rag._contracts import Corpus, Document
+from agentic_rag._contracts.serialization import JsonContract
+from agentic_rag._errors import InvalidInputError
 from agentic_rag.evaluation.dataset_records import BeirDataset, MultiHopDataset
 from agentic_rag.evaluation.datasets import load_dataset
 from agentic_rag.evaluation.ir_metrics import ndcg_at_k, recall_at_k
 from agentic_rag.evaluation.multihop import EvidenceRun, MultiHopConfiguration, compare_configurations, split_questions
-from agentic_rag.ports import Retriever
+from agentic_rag._ports import Retriever
 
 __all__ = ["CONFIGURATION_NAMES", "EvalReport", "EvalRow", "MULTIHOP_LOOP", "evidence_runners", "run_eval"]
 
@@ -95,12 +95,12 @@ def evidence_runners(documents: Sequence[Document], corpus_id: str, *, depth: in
     Returns:
         ``{"one_shot", "iterative", "parallel"}`` -> function from a query to its evidence.
     """
-    from agentic_rag.parallel import DecompositionRewriter, ExtractiveGenerator, ParallelRAGWorkflow, RAGRequest
-    from agentic_rag.retrieval.bm25 import BM25Index
-    from agentic_rag.retrieval.bm25_retriever import BM25Retriever
-    from agentic_rag.retrieval.embedders import HashingEmbedder
-    from agentic_rag.retrieval.index_retriever import IndexRetriever
-    from agentic_rag.retrieval.vector import VectorIndex
+    from agentic_rag._parallel import DecompositionRewriter, ExtractiveGenerator, ParallelRAGWorkflow, RAGRequest
+    from agentic_rag._retrieval.bm25 import BM25Index
+    from agentic_rag._retrieval.bm25_retriever import BM25Retriever
+    from agentic_rag._retrieval.embedders import HashingEmbedder
+    from agentic_rag._retrieval.index_retriever import IndexRetriever
+    from agentic_rag._retrieval.vector import VectorIndex
 
     bm25: Retriever = BM25Retriever(BM25Index.from_documents(documents))
     corpora = (Corpus(id=corpus_id, description="evaluation corpus"),)

@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from agentic_rag.errors import InvalidInputError, ProviderError
+from agentic_rag._errors import InvalidInputError, ProviderError
 from agentic_rag.llm.environment import ENV_ANTHROPIC_API_KEY, ENV_ANTHROPIC_BASE_URL, ENV_ANTHROPIC_MODEL, from_env
 from agentic_rag.llm.http import JsonHttpClient, RetryPolicy
 from agentic_rag.llm.metering import metered_call, usage_from_counts

@@ -18,8 +18,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from agentic_rag.contracts.validation import require_int
-from agentic_rag.errors import InvalidInputError, ProviderError
+from agentic_rag._contracts.validation import require_int
+from agentic_rag._errors import InvalidInputError, ProviderError
 from agentic_rag.llm.environment import (
     ENV_EMBED_API_KEY,
     ENV_EMBED_BASE_URL,

@@ -1,7 +1,7 @@
 """The JSON HTTP client every provider uses: deadlines, retries with backoff, error mapping.
 
 * The timeout of each attempt is the client's ``timeout_s`` capped by the time the current
-  run has left (:func:`agentic_rag.budget.current_budget`), so no call outlives the run.
+  run has left (:func:`agentic_rag._budget.current_budget`), so no call outlives the run.
 * 408, 409, 425, 429 and 5xx are retried (as are timeouts and connection failures), up to
   ``max_retries`` times, after ``Retry-After`` (seconds, HTTP-date, or OpenAI's
   ``retry-after-ms``) or else an exponential backoff with full jitter; a wait the deadline
@@ -10,9 +10,9 @@
   "Input should be 'text' or 'json_object'"): sending it again cannot succeed.
 * Every attempt is recorded (:class:`~agentic_rag.llm.transport.HttpAttempt`): in the
   result, on the raised exception as ``.attempts``, and in the client's bounded ``attempts``.
-* Failures become :class:`~agentic_rag.errors.ProviderHTTPError` (status plus the provider's
-  own message), :class:`~agentic_rag.errors.ProviderTimeoutError` or
-  :class:`~agentic_rag.errors.ProviderError`; credentials are scrubbed from every message.
+* Failures become :class:`~agentic_rag._errors.ProviderHTTPError` (status plus the provider's
+  own message), :class:`~agentic_rag._errors.ProviderTimeoutError` or
+  :class:`~agentic_rag._errors.ProviderError`; credentials are scrubbed from every message.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agentic_rag.budget import current_budget
-from agentic_rag.contracts.validation import require_int
-from agentic_rag.errors import BudgetExhaustedError, InvalidInputError, ProviderError, ProviderHTTPError, ProviderTimeoutError
+from agentic_rag._budget import current_budget
+from agentic_rag._contracts.validation import require_int
+from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, ProviderError, ProviderHTTPError, ProviderTimeoutError
 from agentic_rag.llm.redaction import redact_url, scrub, secret_values
 from agentic_rag.llm.transport import HttpAttempt, HttpRequest, HttpResponse, Transport, UrllibTransport
 

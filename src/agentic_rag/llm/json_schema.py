@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._errors import InvalidInputError
 
 __all__ = ["SUPPORTED_KEYWORDS", "check_schema", "validate_json"]
 

@@ -2,7 +2,7 @@
 
 Every chat client (and :class:`~agentic_rag.llm.scripted.ScriptedLLM`) runs its call through
 :func:`metered_call`: the budget is checked first, so a spent call or token cap stops the run
-with :class:`~agentic_rag.errors.BudgetExhaustedError` before anything is sent, and the usage
+with :class:`~agentic_rag._errors.BudgetExhaustedError` before anything is sent, and the usage
 is charged afterwards. A call that reached the provider and failed still counts as a call
 (it cost a request), with no tokens.
 """
@@ -13,8 +13,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from agentic_rag.budget import current_budget
-from agentic_rag.errors import ProviderError
+from agentic_rag._budget import current_budget
+from agentic_rag._errors import ProviderError
 from agentic_rag.llm.port import Completion, Message, TokenUsage
 
 __all__ = ["estimate_tokens", "metered_call", "usage_from_counts"]

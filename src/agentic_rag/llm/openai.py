@@ -29,8 +29,8 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from agentic_rag.contracts.validation import require_int
-from agentic_rag.errors import InvalidInputError, ProviderError, ProviderHTTPError
+from agentic_rag._contracts.validation import require_int
+from agentic_rag._errors import InvalidInputError, ProviderError, ProviderHTTPError
 from agentic_rag.llm.environment import ENV_LLM_API_KEY, ENV_LLM_BASE_URL, ENV_LLM_JSON_MODE, ENV_LLM_MODEL, from_env
 from agentic_rag.llm.http import JsonHttpClient, RetryPolicy
 from agentic_rag.llm.metering import metered_call, usage_from_counts

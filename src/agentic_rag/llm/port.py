@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Union, runtime_checkable
 
-from agentic_rag.contracts.validation import freeze_metadata, require_int, require_text
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._contracts.validation import freeze_metadata, require_int, require_text
+from agentic_rag._errors import InvalidInputError
 from agentic_rag.llm.transport import HttpAttempt
 
 __all__ = [
@@ -303,6 +303,6 @@ class LLM(Protocol):
 
         ``messages`` may mix :class:`Message` objects and ``{"role", "content"}`` dicts;
         implementations normalise them with :func:`check_messages` (a bad dict raises
-        :class:`~agentic_rag.errors.InvalidInputError` naming the key). Implementations check the run's budget before the call and charge its usage after.
+        :class:`~agentic_rag._errors.InvalidInputError` naming the key). Implementations check the run's budget before the call and charge its usage after.
         """
         ...

@@ -7,7 +7,7 @@ headers with credentials removed (so a different key replays the same recording)
 body with JSON canonicalised. Replaying serves recorded responses for a key in the order they
 were recorded, repeating the last one; a retryable failure (429, 5xx) that was followed by
 another answer to the same request is skipped, so a replay does not wait out old retries.
-A request missing from the recording fails with :class:`~agentic_rag.errors.ProviderError`.
+A request missing from the recording fails with :class:`~agentic_rag._errors.ProviderError`.
 
 The whole file is rewritten to a temporary name and ``os.replace``-d after each exchange, so
 a crash never leaves a half-written recording (recordings are test fixtures, not logs).
@@ -25,7 +25,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from agentic_rag.errors import IndexFormatError, InvalidInputError, ProviderError
+from agentic_rag._errors import IndexFormatError, InvalidInputError, ProviderError
 from agentic_rag.llm.http import RetryPolicy
 from agentic_rag.llm.redaction import SECRET_HEADERS, redact_headers, redact_url, scrub, secret_values
 from agentic_rag.llm.transport import HttpRequest, HttpResponse, Transport, UrllibTransport

@@ -21,10 +21,10 @@ component's deterministic fallback). Clients report no token counts, so usage is
 (about four characters a token) and token caps still hold.
 
 The connection itself is a :class:`SamplingChannel`, supplied by the MCP server
-(:class:`agentic_rag.interfaces.mcp_channel.McpClientChannel`): it sends the request, routes the
+(:class:`agentic_rag._interfaces.mcp_channel.McpClientChannel`): it sends the request, routes the
 client's response back and says when sampling is unavailable (the client did not declare the
 ``sampling`` capability, or the request came without a handshake). Every wait is bounded by
-the call's ``timeout_s`` and by the run's deadline (:func:`agentic_rag.budget.current_budget`).
+the call's ``timeout_s`` and by the run's deadline (:func:`agentic_rag._budget.current_budget`).
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from agentic_rag.budget import current_budget
-from agentic_rag.errors import BudgetExhaustedError, InvalidInputError, ProviderError
+from agentic_rag._budget import current_budget
+from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, ProviderError
 from agentic_rag.llm.metering import metered_call, usage_from_counts
 from agentic_rag.llm.openai import check_sampling
 from agentic_rag.llm.port import Completion, Message, MessageLike, MessageRole, ResponseFormat, ResponseFormatType, check_messages

@@ -18,8 +18,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from agentic_rag.contracts import AnswerabilityLabel, AnswerStatus, FactPriority, SufficiencyStatus
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._contracts import AnswerabilityLabel, AnswerStatus, FactPriority, SufficiencyStatus
+from agentic_rag._errors import InvalidInputError
 from agentic_rag.llm.untrusted import UNTRUSTED_TAG
 
 __all__ = ["ROLE_SPECS", "UNTRUSTED_RULE", "LLMRole", "RewriteStrategy", "RoleSpec", "role_spec"]

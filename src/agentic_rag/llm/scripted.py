@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agentic_rag.errors import InvalidInputError, ProviderError
+from agentic_rag._errors import InvalidInputError, ProviderError
 from agentic_rag.llm.metering import metered_call, usage_from_counts
 from agentic_rag.llm.openai import check_sampling
 from agentic_rag.llm.port import Completion, Message, ResponseFormat, check_messages

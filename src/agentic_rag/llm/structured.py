@@ -5,7 +5,7 @@ think aloud in ``<think>`` blocks first; :func:`extract_json` finds the JSON val
 :func:`complete_json` asks for the schema (natively where the server can enforce it, and in
 the prompt for every server), validates the answer, and when it is invalid sends one repair
 round that shows the model its validation errors. If that fails too it raises
-:class:`~agentic_rag.errors.StructuredOutputError` carrying the errors; the caller decides
+:class:`~agentic_rag._errors.StructuredOutputError` carrying the errors; the caller decides
 the fallback (a deterministic component, or a clear error). A malformed answer is never
 returned as if it were valid.
 """
@@ -17,8 +17,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agentic_rag.contracts.validation import require_int
-from agentic_rag.errors import InvalidInputError, StructuredOutputError
+from agentic_rag._contracts.validation import require_int
+from agentic_rag._errors import InvalidInputError, StructuredOutputError
 from agentic_rag.llm.json_schema import check_schema, validate_json
 from agentic_rag.llm.port import LLM, Message, MessageRole, ResponseFormat, check_messages, thaw_json
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from agentic_rag.errors import InvalidInputError, ProviderError, ProviderTimeoutError
+from agentic_rag._errors import InvalidInputError, ProviderError, ProviderTimeoutError
 from agentic_rag.llm.redaction import redact_headers, redact_url
 
 __all__ = ["HttpAttempt", "HttpRequest", "HttpResponse", "Transport", "UrllibTransport"]

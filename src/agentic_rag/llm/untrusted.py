@@ -14,9 +14,9 @@ import html
 import re
 from collections.abc import Sequence
 
-from agentic_rag.contracts import Snippet
-from agentic_rag.contracts.validation import require_int
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._contracts import Snippet
+from agentic_rag._contracts.validation import require_int
+from agentic_rag._errors import InvalidInputError
 
 __all__ = ["NO_DOCUMENTS", "UNTRUSTED_TAG", "escape_untrusted", "render_untrusted"]
 

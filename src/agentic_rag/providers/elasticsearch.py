@@ -21,15 +21,15 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from agentic_rag.contracts import Document, Snippet
-from agentic_rag.contracts.validation import freeze_metadata, require_int, require_text, text_tuple
-from agentic_rag.errors import InvalidInputError, ProviderError
+from agentic_rag._contracts import Document, Snippet
+from agentic_rag._contracts.validation import freeze_metadata, require_int, require_text, text_tuple
+from agentic_rag._errors import InvalidInputError, ProviderError
 from agentic_rag.llm.http import JsonHttpClient, RetryPolicy
 from agentic_rag.llm.openai import normalise_base_url
 from agentic_rag.llm.port import thaw_json
 from agentic_rag.llm.redaction import Secret, redact_url
 from agentic_rag.llm.transport import HttpAttempt, Transport
-from agentic_rag.ports import Embedder
+from agentic_rag._ports import Embedder
 from agentic_rag.providers.elasticsearch_bulk import BulkResult, bulk_ndjson, parse_bulk_response
 
 __all__ = ["ElasticsearchRetriever", "SearchMode", "knn_body", "match_body"]

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agentic_rag.errors import ProviderError
+from agentic_rag._errors import ProviderError
 
 __all__ = ["BulkFailure", "BulkResult", "bulk_ndjson", "parse_bulk_response"]
 

@@ -27,9 +27,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from agentic_rag.contracts import Snippet
-from agentic_rag.contracts.validation import require_int, require_text, text_tuple
-from agentic_rag.errors import InvalidInputError, ProviderError
+from agentic_rag._contracts import Snippet
+from agentic_rag._contracts.validation import require_int, require_text, text_tuple
+from agentic_rag._errors import InvalidInputError, ProviderError
 from agentic_rag.llm.environment import ENV_VERTEX_TOKEN, from_env
 from agentic_rag.llm.http import JsonHttpClient, RetryPolicy
 from agentic_rag.llm.openai import normalise_base_url

@@ -18,9 +18,9 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agentic_rag.contracts import Snippet
-from agentic_rag.contracts.validation import require_int, require_text, text_tuple
-from agentic_rag.errors import InvalidInputError, RetrievalError
+from agentic_rag._contracts import Snippet
+from agentic_rag._contracts.validation import require_int, require_text, text_tuple
+from agentic_rag._errors import InvalidInputError, RetrievalError
 
 __all__ = ["LangChainRetriever", "LlamaIndexRetriever"]
 

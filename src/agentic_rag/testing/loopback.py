@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._errors import InvalidInputError
 
 __all__ = ["Fault", "LoopbackServer", "RecordedRequest", "Reply", "hashed_embedding", "json_reply", "tokens"]
 

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._errors import InvalidInputError
 from agentic_rag.testing.loopback import Fault, LoopbackServer, RecordedRequest, Reply, hashed_embedding, json_reply, tokens
 
 __all__ = ["AnthropicServer", "OllamaServer", "OpenAICompatibleServer"]

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentic_rag.agentic.config import OrchestratorConfig
-from agentic_rag.agentic.orchestrator import AgenticRAGOrchestrator
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._agentic.config import OrchestratorConfig
+from agentic_rag._agentic.orchestrator import AgenticRAGOrchestrator
+from agentic_rag._errors import InvalidInputError
 from agentic_rag.llm.components.drafting import LLMDrafter, LLMSynthesizer
 from agentic_rag.llm.components.fallback import FallbackChoice
 from agentic_rag.llm.components.judge import LLMSufficiencyJudge
 from agentic_rag.llm.components.planner import LLMPlanner
 from agentic_rag.llm.components.rewriters import LLMQueryRewriter
-from agentic_rag.ports import Retriever
+from agentic_rag._ports import Retriever
 
 __all__ = ["llm_orchestrator"]
 

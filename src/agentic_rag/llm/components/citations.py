@@ -5,7 +5,7 @@ A model cites a document by the ``index`` attribute of its ``<untrusted_document
 copied from it. A citation holds when the index is in range and the quote stands in that
 snippet's text: verbatim, or once runs of white space are collapsed and typographic quotes
 and dashes are read as their ASCII forms (both sides alike, so offsets map back exactly).
-The :class:`~agentic_rag.contracts.Citation` built from it carries the snippet's own text at
+The :class:`~agentic_rag._contracts.Citation` built from it carries the snippet's own text at
 those exact offsets. A claim with any citation that does not hold is dropped, with the reason.
 """
 
@@ -16,9 +16,9 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agentic_rag.contracts import Citation, Claim, Snippet
-from agentic_rag.contracts.validation import instance_tuple, require_int, require_text
-from agentic_rag.errors import InvalidInputError
+from agentic_rag._contracts import Citation, Claim, Snippet
+from agentic_rag._contracts.validation import instance_tuple, require_int, require_text
+from agentic_rag._errors import InvalidInputError
 
 __all__ = [
     "ClaimVerification",

@@ -17,19 +17,19 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from agentic_rag.agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
-from agentic_rag.answering.compose import compose_text, outcome_notes
-from agentic_rag.answering.guard import guard_answer, least_status
-from agentic_rag.agentic.policy import AbstentionPolicy
-from agentic_rag.contracts import AnswerStatus, Claim, ContextAssessment, DraftAnswer, FactPriority, GroundedAnswer, RetrievalPlan, Snippet
-from agentic_rag.contracts.validation import require_int
-from agentic_rag.errors import InvalidInputError, ProviderError
+from agentic_rag._agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
+from agentic_rag._answering.compose import compose_text, outcome_notes
+from agentic_rag._answering.guard import guard_answer, least_status
+from agentic_rag._agentic.policy import AbstentionPolicy
+from agentic_rag._contracts import AnswerStatus, Claim, ContextAssessment, DraftAnswer, FactPriority, GroundedAnswer, RetrievalPlan, Snippet
+from agentic_rag._contracts.validation import require_int
+from agentic_rag._errors import InvalidInputError, ProviderError
 from agentic_rag.llm.components.citations import ClaimVerification, parse_model_claims, verify_model_claims
 from agentic_rag.llm.components.fallback import ROLE_MAX_TOKENS, ComponentEventKind, FallbackChoice, LLMComponent, resolve_fallback
 from agentic_rag.llm.components.judge import check_evidence_inputs, shown_snippets
 from agentic_rag.llm.components.prompts import assessment_section, build_messages, documents_section, facts_section, question_section
 from agentic_rag.llm.schemas import LLMRole
-from agentic_rag.ports import Drafter, Synthesizer
+from agentic_rag._ports import Drafter, Synthesizer
 
 __all__ = ["LLMDrafter", "LLMSynthesizer"]
 
@@ -52,12 +52,12 @@ class _Writer(LLMComponent):
 
 
 class LLMDrafter(_Writer):
-    """A :class:`~agentic_rag.ports.Drafter` backed by a language model.
+    """A :class:`~agentic_rag._ports.Drafter` backed by a language model.
 
     Args:
         llm: The model.
         fallback: Drafter used when the model fails (default: a new
-            :class:`~agentic_rag.agentic.extractive.ExtractiveDrafter`; ``None``: raise).
+            :class:`~agentic_rag._agentic.extractive.ExtractiveDrafter`; ``None``: raise).
         max_snippets: Documents shown to the model (the first ones given, best first).
         max_snippet_chars: Characters shown per document (``None``: all).
         repair_rounds: Repair rounds when the answer is invalid for the schema.
@@ -121,12 +121,12 @@ class LLMDrafter(_Writer):
 
 
 class LLMSynthesizer(_Writer):
-    """A :class:`~agentic_rag.ports.Synthesizer` backed by a language model.
+    """A :class:`~agentic_rag._ports.Synthesizer` backed by a language model.
 
     Args:
         llm: The model.
         fallback: Synthesizer used when the model fails (default: a new
-            :class:`~agentic_rag.agentic.extractive.ExtractiveGroundedSynthesizer`;
+            :class:`~agentic_rag._agentic.extractive.ExtractiveGroundedSynthesizer`;
             ``None``: raise). Its answer passes the same guard.
         policy: Maps the judge's label to the highest status allowed.
         max_snippets: Documents shown to the model (the first ones given, best first).

@@ -5,16 +5,16 @@ with the role's schema and one repair round). When that fails it hands the same 
 fallback, by default the deterministic component of the same port, and records why. Which
 failures fall back:
 
-* :class:`~agentic_rag.errors.StructuredOutputError`: the answer is still invalid after the
+* :class:`~agentic_rag._errors.StructuredOutputError`: the answer is still invalid after the
   repair round, or valid for the schema but unusable (every citation hallucinated, no known
   fact...);
-* a flaky endpoint: :class:`~agentic_rag.errors.ProviderTimeoutError`, a plain
-  :class:`~agentic_rag.errors.ProviderError` (connection failure, malformed response) and
-  :class:`~agentic_rag.errors.ProviderHTTPError` 408/409/425/429/5xx once the client's own
+* a flaky endpoint: :class:`~agentic_rag._errors.ProviderTimeoutError`, a plain
+  :class:`~agentic_rag._errors.ProviderError` (connection failure, malformed response) and
+  :class:`~agentic_rag._errors.ProviderHTTPError` 408/409/425/429/5xx once the client's own
   retries are spent.
 
 Other 4xx statuses (a wrong key, model or URL) are configuration errors and always raise, and
-:class:`~agentic_rag.errors.BudgetExhaustedError` always propagates so the workflow can stop
+:class:`~agentic_rag._errors.BudgetExhaustedError` always propagates so the workflow can stop
 gracefully. With ``fallback=None`` every failure raises: a structured-output failure as a
 ``StructuredOutputError`` naming the component.
 """
@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from agentic_rag.contracts.validation import require_int, require_text
-from agentic_rag.errors import InvalidInputError, ProviderError, ProviderHTTPError, StructuredOutputError
+from agentic_rag._contracts.validation import require_int, require_text
+from agentic_rag._errors import InvalidInputError, ProviderError, ProviderHTTPError, StructuredOutputError
 from agentic_rag.llm.openai import check_sampling
 from agentic_rag.llm.port import Message
 from agentic_rag.llm.schemas import LLMRole, role_spec

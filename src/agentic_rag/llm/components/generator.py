@@ -5,8 +5,8 @@ The model sees the fused documents as numbered untrusted blocks (block ``n`` is
 ``documents[n - 1]``, the numbering of ``[n]`` markers) and answers with claims that cite a
 block and quote it. Claims whose citations do not hold are dropped. The answer text is the
 kept claims, each followed by its ``[n]`` markers, and every marker has an
-:class:`~agentic_rag.parallel.evidence.AnswerCitation` with exact offsets, so
-:func:`~agentic_rag.parallel.generator.verify_citations` finds nothing to report. When the
+:class:`~agentic_rag._parallel.evidence.AnswerCitation` with exact offsets, so
+:func:`~agentic_rag._parallel.generator.verify_citations` finds nothing to report. When the
 model says the evidence does not answer the question, or no claim survives, the answer is a
 refusal (``refused=True``, no citations).
 """
@@ -16,16 +16,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from agentic_rag.contracts import AnswerStatus, Snippet
-from agentic_rag.contracts.validation import require_int, require_text
-from agentic_rag.errors import InvalidInputError, ProviderError
+from agentic_rag._contracts import AnswerStatus, Snippet
+from agentic_rag._contracts.validation import require_int, require_text
+from agentic_rag._errors import InvalidInputError, ProviderError
 from agentic_rag.llm.components.citations import parse_model_claims, verify_model_claims
 from agentic_rag.llm.components.fallback import ROLE_MAX_TOKENS, ComponentEventKind, FallbackChoice, LLMComponent, resolve_fallback
 from agentic_rag.llm.components.prompts import build_messages, documents_section, question_section
 from agentic_rag.llm.schemas import LLMRole
-from agentic_rag.parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
-from agentic_rag.parallel.generator import ExtractiveGenerator
-from agentic_rag.parallel.ports import Generator
+from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
+from agentic_rag._parallel.generator import ExtractiveGenerator
+from agentic_rag._parallel.ports import Generator
 
 __all__ = ["LLMGenerator", "refusal"]
 
@@ -58,12 +58,12 @@ def _as_snippet(document: FusedDocument) -> Snippet:
 
 
 class LLMGenerator(LLMComponent):
-    """A parallel :class:`~agentic_rag.parallel.ports.Generator` backed by a language model.
+    """A parallel :class:`~agentic_rag._parallel.ports.Generator` backed by a language model.
 
     Args:
         llm: The model.
         fallback: Generator used when the model fails (default: a new
-            :class:`~agentic_rag.parallel.generator.ExtractiveGenerator`; ``None``: raise).
+            :class:`~agentic_rag._parallel.generator.ExtractiveGenerator`; ``None``: raise).
         max_documents: Documents shown to the model (the first, best fused ones).
         max_document_chars: Characters shown per document (``None``: all).
         repair_rounds: Repair rounds when the answer is invalid for the schema.

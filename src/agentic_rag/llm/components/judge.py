@@ -15,7 +15,7 @@ sufficient:
 
 The score is computed, not asked for: covered facts' priority weights over all weights.
 Unsupported draft claims are computed deterministically
-(:func:`~agentic_rag.agentic.judge.unsupported_claims`). The model's follow-up queries come
+(:func:`~agentic_rag._agentic.judge.unsupported_claims`). The model's follow-up queries come
 first, then the deterministic judge's for the same missing facts, so the loop has somewhere
 to go when the model repeats itself.
 """
@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from agentic_rag.agentic.judge import AutoraterStyleSufficiencyJudge, unsupported_claims
-from agentic_rag.contracts import (
+from agentic_rag._agentic.judge import AutoraterStyleSufficiencyJudge, unsupported_claims
+from agentic_rag._contracts import (
     AnswerabilityLabel,
     ConflictEvidence,
     ConflictGroup,
@@ -38,12 +38,12 @@ from agentic_rag.contracts import (
     Snippet,
     SufficiencyStatus,
 )
-from agentic_rag.contracts.validation import require_int, require_text
-from agentic_rag.errors import InvalidInputError, ProviderError
+from agentic_rag._contracts.validation import require_int, require_text
+from agentic_rag._errors import InvalidInputError, ProviderError
 from agentic_rag.llm.components.fallback import ROLE_MAX_TOKENS, ComponentEventKind, FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
 from agentic_rag.llm.components.prompts import build_messages, documents_section, facts_section, question_section
 from agentic_rag.llm.schemas import LLMRole
-from agentic_rag.ports import SufficiencyJudge
+from agentic_rag._ports import SufficiencyJudge
 
 __all__ = ["LLMSufficiencyJudge", "check_evidence_inputs"]
 
@@ -73,12 +73,12 @@ def shown_snippets(snippets: Sequence[Snippet], limit: int, *, canonical: bool) 
 
 
 class LLMSufficiencyJudge(LLMComponent):
-    """A :class:`~agentic_rag.ports.SufficiencyJudge` backed by a language model.
+    """A :class:`~agentic_rag._ports.SufficiencyJudge` backed by a language model.
 
     Args:
         llm: The model.
         fallback: Judge used when the model fails (default: a new
-            :class:`~agentic_rag.agentic.judge.AutoraterStyleSufficiencyJudge`; ``None``: raise).
+            :class:`~agentic_rag._agentic.judge.AutoraterStyleSufficiencyJudge`; ``None``: raise).
         max_snippets: Documents shown to the model (the first ones given).
         max_snippet_chars: Characters shown per document (``None``: all).
         repair_rounds: Repair rounds when the answer is invalid for the schema.

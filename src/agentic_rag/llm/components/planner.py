@@ -4,7 +4,7 @@ description, repaired into a valid plan.
 The model proposes; the planner makes the proposal safe to run: fact ids sanitised and unique,
 dependencies on unknown facts dropped, facts ordered after what they depend on (an edge that
 closes a cycle is dropped), routes kept only to corpora that exist, a fact left without a
-route routed by the deterministic :class:`~agentic_rag.agentic.routing.CorpusRouter`, and, when
+route routed by the deterministic :class:`~agentic_rag._agentic.routing.CorpusRouter`, and, when
 the model marks nothing ``must``, the first fact made ``must`` (a plan without a must fact
 would be "sufficient" before anything is found). Every repair is recorded as an event.
 """
@@ -15,17 +15,17 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agentic_rag.agentic.planner import HeuristicPlanner
-from agentic_rag.agentic.routing import CorpusRouter
-from agentic_rag.contracts import ContextAssessment, Corpus, FactPriority, RequiredFact, RetrievalPlan, Route, StopConditions
-from agentic_rag.contracts.corpus import require_corpora
-from agentic_rag.contracts.validation import require_text
-from agentic_rag.errors import InvalidInputError, ProviderError
+from agentic_rag._agentic.planner import HeuristicPlanner
+from agentic_rag._agentic.routing import CorpusRouter
+from agentic_rag._contracts import ContextAssessment, Corpus, FactPriority, RequiredFact, RetrievalPlan, Route, StopConditions
+from agentic_rag._contracts.corpus import require_corpora
+from agentic_rag._contracts.validation import require_text
+from agentic_rag._errors import InvalidInputError, ProviderError
 from agentic_rag.llm.components.fallback import ROLE_MAX_TOKENS, ComponentEventKind, FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
 from agentic_rag.llm.components.prompts import build_messages, corpora_section, question_section
 from agentic_rag.llm.schemas import LLMRole
 from agentic_rag.llm.untrusted import escape_untrusted
-from agentic_rag.ports import Planner
+from agentic_rag._ports import Planner
 
 __all__ = ["LLMPlanner", "order_by_dependencies", "sanitise_fact_ids"]
 
@@ -86,12 +86,12 @@ def order_by_dependencies(ids: Sequence[str], depends_on: Mapping[str, Sequence[
 
 
 class LLMPlanner(LLMComponent):
-    """A :class:`~agentic_rag.ports.Planner` backed by a language model.
+    """A :class:`~agentic_rag._ports.Planner` backed by a language model.
 
     Args:
         llm: The model (any :class:`~agentic_rag.llm.port.LLM`).
         fallback: Planner used when the model fails (default: a new
-            :class:`~agentic_rag.agentic.planner.HeuristicPlanner`; ``None``: raise).
+            :class:`~agentic_rag._agentic.planner.HeuristicPlanner`; ``None``: raise).
         router: Routes facts the model left without a known corpus (default
             :class:`CorpusRouter`).
         stop_conditions: Put in every plan (default :class:`StopConditions`).

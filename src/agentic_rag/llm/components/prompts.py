@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agentic_rag.contracts import ContextAssessment, Corpus, FeedbackQuery, RetrievalPlan, Snippet
+from agentic_rag._contracts import ContextAssessment, Corpus, FeedbackQuery, RetrievalPlan, Snippet
 from agentic_rag.llm.port import Message
 from agentic_rag.llm.schemas import LLMRole, role_spec
 from agentic_rag.llm.untrusted import escape_untrusted, render_untrusted

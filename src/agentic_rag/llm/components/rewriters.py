@@ -8,7 +8,7 @@
 * :class:`LLMQueryViewRewriter` (parallel ``QueryViewRewriter``): multi-query or decomposition
   views of one question.
 * :class:`LLMHyDEWriter`: the ``generate(query) -> str`` function of
-  :class:`~agentic_rag.parallel.rewriters.HyDERewriter`, which keeps HyDE's binding rule
+  :class:`~agentic_rag._parallel.rewriters.HyDERewriter`, which keeps HyDE's binding rule
   (vector retrievers only, never evidence).
 """
 
@@ -18,18 +18,18 @@ import enum
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from agentic_rag.agentic.rewriter import PlanFeedbackRewriter
-from agentic_rag.agentic.routing import CorpusRouter
-from agentic_rag.contracts import FeedbackQuery, RetrievalPlan, Subquery, SubqueryOrigin
-from agentic_rag.contracts.validation import require_int, require_text
-from agentic_rag.errors import InvalidInputError, ProviderError
+from agentic_rag._agentic.rewriter import PlanFeedbackRewriter
+from agentic_rag._agentic.routing import CorpusRouter
+from agentic_rag._contracts import FeedbackQuery, RetrievalPlan, Subquery, SubqueryOrigin
+from agentic_rag._contracts.validation import require_int, require_text
+from agentic_rag._errors import InvalidInputError, ProviderError
 from agentic_rag.llm.components.fallback import ROLE_MAX_TOKENS, FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
 from agentic_rag.llm.components.prompts import build_messages, facts_section, feedback_section, question_section
 from agentic_rag.llm.schemas import LLMRole
-from agentic_rag.parallel.contracts import RewriteRequest, RewriteResult
-from agentic_rag.parallel.ports import QueryViewRewriter
-from agentic_rag.parallel.rewriters import DecompositionRewriter, MultiQueryRewriter
-from agentic_rag.ports import QueryRewriter
+from agentic_rag._parallel.contracts import RewriteRequest, RewriteResult
+from agentic_rag._parallel.ports import QueryViewRewriter
+from agentic_rag._parallel.rewriters import DecompositionRewriter, MultiQueryRewriter
+from agentic_rag._ports import QueryRewriter
 
 __all__ = ["LLMHyDEWriter", "LLMQueryRewriter", "LLMQueryViewRewriter", "QueryViewStrategy", "hyde_generate_fn", "statement_document"]
 
@@ -39,12 +39,12 @@ def _fold(text: str) -> str:
 
 
 class LLMQueryRewriter(LLMComponent):
-    """An agentic :class:`~agentic_rag.ports.QueryRewriter` backed by a language model.
+    """An agentic :class:`~agentic_rag._ports.QueryRewriter` backed by a language model.
 
     Args:
         llm: The model.
         fallback: Rewriter used when the model fails (default: a new
-            :class:`~agentic_rag.agentic.rewriter.PlanFeedbackRewriter`; ``None``: raise).
+            :class:`~agentic_rag._agentic.rewriter.PlanFeedbackRewriter`; ``None``: raise).
         router: Routes follow-up queries that name no corpus.
         max_queries_per_fact: Model queries kept per fact.
         repair_rounds: Repair rounds when the answer is invalid for the schema.
@@ -182,15 +182,15 @@ _VIEW_INSTRUCTIONS = {
 
 
 class LLMQueryViewRewriter(LLMComponent):
-    """A parallel :class:`~agentic_rag.parallel.ports.QueryViewRewriter` backed by a model.
+    """A parallel :class:`~agentic_rag._parallel.ports.QueryViewRewriter` backed by a model.
 
     Args:
         llm: The model.
         strategy: ``multi_query`` (paraphrases and keywords) or ``decomposition`` (one query
             per part of the question).
         fallback: Rewriter used when the model fails (default: a new
-            :class:`~agentic_rag.parallel.rewriters.MultiQueryRewriter` or
-            :class:`~agentic_rag.parallel.rewriters.DecompositionRewriter`, by strategy;
+            :class:`~agentic_rag._parallel.rewriters.MultiQueryRewriter` or
+            :class:`~agentic_rag._parallel.rewriters.DecompositionRewriter`, by strategy;
             ``None``: raise).
         keep_original: Also search the original query.
         max_queries: Views kept from the model.
@@ -266,7 +266,7 @@ def statement_document(query: str) -> str:
 class LLMHyDEWriter(LLMComponent):
     """Writes HyDE's hypothetical document with a model; call it as ``writer(query)``.
 
-    Pass it to :class:`~agentic_rag.parallel.rewriters.HyDERewriter`, which enforces HyDE's
+    Pass it to :class:`~agentic_rag._parallel.rewriters.HyDERewriter`, which enforces HyDE's
     rule (a vector retriever must be bound; the passage is searched by vector retrievers only
     and never used as evidence).
 

@@ -1,0 +1,51 @@
+"""Budgets of the iterative loop, in one validated place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agentic_rag._contracts.serialization import JsonContract
+from agentic_rag._errors import InvalidInputError
+
+__all__ = ["OrchestratorConfig"]
+
+
+@dataclass(frozen=True, slots=True)
+class OrchestratorConfig(JsonContract):
+    """Limits of one agentic run. Hitting any of them ends the run gracefully.
+
+    Args:
+        max_iterations: Retrieval rounds at most.
+        max_subqueries_per_iteration: Subqueries per round at most.
+        top_k: Snippets asked of the retriever per subquery.
+        max_snippets: Distinct snippets kept over the whole run.
+        deadline_s: Wall-clock seconds for the run (``None``: no deadline). Computed once
+            at the start with ``time.monotonic()``.
+        max_llm_calls: Cap on model calls charged by LLM-backed components (``None``: none).
+        max_tokens: Cap on prompt + completion tokens charged (``None``: none).
+        replan: Ask the planner for a new plan after each insufficient round.
+
+    Raises:
+        InvalidInputError: Any budget below 1.
+    """
+
+    max_iterations: int = 3
+    max_subqueries_per_iteration: int = 4
+    top_k: int = 5
+    max_snippets: int = 60
+    deadline_s: float | None = 60.0
+    max_llm_calls: int | None = None
+    max_tokens: int | None = None
+    replan: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("max_iterations", "max_subqueries_per_iteration", "top_k", "max_snippets"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise InvalidInputError(f"{name} must be an int >= 1, got {value!r}", stage="config")
+        for name in ("max_llm_calls", "max_tokens"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise InvalidInputError(f"{name} must be an int >= 1 or None, got {value!r}", stage="config")
+        if self.deadline_s is not None and (isinstance(self.deadline_s, bool) or not isinstance(self.deadline_s, (int, float)) or self.deadline_s <= 0):
+            raise InvalidInputError(f"deadline_s must be a positive number of seconds or None, got {self.deadline_s!r}", stage="config")

@@ -1,0 +1,195 @@
+"""Extractive drafting and synthesis: answers made of the evidence's own best sentences.
+
+Every claim is a sentence copied from a snippet, with a citation giving the snippet id and the
+exact character span, so a claim can never say more than its source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from agentic_rag._agentic.fact_evidence import FactEvidence, FactEvidenceModel
+from agentic_rag._agentic.policy import AbstentionPolicy
+from agentic_rag._answering.compose import compose_text, outcome_notes
+from agentic_rag._contracts import (
+    AnswerStatus,
+    Citation,
+    Claim,
+    ContextAssessment,
+    DraftAnswer,
+    GroundedAnswer,
+    RetrievalPlan,
+    Snippet,
+)
+from agentic_rag._text import Analyzer
+from agentic_rag._text.sentences import split_sentences
+
+__all__ = ["ExtractiveDrafter", "ExtractiveGroundedSynthesizer"]
+
+
+class ExtractiveDrafter:
+    """Drafts one claim per evidence snippet of each fact: the snippet's best sentence.
+
+    The best sentence holds the most of the fact's terms (a bridge entity counts as one
+    more); ties go to the earlier sentence.
+
+    Args:
+        analyzer: The analyzer (default English stop words + Snowball).
+        evidence_model: A shared evidence model (overrides ``analyzer``).
+    """
+
+    def __init__(
+        self,
+        analyzer: Analyzer | None = None,
+        *,
+        evidence_model: FactEvidenceModel | None = None,
+        max_units: int = 3,
+        keep_ratio: float = 0.8,
+    ) -> None:
+        self.evidence = evidence_model or FactEvidenceModel(analyzer)
+        self.max_units = max_units
+        self.keep_ratio = keep_ratio
+
+    def draft(self, question: str, plan: RetrievalPlan, snippets: Sequence[Snippet]) -> DraftAnswer:
+        """Draft from all evidence so far, covered or not.
+
+        Args:
+            question: The question.
+            plan: The plan.
+            snippets: The evidence.
+
+        Returns:
+            A draft with one cited claim per evidence snippet per fact.
+        """
+        claims = self.claims(plan, snippets, self.evidence.assess(plan, snippets))
+        return DraftAnswer(text=compose_text(claims), claims=claims)
+
+    def claims(self, plan: RetrievalPlan, snippets: Sequence[Snippet], evidence: Sequence[FactEvidence], *, only_covered: bool = False) -> tuple[Claim, ...]:
+        """Return cited claims for the facts' evidence snippets, in plan order."""
+        by_id = {s.id: s for s in snippets}
+        facts = {f.id: f for f in plan.facts}
+        out: list[Claim] = []
+        for item in evidence:
+            if only_covered and not item.covered:
+                continue
+            fact = facts.get(item.fact_id)
+            if fact is not None and self.evidence.reads_relevance(fact):
+                out.extend(self.relevant_claims(fact.description, snippets, fact.id))
+                continue
+            terms = set(item.terms)
+            for snippet_id in item.snippet_ids:
+                claim = self.best_sentence_claim(by_id[snippet_id], terms, item.bridges, item.fact_id)
+                if claim is not None:
+                    out.append(claim)
+        return tuple(out)
+
+    def relevant_claims(self, description: str, snippets: Sequence[Snippet], fact_id: str) -> tuple[Claim, ...]:
+        """Claims quoting the units of all ``snippets`` that best answer ``description``.
+
+        Every round's evidence competes (a later round never hides an earlier, better
+        passage): the best unit first, then up to ``max_units - 1`` more that score at least
+        ``keep_ratio`` of the best and do not overlap a unit already taken.
+        """
+        model = self.evidence.relevance
+        if model is None or not snippets:
+            return ()
+        out = []
+        for scored in model.best_units(description, [(s.title, s.text) for s in snippets], max_units=self.max_units, keep_ratio=self.keep_ratio):
+            snippet, unit = snippets[scored.passage], scored.unit
+            citation = Citation(snippet_id=snippet.id, quote=unit.text, start=unit.start, end=unit.end)
+            text = f"{scored.heading}: {unit.text}" if scored.heading else unit.text
+            out.append(Claim(text=text, citations=(citation,), fact_id=fact_id))
+        return tuple(out)
+
+    def best_sentence_claim(self, snippet: Snippet, terms: set[str], bridges: Sequence[str], fact_id: str, *, must_mention: str = "") -> Claim | None:
+        """Return a claim quoting the sentence of ``snippet`` that best matches ``terms``.
+
+        Args:
+            snippet: The snippet to quote.
+            terms: Analysed terms to match.
+            bridges: Entities that add to a sentence's score when mentioned.
+            fact_id: Fact id recorded on the claim.
+            must_mention: When given, only sentences containing this text (case-insensitive)
+                qualify, falling back to the best sentence overall.
+
+        Returns:
+            The claim, or ``None`` for a snippet without text.
+        """
+        best = None
+        for sentence in split_sentences(snippet.text):
+            found = self.evidence.terms_of(sentence.text)
+            score = len(terms & found) + sum(1 for b in bridges if b.casefold() in sentence.text.casefold())
+            if must_mention and must_mention.casefold() in sentence.text.casefold():
+                score += 1000
+            if best is None or score > best[0]:
+                best = (score, sentence)
+        if best is None:
+            return None
+        sentence = best[1]
+        citation = Citation(snippet_id=snippet.id, quote=sentence.text, start=sentence.start, end=sentence.end)
+        return Claim(text=sentence.text, citations=(citation,), fact_id=fact_id)
+
+
+class ExtractiveGroundedSynthesizer:
+    """Writes the final answer from covered facts only, with an honest status.
+
+    ANSWERED text is the claims' sentences. PARTIAL text adds what was not found, and for a
+    conflict, one cited claim per side. UNANSWERABLE has no claims and says what is missing.
+
+    Args:
+        drafter: The drafter whose sentence choice the answer reuses.
+        policy: Maps the assessment's label to the answer status.
+    """
+
+    def __init__(self, drafter: ExtractiveDrafter | None = None, *, policy: AbstentionPolicy | None = None) -> None:
+        self.drafter = drafter or ExtractiveDrafter()
+        self.policy = policy or AbstentionPolicy()
+
+    def synthesize(self, question: str, plan: RetrievalPlan, snippets: Sequence[Snippet], assessment: ContextAssessment) -> GroundedAnswer:
+        """Write the grounded answer.
+
+        Args:
+            question: The question.
+            plan: The plan.
+            snippets: All evidence.
+            assessment: The final assessment.
+
+        Returns:
+            The answer; ``iterations`` is left 0 for the orchestrator to fill in.
+        """
+        status = self.policy.status_for(assessment.label)
+        evidence = self.drafter.evidence.assess(plan, snippets)
+        missing = tuple(plan.fact(f) for f in assessment.missing_fact_ids)
+        claims: tuple[Claim, ...] = ()
+        if status is not AnswerStatus.UNANSWERABLE:
+            covered = set(assessment.covered_fact_ids)
+            claims = self.drafter.claims(plan, snippets, [e for e in evidence if e.fact_id in covered])
+            claims += self._conflict_claims(plan, snippets, assessment)
+            # A conflict side may quote the sentence a covered fact already quotes: keep the first.
+            unique: dict[tuple[str, int, int], Claim] = {}
+            for claim in claims:
+                unique.setdefault((claim.citations[0].snippet_id, claim.citations[0].start, claim.citations[0].end), claim)
+            claims = tuple(unique.values())
+            if not claims:
+                # Nothing quotable: a partial answer with no claim would claim nothing at all.
+                status = AnswerStatus.UNANSWERABLE
+        notes = outcome_notes(plan, assessment.conflicts, missing, has_claims=bool(claims), status=status)
+        return GroundedAnswer(
+            text=compose_text(claims, notes),
+            claims=claims,
+            status=status,
+            missing_facts=missing,
+            final_score=assessment.sufficiency_score,
+            conflicts=assessment.conflicts,
+        )
+
+    def _conflict_claims(self, plan: RetrievalPlan, snippets: Sequence[Snippet], assessment: ContextAssessment) -> tuple[Claim, ...]:
+        by_id = {s.id: s for s in snippets}
+        out = []
+        for conflict in assessment.conflicts:
+            terms = set(self.drafter.evidence.fact_terms(plan.fact(conflict.fact_id)))
+            for group in conflict.groups:
+                claim = self.drafter.best_sentence_claim(by_id[group.snippet_ids[0]], terms, (), conflict.fact_id, must_mention=group.value)
+                if claim is not None:
+                    out.append(claim)
+        return tuple(out)

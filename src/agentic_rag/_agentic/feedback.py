@@ -1,0 +1,84 @@
+"""Follow-up queries for missing facts, built from the bridge entities the evidence names.
+
+Multi-hop questions name the first entity and describe the second; the passage about the
+first names the second. So a follow-up query pairs a *bridge entity* (a retrieved passage's
+title, a name, a quoted span or a number near the question's terms, that the question does
+not already name) with the fact's words the evidence still misses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from agentic_rag._agentic.fact_evidence import FactEvidence, FactEvidenceModel
+from agentic_rag._contracts import FeedbackQuery, RequiredFact, Snippet
+
+__all__ = ["BridgeFeedback"]
+
+
+class BridgeFeedback:
+    """Builds ranked follow-up queries for one missing fact.
+
+    A fact that depends on a covered fact follows that fact's bridges. Any other fact
+    follows the bridges of its best partially covering snippets ("heads"), interleaved so the
+    first queries try different heads. Without any bridge the query is the missing words.
+
+    Args:
+        evidence: The evidence model (for terms and bridges).
+        max_queries: Follow-up queries per missing fact.
+        heads: How many partially covering snippets to take bridges from.
+        bridges_per_head: Bridges tried per head.
+    """
+
+    def __init__(self, evidence: FactEvidenceModel, *, max_queries: int = 1, heads: int = 4, bridges_per_head: int = 4) -> None:
+        self.evidence = evidence
+        self.max_queries = max_queries
+        self.heads = heads
+        self.bridges_per_head = bridges_per_head
+
+    def queries(self, question: str, fact: RequiredFact, item: FactEvidence, all_evidence: Sequence[FactEvidence], snippets: Sequence[Snippet]) -> tuple[FeedbackQuery, ...]:
+        """Return up to ``max_queries`` follow-up queries for a missing fact, best first."""
+        by_id = {s.id: s for s in snippets}
+        candidates: list[tuple[str, frozenset[str], Snippet | None]] = []  # (bridge, terms found, parent snippet)
+        if fact.depends_on:
+            for dep in (e for e in all_evidence if e.fact_id in fact.depends_on):
+                parent = by_id.get(dep.snippet_ids[0]) if dep.snippet_ids else None
+                candidates.extend((b, frozenset(), parent) for b in dep.bridges[: self.bridges_per_head * self.heads])
+        else:
+            needed = set(item.terms)
+            # Anchors (passages about what the question names) lead: the next hop is named in
+            # them. Then the passages covering most of the fact.
+            ranked = sorted(
+                (s for s in snippets if needed & self.evidence.snippet_terms(s)),
+                key=lambda s: (not self.evidence.is_anchor(s, question), -len(needed & self.evidence.snippet_terms(s)), -s.score, s.id),
+            )[: self.heads]
+            per_head = [[(b, self.evidence.snippet_terms(h), h) for b in self.evidence.bridges(h, question)[: self.bridges_per_head]] for h in ranked]
+            for rank in range(self.bridges_per_head):
+                candidates.extend(row[rank] for row in per_head if rank < len(row))
+        out: list[FeedbackQuery] = []
+        seen: set[str] = set()
+        for bridge, found, parent in candidates:
+            words = self._missing_words(fact, set(item.terms) - found if found else set(item.missing_terms))
+            text = " ".join((bridge, *words))
+            key = " ".join(text.casefold().split())
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(FeedbackQuery(
+                fact_id=fact.id,
+                text=text,
+                reason=f"fact {fact.id} missing {', '.join(item.missing_terms) or 'evidence'}; following bridge {bridge!r}",
+                parent_id=(parent.query_id or None) if parent is not None else None,
+            ))
+            if len(out) == self.max_queries:
+                return tuple(out)
+        if not out:
+            words = self._missing_words(fact, set(item.missing_terms))
+            out.append(FeedbackQuery(fact_id=fact.id, text=" ".join(words) or fact.description, reason=f"fact {fact.id} missing {', '.join(item.missing_terms) or 'evidence'}"))
+        return tuple(out)
+
+    def _missing_words(self, fact: RequiredFact, missing: set[str]) -> list[str]:
+        analyzer = self.evidence.analyzer
+        words = [w for w in analyzer.tokenize(" ".join((fact.description, *fact.required_terms)))
+                 if not analyzer.is_stopword(w) and self.evidence.terms_of(w) & missing]
+        return list(dict.fromkeys(words))

@@ -1,0 +1,314 @@
+"""The iterative (agentic) workflow: plan, route, rewrite, retrieve, draft, judge, iterate,
+synthesize.
+
+::
+
+    question -> planner -> plan (facts, routes)
+    loop: rewriter -> subqueries -> retriever -> snippets (dedup, lineage)
+          -> drafter -> draft -> judge -> assessment (missing facts, feedback)
+          stop when sufficient, or on a budget / progress guard
+    synthesizer -> grounded answer -> citation check -> RunResult
+
+Budgets never raise: hitting one ends the run with the best grounded answer so far and a
+``stop_reason``. With a deadline, each retriever call is waited for only the time remaining
+(on a daemon thread, abandoned when the time is up), so a stuck retriever cannot hold the run
+past its deadline. Components that charge the budget (LLM-backed ones) are replaced by the
+deterministic judge and synthesizer once it is spent, so the run still ends with an answer.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+from collections.abc import Sequence
+
+from agentic_rag._agentic.config import OrchestratorConfig
+from agentic_rag._agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
+from agentic_rag._agentic.judge import AutoraterStyleSufficiencyJudge
+from agentic_rag._agentic.planner import HeuristicPlanner
+from agentic_rag._agentic.rewriter import PlanFeedbackRewriter
+from agentic_rag._answering.guard import guard_answer
+from agentic_rag._budget import RunBudget, use_budget
+from agentic_rag._contracts import (
+    AnswerStatus,
+    ContextAssessment,
+    Corpus,
+    DraftAnswer,
+    GroundedAnswer,
+    IterationTrace,
+    RetrievalPlan,
+    RunResult,
+    Snippet,
+    StopReason,
+    Subquery,
+    Usage,
+)
+from agentic_rag._contracts.corpus import require_corpora
+from agentic_rag._contracts.validation import require_text
+from agentic_rag._daemon_threads import submit_daemon
+from agentic_rag._errors import AgenticRAGError, BudgetExhaustedError, InvalidInputError, RetrievalError
+from agentic_rag._ports import Drafter, Planner, QueryRewriter, Retriever, SufficiencyJudge, Synthesizer
+
+__all__ = ["AgenticRAGOrchestrator"]
+
+
+class AgenticRAGOrchestrator:
+    """Runs the iterative workflow over any components that fit the ports.
+
+    Args:
+        retriever: The retriever (required).
+        planner: Default :class:`HeuristicPlanner`.
+        rewriter: Default :class:`PlanFeedbackRewriter`.
+        drafter: Default :class:`ExtractiveDrafter`.
+        judge: Default :class:`AutoraterStyleSufficiencyJudge`.
+        synthesizer: Default :class:`ExtractiveGroundedSynthesizer`.
+        config: Budgets (default :class:`OrchestratorConfig`).
+
+    Raises:
+        InvalidInputError: A component missing its port method.
+    """
+
+    def __init__(
+        self,
+        *,
+        retriever: Retriever,
+        planner: Planner | None = None,
+        rewriter: QueryRewriter | None = None,
+        drafter: Drafter | None = None,
+        judge: SufficiencyJudge | None = None,
+        synthesizer: Synthesizer | None = None,
+        config: OrchestratorConfig | None = None,
+    ) -> None:
+        self.retriever = _check(retriever, "retrieve", "retriever")
+        self.planner = _check(planner or HeuristicPlanner(), "plan", "planner")
+        self.rewriter = _check(rewriter or PlanFeedbackRewriter(), "rewrite", "rewriter")
+        self.drafter = _check(drafter or ExtractiveDrafter(), "draft", "drafter")
+        self.judge = _check(judge or AutoraterStyleSufficiencyJudge(), "assess", "judge")
+        self.synthesizer = _check(synthesizer or ExtractiveGroundedSynthesizer(), "synthesize", "synthesizer")
+        self.config = config or OrchestratorConfig()
+        if not isinstance(self.config, OrchestratorConfig):
+            raise InvalidInputError(f"config must be an OrchestratorConfig, got {type(self.config).__name__}", stage="orchestrator")
+        # Used once a budget is spent: they charge nothing, so the run can still finish.
+        self._fallback_judge = AutoraterStyleSufficiencyJudge()
+        self._fallback_synthesizer = ExtractiveGroundedSynthesizer()
+
+    def run(self, question: str, corpora: Sequence[Corpus]) -> RunResult:
+        """Answer ``question`` from ``corpora``.
+
+        Args:
+            question: The question (a non-empty string).
+            corpora: The corpora to route over (at least one, unique ids).
+
+        Returns:
+            The run result with the grounded answer, the trace and the stop reason.
+
+        Raises:
+            InvalidInputError: Bad question, corpora or plan (a route to an unknown corpus).
+            RetrievalError: The retriever failed with an error of its own.
+        """
+        require_text(question, "question", stage="orchestrator")
+        corpora = require_corpora(corpora, stage="orchestrator")
+        budget = RunBudget(deadline_s=self.config.deadline_s, max_llm_calls=self.config.max_llm_calls, max_tokens=self.config.max_tokens)
+        with use_budget(budget):
+            return _Run(self, question, corpora, budget).execute()
+
+
+class _Run:
+    """The state of one run (kept off the orchestrator so runs can be concurrent)."""
+
+    def __init__(self, owner: AgenticRAGOrchestrator, question: str, corpora: tuple[Corpus, ...], budget: RunBudget) -> None:
+        self.o, self.question, self.corpora, self.budget = owner, question, corpora, budget
+        self.snippets: dict[tuple[str, str, int, int], Snippet] = {}
+        # Reciprocal ranks (k = 60, ranks from 1) of each snippet in every subquery that found
+        # it, for the final evidence order.
+        self.rank_credit: dict[tuple[str, str, int, int], list[float]] = {}
+        self.issued: set[tuple[str, tuple[str, ...]]] = set()
+        self.traces: list[IterationTrace] = []
+        self.subquery_count = 0
+        self.assessment: ContextAssessment | None = None
+        self.spent = False
+        self.deadline_hit = False  # a retriever call was abandoned at the deadline
+
+    def execute(self) -> RunResult:
+        cfg = self.o.config
+        try:
+            plan = self._plan(None)
+        except BudgetExhaustedError as exc:
+            self.spent = True
+            plan = HeuristicPlanner().plan(self.question, self.corpora)
+            return self._finish(plan, StopReason(exc.reason))
+        stop = StopReason.MAX_ITERATIONS
+        try:
+            pending = self.o.rewriter.rewrite(plan, (), iteration=1)
+            for iteration in range(1, cfg.max_iterations + 1):
+                subqueries = self._fresh(pending)
+                if not subqueries:
+                    stop = StopReason.NO_QUERIES
+                    break
+                new, truncated = self._retrieve(subqueries)
+                evidence = self._ranked()
+                draft = self.o.drafter.draft(self.question, plan, evidence)
+                self.assessment = self.o.judge.assess(self.question, plan, evidence, draft)
+                self.traces.append(IterationTrace(iteration, subqueries, tuple(new), draft, self.assessment))
+                reason = self._stop_reason(plan, new, truncated, iteration)
+                if reason is not None:
+                    stop = reason
+                    break
+                if cfg.replan:
+                    plan = self._plan(self.assessment)
+                pending = self.o.rewriter.rewrite(plan, self.assessment.feedback_queries, iteration=iteration + 1)
+        except BudgetExhaustedError as exc:
+            self.spent = True
+            stop = StopReason(exc.reason)
+        return self._finish(plan, stop)
+
+    def _plan(self, prior: ContextAssessment | None) -> RetrievalPlan:
+        plan = self.o.planner.plan(self.question, self.corpora, prior)
+        known = {c.id for c in self.corpora}
+        for route in plan.routes:
+            unknown = [c for c in route.corpus_ids if c not in known]
+            if unknown:
+                raise InvalidInputError(f"plan routes fact {route.fact_id!r} to unknown corpora {unknown}; known: {sorted(known)}", stage="planner")
+        return plan
+
+    def _fresh(self, subqueries: Sequence[Subquery]) -> tuple[Subquery, ...]:
+        """Drop subqueries already issued (same text and corpora) and cap the count."""
+        out = []
+        for sq in subqueries:
+            key = (" ".join(sq.text.casefold().split()), tuple(sorted(sq.corpus_ids)))
+            if key in self.issued:
+                continue
+            self.issued.add(key)
+            out.append(sq)
+            if len(out) == self.o.config.max_subqueries_per_iteration:
+                break
+        return tuple(out)
+
+    def _retrieve(self, subqueries: Sequence[Subquery]) -> tuple[list[Snippet], bool]:
+        new: list[Snippet] = []
+        truncated = False
+        for sq in subqueries:
+            if self.budget.expired():
+                break
+            self.subquery_count += 1
+            self.budget.charge_retrieval()
+            try:
+                found = self._call_retriever(sq)
+            except AgenticRAGError:
+                raise
+            except Exception as exc:  # a third-party retriever's own error, named for the caller
+                raise RetrievalError(f"retriever failed on subquery {sq.id} {sq.text!r}: {type(exc).__name__}: {exc}", stage="retriever") from exc
+            if found is None:  # still running at the deadline: abandoned
+                self.deadline_hit = True
+                break
+            for rank, hit in enumerate(found, start=1):
+                stamped = dataclasses.replace(hit, query_id=sq.id, fact_id=sq.fact_id, lineage=())
+                key = stamped.key
+                if key in self.snippets or len(self.snippets) < self.o.config.max_snippets:
+                    self.rank_credit.setdefault(key, []).append(1.0 / (60 + rank))
+                if key in self.snippets:
+                    old = self.snippets[key]
+                    lineage = tuple(dict.fromkeys(old.lineage + stamped.lineage))
+                    self.snippets[key] = dataclasses.replace(old, score=max(old.score, stamped.score), lineage=lineage)
+                elif len(self.snippets) >= self.o.config.max_snippets:
+                    truncated = True
+                else:
+                    self.snippets[key] = stamped
+                    new.append(stamped)
+        return new, truncated
+
+    def _call_retriever(self, sq: Subquery) -> Sequence[Snippet] | None:
+        """The retriever's hits for ``sq``, or ``None`` when the deadline passed first.
+
+        With a deadline the call runs on a daemon thread and is waited for only the time
+        remaining; a call still running then is abandoned (it finishes, or dies with the
+        process, unobserved). Without one it runs in the caller's thread.
+        """
+        remaining = self.budget.remaining_s()
+        if remaining is None:
+            return self.o.retriever.retrieve(sq.text, self.o.config.top_k, corpus_ids=sq.corpus_ids)
+        future = submit_daemon(self.o.retriever.retrieve, sq.text, self.o.config.top_k, corpus_ids=sq.corpus_ids, name="agentic-rag-retrieve")
+        try:
+            return future.result(timeout=remaining)
+        except concurrent.futures.TimeoutError:
+            return None
+
+    def _stop_reason(self, plan: RetrievalPlan, new: list[Snippet], truncated: bool, iteration: int) -> StopReason | None:
+        assert self.assessment is not None
+        if self.assessment.is_sufficient:
+            return StopReason.SUFFICIENT
+        if self.assessment.conflicts and plan.stop_conditions.stop_on_conflict:
+            return StopReason.CONFLICT
+        if self.deadline_hit or self.budget.expired():
+            return StopReason.DEADLINE
+        if truncated:
+            return StopReason.MAX_SNIPPETS
+        if not new:
+            return StopReason.NO_PROGRESS
+        return None
+
+    def _ranked(self) -> list[Snippet]:
+        """The evidence best first: by best reciprocal rank in any subquery, then by the sum
+        over subqueries, then by first-seen order.
+
+        The best rank, not the sum, leads: follow-up queries share words, so a sum would
+        reward generic passages every query brushes against over the one passage a single
+        targeted query found first. Drafters and judges get the evidence in this order.
+        """
+        seen = list(self.snippets)
+        credit = {key: (max(values), sum(values)) for key, values in self.rank_credit.items()}
+        order = sorted(range(len(seen)), key=lambda i: (-credit.get(seen[i], (0.0, 0.0))[0], -credit.get(seen[i], (0.0, 0.0))[1], i))
+        return [self.snippets[seen[i]] for i in order]
+
+    def _final_order(self, answer: GroundedAnswer) -> tuple[Snippet, ...]:
+        """The final evidence: snippets the answer cites (in claim order), then those the last
+        assessment found best for each fact (covered or not), then the rest best first (see
+        :meth:`_ranked`)."""
+        cited = list(dict.fromkeys(c.snippet_id for claim in answer.claims for c in claim.citations))
+        if self.assessment is not None:
+            cited = list(dict.fromkeys(cited + [sid for support in self.assessment.support for sid in support.snippet_ids]))
+        position = {sid: n for n, sid in enumerate(cited)}
+        ranked = self._ranked()
+        order = sorted(range(len(ranked)), key=lambda i: (position.get(ranked[i].id, len(position)), i))
+        return tuple(ranked[i] for i in order)
+
+    def _finish(self, plan: RetrievalPlan, stop: StopReason) -> RunResult:
+        evidence = tuple(self._ranked())
+        judge = self.o._fallback_judge if self.spent else self.o.judge
+        synthesizer = self.o._fallback_synthesizer if self.spent else self.o.synthesizer
+        try:
+            if self.assessment is None:
+                self.assessment = judge.assess(self.question, plan, evidence, DraftAnswer(text=""))
+            answer = synthesizer.synthesize(self.question, plan, evidence, self.assessment)
+        except BudgetExhaustedError as exc:
+            if not self.spent:
+                stop = StopReason(exc.reason)
+            self.spent = True
+            if self.assessment is None:
+                self.assessment = self.o._fallback_judge.assess(self.question, plan, evidence, DraftAnswer(text=""))
+            answer = self.o._fallback_synthesizer.synthesize(self.question, plan, evidence, self.assessment)
+        answer = _enforce_invariants(answer, evidence, self.assessment, self.o._fallback_synthesizer)
+        answer = dataclasses.replace(answer, iterations=len(self.traces))
+        evidence = self._final_order(answer)
+        snap = self.budget.snapshot()
+        usage = Usage(
+            retriever_calls=snap.retriever_calls,
+            subqueries=self.subquery_count,
+            llm_calls=snap.llm_calls,
+            prompt_tokens=snap.prompt_tokens,
+            completion_tokens=snap.completion_tokens,
+            elapsed_s=round(snap.elapsed_s, 6),
+        )
+        return RunResult(self.question, plan, answer, tuple(self.traces), evidence, stop, usage)
+
+
+def _enforce_invariants(answer: GroundedAnswer, evidence: Sequence[Snippet], assessment: ContextAssessment, synthesizer: ExtractiveGroundedSynthesizer) -> GroundedAnswer:
+    """Drop claims that do not hold and never claim more than the evidence (the shared
+    answer-status guard, with the judge's verdict through the abstention policy)."""
+    return guard_answer(answer, evidence, synthesizer.policy.verdict(assessment))
+
+
+def _check(component: object, method: str, slot: str):
+    if component is None or not callable(getattr(component, method, None)):
+        raise InvalidInputError(f"{slot} must have a callable {method}() method, got {type(component).__name__}", stage="orchestrator")
+    return component

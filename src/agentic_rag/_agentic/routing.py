@@ -1,0 +1,79 @@
+"""Routing by corpus description: which corpora a fact or a follow-up query should search."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from agentic_rag._contracts import Corpus
+from agentic_rag._contracts.validation import require_int
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._text import Analyzer
+
+__all__ = ["CorpusRouter", "RoutingDecision"]
+
+
+@dataclass(frozen=True, slots=True)
+class RoutingDecision:
+    """The corpora chosen for a text, best first, and why."""
+
+    corpus_ids: tuple[str, ...]
+    reason: str
+
+
+class CorpusRouter:
+    """Scores corpora by analysed-term overlap between a text and each corpus's id and
+    description; keeps the best ones.
+
+    A corpus is kept when its overlap is positive and at least ``min_relative`` of the best
+    overlap, up to ``max_corpora``; ties are broken by corpus id. When no description shares
+    a term with the text, the fallback corpora are used (or every corpus when none is given),
+    because searching nowhere cannot find anything.
+
+    Args:
+        analyzer: The analyzer for both sides (default: English stop words, Snowball stems).
+        max_corpora: At most this many corpora per route.
+        min_relative: Keep corpora scoring at least this fraction of the best score.
+
+    Raises:
+        InvalidInputError: ``max_corpora`` below 1 or ``min_relative`` outside (0, 1].
+    """
+
+    def __init__(self, analyzer: Analyzer | None = None, *, max_corpora: int = 2, min_relative: float = 0.5) -> None:
+        self.analyzer = analyzer or Analyzer()
+        self.max_corpora = require_int(max_corpora, "max_corpora", minimum=1, stage="router")
+        if isinstance(min_relative, bool) or not isinstance(min_relative, (int, float)) or not 0 < min_relative <= 1:
+            raise InvalidInputError(f"min_relative must be in (0, 1], got {min_relative!r}", stage="router")
+        self.min_relative = float(min_relative)
+
+    def route(self, text: str, corpora: Sequence[Corpus], *, fallback: Sequence[str] = ()) -> RoutingDecision:
+        """Choose corpora for ``text``.
+
+        Args:
+            text: A fact description or a query.
+            corpora: Candidate corpora.
+            fallback: Corpus ids to use when no description overlaps (``()``: all corpora).
+
+        Returns:
+            The chosen corpus ids (best first) and a reason for the trace.
+
+        Raises:
+            InvalidInputError: ``corpora`` is empty.
+        """
+        if not corpora:
+            raise InvalidInputError("cannot route without corpora; pass at least one Corpus", stage="router")
+        wanted = set(self.analyzer.analyze(text))
+        scored = []
+        for corpus in corpora:
+            terms = set(self.analyzer.analyze(f"{corpus.id.replace('_', ' ').replace('-', ' ')} {corpus.description}"))
+            overlap = sorted(wanted & terms)
+            if overlap:
+                scored.append((-len(overlap), corpus.id, overlap))
+        scored.sort()
+        if not scored:
+            ids = tuple(fallback) if fallback else tuple(sorted(c.id for c in corpora))
+            return RoutingDecision(ids, "no corpus description shares a term with the text")
+        best = -scored[0][0]
+        kept = [(cid, overlap) for neg, cid, overlap in scored if -neg >= best * self.min_relative][: self.max_corpora]
+        reason = "; ".join(f"{cid} matches {', '.join(overlap)}" for cid, overlap in kept)
+        return RoutingDecision(tuple(cid for cid, _ in kept), reason)

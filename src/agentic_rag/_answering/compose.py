@@ -1,0 +1,85 @@
+"""The answer text: the claims' own words, in order, then what the answer could not say."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from agentic_rag._contracts import AnswerStatus, Claim, ConflictEvidence, RequiredFact, RetrievalPlan
+
+__all__ = ["CITATION_MARKER", "compose_text", "marked_segments", "outcome_notes"]
+
+#: A citation marker ``[n]`` of an answer that cites documents by number: after white space and
+#: before white space, closing punctuation or the end, so ``x[0]`` or ``parts[1].lower()`` in
+#: quoted code is not read as one.
+CITATION_MARKER = re.compile(r"(?<=\s)\[(\d+)\](?=[.!?;:,]?(?:\s|$))")
+# A claim: text, then one or more markers, then the punctuation closing it.
+_MARKED = re.compile(r"(?s).*?(?:\s+\[\d+\](?=[.!?;:,]?(?:\s|$)))+[.!?;:,]?")
+
+
+def compose_text(claims: Sequence[Claim], notes: Iterable[str] = ()) -> str:
+    """Join claims and notes into the answer text.
+
+    Each claim's text appears once, in claim order. Claims that span several lines (a code
+    block with its lead-in, a list) keep their lines and are set off by blank lines, so a
+    command is never run together with the sentence after it; one-line claims are joined
+    with spaces. Notes (what is missing, where the sources disagree) follow.
+
+    Args:
+        claims: The answer's claims, best first.
+        notes: Sentences to append, in order.
+
+    Returns:
+        The text ("" when there is nothing to say).
+    """
+    texts = list(dict.fromkeys(c.text.strip() for c in claims if c.text.strip()))
+    separator = "\n\n" if any("\n" in t for t in texts) else " "
+    parts = [separator.join(texts)] if texts else []
+    parts.extend(n.strip() for n in notes if n.strip())
+    return separator.join(parts) if len(parts) > 1 and separator != " " else " ".join(parts)
+
+
+def outcome_notes(plan: RetrievalPlan, conflicts: Sequence[ConflictEvidence], missing: Sequence[RequiredFact], *, has_claims: bool, status: AnswerStatus) -> list[str]:
+    """What an answer says beyond its claims: each conflict with both sides, the facts not
+    found, or (with nothing found and nothing missing named) that the evidence is insufficient.
+
+    Args:
+        plan: The plan (for the facts' descriptions).
+        conflicts: Conflicting evidence, one per fact.
+        missing: Facts the evidence did not cover.
+        has_claims: Whether the answer has claims.
+        status: The answer's status.
+
+    Returns:
+        Sentences for :func:`compose_text`'s ``notes``.
+    """
+    notes = []
+    for conflict in conflicts:
+        sides = " versus ".join(g.value for g in conflict.groups)
+        notes.append(f"The sources disagree on {plan.fact(conflict.fact_id).description.rstrip('?.! ')}: {sides}.")
+    if missing:
+        lead = "Not found in the evidence" if has_claims else "The evidence is insufficient to answer; not found"
+        notes.append(f"{lead}: {'; '.join(f.description.rstrip('?.! ') for f in missing)}.")
+    elif status is AnswerStatus.UNANSWERABLE:
+        notes.append("The evidence is insufficient to answer this question.")
+    return notes
+
+
+def marked_segments(text: str) -> list[tuple[str, tuple[int, ...]]]:
+    """The claims of an answer that cites documents as ``[n]``: each is the text up to its run
+    of markers (and the punctuation closing it), with the numbers it cites.
+
+    Args:
+        text: The answer text.
+
+    Returns:
+        ``(claim text without markers, cited numbers)`` pairs in order; text after the last
+        marker is not a claim.
+    """
+    out = []
+    for match in _MARKED.finditer(text):
+        numbers = tuple(int(n) for n in CITATION_MARKER.findall(match.group()))
+        claim = CITATION_MARKER.sub("", match.group()).strip()
+        claim = claim if "\n" in claim else " ".join(claim.split()).replace(" .", ".")
+        out.append((claim, numbers))
+    return out

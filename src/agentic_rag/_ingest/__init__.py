@@ -1,0 +1,48 @@
+"""Ingestion: walk a folder, load each file as sections of text, cut them into chunks.
+
+:func:`walk_tree` finds the files (deterministic order, symbolic links contained in the root),
+:func:`read_source` and :func:`parse_source` read and parse one (Markdown, reStructuredText,
+HTML, text, JSON, JSONL, CSV; anything else is a listed ``problem``, never an exception), and
+:func:`chunk_sections` cuts the result into :class:`Chunk` objects that cite
+``path:start-end`` line ranges of the original file.
+"""
+
+from __future__ import annotations
+
+from agentic_rag._ingest.blocks import ParsedSource, TextBlock, TextSection
+from agentic_rag._ingest.chunker import Chunk, ChunkOptions, chunk_sections
+from agentic_rag._ingest.html_loader import parse_html
+from agentic_rag._ingest.loaders import SourceBytes, decode_text, load_path, parse_plain_text, parse_source, read_source
+from agentic_rag._ingest.markdown_loader import parse_markdown
+from agentic_rag._ingest.rst_loader import parse_rst
+from agentic_rag._ingest.structured_loader import FieldMapping, parse_csv, parse_json, parse_jsonl
+from agentic_rag._ingest.walker import DEFAULT_SKIPPED_FOLDERS, SUPPORTED_SUFFIXES, SkippedFile, SourceFile, WalkOptions, WalkResult, walk_tree
+
+__all__ = [
+    "Chunk",
+    "ChunkOptions",
+    "DEFAULT_SKIPPED_FOLDERS",
+    "FieldMapping",
+    "ParsedSource",
+    "SUPPORTED_SUFFIXES",
+    "SkippedFile",
+    "SourceBytes",
+    "SourceFile",
+    "TextBlock",
+    "TextSection",
+    "WalkOptions",
+    "WalkResult",
+    "chunk_sections",
+    "decode_text",
+    "load_path",
+    "parse_csv",
+    "parse_html",
+    "parse_json",
+    "parse_jsonl",
+    "parse_markdown",
+    "parse_plain_text",
+    "parse_rst",
+    "parse_source",
+    "read_source",
+    "walk_tree",
+]

@@ -1,0 +1,244 @@
+"""Cutting parsed sections into overlapping chunks that cite exact line ranges.
+
+Within one section (a chunk never spans two), sentences are packed into a chunk until the
+word budget is reached. A paragraph that does not fit in what is left starts the next chunk
+when the current one is at least half full, so chunks tend to end at paragraph breaks. Each
+new chunk opens with the last whole sentences of the previous one, up to the overlap budget.
+A sentence is only ever cut when it alone exceeds the budget: at its line breaks first, then
+every ``max_words`` words.
+
+Chunks are numbered from **0** in file order, so the ids ``docs/guide.md#0``,
+``docs/guide.md#1``... are stable as long as the file and the options are unchanged. Each
+chunk carries the SHA-256 of its text, its 1-based line range in the original file and its
+section title.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from agentic_rag._contracts import Document
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._ingest.blocks import TextBlock, TextSection
+from agentic_rag._text.sentences import split_sentences
+
+__all__ = ["Chunk", "ChunkOptions", "chunk_sections"]
+
+_STAGE = "chunker"
+_WORD = re.compile(r"\S+")
+_LINE = re.compile(r"[^\n]+")
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkOptions:
+    """The chunk size and overlap, in words (white-space separated tokens).
+
+    Args:
+        max_words: Most words in a chunk (overlap included), >= 1.
+        overlap_words: Most words of whole sentences repeated from the previous chunk,
+            >= 0 and < ``max_words``.
+
+    Raises:
+        InvalidInputError: A value that is not an int or out of range.
+    """
+
+    max_words: int = 180
+    overlap_words: int = 30
+
+    def __post_init__(self) -> None:
+        for name in ("max_words", "overlap_words"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidInputError(f"{name} must be an int, got {value!r}", stage=_STAGE)
+        if self.max_words < 1:
+            raise InvalidInputError(f"max_words must be >= 1, got {self.max_words}", stage=_STAGE)
+        if not 0 <= self.overlap_words < self.max_words:
+            raise InvalidInputError(f"overlap_words must be in [0, max_words), got {self.overlap_words} with max_words {self.max_words}", stage=_STAGE)
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A piece of a file, ready to index and to cite.
+
+    Args:
+        id: ``"<path>#<n>"``.
+        path: The file's path as the store names it (``/``-separated).
+        n: Position in the file, from 0.
+        text: The chunk's text (cleaned of markup).
+        start_line: First line of the original file it comes from (1-based).
+        end_line: Last line (inclusive).
+        section: Title of the section it belongs to (``""`` before any heading).
+        title: The section title, else the record id, else the file's stem.
+        sha256: Hex SHA-256 of ``text`` (UTF-8).
+        record_id: The record's id for JSON, JSONL and CSV rows, else ``""``.
+    """
+
+    id: str
+    path: str
+    n: int
+    text: str
+    start_line: int
+    end_line: int
+    section: str
+    title: str
+    sha256: str
+    record_id: str = ""
+
+    @property
+    def citation(self) -> str:
+        """``path:start-end``, the form answers cite."""
+        return f"{self.path}:{self.start_line}-{self.end_line}"
+
+    def to_document(self, corpus_id: str) -> Document:
+        """The chunk as an indexable document of ``corpus_id``.
+
+        Metadata holds ``path``, ``start_line``, ``end_line``, ``section`` and ``sha256``
+        (and ``record_id`` for records).
+        """
+        metadata: dict[str, object] = {"path": self.path, "start_line": self.start_line, "end_line": self.end_line,
+                                       "section": self.section, "sha256": self.sha256}
+        if self.record_id:
+            metadata["record_id"] = self.record_id
+        return Document(self.id, self.text, self.title, corpus_id, metadata)
+
+
+# A piece is a run of text the packer never cuts:
+# (block index, start, end, words, opens its block, is the whole block).
+_Piece = tuple[int, int, int, int, bool, bool]
+
+
+def _spans(text: str, start: int, end: int, budget: int) -> list[tuple[int, int, int]]:
+    """Cut ``text[start:end]`` into spans of at most ``budget`` words: lines, then words."""
+    words = len(text[start:end].split())
+    if words <= budget:
+        return [(start, end, words)]
+    out: list[tuple[int, int, int]] = []
+    lines = [(start + m.start(), start + m.end()) for m in _LINE.finditer(text[start:end]) if m.group().strip()]
+    if len(lines) > 1:
+        for line_start, line_end in lines:
+            out.extend(_spans(text, line_start, line_end, budget))
+        return out
+    found = [(start + m.start(), start + m.end()) for m in _WORD.finditer(text[start:end])]
+    for first in range(0, len(found), budget):
+        group = found[first:first + budget]
+        out.append((group[0][0], group[-1][1], len(group)))
+    return out
+
+
+def _sentences(block: TextBlock, index: int, budget: int) -> list[_Piece]:
+    """The block's sentences (over-long ones cut) as pieces; the first opens the block."""
+    pieces: list[_Piece] = []
+    for sentence in split_sentences(block.text):
+        for start, end, words in _spans(block.text, sentence.start, sentence.end, budget):
+            pieces.append((index, start, end, words, not pieces, False))
+    return pieces
+
+
+def _pieces(blocks: tuple[TextBlock, ...], budget: int) -> tuple[list[_Piece], list[int]]:
+    """One whole-paragraph piece per block that fits the budget, sentences for the rest."""
+    pieces: list[_Piece] = []
+    block_words: list[int] = []
+    for index, block in enumerate(blocks):
+        text = block.text
+        total = len(text.split())
+        block_words.append(total)
+        if total <= budget:
+            pieces.append((index, len(text) - len(text.lstrip()), len(text.rstrip()), total, True, True))
+        else:
+            pieces.extend(_sentences(block, index, budget))
+    return pieces, block_words
+
+
+def _pack(blocks: tuple[TextBlock, ...], options: ChunkOptions) -> list[list[_Piece]]:
+    """Group a section's pieces into chunks (lists of consecutive pieces)."""
+    budget, overlap = options.max_words, options.overlap_words
+    pieces, block_words = _pieces(blocks, budget)
+    chunks: list[list[_Piece]] = []
+    current: list[_Piece] = []
+    carried = words = 0  # words repeated from the previous chunk; words in ``current``
+    queue = pieces[::-1]
+    while queue:
+        piece = queue.pop()
+        index, _, _, size, opens, whole = piece
+        fresh = words - carried
+        if opens and fresh and words + block_words[index] > budget and fresh * 2 >= budget:
+            # Half full and the next paragraph does not fit: end the chunk at the break.
+            chunks.append(current)
+            current, carried, words = _overlap(current, overlap)
+            fresh = 0
+        if words + size > budget:
+            if whole and fresh:
+                sentences = _sentences(blocks[index], index, budget)
+                if len(sentences) > 1:
+                    queue.extend(reversed(sentences))  # fill the chunk sentence by sentence
+                    continue
+            if fresh:
+                chunks.append(current)
+                current, carried, words = _overlap(current, overlap)
+            while current and words + size > budget:
+                # Repeated sentences give way to new text.
+                dropped = current.pop(0)[3]
+                words -= dropped
+                carried -= dropped
+        current.append(piece)
+        words += size
+    if words > carried:
+        chunks.append(current)
+    return chunks
+
+
+def _overlap(previous: list[_Piece], overlap: int) -> tuple[list[_Piece], int, int]:
+    """The trailing whole pieces of ``previous`` within ``overlap`` words: (pieces, words, words)."""
+    kept: list[_Piece] = []
+    words = 0
+    for piece in reversed(previous):
+        if words + piece[3] > overlap:
+            break
+        kept.append(piece)
+        words += piece[3]
+    kept.reverse()
+    return kept, words, words
+
+
+def chunk_sections(sections: tuple[TextSection, ...], path: str, options: ChunkOptions | None = None) -> tuple[Chunk, ...]:
+    """Cut a parsed file into chunks.
+
+    Args:
+        sections: The file's sections (from a loader).
+        path: The file's path as the store names it; chunk ids are ``f"{path}#{n}"``.
+        options: Chunk size and overlap (default :class:`ChunkOptions`).
+
+    Returns:
+        Chunks in file order, numbered from 0.
+
+    Raises:
+        InvalidInputError: ``path`` empty or ``options`` not ``ChunkOptions``.
+    """
+    options = options if options is not None else ChunkOptions()
+    if not isinstance(options, ChunkOptions):
+        raise InvalidInputError(f"options must be ChunkOptions, got {type(options).__name__}", stage=_STAGE)
+    if not isinstance(path, str) or not path.strip():
+        raise InvalidInputError(f"path must be a non-empty string, got {path!r}", stage=_STAGE)
+    stem = PurePosixPath(path).stem or path
+    chunks: list[Chunk] = []
+    for section in sections:
+        blocks = section.blocks
+        for pieces in _pack(blocks, options):
+            groups: list[tuple[int, int, int]] = []  # (block, start, end) of consecutive pieces
+            for index, start, end, _, _, _ in pieces:
+                if groups and groups[-1][0] == index:
+                    groups[-1] = (index, groups[-1][1], end)
+                else:
+                    groups.append((index, start, end))
+            parts = [blocks[i].text[s:e] for i, s, e in groups]
+            lines = [blocks[i].lines_of(s, e) for i, s, e in groups]
+            start_line, end_line = lines[0][0], max(last for _, last in lines)
+            text = "\n\n".join(parts)
+            n = len(chunks)
+            title = section.title or section.record_id or stem
+            chunks.append(Chunk(f"{path}#{n}", path, n, text, start_line, end_line, section.title, title,
+                                hashlib.sha256(text.encode("utf-8")).hexdigest(), section.record_id))
+    return tuple(chunks)

@@ -1,0 +1,275 @@
+"""HTML to sections of plain text, with a small linear-time tokenizer.
+
+Scripts, styles, templates and the document head are dropped (the ``<title>`` becomes the
+title of the text before the first heading); ``<h1>``-``<h6>`` start sections titled by their
+text; block elements (paragraphs, list items, table rows, ``<br>``...) end paragraphs. White
+space is collapsed except inside ``<pre>``. Every piece of text keeps the source line it came
+from, so a chunk's line range points into the original file.
+
+The tokenizer follows the HTML5 rules where they matter for text: a tag ends at the first
+``>`` outside a quoted attribute value, a comment at ``-->``, ``<!...>`` and ``<?...>`` at
+``>``, and the content of ``<script>`` and ``<style>`` is not markup. A construct left open at
+the end of the file swallows the rest of it, as in a browser. Each character is looked at a
+bounded number of times, so a hostile page (120 KB of ``<a ``, ``<!--`` repeated) costs
+linear time; the standard library's ``html.parser`` rescans such input from every ``<``.
+"""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+from agentic_rag._ingest.blocks import TextBlock, TextSection
+
+__all__ = ["parse_html"]
+
+_TAG_OPEN = re.compile(r"<(/?)([a-zA-Z][^\t\n\r\f />\x00]*)")
+_TAG_STOP = re.compile(r"[>\"']")
+_RAW_TEXT = {tag: re.compile(rf"</{tag}(?=[\s/>])", re.IGNORECASE) for tag in ("script", "style")}
+_DROPPED = frozenset({"script", "style", "noscript", "template", "svg", "math", "head", "iframe", "object"})
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_BLOCKS = frozenset({
+    "address", "article", "aside", "blockquote", "body", "br", "caption", "dd", "details", "dialog", "div", "dl", "dt",
+    "fieldset", "figcaption", "figure", "footer", "form", "header", "hr", "html", "legend", "li", "main", "nav", "ol",
+    "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+})
+_CELLS = frozenset({"td", "th"})
+
+
+class _TextCollector:
+    def __init__(self) -> None:
+        self.line = 1  # the source line of the token being handled
+        self.sections: list[TextSection] = []
+        self.blocks: list[TextBlock] = []
+        self.title = ""
+        self.dropped: list[str] = []  # open dropped elements, innermost last
+        self.in_title = False
+        self.page_title: list[str] = []
+        self.heading: list[str] | None = None
+        self.pre = 0
+        self.text: list[str] = []
+        self.length = 0
+        self.marks: list[tuple[int, int]] = []
+        self.space = False
+
+    # -- structure ----------------------------------------------------------------------
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "body" and self.dropped == ["head"]:
+            self.dropped.clear()  # an unclosed <head> ends where the body starts
+        if self.dropped:
+            if tag in _DROPPED:
+                self.dropped.append(tag)
+            elif tag == "title" and self.dropped == ["head"]:
+                self.in_title = True
+            return
+        if tag in _DROPPED:
+            self.dropped.append(tag)
+            return
+        if tag == "title":
+            self.in_title = True
+        elif tag in _HEADINGS:
+            self.end_block()
+            self.heading = []
+        elif tag in _CELLS and self.length:
+            self.space = True
+            self.add_text("|", self.line)
+            self.space = True
+        elif tag in _BLOCKS:
+            self.end_block()
+            if tag == "pre":
+                self.pre += 1
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if not self.dropped and tag in _BLOCKS:
+            self.end_block()
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.dropped:
+            if tag == "title":
+                self.in_title = False
+            elif tag in _DROPPED and tag in self.dropped:
+                while self.dropped and self.dropped.pop() != tag:
+                    pass
+            return
+        if tag == "title":
+            self.in_title = False
+        elif tag in _HEADINGS and self.heading is not None:
+            self.new_section(" ".join("".join(self.heading).split()))
+            self.heading = None
+        elif tag in _BLOCKS and tag not in _CELLS:
+            self.end_block()
+            if tag == "pre" and self.pre:
+                self.pre -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self.in_title:
+            self.page_title.append(data)
+            return
+        if self.dropped:
+            return
+        if self.heading is not None:
+            self.heading.append(data)
+            return
+        line = self.line
+        if self.pre:
+            for k, piece in enumerate(data.split("\n")):
+                if k:
+                    self.end_line()
+                if piece.strip():
+                    self.add_text(piece.rstrip(), line + k, verbatim=True)
+            return
+        for k, piece in enumerate(data.split("\n")):
+            if k:
+                self.space = True
+            words = piece.split()
+            if not words:
+                if piece:
+                    self.space = True
+                continue
+            if piece[0].isspace():
+                self.space = True
+            self.add_text(" ".join(words), line + k)
+            self.space = piece[-1].isspace()
+
+    # -- text assembly ------------------------------------------------------------------
+
+    def add_text(self, text: str, line: int, verbatim: bool = False) -> None:
+        if self.length and self.space and not verbatim:
+            self.text.append(" ")
+            self.length += 1
+        if not self.marks or self.marks[-1][1] != line:
+            if self.marks and self.marks[-1][0] == self.length:
+                self.marks[-1] = (self.length, line)
+            else:
+                self.marks.append((self.length, line))
+        self.text.append(text)
+        self.length += len(text)
+        self.space = False
+
+    def end_line(self) -> None:
+        if self.length and self.text[-1] != "\n":
+            self.text.append("\n")
+            self.length += 1
+
+    def end_block(self) -> None:
+        text = "".join(self.text).rstrip()
+        if text.strip():
+            marks = [(o, n) for o, n in self.marks if o < len(text)] or [(0, self.marks[0][1])]
+            if marks[0][0] != 0:
+                marks[0] = (0, marks[0][1])
+            self.blocks.append(TextBlock(text, tuple(marks)))
+        self.text, self.length, self.marks, self.space = [], 0, [], False
+
+    def new_section(self, title: str) -> None:
+        self.end_block()
+        if self.blocks:
+            self.sections.append(TextSection(tuple(self.blocks), self.title))
+        self.blocks = []
+        self.title = title
+
+
+def parse_html(text: str) -> tuple[TextSection, ...]:
+    """Turn an HTML page into titled sections of plain-text paragraphs.
+
+    Args:
+        text: Decoded HTML with ``\\n`` newlines.
+
+    Returns:
+        Sections in document order: the text before the first heading (titled by the
+        page's ``<title>``), then one per ``<h1>``-``<h6>`` that has body text.
+    """
+    collector = _TextCollector()
+    _tokenize(text, collector)
+    if collector.heading is not None:  # an unclosed heading: its text is body text after all
+        collector.heading = None
+    page_title = " ".join("".join(collector.page_title).split())
+    collector.new_section("")
+    sections = collector.sections
+    if sections and not sections[0].title and page_title:
+        sections[0] = TextSection(sections[0].blocks, page_title)
+    return tuple(sections)
+
+
+def _tokenize(text: str, sink: _TextCollector) -> None:
+    """Hand ``text``'s tags and text to ``sink`` in order, each with its source line."""
+    n, position, line, counted = len(text), 0, 1, 0
+
+    def line_at(offset: int) -> int:
+        nonlocal line, counted
+        line += text.count("\n", counted, offset)
+        counted = offset
+        return line
+
+    while position < n:
+        opening = text.find("<", position)
+        if opening < 0:
+            opening = n
+        if opening > position:
+            sink.line = line_at(position)
+            sink.handle_data(_decode(text[position:opening]))
+        if opening >= n:
+            return
+        sink.line = line_at(opening)
+        if text.startswith("<!--", opening):
+            position = _after(text, "-->", opening + 4)
+            continue
+        tag = _TAG_OPEN.match(text, opening)
+        if tag is None:
+            if text.startswith(("<!", "<?", "</"), opening):  # a declaration, a processing
+                position = _after(text, ">", opening + 2)    # instruction or a bogus comment
+            else:
+                sink.handle_data("<")
+                position = opening + 1
+            continue
+        end = _tag_end(text, tag.end())
+        if end < 0:
+            return  # the file ends inside a tag: the rest is that tag, as in a browser
+        name = tag.group(2).lower()
+        position = end
+        if tag.group(1):
+            sink.handle_endtag(name)
+        elif text[end - 2] == "/":
+            sink.handle_startendtag(name, [])
+        else:
+            sink.handle_starttag(name, [])
+            raw = _RAW_TEXT.get(name)
+            if raw is not None:  # script or style: text up to its end tag, never markup
+                close = raw.search(text, end)
+                position = close.start() if close is not None else n
+                if position > end:
+                    sink.line = line_at(end)
+                    sink.handle_data(text[end:position])
+
+
+def _decode(raw: str) -> str:
+    """Character references decoded line by line: a reference to a line break (``&#10;``)
+    reads as a space, so the decoded text keeps the source's line breaks and nothing else."""
+    if "&" not in raw:
+        return raw
+    return "\n".join(unescape(part).replace("\r", " ").replace("\n", " ") for part in raw.split("\n"))
+
+
+def _after(text: str, marker: str, start: int) -> int:
+    """Where the text after the next ``marker`` from ``start`` begins (the end when none)."""
+    found = text.find(marker, start)
+    return len(text) if found < 0 else found + len(marker)
+
+
+def _tag_end(text: str, start: int) -> int:
+    """Where the tag whose name ends at ``start`` ends (after its ``>``), or -1 at the end of
+    the file. A quote opens an attribute value only right after ``=``."""
+    position = start
+    while True:
+        stop = _TAG_STOP.search(text, position)
+        if stop is None:
+            return -1
+        if stop.group() == ">":
+            return stop.end()
+        if text[position:stop.start()].rstrip().endswith("="):
+            close = text.find(stop.group(), stop.end())
+            if close < 0:
+                return -1
+            position = close + 1
+        else:
+            position = stop.end()

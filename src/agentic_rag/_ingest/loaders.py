@@ -1,0 +1,179 @@
+"""Reading a file's bytes and turning them into sections of text, by file type.
+
+:func:`read_source` reads and hashes the bytes (the store compares hashes before parsing
+anything); :func:`parse_source` decodes them and hands them to the loader for the file type:
+plain text (paragraphs), Markdown (:mod:`~agentic_rag._ingest.markdown_loader`),
+reStructuredText (:mod:`~agentic_rag._ingest.rst_loader`), HTML
+(:mod:`~agentic_rag._ingest.html_loader`), JSON, JSONL and CSV
+(:mod:`~agentic_rag._ingest.structured_loader`). Nothing here raises on a bad file: binary
+content, undecodable text or a malformed document comes back as a ``problem`` the caller
+lists as skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._ingest.blocks import ParsedSource, TextBlock, TextSection, block_from_lines
+from agentic_rag._ingest.html_loader import parse_html
+from agentic_rag._ingest.markdown_loader import markdown_source
+from agentic_rag._ingest.rst_loader import rst_source
+from agentic_rag._ingest.structured_loader import TOO_DEEP, FieldMapping, parse_csv, parse_json, parse_jsonl
+from agentic_rag._text.lines import normalize_newlines, split_lines
+
+__all__ = ["PARSERS", "FieldMapping", "SourceBytes", "decode_text", "load_path", "parse_plain_text", "parse_source", "read_source"]
+
+_STAGE = "ingest"
+
+
+@dataclass(frozen=True, slots=True)
+class SourceBytes:
+    """A file's raw content and hash, or why it could not be read.
+
+    Args:
+        data: The bytes (empty when ``problem`` is set).
+        sha256: Hex SHA-256 of ``data``.
+        problem: Why the file is skipped (``""`` when read).
+        unreadable: True when the file could not be opened or read (permission denied, I/O
+            error): a passing condition, unlike content that cannot be indexed, so a store
+            keeps what it indexed from the file before.
+    """
+
+    data: bytes
+    sha256: str
+    problem: str = ""
+    unreadable: bool = False
+
+
+def read_source(path: str | os.PathLike[str], *, max_bytes: int = 32 * 1024 * 1024) -> SourceBytes:
+    """Read and hash a file, reporting unreadable, oversized or binary files as problems.
+
+    Args:
+        path: The file.
+        max_bytes: Larger files are refused.
+
+    Returns:
+        The bytes and their SHA-256, or a ``problem``.
+    """
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        return SourceBytes(b"", "", f"unreadable: {exc.strerror or exc}", unreadable=True)
+    if len(data) > max_bytes:
+        return SourceBytes(b"", "", f"file too large: over {max_bytes} bytes")
+    if b"\0" in data:
+        return SourceBytes(b"", hashlib.sha256(data).hexdigest(), "binary file (contains NUL bytes)")
+    return SourceBytes(data, hashlib.sha256(data).hexdigest())
+
+
+def decode_text(data: bytes) -> tuple[str, str]:
+    """Decode UTF-8 (a leading byte-order mark dropped) with universal newlines.
+
+    Args:
+        data: Raw file bytes.
+
+    Returns:
+        ``(text, problem)``: the text with ``\\r\\n`` and ``\\r`` turned into ``\\n`` (so line
+        numbers match what editors show), or ``("", reason)`` when it is not UTF-8.
+    """
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return "", f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); tried utf-8 and utf-8-sig"
+    return normalize_newlines(text), ""
+
+
+def parse_plain_text(text: str) -> tuple[TextSection, ...]:
+    """Paragraphs of plain text: runs of non-blank lines, each line kept as written.
+
+    Args:
+        text: Decoded text.
+
+    Returns:
+        One untitled section, or nothing when the text is blank.
+    """
+    blocks: list[TextBlock] = []
+    current: list[tuple[str, int]] = []
+    for number, line in enumerate(split_lines(text), start=1):
+        if line.strip():
+            current.append((line.rstrip(), number))
+            continue
+        block = block_from_lines(current)
+        if block is not None:
+            blocks.append(block)
+        current = []
+    block = block_from_lines(current)
+    if block is not None:
+        blocks.append(block)
+    return (TextSection(tuple(blocks)),) if blocks else ()
+
+
+#: The loader for each file ending (lower case, with its dot).
+#: The loader for each file ending (lower case, with its dot); the walker indexes these endings.
+PARSERS: dict[str, Callable[[str, FieldMapping], ParsedSource]] = {
+    ".txt": lambda text, fields: ParsedSource(parse_plain_text(text)),
+    ".md": lambda text, fields: markdown_source(text),
+    ".markdown": lambda text, fields: markdown_source(text),
+    ".rst": lambda text, fields: rst_source(text),
+    ".html": lambda text, fields: ParsedSource(parse_html(text)),
+    ".htm": lambda text, fields: ParsedSource(parse_html(text)),
+    ".json": parse_json,
+    ".jsonl": parse_jsonl,
+    ".csv": parse_csv,
+}
+
+
+def parse_source(data: bytes, suffix: str, *, fields: FieldMapping | None = None) -> ParsedSource:
+    """Decode ``data`` and parse it as a file ending in ``suffix``.
+
+    Args:
+        data: Raw bytes (as read by :func:`read_source`).
+        suffix: The file ending with its dot (``".md"``); case-insensitive.
+        fields: Field mapping for JSON, JSONL and CSV (default :class:`FieldMapping`).
+
+    Returns:
+        The file's sections, or a ``problem`` (unsupported type, bad encoding, malformed or
+        empty content).
+
+    Raises:
+        InvalidInputError: ``fields`` is not a ``FieldMapping``.
+    """
+    fields = fields if fields is not None else FieldMapping()
+    if not isinstance(fields, FieldMapping):
+        raise InvalidInputError(f"fields must be a FieldMapping, got {type(fields).__name__}", stage=_STAGE)
+    parser = PARSERS.get(suffix.lower())
+    if parser is None:
+        return ParsedSource(problem=f"unsupported file type {suffix.lower()!r}")
+    if b"\0" in data:
+        return ParsedSource(problem="binary file (contains NUL bytes)")
+    text, problem = decode_text(data)
+    if problem:
+        return ParsedSource(problem=problem)
+    try:
+        return parser(text, fields)
+    except RecursionError:
+        # Any loader may recurse on nesting (JSON arrays, say): a file nested deeper than the
+        # interpreter allows is skipped, not fatal to the whole run.
+        return ParsedSource(problem=f"content {TOO_DEEP}")
+
+
+def load_path(path: str | os.PathLike[str], *, fields: FieldMapping | None = None) -> ParsedSource:
+    """Read and parse one file (the two steps above, for callers that need no hash).
+
+    Args:
+        path: The file; its ending picks the loader.
+        fields: Field mapping for JSON, JSONL and CSV.
+
+    Returns:
+        The file's sections, or a ``problem``.
+    """
+    source = read_source(path)
+    if source.problem:
+        return ParsedSource(problem=source.problem)
+    return parse_source(source.data, Path(path).suffix, fields=fields)

@@ -1,0 +1,148 @@
+"""The ``agentic-rag`` command line (also ``python -m agentic_rag``).
+
+Commands: ``index`` a folder into a store, ``search`` it, ``ask`` it a question, ``eval`` a
+dataset folder, run the ``demo``, or serve the store over ``mcp``. Exit codes: 0 ok, 1 usage
+error, 2 not found or empty store, 3 a partial or unanswerable answer with ``--strict``, 141
+(quietly, as a Unix tool stopped by SIGPIPE) when the reader of stdout went away
+(``agentic-rag search ... | head -1``). Errors are one line on stderr; ``--debug`` shows the
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from agentic_rag._errors import AgenticRAGError, IndexFormatError, InvalidInputError, StoreError
+
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_NOT_FOUND", "EXIT_OK", "EXIT_STRICT", "EXIT_USAGE", "build_parser", "main"]
+
+EXIT_OK, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_STRICT = 0, 1, 2, 3
+EXIT_BROKEN_PIPE = 141
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with exit code 1 for usage errors (argparse's own default is 2)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser: one sub-command per job, each with ``--help``."""
+    from agentic_rag._interfaces import cli_commands as c
+
+    parser = _Parser(prog="agentic-rag", description="Answers from your documents, with citations, that say when the evidence is not enough.")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def store_arg(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--store", default=".agentic-rag", metavar="DIR", help="the store folder (default: ./.agentic-rag)")
+
+    p = sub.add_parser("index", help="index files and folders into the store", description="Index files and folders (.txt .md .rst .html .json .jsonl .csv) into the store, incrementally: unchanged files are skipped, changed ones replaced, deleted ones removed.")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    store_arg(p)
+    p.add_argument("--corpus", metavar="NAME", help="put every file in this corpus (default: one corpus per top-level folder)")
+    p.add_argument("--description", metavar="TEXT", help="the corpus description used for routing (needs --corpus; default: generated)")
+    p.add_argument("--vectors", action="store_true", help="also keep a hashed n-gram vector index (for ask --mode parallel)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="print the index report as JSON")
+    p.set_defaults(handler=c.cmd_index)
+
+    p = sub.add_parser("search", help="ranked chunks with file:lines", description="Search the store with BM25 and print ranked chunks with file:lines, the best lines for the query, scores and relevance (the IDF-weighted share of the query's terms a chunk holds, 0 to 1).")
+    p.add_argument("query")
+    store_arg(p)
+    p.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
+    p.add_argument("--corpus", metavar="NAME", help="only this corpus")
+    p.add_argument("--json", action="store_true", help="print a JSON list of {path, start_line, end_line, score, text, corpus, focus_start_line, focus_end_line, relevance}")
+    p.set_defaults(handler=c.cmd_search)
+
+    p = sub.add_parser("ask", help="answer a question with citations", description="Answer a question from the store: the answer, its status (answered / partial / unanswerable), each claim with file:lines citations, and the missing facts when partial.")
+    p.add_argument("question")
+    store_arg(p)
+    p.add_argument("--mode", choices=("agentic", "parallel"), default="agentic", help="iterative with sufficiency judging (default), or parallel BM25 + vector branches fused by RRF")
+    p.add_argument("--corpus", metavar="NAME", help="only this corpus")
+    p.add_argument("--llm", metavar="URL", help="an OpenAI-compatible base URL (default: $AGENTIC_RAG_LLM_BASE_URL when --model or $AGENTIC_RAG_LLM_MODEL is set)")
+    p.add_argument("--model", metavar="NAME", help="the model name for --llm")
+    p.add_argument("--evidence", type=int, default=5, metavar="N", help="show at most N ranked evidence passages (default 5; 0 for none)")
+    p.add_argument("--json", action="store_true", help="print one JSON object: status, answer, claims, missing_facts, iterations, stop_reason, evidence")
+    p.add_argument("--trace", metavar="FILE", help="write the whole run (plan, iterations, snippets) as JSON")
+    p.add_argument("--report", metavar="FILE.html", help="write a self-contained HTML report of the run")
+    p.add_argument("--strict", action="store_true", help="exit 3 when the answer is partial or unanswerable")
+    p.set_defaults(handler=c.cmd_ask)
+
+    p = sub.add_parser("eval", help="compare one-shot, iterative and parallel retrieval on a dataset", description="Evaluate one-shot, iterative and parallel configurations on a BEIR-format or multi-hop-format folder and print one table of metrics.")
+    p.add_argument("dataset", metavar="DATASET")
+    p.add_argument("--limit", type=int, help="only the first N queries")
+    p.add_argument("--half", choices=("all", "tune", "report"), default="all", help="multi-hop only: even (tune) or odd (report) lines")
+    p.add_argument("--split", default="test", help="BEIR qrels split (default: test)")
+    p.add_argument("--json", action="store_true", help="print {configuration: {metric: value}}")
+    p.set_defaults(handler=c.cmd_eval)
+
+    p = sub.add_parser("demo", help="index the bundled sample corpus and ask it questions", description="Index the bundled sample corpus (three corpora with descriptions) into a temporary store and ask it a two-hop question and one it can only answer in part.")
+    p.add_argument("--json", action="store_true", help="print the answers as JSON")
+    p.set_defaults(handler=c.cmd_demo)
+
+    p = sub.add_parser("mcp", help="serve the store over MCP (stdio)", description="Serve the store's search, ask and list_corpora tools over MCP on stdin/stdout.")
+    store_arg(p)
+    p.add_argument("--llm", metavar="URL|sampling", help="an OpenAI-compatible base URL for ask, or 'sampling': the MCP client's own model "
+                   "through sampling/createMessage when the client declares the sampling capability (otherwise ask answers "
+                   "deterministically and its model key says why)")
+    p.add_argument("--model", metavar="NAME", help="the model name for --llm URL; with --llm sampling, a model hint sent to the client")
+    p.set_defaults(handler=c.cmd_mcp)
+    return parser
+
+
+def _reader_gone() -> int:
+    """Exit quietly when the reader of stdout went away (``agentic-rag search ... | head -1``),
+    as a Unix tool killed by SIGPIPE does: no message, exit code 141 (128 + SIGPIPE)."""
+    try:
+        # Unwritten output must not fail again at interpreter exit: send it nowhere.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # stdout is no file (redirected in-process)
+        pass
+    return EXIT_BROKEN_PIPE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line.
+
+    Args:
+        argv: Arguments (default ``sys.argv[1:]``).
+
+    Returns:
+        The exit code.
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    if not getattr(args, "handler", None):
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        code = int(args.handler(args))
+        sys.stdout.flush()  # a reader that went away is found here, not at interpreter exit
+        return code
+    except BrokenPipeError:
+        return _reader_gone()
+    except KeyboardInterrupt:
+        print("agentic-rag: interrupted", file=sys.stderr)
+        return 130
+    except (StoreError, IndexFormatError, FileNotFoundError) as exc:
+        if args.debug:
+            raise
+        print(f"agentic-rag: error: {exc}", file=sys.stderr)
+        return EXIT_NOT_FOUND
+    except (InvalidInputError, AgenticRAGError, OSError) as exc:
+        if args.debug:
+            raise
+        print(f"agentic-rag: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE

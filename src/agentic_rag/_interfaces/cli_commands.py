@@ -1,0 +1,223 @@
+"""The handlers of the ``agentic-rag`` sub-commands (see :mod:`agentic_rag._interfaces.cli`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from agentic_rag._errors import InvalidInputError, StoreError
+
+__all__ = ["cmd_ask", "cmd_demo", "cmd_eval", "cmd_index", "cmd_mcp", "cmd_search"]
+
+
+def _print_json(value: Any) -> None:
+    print(json.dumps(value, ensure_ascii=False, sort_keys=True, indent=2))
+
+
+def _store(args: argparse.Namespace, *, must_exist: bool = True):
+    from agentic_rag._store import KnowledgeStore
+
+    store = KnowledgeStore(args.store, base=os.getcwd())
+    if must_exist and not store.exists:
+        raise StoreError(f"no store at {args.store!r}: run `agentic-rag index PATH --store {args.store}` first", stage="cli")
+    return store
+
+
+def _llm(args: argparse.Namespace) -> Any:
+    """The LLM asked for by --llm/--model or the environment, else None (deterministic)."""
+    from agentic_rag.llm.environment import ENV_LLM_BASE_URL as LLM_BASE_URL_ENV, ENV_LLM_MODEL as LLM_MODEL_ENV
+
+    base = args.llm or os.environ.get(LLM_BASE_URL_ENV)
+    model = args.model or os.environ.get(LLM_MODEL_ENV)
+    if not (args.llm or args.model):
+        return None
+    if not base or not model:
+        raise InvalidInputError(f"--llm needs a base URL and --model a name (or set {LLM_BASE_URL_ENV} and {LLM_MODEL_ENV})", stage="cli")
+    from agentic_rag.llm import OpenAICompatibleLLM
+    from agentic_rag.llm.environment import ENV_LLM_JSON_MODE
+
+    return OpenAICompatibleLLM(base, model, json_mode=os.environ.get(ENV_LLM_JSON_MODE, "").strip() or "json_schema")
+
+
+def _warn_about_model(payload: dict[str, Any]) -> dict[str, Any]:
+    """Say on stderr when the model asked for was not used (or some of its calls failed)."""
+    from agentic_rag._interfaces.model_report import model_warning
+
+    warning = model_warning(payload.get("model"))
+    if warning:
+        print(f"agentic-rag: {warning}", file=sys.stderr)
+    return payload
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    """Index paths into the store."""
+    from agentic_rag._interfaces.progress import ProgressBar
+    from agentic_rag._store import KnowledgeStore
+
+    if args.description and not args.corpus:
+        raise InvalidInputError("--description needs --corpus NAME", stage="cli")
+    for path in args.paths:
+        if not Path(path).exists():
+            raise FileNotFoundError(f"no such file or folder: {path!r}")
+    store = KnowledgeStore(args.store, base=os.getcwd(), vector=True if args.vectors else None)
+    with ProgressBar(quiet=args.quiet or args.json) as bar:
+        report = store.index(args.paths, corpus=args.corpus, description=args.description, progress=bar)
+    if args.json:
+        _print_json(report.to_dict())
+        return 0
+    print(f"indexed {report.files_seen} files into {args.store}: {report.added} added, {report.updated} updated, "
+          f"{report.removed} removed, {report.unchanged} unchanged; {report.chunks_added} chunks added, {report.chunks_removed} removed ({report.seconds:.2f} s)")
+    for repair in report.repaired:
+        print(f"  repaired: {repair}")
+    for path, reason in report.skipped:
+        print(f"  skipped {path}: {reason}")
+    for corpus in store.corpora():
+        print(f"  corpus {corpus.id}: {corpus.description}")
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    """Print ranked chunks."""
+    from agentic_rag._interfaces.store_service import StoreService
+
+    hits = StoreService(_store(args)).search(args.query, args.k, args.corpus)
+    if args.json:
+        _print_json(hits)
+        return 0
+    if not hits:
+        print("no matching chunks")
+    for n, hit in enumerate(hits, start=1):
+        preview = " ".join(hit["text"].split())[:160]
+        print(f"{n:>2}. {_where(hit)}  score {hit['score']:.3f}  relevance {_relevance(hit)}\n    {preview}")
+    return 0
+
+
+def _where(item: dict[str, Any]) -> str:
+    """``path:12-40 (best 15-17)``; the focus is left out when it is the whole chunk."""
+    where = f"{item['path']}:{item['start_line']}-{item['end_line']}"
+    focus = (item["focus_start_line"], item["focus_end_line"])
+    if focus != (item["start_line"], item["end_line"]):
+        where += f" (best {focus[0]}-{focus[1]})" if focus[0] != focus[1] else f" (best {focus[0]})"
+    return where
+
+
+def _relevance(item: dict[str, Any]) -> str:
+    from agentic_rag._interfaces.evidence_payload import WEAK_RELEVANCE
+
+    return f"{item['relevance']:.2f}" + (" (weak)" if item["relevance"] < WEAK_RELEVANCE else "")
+
+
+def _print_answer(payload: dict[str, Any]) -> None:
+    print(f"Status: {payload['status']} (iterations: {payload['iterations']}, stop: {payload['stop_reason']})")
+    print(f"Answer: {payload['answer']}")
+    for n, claim in enumerate(payload["claims"], start=1):
+        where = ", ".join(f"{c['path']}:{c['start_line']}-{c['end_line']}" for c in claim["citations"])
+        print(f"  [{n}] {claim['text']}  ({where})")
+    for fact in payload["missing_facts"]:
+        print(f"  missing: {fact}")
+    if payload.get("evidence"):
+        print("Evidence (best first):")
+        for item in payload["evidence"]:
+            facts = f"  supports {', '.join(item['fact_ids'])}" if item["fact_ids"] else ""
+            print(f"  - {_where(item)}  relevance {_relevance(item)}{facts}")
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    """Answer a question from the store."""
+    from agentic_rag._interfaces.html_report import write_run_report
+    from agentic_rag._interfaces.store_service import StoreService
+    from agentic_rag._retrieval.index_file import atomic_write_bytes
+
+    outcome = StoreService(_store(args), llm=_llm(args)).ask(args.question, args.mode, corpus=args.corpus, evidence=args.evidence)
+    _warn_about_model(outcome.payload)
+    if args.trace:
+        atomic_write_bytes(args.trace, [json.dumps(outcome.result.to_dict(), ensure_ascii=False, sort_keys=True, indent=1).encode("utf-8")])
+    if args.report:
+        write_run_report(outcome.result, args.report, evidence=outcome.payload["evidence"])
+    if args.json:
+        _print_json(outcome.payload)
+    else:
+        _print_answer(outcome.payload)
+    if args.strict and outcome.payload["status"] != "answered":
+        return 3
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Compare configurations on a dataset folder."""
+    from agentic_rag.evaluation.suites import run_eval
+
+    if not Path(args.dataset).is_dir():
+        raise FileNotFoundError(f"no dataset folder at {args.dataset!r}")
+    report = run_eval(args.dataset, limit=args.limit, half=args.half, split=args.split)
+    if args.json:
+        _print_json(report.by_configuration())
+    else:
+        print(f"{report.dataset} ({report.format})")
+        print(report.table())
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Index the bundled sample into a temporary store and ask it two questions."""
+    from agentic_rag._interfaces.store_service import StoreService
+    from agentic_rag._samples import PARTIAL_QUESTION, TWO_HOP_QUESTION, sample_corpora, sample_folder
+    from agentic_rag._store import KnowledgeStore
+
+    root = sample_folder()
+    with tempfile.TemporaryDirectory(prefix="agentic-rag-demo-") as tmp:
+        store = KnowledgeStore(Path(tmp) / "store", base=root)
+        for corpus in sample_corpora():
+            store.index(root / corpus.id, corpus=corpus.id, description=corpus.description)
+        service = StoreService(store)
+        outcomes = [service.ask(q) for q in (TWO_HOP_QUESTION, PARTIAL_QUESTION)]
+    if args.json:
+        _print_json([o.payload for o in outcomes])
+        return 0
+    print("Sample corpora:")
+    for corpus in sample_corpora():
+        print(f"  {corpus.id}: {corpus.description}")
+    for question, outcome in zip((TWO_HOP_QUESTION, PARTIAL_QUESTION), outcomes):
+        print(f"\nQuestion: {question}")
+        result = outcome.result
+        for trace in getattr(result, "iterations", ()):
+            queries = "; ".join(sq.text for sq in trace.subqueries)
+            print(f"  iteration {trace.iteration}: {queries} -> judge: {trace.assessment.label.value}")
+        _print_answer(outcome.payload)
+    return 0
+
+
+SAMPLING = "sampling"
+"""``mcp --llm sampling``: ask the MCP client's own model (``sampling/createMessage``)."""
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    """Serve the store over MCP on stdio; ``--llm sampling`` runs the LLM-backed roles on the
+    client's model when the client declares the ``sampling`` capability, deterministically
+    (with a note in ``ask``'s ``model``) when it does not."""
+    from agentic_rag._interfaces.mcp_server import STORE_INSTRUCTIONS, McpServer, build_store_tools, serve_stdio
+    from agentic_rag._interfaces.store_service import StoreService
+
+    channel = llm = None
+    if args.llm == SAMPLING:
+        from agentic_rag._interfaces.mcp_channel import McpClientChannel
+        from agentic_rag.llm.sampling import McpSamplingLLM
+
+        channel = McpClientChannel()  # the server's requests to its client, shared with the model
+        llm = McpSamplingLLM(channel, model_hint=args.model)
+    else:
+        llm = _llm(args)
+    service = StoreService(_store(args), llm=llm)
+    tools = build_store_tools(
+        lambda query, k, corpus: service.search(query, k, corpus),
+        lambda question, mode, evidence: _warn_about_model(service.ask(question, mode.value, evidence=evidence).payload),
+        service.corpora,
+    )
+    using = " with the client's model (sampling)" if channel is not None else ""
+    print(f"agentic-rag: serving {args.store} over MCP (stdio){using}", file=sys.stderr)
+    return serve_stdio(McpServer(tools, instructions=STORE_INSTRUCTIONS, channel=channel))

@@ -1,0 +1,216 @@
+"""The passages behind a verdict and the focus of a search hit, as JSON for agents.
+
+Every ``ask`` payload carries ``evidence``: the ranked passages the run considered, best first,
+whatever its status, so an agent can read them and decide for itself. Every passage and every
+``search`` hit says how much of the query it covers (``relevance``, in [0, 1]) and which of its
+lines answer best (``focus_start_line`` / ``focus_end_line``, inside the chunk's lines).
+
+Relevance is :meth:`~agentic_rag._text.relevance.RelevanceModel.coverage`: the share of the
+query's terms found in the passage (with its section title), each term weighted by its inverse
+document frequency in the store, so names, identifiers and numbers must match while ordinary
+words the store never uses weigh little. Built over one store's statistics, it is comparable
+across queries of that store. Below :data:`WEAK_RELEVANCE` a hit is a weak match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from agentic_rag._contracts import RunResult, Snippet
+from agentic_rag._contracts.validation import require_int
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._interfaces.locations import line_span, source_location
+from agentic_rag._parallel.contracts import RAGResult
+from agentic_rag._text.lines import split_lines
+from agentic_rag._text.relevance import RelevanceModel, TermWeights
+
+__all__ = [
+    "DEFAULT_EVIDENCE",
+    "WEAK_RELEVANCE",
+    "evidence_payload",
+    "evidence_snippets",
+    "focus_fields",
+    "relevance_model",
+    "require_evidence_count",
+    "snippet_title",
+    "store_hits_payload",
+]
+
+DEFAULT_EVIDENCE = 5
+"""Passages in an ``ask`` payload's ``evidence`` unless asked otherwise."""
+WEAK_RELEVANCE = 0.5
+"""Below this ``relevance`` a hit is a weak match (measured on this project's own docs)."""
+
+
+def relevance_model(index: Any = None) -> RelevanceModel:
+    """A relevance model over a BM25 index's statistics and analyzer.
+
+    Args:
+        index: A :class:`~agentic_rag._retrieval.BM25Index` (or anything with ``analyzer``,
+            ``document_frequency(term)`` and ``len()``); ``None`` weighs every term alike.
+
+    Returns:
+        The model; build it once per index (a store generation) and reuse it.
+    """
+    if index is None:
+        return RelevanceModel()
+    return RelevanceModel(index.analyzer, weights=TermWeights.from_index(index))
+
+
+def require_evidence_count(value: object) -> int:
+    """Return ``value`` if it is an int >= 0 (how many evidence passages to return).
+
+    Raises:
+        InvalidInputError: Not an int, or negative.
+    """
+    return require_int(value, "evidence", minimum=0, stage="ask")
+
+
+def focus_fields(query: str, model: RelevanceModel, *, path: str, lines: tuple[int, int] | None, title: str, text: str,
+                 root: Path | None = None) -> dict[str, Any]:
+    """``{focus_start_line, focus_end_line, relevance}`` of one passage for ``query``.
+
+    Args:
+        query: The query or question.
+        model: The store's relevance model (see :func:`relevance_model`).
+        path: The passage's file, relative to ``root``.
+        lines: The chunk's ``(start_line, end_line)`` when known.
+        title: Its section title (``""`` for none).
+        text: The chunk's text.
+        root: Folder ``path`` is relative to, for finding the focus unit's lines.
+
+    Returns:
+        The focus lines (the chunk's own lines when the best unit cannot be placed in the
+        file) and the relevance rounded to 4 places.
+    """
+    chunk = lines or (1, 1)
+    relevance = round(model.coverage(query, f"{title}\n{text}"), 4)
+    start, end = chunk
+    unit = model.focus(query, title, text)
+    if unit is not None and root is not None and (root / path).is_file():
+        span = _unit_lines(str(root / path), unit.text, chunk if lines else None)
+        if span is not None:
+            start, end = span
+    return {"focus_start_line": start, "focus_end_line": end, "relevance": relevance}
+
+
+def _unit_lines(file: str, unit: str, within: tuple[int, int] | None) -> tuple[int, int] | None:
+    """The file lines of a unit: the whole unit, else its first and last lines (loaders strip
+    markup, so a long unit may not be found verbatim while its ends are)."""
+    span = line_span(file, " ".join(unit.split()), within)
+    if span is not None:
+        return span
+    pieces = [" ".join(line.split()) for line in split_lines(unit) if line.strip()]
+    if len(pieces) < 2:
+        return None
+    first, last = line_span(file, pieces[0], within), line_span(file, pieces[-1], within)
+    if first is None or last is None or last[1] < first[0]:
+        return None
+    return first[0], last[1]
+
+
+def snippet_title(snippet: Snippet) -> str:
+    """The title a snippet's relevance is read with: its section title when it has one (a
+    stored chunk always says, ``""`` before any heading), else the document title."""
+    section = snippet.metadata.get("section")
+    return section if isinstance(section, str) else snippet.title
+
+
+def evidence_snippets(result: RunResult | RAGResult) -> list[Snippet]:
+    """The passages a run considered, best first: an agentic run's final evidence ranking, or
+    a parallel run's fused documents that carry a passage.
+
+    Raises:
+        InvalidInputError: ``result`` is neither kind of result.
+    """
+    if isinstance(result, RunResult):
+        return list(result.snippets)
+    if isinstance(result, RAGResult):
+        return [doc.snippet for doc in result.documents if doc.snippet is not None]
+    raise InvalidInputError(f"result must be a RunResult or a RAGResult, got {type(result).__name__}", stage="ask")
+
+
+def evidence_payload(result: RunResult | RAGResult, root: Path | None = None, *, limit: int = DEFAULT_EVIDENCE,
+                     model: RelevanceModel | None = None) -> list[dict[str, Any]]:
+    """The ``evidence`` list of an ``ask`` payload.
+
+    Args:
+        result: An agentic :class:`RunResult` or a parallel :class:`RAGResult`.
+        root: Folder the snippet paths are relative to, for finding line numbers.
+        limit: At most this many passages (>= 0).
+        model: The store's relevance model (default: every term weighs the same).
+
+    Returns:
+        Best first, each ``{path, start_line, end_line, score, text, corpus, fact_ids,
+        focus_start_line, focus_end_line, relevance}``. ``fact_ids`` are the plan's facts the
+        passage supports (a claim cites it, or the last judge's verdict found it best for the
+        fact), in plan order; a parallel run has no plan, so they are ``[]``. ``score`` is the
+        retrieval score (the fused score for a parallel run).
+
+    Raises:
+        InvalidInputError: ``limit`` is not an int >= 0, or ``result`` is neither kind.
+    """
+    limit = require_evidence_count(limit)
+    model = model or RelevanceModel()
+    if isinstance(result, RunResult):
+        question, facts, scores = result.question, _fact_ids(result), {}
+    elif isinstance(result, RAGResult):
+        question, facts = result.query, {}
+        scores = {doc.snippet.id: doc.score for doc in result.documents if doc.snippet is not None}
+    else:
+        raise InvalidInputError(f"result must be a RunResult or a RAGResult, got {type(result).__name__}", stage="ask")
+    items = []
+    for snippet in evidence_snippets(result)[:limit]:
+        path, start, end = source_location(snippet, snippet.text, root)
+        known = isinstance(snippet.metadata.get("start_line"), int)
+        item = {
+            "path": path,
+            "start_line": start,
+            "end_line": end,
+            "score": scores.get(snippet.id, snippet.score),
+            "text": snippet.text,
+            "corpus": snippet.corpus_id,
+            "fact_ids": facts.get(snippet.id, []),
+        }
+        item.update(focus_fields(question, model, path=path, lines=(start, end) if known else None, title=snippet_title(snippet),
+                                 text=snippet.text, root=root))
+        items.append(item)
+    return items
+
+
+def _fact_ids(result: RunResult) -> dict[str, list[str]]:
+    """Snippet id -> the facts it supports, in plan order (unplanned ids after, sorted)."""
+    found: dict[str, set[str]] = {}
+    for claim in result.answer.claims:
+        if claim.fact_id:
+            for citation in claim.citations:
+                found.setdefault(citation.snippet_id, set()).add(claim.fact_id)
+    if result.iterations:
+        for support in result.iterations[-1].assessment.support:
+            for snippet_id in support.snippet_ids:
+                found.setdefault(snippet_id, set()).add(support.fact_id)
+    order = {fact.id: n for n, fact in enumerate(result.plan.facts)}
+    return {sid: sorted(ids, key=lambda f: (order.get(f, len(order)), f)) for sid, ids in found.items()}
+
+
+def store_hits_payload(query: str, hits: Sequence[Any], model: RelevanceModel, root: Path | None = None) -> list[dict[str, Any]]:
+    """Store hits as ``search --json`` objects.
+
+    Args:
+        query: The query the hits were found for.
+        hits: :class:`~agentic_rag._store.StoreHit` objects, best first.
+        model: The store's relevance model (see :func:`relevance_model`).
+        root: The store's base folder, for finding the focus lines.
+
+    Returns:
+        ``{path, start_line, end_line, score, text, corpus, focus_start_line, focus_end_line,
+        relevance}`` per hit, in the given order.
+    """
+    out = []
+    for h in hits:
+        hit = {"path": h.path, "start_line": h.start_line, "end_line": h.end_line, "score": h.score, "text": h.text, "corpus": h.corpus_id}
+        hit.update(focus_fields(query, model, path=h.path, lines=(h.start_line, h.end_line), title=h.section, text=h.text, root=root))
+        out.append(hit)
+    return out

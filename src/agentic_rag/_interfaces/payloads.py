@@ -1,0 +1,126 @@
+"""The JSON shapes of ``ask`` and ``search`` results, shared by the CLI and the MCP tools.
+
+File path and 1-based line range of each hit and citation (see
+:mod:`~agentic_rag._interfaces.locations`), the quote verbatim. Every ``ask`` payload carries
+the ranked ``evidence`` and every hit its focus lines and relevance (see
+:mod:`~agentic_rag._interfaces.evidence_payload`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from agentic_rag._answering import marked_segments
+from agentic_rag._contracts import RunResult, Snippet
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._interfaces.evidence_payload import DEFAULT_EVIDENCE, evidence_payload, focus_fields, snippet_title
+from agentic_rag._interfaces.locations import source_location
+from agentic_rag._parallel.contracts import RAGResult
+from agentic_rag._text.relevance import RelevanceModel
+
+__all__ = ["ask_payload", "hit_payload"]
+
+
+
+def hit_payload(snippet: Snippet, root: Path | None = None, *, query: str, model: RelevanceModel | None = None) -> dict[str, Any]:
+    """Return a snippet as a ``search`` hit: ``{path, start_line, end_line, score, text,
+    corpus, focus_start_line, focus_end_line, relevance}``.
+
+    Args:
+        snippet: A retrieved snippet (its metadata ``path`` names the file).
+        root: Folder the paths are relative to, for finding line numbers.
+        query: The query the snippet was found for.
+        model: The collection's relevance model (default: every term weighs the same).
+
+    Returns:
+        The hit as a JSON object.
+    """
+    path, start, end = source_location(snippet, snippet.text, root)
+    hit = {"path": path, "start_line": start, "end_line": end, "score": snippet.score, "text": snippet.text, "corpus": snippet.corpus_id}
+    known = isinstance(snippet.metadata.get("start_line"), int)
+    hit.update(focus_fields(query, model or RelevanceModel(), path=path, lines=(start, end) if known else None,
+                            title=snippet_title(snippet), text=snippet.text, root=root))
+    return hit
+
+
+def ask_payload(result: RunResult | RAGResult, root: Path | None = None, *, evidence: int = DEFAULT_EVIDENCE,
+                model: RelevanceModel | None = None) -> dict[str, Any]:
+    """Return a run as the ``ask`` answer: status, answer, cited claims, missing facts and the
+    evidence behind the verdict.
+
+    Args:
+        result: An agentic :class:`RunResult` or a parallel :class:`RAGResult`.
+        root: Folder the snippet paths are relative to, for finding line numbers.
+        evidence: At most this many passages in ``evidence`` (>= 0).
+        model: The collection's relevance model (default: every term weighs the same).
+
+    Returns:
+        ``{status, answer, claims: [{text, citations: [{path, start_line, end_line, quote}]}],
+        missing_facts, iterations, stop_reason, evidence}``; ``evidence`` as
+        :func:`~agentic_rag._interfaces.evidence_payload.evidence_payload` gives it, whatever
+        the status. A parallel run is one pass: ``iterations`` is 1, ``stop_reason``
+        ``single_pass`` (``refused`` when the generator declined).
+
+    Raises:
+        InvalidInputError: ``result`` is neither kind of result, or ``evidence`` is not an
+            int >= 0.
+    """
+    payload = _answer_payload(result, root)
+    payload["evidence"] = evidence_payload(result, root, limit=evidence, model=model)
+    return payload
+
+
+def _answer_payload(result: RunResult | RAGResult, root: Path | None) -> dict[str, Any]:
+    if isinstance(result, RunResult):
+        snippets = {s.id: s for s in result.snippets}
+        claims = [
+            {"text": claim.text, "citations": [_citation(snippets[c.snippet_id], c.quote, root) for c in claim.citations if c.snippet_id in snippets]}
+            for claim in result.answer.claims
+        ]
+        return {
+            "status": result.answer.status.value,
+            "answer": result.answer.text,
+            "claims": claims,
+            "missing_facts": [fact.description for fact in result.answer.missing_facts],
+            "iterations": len(result.iterations),
+            "stop_reason": result.stop_reason.value,
+        }
+    if isinstance(result, RAGResult):
+        return _parallel_payload(result, root)
+    raise InvalidInputError(f"result must be a RunResult or a RAGResult, got {type(result).__name__}", stage="mcp")
+
+
+def _parallel_payload(result: RAGResult, root: Path | None) -> dict[str, Any]:
+    answer = result.answer
+    snippets = {doc.document_id: doc.snippet for doc in result.documents if doc.snippet is not None}
+    pending = list(answer.citations)
+    claims = []
+    # Each claim is the text up to its run of [n] markers (and the punctuation closing it),
+    # taking those markers' citations: a cited unit may hold several sentences.
+    for text, numbers in marked_segments(answer.text):
+        cited = []
+        for number in numbers:
+            match = next((c for c in pending if c.number == number), None)
+            if match is not None:
+                pending.remove(match)
+                cited.append(match)
+        if cited and any(ch.isalnum() for ch in text):
+            claims.append({"text": text, "citations": [_citation(snippets[c.document_id], c.quote, root) for c in cited if c.document_id in snippets]})
+    for leftover in pending:
+        if leftover.document_id in snippets:
+            claims.append({"text": " ".join(leftover.quote.split()), "citations": [_citation(snippets[leftover.document_id], leftover.quote, root)]})
+    status = "unanswerable" if answer.refused or not claims else result.status.value
+    return {
+        "status": status,
+        "answer": answer.text,
+        "claims": claims,
+        "missing_facts": list(result.missing),
+        "iterations": 1,
+        "stop_reason": "refused" if answer.refused else "single_pass",
+    }
+
+
+def _citation(snippet: Snippet, quote: str, root: Path | None) -> dict[str, Any]:
+    path, start, end = source_location(snippet, quote, root)
+    return {"path": path, "start_line": start, "end_line": end, "quote": quote}

@@ -1,0 +1,203 @@
+"""Search and ask over a knowledge store: the one implementation behind the CLI and MCP.
+
+``search`` returns hits with ``path``, ``start_line``, ``end_line``, ``score``, ``text``,
+``corpus`` and, for agents, ``focus_start_line`` / ``focus_end_line`` and ``relevance``;
+``ask`` runs the agentic or the parallel workflow over the store and returns the run together
+with its JSON payload (``status``, ``answer``, ``claims`` with file:line citations,
+``missing_facts``, ``iterations``, ``stop_reason`` and the ranked ``evidence``; with a model,
+also ``model``: whether it was used, see :mod:`~agentic_rag._interfaces.model_report`).
+A model that can say it is unavailable for this request (``unavailable()`` returning a reason,
+as :class:`~agentic_rag.llm.sampling.McpSamplingLLM` does for an MCP client without the
+``sampling`` capability) is not asked at all: the deterministic components answer and
+``model`` says why (``used: false`` and the ``reason``).
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from agentic_rag._agentic import AgenticRAGOrchestrator, OrchestratorConfig
+from agentic_rag._contracts import Corpus, RunResult
+from agentic_rag._errors import InvalidInputError, StoreError
+from agentic_rag._interfaces.evidence_payload import DEFAULT_EVIDENCE, relevance_model, require_evidence_count, store_hits_payload
+from agentic_rag._interfaces.locations import forget_lines
+from agentic_rag._interfaces.model_report import ObservedLLM
+from agentic_rag._interfaces.payloads import ask_payload
+from agentic_rag._parallel.contracts import RAGResult
+from agentic_rag._store import KnowledgeStore
+from agentic_rag._text.relevance import RelevanceModel
+
+__all__ = ["AskOutcome", "Mode", "StoreService"]
+
+
+class Mode(str, enum.Enum):
+    """Which workflow answers."""
+
+    AGENTIC = "agentic"
+    PARALLEL = "parallel"
+
+
+@dataclass(frozen=True, slots=True)
+class AskOutcome:
+    """A run and its ``ask --json`` payload."""
+
+    result: RunResult | RAGResult
+    payload: dict[str, Any]
+
+
+class StoreService:
+    """Search and ask one store, optionally with a language model.
+
+    Args:
+        store: The knowledge store (must hold documents).
+        llm: An object with the ``LLM`` port; when given, the agentic workflow uses the
+            LLM-backed components and the parallel one the LLM generator. When it also has
+            ``unavailable() -> str | None`` and that gives a reason, a request runs the
+            deterministic components and reports the reason in ``model``.
+        config: Budgets of agentic runs.
+    """
+
+    def __init__(self, store: KnowledgeStore, *, llm: Any = None, config: OrchestratorConfig | None = None) -> None:
+        self.store = store
+        self.llm = llm
+        self.config = config or OrchestratorConfig(top_k=5)
+        self._lock = threading.Lock()
+        self._relevance: tuple[Any, RelevanceModel] | None = None
+        self._generation: int | None = None
+
+    def corpora(self) -> tuple[Corpus, ...]:
+        """The store's corpora with their routing descriptions.
+
+        Raises:
+            StoreError: The store is missing or empty.
+        """
+        corpora = self.store.corpora()
+        if not corpora:
+            raise StoreError(f"the store at {str(self.store.directory)!r} is empty: run `agentic-rag index PATH` first", stage="store")
+        return corpora
+
+    def relevance_model(self) -> RelevanceModel:
+        """The relevance model of the store's current generation (built once per generation:
+        IDF weights from its BM25 index, with its analyzer)."""
+        index = self.store.bm25()  # the same object until the store switches generations
+        with self._lock:
+            if self._relevance is None or self._relevance[0] is not index:
+                self._relevance = (index, relevance_model(index))
+            return self._relevance[1]
+
+    def _follow_generation(self) -> None:
+        """Forget the cached file lines when the store has switched generations since the last
+        request (another process re-indexed it): citations then read the files afresh."""
+        generation = self.store.generation
+        with self._lock:
+            if generation != self._generation:
+                forget_lines()
+                self._generation = generation
+
+    def search(self, query: str, k: int = 10, corpus: str | None = None) -> list[dict[str, Any]]:
+        """The ``k`` best chunks for ``query`` as ``search --json`` hits.
+
+        Returns:
+            Best first, each ``{path, start_line, end_line, score, text, corpus,
+            focus_start_line, focus_end_line, relevance}``.
+
+        Raises:
+            InvalidInputError: Unknown corpus or bad ``k``.
+            StoreError: The store is missing or empty.
+        """
+        self.corpora()
+        self._follow_generation()
+        hits = self.store.search(query, k, corpus_ids=None if corpus is None else [corpus])
+        return store_hits_payload(query, hits, self.relevance_model(), self.store.base)
+
+    def ask(self, question: str, mode: Mode | str = Mode.AGENTIC, *, corpus: str | None = None, evidence: int = DEFAULT_EVIDENCE) -> AskOutcome:
+        """Answer ``question`` from the store.
+
+        Args:
+            question: The question.
+            mode: ``agentic`` (iterative, with sufficiency judging) or ``parallel`` (BM25 and
+                vector branches fused by RRF).
+            corpus: Restrict to one corpus.
+            evidence: At most this many ranked passages in the payload's ``evidence``.
+
+        Returns:
+            The run and its payload.
+
+        Raises:
+            InvalidInputError: Unknown mode or corpus, or ``evidence`` not an int >= 0.
+            StoreError: The store is missing or empty.
+        """
+        evidence = require_evidence_count(evidence)
+        try:
+            mode = Mode(mode)
+        except ValueError:
+            raise InvalidInputError(f"mode must be one of {[m.value for m in Mode]}, got {mode!r}", stage="ask") from None
+        corpora = self.corpora()
+        self._follow_generation()
+        if corpus is not None:
+            chosen = [c for c in corpora if c.id == corpus]
+            if not chosen:
+                raise InvalidInputError(f"unknown corpus {corpus!r}; the store has {[c.id for c in corpora]}", stage="ask")
+            corpora = tuple(chosen)
+        unavailable = self._unavailable()
+        llm = None if self.llm is None or unavailable else ObservedLLM(self.llm)  # counts this request's calls
+        if mode is Mode.PARALLEL:
+            result: RunResult | RAGResult = self._parallel(question, corpora, llm)
+        else:
+            result = self._orchestrator(llm).run(question, corpora)
+        payload = ask_payload(result, self.store.base, evidence=evidence, model=self.relevance_model())
+        if llm is not None:
+            payload["model"] = llm.report()
+        elif unavailable:
+            name = str(getattr(self.llm, "model", "") or type(self.llm).__name__)
+            payload["model"] = {"used": False, "name": name, "calls": 0, "failed_calls": 0, "reason": unavailable}
+        return AskOutcome(result, payload)
+
+    def _unavailable(self) -> str:
+        """Why the model cannot be asked for this request ("" when it can, or there is none)."""
+        check = getattr(self.llm, "unavailable", None)
+        reason = check() if callable(check) else None
+        return str(reason) if reason else ""
+
+    def _orchestrator(self, llm: Any) -> AgenticRAGOrchestrator:
+        retriever = self.store.retriever()
+        if llm is None:
+            from agentic_rag._agentic.collection import collection_orchestrator
+
+            return collection_orchestrator(retriever, self.relevance_model(), config=self.config)
+        from agentic_rag.llm.components import llm_orchestrator
+
+        return llm_orchestrator(llm, retriever=retriever, config=self.config)
+
+    def _parallel(self, question: str, corpora: Sequence[Corpus], llm: Any) -> RAGResult:
+        from agentic_rag._parallel import ExtractiveGenerator, MultiQueryRewriter, ParallelRAGWorkflow, RAGRequest, RelevanceAnswerability
+
+        model = self.relevance_model()
+        generator: Any = ExtractiveGenerator(relevance=model)
+        if llm is not None:
+            from agentic_rag.llm.components import LLMGenerator
+
+            generator = LLMGenerator(llm)
+        workflow = ParallelRAGWorkflow(
+            [self.store.retriever(), self._vector_retriever()],
+            rewriter=MultiQueryRewriter(),
+            generator=generator,
+            answerability=RelevanceAnswerability(model),
+        )
+        return workflow.run(RAGRequest(question, top_k=5, corpus_ids=tuple(c.id for c in corpora)))
+
+    def _vector_retriever(self) -> Any:
+        if self.store.stats().vector:
+            return self.store.retriever(vector=True)
+        # No vector index kept: build one in memory from the stored chunks.
+        from agentic_rag._retrieval.embedders import HashingEmbedder
+        from agentic_rag._retrieval.index_retriever import IndexRetriever
+        from agentic_rag._retrieval.vector import VectorIndex
+
+        index = VectorIndex(HashingEmbedder())
+        index.add(list(self.store.documents()))
+        return IndexRetriever(index, name="hashing-vectors")

@@ -1,0 +1,405 @@
+"""The parallel RAG workflow: query views x retrievers run concurrently, each branch reranked on
+its own, fused, then answered with citations.
+
+::
+
+    RAGRequest -> rewriter (query views) -> every retriever x every view, on a bounded thread
+    pool, under one deadline -> reranker per branch (original query) -> fusion -> generator
+    -> RAGResult
+
+The deadline is computed once, ``time.monotonic()`` at the start of the request plus
+``deadline_s`` (or the run budget's remaining time when that is sooner); rewriting and every
+branch must finish by then. Branches still running at the deadline are reported as timed out
+and abandoned: results are read only from futures collected before ``run`` returns, the result
+is immutable, and a late branch only completes a future nobody reads. Branches run on daemon
+threads, so an abandoned one never keeps the process from exiting. Generation runs after
+the deadline's check, on the branches that made it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import concurrent.futures
+import contextvars
+import threading
+import time
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from agentic_rag._answering import CITATION_MARKER, grounding_problem, least_status, marked_segments
+from agentic_rag._budget import current_budget
+from agentic_rag._contracts import AnswerStatus, Snippet
+from agentic_rag._contracts.validation import require_int
+from agentic_rag._daemon_threads import DaemonExecutor
+from agentic_rag._errors import BranchFailureError, BudgetExhaustedError, InvalidInputError, RetrievalError
+from agentic_rag._parallel.binding import BoundRetriever, bind_retrievers, check_component, check_hyde_rule, component_name, plan_views
+from agentic_rag._parallel.contracts import (
+    BranchOutcome,
+    BranchStatus,
+    ParallelTrace,
+    QueryView,
+    RAGRequest,
+    RAGResult,
+    RewriteRequest,
+    RewriteResult,
+    ViewKind,
+)
+from agentic_rag._parallel.answerability import RelevanceAnswerability
+from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
+from agentic_rag._parallel.fusion_engine import FusionMethod, RankedList, fuse_ranked_lists
+from agentic_rag._parallel.generator import verify_citations
+from agentic_rag._parallel.ports import Generator, QueryViewRewriter, Reranker
+from agentic_rag._ports import Retriever
+
+__all__ = ["DEFAULT_MAX_WORKERS", "ParallelRAGWorkflow"]
+
+_STAGE = "parallel"
+DEFAULT_MAX_WORKERS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class _BranchReport:
+    """What a branch task hands back through its future (never raised, always returned)."""
+
+    hits: tuple[Snippet, ...]
+    error: Exception | None
+    elapsed_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Branch:
+    label: str
+    view: QueryView
+    bound: BoundRetriever
+
+
+class ParallelRAGWorkflow:
+    """Fan a query out to several retrievers and query views at once, fuse, and answer.
+
+    Args:
+        retrievers: Two to four distinct retrievers (``Retriever`` port), each with a distinct
+            name (its ``name`` attribute, or class name and position).
+        rewriter: At most one ``QueryViewRewriter`` (``None``: the query is the one view).
+        reranker: At most one ``Reranker``, applied to each branch with the original query.
+        generator: Exactly one ``Generator``.
+        max_workers: Threads per request (>= 1; default 16).
+        fusion: ``rrf`` (default), ``relative_score`` or ``dbsf``.
+        dedup_key: Fusion dedup key of a snippet (default ``(corpus id, document id)``).
+        answerability: Decides whether the fused documents answer the question (default
+            :class:`RelevanceAnswerability` with uniform term weights); ``False`` turns the
+            check off, so the generator's own status stands.
+
+    Raises:
+        BindingError: A slot bound wrongly (the message names the slot and what it takes), or
+            a HyDE-style rewriter without a vector retriever.
+        InvalidInputError: A bad ``max_workers``, ``fusion`` or ``dedup_key``.
+    """
+
+    def __init__(
+        self,
+        retrievers: Sequence[Retriever],
+        *,
+        rewriter: QueryViewRewriter | None = None,
+        reranker: Reranker | None = None,
+        generator: Generator | None = None,
+        max_workers: int | None = None,
+        fusion: FusionMethod | str = FusionMethod.RRF,
+        dedup_key: Callable[[Snippet], Hashable] | None = None,
+        answerability: RelevanceAnswerability | Literal[False] | None = None,
+    ) -> None:
+        self.retrievers = bind_retrievers(retrievers)
+        check_component("rewriter", rewriter, required=False)
+        check_component("reranker", reranker, required=False)
+        check_component("generator", generator, required=True)
+        check_hyde_rule(rewriter, self.retrievers)
+        self.rewriter = rewriter
+        self.reranker = reranker
+        self.generator: Generator = generator  # type: ignore[assignment]
+        self.max_workers = DEFAULT_MAX_WORKERS if max_workers is None else require_int(max_workers, "max_workers", minimum=1, stage=_STAGE)
+        try:
+            self.fusion = FusionMethod(fusion)
+        except ValueError:
+            raise InvalidInputError(f"fusion must be one of {[m.value for m in FusionMethod]}, got {fusion!r}", stage=_STAGE) from None
+        if dedup_key is not None and not callable(dedup_key):
+            raise InvalidInputError(f"dedup_key must be a callable snippet -> hashable, got {dedup_key!r}", stage=_STAGE)
+        self.dedup_key = dedup_key
+        if answerability is not None and answerability is not False and not callable(getattr(answerability, "check", None)):
+            raise InvalidInputError(f"answerability must have a check(query, documents) method, or be False, got {answerability!r}", stage=_STAGE)
+        self.answerability = RelevanceAnswerability() if answerability is None else answerability
+
+    @property
+    def retriever_names(self) -> tuple[str, ...]:
+        """The retrievers' names, in binding order."""
+        return tuple(b.name for b in self.retrievers)
+
+    def run(self, request: RAGRequest | str | Mapping[str, Any]) -> RAGResult:
+        """Answer one request.
+
+        Args:
+            request: A :class:`RAGRequest`, a query string, or a mapping of its fields.
+
+        Returns:
+            The answer, fused documents with explanations, one outcome per branch, the
+            ``degraded`` flag and the trace.
+
+        Raises:
+            InvalidInputError: A bad request, weights naming unknown retrievers, or a generator
+                that returned something other than a :class:`GeneratedAnswer`.
+            BranchFailureError: Fewer branches succeeded than ``request.min_branches``; its
+                ``outcomes`` hold every branch's outcome.
+        """
+        request = self._request(request)
+        started = time.monotonic()
+        deadline = self._deadline(request, started)
+        notes: list[str] = []
+        abandoned = threading.Event()
+        # Daemon threads: a branch stuck past the deadline is abandoned and never holds up exit.
+        executor = DaemonExecutor(self.max_workers, thread_name_prefix="agentic-rag-branch")
+        try:
+            rewrite, fell_back = self._rewrite(executor, request, deadline, notes)
+            plan = plan_views(request.query, rewrite, self.retrievers)
+            rewrite_s = time.monotonic() - started
+            branches = [
+                _Branch(f"{self.retrievers[pos].name}/q{number}", view, self.retrievers[pos])
+                for number, (view, positions) in enumerate(plan, 1)
+                for pos in positions
+            ]
+            hypothetical = frozenset(_normal(v.text) for v, _ in plan if v.kind is ViewKind.HYPOTHETICAL)
+            fan_out = time.monotonic()
+            futures = [
+                executor.submit(contextvars.copy_context().run, self._branch, b, request, hypothetical, abandoned)
+                for b in branches
+            ]
+            concurrent.futures.wait(futures, timeout=_remaining(deadline))
+            waited = time.monotonic() - fan_out
+            reports = [f.result() if f.done() and not f.cancelled() else None for f in futures]
+        finally:
+            abandoned.set()
+            executor.shutdown(wait=False, cancel_futures=True)
+        outcomes = tuple(_outcome(b, r, waited) for b, r in zip(branches, reports))
+        succeeded = [(b, r) for b, r in zip(branches, reports) if r is not None and r.error is None]
+        if len(succeeded) < request.min_branches:
+            summary = ", ".join(f"{o.branch}={o.status.value}" for o in outcomes)
+            raise BranchFailureError(
+                f"{len(succeeded)} of {len(outcomes)} branches succeeded but the request needs at least {request.min_branches} ({summary})",
+                outcomes=outcomes,
+            )
+        fuse_start = time.monotonic()
+        lists = [
+            RankedList(b.label, r.hits, request.weights.get(b.bound.name, 1.0), b.bound.name, b.view.text)  # type: ignore[union-attr]
+            for b, r in succeeded
+        ]
+        documents = fuse_ranked_lists(lists, method=self.fusion, k=request.rank_constant, rank_window=request.rank_window, key=self.dedup_key, limit=request.top_k)
+        generate_start = time.monotonic()
+        try:
+            answer = self.generator.generate(request.query, documents)
+        except BudgetExhaustedError as exc:
+            # A spent budget ends the request gracefully, as in the agentic workflow: the
+            # deterministic generator (which charges nothing) answers from the same evidence.
+            from agentic_rag._parallel.generator import ExtractiveGenerator
+
+            answer = ExtractiveGenerator().generate(request.query, documents)
+            notes.append(f"generator stopped by the budget ({exc.reason}); answered extractively")
+            fell_back = True
+        if not isinstance(answer, GeneratedAnswer):
+            raise InvalidInputError(f"generator {component_name(self.generator)!r} returned {type(answer).__name__}; expected a GeneratedAnswer", stage=_STAGE)
+        notes.extend(f"citation problem: {p}" for p in verify_citations(answer, documents))
+        finished = time.monotonic()
+        trace = ParallelTrace(
+            views=tuple(view for view, _ in plan),
+            components=self._components(),
+            fusion=self.fusion.value,
+            rank_constant=request.rank_constant,
+            rank_window=request.rank_window,
+            rewrite_s=rewrite_s,
+            retrieve_s=waited,
+            fuse_s=generate_start - fuse_start,
+            generate_s=finished - generate_start,
+            elapsed_s=finished - started,
+            notes=tuple(notes),
+        )
+        degraded = fell_back or any(not o.ok for o in outcomes)
+        answer, status, missing = self._verdict(request.query, answer, documents, notes)
+        trace = dataclasses.replace(trace, notes=tuple(notes))
+        return RAGResult(request.query, answer, documents, outcomes, degraded, trace, status, missing)
+
+    def _verdict(self, query: str, answer: GeneratedAnswer, documents: Sequence[FusedDocument], notes: list[str]) -> tuple[GeneratedAnswer, AnswerStatus, tuple[str, ...]]:
+        """The honest status: the generator's own, lowered by the answerability check and by
+        citations that do not hold. An unanswerable verdict keeps no claim: the answer
+        becomes a refusal (the documents stay in the result as evidence)."""
+        status = answer.status
+        if verify_citations(answer, documents):
+            status = least_status(status, AnswerStatus.PARTIAL)
+        answer, dropped = _grounded(answer, documents)
+        if dropped:
+            notes.append(f"grounding: {len(dropped)} claim(s) removed: {'; '.join(dropped)}")
+            status = least_status(status, AnswerStatus.PARTIAL if answer.citations else AnswerStatus.UNANSWERABLE)
+        if not answer.citations and not answer.refused and answer.status is not AnswerStatus.UNANSWERABLE and CITATION_MARKER.search(answer.text) is None:
+            status = AnswerStatus.UNANSWERABLE  # nothing cited, nothing claimed
+        missing: tuple[str, ...] = ()
+        if self.answerability is not False and status is not AnswerStatus.UNANSWERABLE:
+            verdict = self.answerability.check(query, documents)
+            if verdict.status is not AnswerStatus.ANSWERED:
+                notes.append(f"answerability: {verdict.status.value} (lowest part share {verdict.score:.3f})")
+            status, missing = least_status(status, verdict.status), verdict.missing
+        if status is AnswerStatus.UNANSWERABLE and not answer.refused:
+            reason = "; ".join(missing) if missing else "the question"
+            answer = GeneratedAnswer(f"The retrieved evidence does not answer: {reason.rstrip('?.! ')}.", (), refused=True)
+        elif status is AnswerStatus.PARTIAL and missing:
+            answer = dataclasses.replace(answer, text=f"{answer.text} Not found in the evidence: {'; '.join(m.rstrip('?.! ') for m in missing)}.", status=status)
+        return answer, status, missing
+
+    async def arun(self, request: RAGRequest | str | Mapping[str, Any]) -> RAGResult:
+        """Answer one request without blocking the event loop (``run`` in a worker thread,
+        with the caller's context, so a run budget set by the caller is charged).
+
+        Raises:
+            The same errors as :meth:`run`.
+        """
+        return await asyncio.to_thread(self.run, request)
+
+    def _request(self, request: RAGRequest | str | Mapping[str, Any]) -> RAGRequest:
+        if isinstance(request, str):
+            request = RAGRequest(query=request)
+        elif isinstance(request, Mapping):
+            request = RAGRequest.from_dict(request)
+        elif not isinstance(request, RAGRequest):
+            raise InvalidInputError(f"request must be a RAGRequest, a query string or a mapping, got {type(request).__name__}", stage=_STAGE)
+        unknown = sorted(set(request.weights) - set(self.retriever_names))
+        if unknown:
+            raise InvalidInputError(f"weights name unknown retrievers {unknown}; bound retrievers are {list(self.retriever_names)}", stage=_STAGE)
+        return request
+
+    @staticmethod
+    def _deadline(request: RAGRequest, started: float) -> float | None:
+        deadline = None if request.deadline_s is None else started + request.deadline_s
+        budget = current_budget()
+        left = budget.remaining_s() if budget is not None else None
+        if left is not None:
+            deadline = started + left if deadline is None else min(deadline, started + left)
+        return deadline
+
+    def _rewrite(self, executor: concurrent.futures.Executor, request: RAGRequest, deadline: float | None, notes: list[str]) -> tuple[RewriteResult | None, bool]:
+        """Run the rewriter under the deadline; on failure fall back to the query alone.
+
+        Returns:
+            The rewrite (``None``: search the query alone) and whether that is a fallback.
+        """
+        if self.rewriter is None:
+            return None, False
+        name = component_name(self.rewriter)
+        future = executor.submit(contextvars.copy_context().run, self.rewriter.rewrite, RewriteRequest(request.query))
+        try:
+            result = future.result(timeout=_remaining(deadline))
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            notes.append(f"rewriter {name!r} timed out; searched the original query only")
+            return None, True
+        except Exception as exc:  # a failing rewriter degrades the request, it does not fail it
+            notes.append(f"rewriter {name!r} failed ({type(exc).__name__}: {exc}); searched the original query only")
+            return None, True
+        if not isinstance(result, RewriteResult):
+            notes.append(f"rewriter {name!r} returned {type(result).__name__}, not a RewriteResult; searched the original query only")
+            return None, True
+        return result, False
+
+    def _branch(self, branch: _Branch, request: RAGRequest, hypothetical: frozenset[str], abandoned: threading.Event) -> _BranchReport:
+        """One branch: retrieve, drop any hypothetical document, rerank. Never raises."""
+        start = time.monotonic()
+        k = request.hits_per_branch
+        try:
+            budget = current_budget()
+            if budget is not None:
+                budget.charge_retrieval()
+            hits = _snippets(branch.bound.retriever.retrieve(branch.view.text, k, corpus_ids=request.corpus_ids), branch.bound.name, k)
+            if hypothetical:
+                hits = tuple(h for h in hits if _normal(h.text) not in hypothetical)
+            if self.reranker is not None and hits and not abandoned.is_set():
+                hits = _snippets(self.reranker.rerank(request.query, hits, k), component_name(self.reranker), k)
+            return _BranchReport(hits, None, time.monotonic() - start)
+        except Exception as exc:  # reported as the branch's outcome
+            return _BranchReport((), exc, time.monotonic() - start)
+
+    def _components(self) -> tuple[tuple[str, str], ...]:
+        out = [("retriever", b.name) for b in self.retrievers]
+        if self.rewriter is not None:
+            out.append(("rewriter", component_name(self.rewriter)))
+        if self.reranker is not None:
+            out.append(("reranker", component_name(self.reranker)))
+        out.append(("generator", component_name(self.generator)))
+        return tuple(out)
+
+
+def _remaining(deadline: float | None) -> float | None:
+    return None if deadline is None else max(0.0, deadline - time.monotonic())
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _snippets(hits: object, source: str, k: int) -> tuple[Snippet, ...]:
+    """Check a component's hits and cut them to ``k``.
+
+    Raises:
+        RetrievalError: Not a sequence of :class:`Snippet`.
+    """
+    if isinstance(hits, (str, bytes)) or not isinstance(hits, Sequence):
+        raise RetrievalError(f"{source!r} returned {type(hits).__name__}; expected a tuple of Snippet", stage=_STAGE)
+    for position, hit in enumerate(hits):
+        if not isinstance(hit, Snippet):
+            raise RetrievalError(f"{source!r} returned {type(hit).__name__} at position {position}; expected Snippet", stage=_STAGE)
+    return tuple(hits[:k])
+
+
+def _outcome(branch: _Branch, report: _BranchReport | None, waited: float) -> BranchOutcome:
+    common = {"branch": branch.label, "retriever": branch.bound.name, "query": branch.view.text, "view_kind": branch.view.kind}
+    if report is None:
+        return BranchOutcome(**common, status=BranchStatus.TIMEOUT, elapsed_s=waited, error_message=f"no answer within the deadline ({waited:.3f} s)")
+    if report.error is not None:
+        return BranchOutcome(
+            **common,
+            status=BranchStatus.ERROR,
+            elapsed_s=report.elapsed_s,
+            error_type=type(report.error).__name__,
+            error_message=str(report.error),
+        )
+    return BranchOutcome(**common, status=BranchStatus.OK, elapsed_s=report.elapsed_s, hit_count=len(report.hits))
+
+
+def _grounded(answer: GeneratedAnswer, documents: Sequence[FusedDocument]) -> tuple[GeneratedAnswer, list[str]]:
+    """Drop the claims of ``answer`` that fail the grounding check (their quotes are no
+    evidence, or they say what the cited documents do not), with the citations only they used.
+
+    Returns:
+        The answer (unchanged when every claim holds) and one reason per dropped claim.
+    """
+    if answer.refused:
+        return answer, []
+    kept_parts: list[str] = []
+    kept: list[AnswerCitation] = []
+    dropped: list[str] = []
+    pending = list(answer.citations)
+    for claim, numbers in marked_segments(answer.text):
+        # Each marker takes the first citation of its number not yet taken, in order.
+        cited = [c for c in (next((p for p in pending if p.number == n), None) for n in numbers) if c is not None]
+        for citation in cited:
+            pending.remove(citation)
+        quotes = [c.quote for c in cited if c.quote]
+        sources = [f"{d.snippet.title if d.snippet is not None else ''}\n{d.text}" for n in numbers if 1 <= n <= len(documents) for d in (documents[n - 1],)]
+        problem = grounding_problem(claim, quotes, sources)
+        if problem:
+            dropped.append(problem)
+            continue
+        end = claim[-1] if claim and claim[-1] in ".!?" and "\n" not in claim else ""
+        markers = "".join(f" [{n}]" for n in numbers)
+        kept_parts.append(f"{claim[:-1] if end else claim}{markers}{end}")
+        kept.extend(cited)
+    if not dropped:
+        return answer, []
+    citations = tuple(kept)
+    if not kept_parts:
+        return GeneratedAnswer("The retrieved evidence does not support any claim of the answer.", (), refused=True), dropped
+    return dataclasses.replace(answer, text=" ".join(kept_parts), citations=citations), dropped

@@ -1,0 +1,103 @@
+"""Search hits, the index protocol both engines follow, and the filters they share."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from agentic_rag._contracts import Document
+from agentic_rag._contracts.serialization import JsonContract
+from agentic_rag._errors import InvalidInputError
+
+__all__ = ["DocumentFilter", "SearchHit", "SearchIndex", "rank_key"]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit(JsonContract):
+    """One ranked result of an index search.
+
+    Args:
+        document_id: The matching document.
+        score: Its score (higher is better).
+        corpus_id: The document's corpus.
+    """
+
+    document_id: str
+    score: float
+    corpus_id: str = "default"
+
+
+def rank_key(hit: SearchHit) -> tuple[float, str]:
+    """Sort key giving the total order every ranking uses: score descending, then id."""
+    return (-hit.score, hit.document_id)
+
+
+@runtime_checkable
+class SearchIndex(Protocol):
+    """What :class:`~agentic_rag._retrieval.index_retriever.IndexRetriever` needs of an index."""
+
+    def search(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        corpus_ids: Sequence[str] | None = None,
+        where: Mapping[str, Any] | None = None,
+    ) -> list[SearchHit]:
+        """Return at most ``k`` hits best first."""
+        ...
+
+    def get(self, document_id: str) -> Document:
+        """Return a stored document by id."""
+        ...
+
+
+class DocumentFilter:
+    """A corpus-id and metadata-equality filter, validated once and applied per document.
+
+    Args:
+        corpus_ids: Keep only documents of these corpora (``None``: all).
+        where: Keep only documents whose metadata equals every given value; a list value
+            matches documents whose field equals any of its items.
+
+    Raises:
+        InvalidInputError: ``corpus_ids`` given as a bare string, or ``where`` not a mapping.
+    """
+
+    __slots__ = ("corpus_ids", "where")
+
+    def __init__(self, corpus_ids: Sequence[str] | None = None, where: Mapping[str, Any] | None = None) -> None:
+        if isinstance(corpus_ids, str):
+            raise InvalidInputError(f"corpus_ids must be a sequence of ids, not the string {corpus_ids!r}", stage="search")
+        if where is not None and not isinstance(where, Mapping):
+            raise InvalidInputError(f"where must be a mapping of metadata field to value, got {type(where).__name__}", stage="search")
+        self.corpus_ids = frozenset(corpus_ids) if corpus_ids is not None else None
+        self.where = tuple(sorted((str(k), _normalise(v)) for k, v in (where or {}).items()))
+
+    @property
+    def is_empty(self) -> bool:
+        """True when the filter keeps every document."""
+        return self.corpus_ids is None and not self.where
+
+    def accepts(self, document: Document) -> bool:
+        """True when ``document`` passes the filter."""
+        if self.corpus_ids is not None and document.corpus_id not in self.corpus_ids:
+            return False
+        for key, expected in self.where:
+            if key not in document.metadata:
+                return False
+            value = _normalise(document.metadata[key])
+            if isinstance(expected, frozenset) and not isinstance(value, frozenset):
+                if value not in expected:
+                    return False
+            elif value != expected:
+                return False
+        return True
+
+
+def _normalise(value: Any) -> Any:
+    # Lists in a filter mean "any of"; tuples stored in frozen metadata compare as lists would.
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return frozenset(_normalise(v) for v in value)
+    return value

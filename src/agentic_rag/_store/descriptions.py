@@ -1,0 +1,112 @@
+"""Generated corpus descriptions: the folder's name and its most distinctive words.
+
+The planner routes questions to corpora by their descriptions, so a corpus indexed without
+one gets ``"<name>: <n> files about <term>, <term>, ..."``. Each file contributes its most
+frequent content words with their counts (:func:`file_terms`, kept in the ``files`` table so a
+re-index never re-reads unchanged files); a word scores ``its count summed over the corpus's
+files x ln(1 + all files / files listing it)``, so words frequent in this corpus and rare
+elsewhere come first. The result
+depends only on the store's content: ties go to the alphabetically first word. Words longer
+than 40 letters are not words (a hash, a hostile one-word file) and are left out, and a
+description is at most 400 characters, so it stays fit to print and to send to a planner.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from agentic_rag._text.stopwords import STOPWORD_LISTS
+
+__all__ = ["describe_corpora", "file_terms", "terms_from_json", "terms_to_json"]
+
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_STOP = STOPWORD_LISTS["english"] | frozenset(
+    "also can could may might must one two use used uses using via within without would yes".split()
+)
+_FILE_TERMS = 16
+_DESCRIPTION_TERMS = 8
+_MAX_WORD = 40
+#: Longest generated description, in characters.
+MAX_DESCRIPTION_LENGTH = 400
+
+
+def file_terms(text: str, limit: int = _FILE_TERMS) -> tuple[tuple[str, int], ...]:
+    """A file's most frequent content words (3+ letters, no stop words) with their counts.
+
+    Args:
+        text: The file's text.
+        limit: How many words to keep.
+
+    Returns:
+        ``(word, count)`` pairs, most frequent first, ties alphabetical.
+    """
+    counts = Counter(w for w in _WORD.findall(text.casefold()) if len(w) <= _MAX_WORD)
+    for word in _STOP.intersection(counts):
+        del counts[word]
+    if len(counts) > limit:
+        # Only words at least as frequent as the limit-th one can make the cut: sort those.
+        threshold = heapq.nlargest(limit, counts.values())[-1]
+        candidates = [item for item in counts.items() if item[1] >= threshold]
+    else:
+        candidates = list(counts.items())
+    return tuple(sorted(candidates, key=lambda item: (-item[1], item[0]))[:limit])
+
+
+def terms_to_json(terms: tuple[tuple[str, int], ...]) -> str:
+    """Serialise :func:`file_terms` output for the ``files`` table."""
+    return json.dumps([[w, c] for w, c in terms], ensure_ascii=False, separators=(",", ":"))
+
+
+def terms_from_json(text: str) -> tuple[tuple[str, int], ...]:
+    """The ``(word, count)`` pairs of a stored :func:`terms_to_json` value (``()`` when
+    unreadable)."""
+    try:
+        return tuple((str(item[0]), int(item[1])) for item in json.loads(text))
+    except (ValueError, TypeError, IndexError, KeyError):
+        return ()
+
+
+def _name_words(corpus_id: str) -> str:
+    return " ".join(w for w in re.split(r"[-_\s]+", corpus_id) if w) or corpus_id
+
+
+def describe_corpora(files: Iterable[tuple[str, tuple[tuple[str, int], ...]]], corpus_ids: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """Describe each corpus by its name and its most distinctive words.
+
+    Args:
+        files: ``(corpus id, file_terms(...) of the file)`` for every file in the store.
+        corpus_ids: The corpora to describe.
+
+    Returns:
+        ``(corpus id, description)`` pairs sorted by id.
+    """
+    listing: dict[str, Counter[str]] = {}
+    sizes: Counter[str] = Counter()
+    everywhere: Counter[str] = Counter()
+    total = 0
+    for corpus_id, terms in files:
+        listing.setdefault(corpus_id, Counter()).update(dict(terms))
+        sizes[corpus_id] += 1
+        everywhere.update(word for word, _ in terms)
+        total += 1
+    out = []
+    for corpus_id in sorted(set(corpus_ids)):
+        counts = listing.get(corpus_id, Counter())
+        ranked = sorted(counts.items(), key=lambda item: (-item[1] * math.log(1.0 + total / everywhere[item[0]]), item[0]))
+        top = [word for word, _ in ranked[:_DESCRIPTION_TERMS]]
+        size = sizes[corpus_id]
+        head = f"{_name_words(corpus_id)}: {size} file{'' if size == 1 else 's'}"
+        out.append((corpus_id, _bounded(f"{head} about {', '.join(top)}" if top else head)))
+    return tuple(out)
+
+
+def _bounded(description: str) -> str:
+    if len(description) <= MAX_DESCRIPTION_LENGTH:
+        return description
+    cut = description[:MAX_DESCRIPTION_LENGTH - 3]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(",:") + "..."

@@ -1,0 +1,404 @@
+"""One index run: walk, compare hashes, re-chunk what changed, switch generations atomically.
+
+The whole run is one SQLite write transaction (``BEGIN IMMEDIATE``, which also keeps a second
+writer out). Rows of changed files are replaced inside it; the BM25 index of the current
+generation (and the vector index, when the store keeps one) is loaded only once something
+changed, patched, and saved under the *next* generation's file name. The transaction then
+moves ``meta.generation`` to that file and commits; only after the commit are the previous
+generation's files deleted. An exception anywhere (a failing loader, a progress callback
+that raises, Ctrl-C) rolls the transaction back and deletes the unreferenced new files; a
+killed process leaves an uncommitted transaction SQLite discards and files the next writer
+sweeps. Either way the previous store stays exactly as it was.
+
+Every run first checks the store it is about to build on: each file's chunk rows against its
+``files`` row, and the current generation's index files (whole-file checksum, and as many
+documents as there are chunk rows). Whatever is damaged or missing is rebuilt from the rows
+(files whose rows were lost are re-read), under a new generation, and listed in
+:attr:`IndexReport.repaired`. A file or folder that cannot be read this time (permission
+denied) keeps what was indexed from it and is listed as skipped; only files that are really
+gone, or no longer indexable, are removed.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from agentic_rag._contracts import Document
+from agentic_rag._errors import IndexFormatError, StoreError
+from agentic_rag._ingest.chunker import Chunk, chunk_sections
+from agentic_rag._ingest.loaders import parse_source, read_source
+from agentic_rag._ingest.walker import SourceFile, walk_tree
+from agentic_rag._retrieval.bm25 import BM25Index
+from agentic_rag._store.descriptions import describe_corpora, file_terms, terms_from_json, terms_to_json
+from agentic_rag._store.layout import StoreSettings, index_file_names, is_index_file
+from agentic_rag._store.records import IndexPhase, IndexProgress, IndexReport
+from agentic_rag._store.repair import damaged_index_files, repair_chunk_rows
+from agentic_rag._store.schema import connect, create_schema, generation_of, read_meta, write_meta
+from agentic_rag._store.vectors import load_vector_index
+
+__all__ = ["run_index", "stored_documents"]
+
+_STAGE = "store"
+_BATCH = 4096  # documents handed to the indexes at a time
+ProgressCallback = Callable[[IndexProgress], None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Planned:
+    key: str
+    source: SourceFile
+    corpus_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Scope:
+    key: str
+    single_file: bool
+
+    def holds(self, key: str) -> bool:
+        if self.single_file:
+            return key == self.key
+        if not self.key:
+            return not key.startswith("/") and ":" not in key.split("/", 1)[0]
+        return key.startswith(self.key + "/")
+
+
+def _join(root_key: str, relative: str) -> str:
+    return f"{root_key}/{relative}" if root_key else relative
+
+
+def _plan(settings: StoreSettings, paths: Sequence[Path], corpus: str | None) -> tuple[list[_Planned], list[tuple[str, str]], list[_Scope], dict[str, str], list[_Scope]]:
+    """Walk ``paths``: the files to index (by key), the files skipped, the deletion scopes,
+    the root folder of each corpus met, and the folders that could not be read (whose stored
+    files are kept)."""
+    planned: dict[str, _Planned] = {}
+    skipped: dict[str, str] = {}
+    scopes: list[_Scope] = []
+    unreadable: list[_Scope] = []
+    corpus_roots: dict[str, str] = {}
+    for path in paths:
+        result = walk_tree(path, settings.walk, exclude=(settings.directory,))
+        root, single = result.root, result.root.is_file()
+        root_key = settings.key(root)
+        scopes.append(_Scope(root_key, single))
+        unreadable.extend(_Scope(_join(root_key, folder) if folder else root_key, False) for folder in result.unreadable)
+        folder = root.parent if single else root
+        folder_name = folder.name or "root"
+        for item in result.skipped:
+            reason = item.reason
+            if (item.relative.rstrip("/") if item.relative != "." else "") in result.unreadable:
+                reason += "; what was indexed under it before is kept"
+            skipped.setdefault(root_key if single else _join(root_key, item.relative), reason)
+        for source in result.files:
+            key = root_key if single else _join(root_key, source.relative)
+            if corpus is not None:
+                corpus_id, corpus_root = corpus, root_key
+            elif not single and "/" in source.relative:
+                top = source.relative.split("/", 1)[0]
+                corpus_id, corpus_root = top, _join(root_key, top)
+            else:
+                corpus_id, corpus_root = folder_name, settings.key(folder)
+            if key not in planned:
+                planned[key] = _Planned(key, source, corpus_id)
+                corpus_roots.setdefault(corpus_id, corpus_root)
+    ordered = [planned[k] for k in sorted(planned)]
+    return ordered, sorted((k, r) for k, r in skipped.items() if k not in planned), scopes, corpus_roots, unreadable
+
+
+def stored_documents(connection: sqlite3.Connection, corpus_ids: Sequence[str] | None = None, batch: int = 1000) -> Iterator[Document]:
+    """Yield every stored chunk as a :class:`Document`, by path then chunk number.
+
+    Args:
+        connection: An open store database (in a transaction for one consistent snapshot).
+        corpus_ids: Only chunks of these corpora.
+        batch: Rows fetched at a time.
+
+    Returns:
+        An iterator of documents whose metadata holds ``path``, ``start_line``,
+        ``end_line``, ``section``, ``sha256`` (and ``record_id`` for records).
+    """
+    query = "SELECT id, path, corpus_id, start_line, end_line, section, title, text, sha256, record_id FROM chunks"
+    parameters: tuple[str, ...] = ()
+    if corpus_ids is not None:
+        parameters = tuple(sorted(set(corpus_ids)))
+        query += f" WHERE corpus_id IN ({', '.join('?' for _ in parameters)})"
+    cursor = connection.execute(query + " ORDER BY path, n", parameters)
+    while True:
+        rows = cursor.fetchmany(batch)
+        if not rows:
+            return
+        for chunk_id, path, corpus_id, start, end, section, title, text, sha, record_id in rows:
+            metadata: dict[str, object] = {"path": path, "start_line": start, "end_line": end, "section": section, "sha256": sha}
+            if record_id:
+                metadata["record_id"] = record_id
+            yield Document(chunk_id, text, title, corpus_id, metadata)
+
+
+class _IndexRun:
+    def __init__(self, settings: StoreSettings, connection: sqlite3.Connection, progress: ProgressCallback | None) -> None:
+        self.settings = settings
+        self.db = connection
+        self.progress = progress
+        self.meta = read_meta(connection)
+        self.signature = settings.chunking_signature()
+        old_vector = bool(self.meta.get("vector_file"))
+        self.vector = old_vector if settings.vector is None else settings.vector
+        self.bm25: BM25Index | None = None
+        self.vectors = None
+        self.remove_ids: list[str] = []
+        self.add_docs: list[Document] = []
+        self.kept: dict[str, str] = {}  # key -> corpus id of every file indexed or unchanged
+        self.counts = {"added": 0, "updated": 0, "removed": 0, "unchanged": 0, "chunks_added": 0, "chunks_removed": 0}
+        self.skipped: list[tuple[str, str]] = []
+        self.written: list[Path] = []
+        self.generation = generation_of(self.meta, settings.directory)
+        self.repaired: list[str] = []
+        self.from_rows = False  # build the indexes from the chunk rows, not the saved files
+        self.rebuild = self.vector != old_vector
+
+    # -- checks --------------------------------------------------------------------------
+
+    def _check_rows(self, existing: dict[str, tuple[str, str, str]]) -> None:
+        found = repair_chunk_rows(self.db, existing)
+        if found:
+            self.repaired.extend(found)
+            self.from_rows = self.rebuild = True
+
+    def _check_files(self) -> None:
+        if self.generation == 0 or self.from_rows:
+            return
+        found = damaged_index_files(self.db, self.settings.directory, self.meta)
+        if found:
+            self.repaired.extend(found)
+            self.from_rows = self.rebuild = True
+
+    def _emit(self, phase: IndexPhase, done: int, total: int, path: str = "") -> None:
+        if self.progress is not None:
+            self.progress(IndexProgress(phase, done, total, self.counts["chunks_added"], path))
+
+    # -- indexes -------------------------------------------------------------------------
+
+    def _indexes(self) -> None:
+        """Load the current generation's indexes before the first row changes."""
+        if self.bm25 is not None:
+            return
+        directory = self.settings.directory
+        name = "" if self.from_rows else self.meta.get("bm25_file", "")
+        try:
+            self.bm25 = BM25Index.load(directory / name) if name else BM25Index.from_documents(stored_documents(self.db))
+        except IndexFormatError:
+            self.bm25 = BM25Index.from_documents(stored_documents(self.db))
+        if self.vector:
+            saved = "" if self.from_rows else self.meta.get("vector_file", "")
+            self.vectors = load_vector_index(directory, saved, lambda: stored_documents(self.db))
+
+    def _flush(self) -> None:
+        for index in (self.bm25, self.vectors):
+            if index is None:
+                continue
+            gone = [i for i in self.remove_ids if i in index]
+            if gone:
+                index.remove(gone)
+            if self.add_docs:
+                index.add(self.add_docs)
+        self.remove_ids, self.add_docs = [], []
+
+    # -- rows ----------------------------------------------------------------------------
+
+    def _drop_rows(self, key: str) -> None:
+        ids = [row[0] for row in self.db.execute("SELECT id FROM chunks WHERE path = ?", (key,))]
+        self.remove_ids.extend(ids)
+        self.counts["chunks_removed"] += len(ids)
+        self.db.execute("DELETE FROM chunks WHERE path = ?", (key,))
+
+    def _write_rows(self, planned: _Planned, sha: str, chunks: tuple[Chunk, ...], terms: str) -> None:
+        corpus_id = planned.corpus_id
+        self.db.executemany(
+            "INSERT INTO chunks (id, path, corpus_id, n, start_line, end_line, section, title, text, sha256, record_id) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(c.id, c.path, corpus_id, c.n, c.start_line, c.end_line, c.section, c.title, c.text, c.sha256, c.record_id) for c in chunks],
+        )
+        self.db.execute(
+            "INSERT OR REPLACE INTO files (path, corpus_id, sha256, mtime, size, chunks, terms, chunking) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (planned.key, corpus_id, sha, planned.source.mtime, planned.source.size, len(chunks), terms, self.signature),
+        )
+        self.add_docs.extend(c.to_document(corpus_id) for c in chunks)
+        self.counts["chunks_added"] += len(chunks)
+        if len(self.add_docs) >= _BATCH:
+            self._flush()
+
+    def _file(self, planned: _Planned, existing: dict[str, tuple[str, str, str]]) -> None:
+        settings, key = self.settings, planned.key
+        source = read_source(planned.source.path, max_bytes=settings.walk.max_file_bytes)
+        old = existing.get(key)
+        if source.unreadable and old is not None:
+            # Unreadable for now (permission denied): keep what was indexed, do not delete it.
+            self.skipped.append((key, f"{source.problem}; its previously indexed content is kept"))
+            self.kept[key] = old[0]
+            return
+        if source.problem:
+            self.skipped.append((key, source.problem))
+            return
+        if old is not None and old == (planned.corpus_id, source.sha256, self.signature):
+            self.counts["unchanged"] += 1
+            self.kept[key] = planned.corpus_id
+            return
+        parsed = parse_source(source.data, planned.source.suffix, fields=settings.fields)
+        chunks = chunk_sections(parsed.sections, key, settings.chunking) if not parsed.problem else ()
+        if not chunks:
+            self.skipped.append((key, parsed.problem or "no indexable text"))
+            return
+        self._indexes()
+        if old is not None:
+            self._drop_rows(key)
+            self.counts["updated"] += 1
+        else:
+            self.counts["added"] += 1
+        self._write_rows(planned, source.sha256, chunks, terms_to_json(file_terms(parsed.text)))
+        self.kept[key] = planned.corpus_id
+
+    # -- the run -------------------------------------------------------------------------
+
+    def _corpora(self, corpus_roots: dict[str, str], corpus: str | None, description: str | None, changed: bool) -> None:
+        db = self.db
+        db.executemany("INSERT OR IGNORE INTO corpora (id, description, root, auto_description) VALUES (?, '', ?, 1)",
+                       sorted((c, corpus_roots.get(c, "")) for c in set(self.kept.values())))
+        if corpus is not None and description is not None:
+            db.execute("UPDATE corpora SET description = ?, auto_description = 0 WHERE id = ?", (description, corpus))
+        db.execute("DELETE FROM corpora WHERE id NOT IN (SELECT DISTINCT corpus_id FROM files)")
+        automatic = [row[0] for row in db.execute("SELECT id FROM corpora WHERE auto_description = 1 AND (? OR description = '')", (changed,))]
+        if automatic:
+            files = [(c, terms_from_json(t)) for c, t in db.execute("SELECT corpus_id, terms FROM files")]
+            db.executemany("UPDATE corpora SET description = ? WHERE id = ?", [(d, c) for c, d in describe_corpora(files, automatic)])
+
+    def run(self, paths: Sequence[Path], corpus: str | None, description: str | None, started: float) -> IndexReport:
+        planned, walk_skipped, scopes, corpus_roots, unreadable = _plan(self.settings, paths, corpus)
+        existing = {p: (c, s, g) for p, c, s, g in self.db.execute("SELECT path, corpus_id, sha256, chunking FROM files")}
+        self._check_rows(existing)
+        self._check_files()
+        self._sweep()
+        total = len(planned)
+        self._emit(IndexPhase.SCANNED, 0, total)
+        for done, item in enumerate(planned, start=1):
+            self._file(item, existing)
+            self._emit(IndexPhase.FILE, done, total, item.key)
+        for key in sorted(existing):
+            if key not in self.kept and any(scope.holds(key) for scope in unreadable):
+                self.kept[key] = existing[key][0]  # under a folder that could not be listed
+            elif key not in self.kept and any(scope.holds(key) for scope in scopes):
+                self._indexes()
+                self._drop_rows(key)
+                self.db.execute("DELETE FROM files WHERE path = ?", (key,))
+                self.counts["removed"] += 1
+        changed = bool(self.counts["added"] or self.counts["updated"] or self.counts["removed"])
+        self._corpora(corpus_roots, corpus, description, changed)
+        generation = self.generation
+        previous = [self.meta.get("bm25_file", ""), self.meta.get("vector_file", "")]
+        if changed or self.rebuild:
+            self._emit(IndexPhase.SAVING, total, total)
+            generation = self._save(generation + 1)
+        self.db.execute("COMMIT")
+        if changed or self.rebuild:
+            self.written = []
+            for name in previous:
+                if name:
+                    _unlink(self.settings.directory / name)
+        self._emit(IndexPhase.DONE, total, total)
+        skipped = tuple(sorted(walk_skipped + self.skipped))
+        return IndexReport(files_seen=total + len(walk_skipped), skipped=skipped, seconds=time.monotonic() - started,
+                           generation=generation, corpora=tuple(sorted(set(self.kept.values()))), repaired=tuple(self.repaired),
+                           **self.counts)
+
+    def _save(self, generation: int) -> int:
+        self._indexes()
+        self._flush()
+        bm25_name, vector_name = index_file_names(generation, self.vector)
+        directory = self.settings.directory
+        self.written.append(directory / bm25_name)
+        self.bm25.save(directory / bm25_name)  # type: ignore[union-attr]
+        if vector_name:
+            self.written.append(directory / vector_name)
+            self.vectors.save(directory / vector_name)  # type: ignore[union-attr]
+        write_meta(self.db, {"generation": str(generation), "bm25_file": bm25_name, "vector_file": vector_name})
+        return generation
+
+    def _sweep(self) -> None:
+        """Delete index files no generation refers to (left by a killed writer); safe
+        because this run holds the write lock, so no other writer is saving one."""
+        current = {self.meta.get("bm25_file", ""), self.meta.get("vector_file", "")}
+        for entry in os.scandir(self.settings.directory):
+            if is_index_file(entry.name) and entry.name not in current:
+                _unlink(Path(entry.path))
+
+    def abandon(self) -> None:
+        """Remove the files of a generation that was never committed."""
+        for path in self.written:
+            _unlink(path)
+
+
+def _unlink(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass  # already gone, or held open elsewhere (Windows): the next writer sweeps it
+
+
+def _begin(connection: sqlite3.Connection, settings: StoreSettings) -> None:
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        raise StoreError(f"the store at {str(settings.directory)!r} is being written by another process ({exc}); try again later", stage=_STAGE) from exc
+
+
+def run_index(settings: StoreSettings, paths: Sequence[Path], *, corpus: str | None, description: str | None,
+              progress: ProgressCallback | None) -> IndexReport:
+    """Index ``paths`` into the store described by ``settings`` in one transaction.
+
+    Args:
+        settings: The store's settings.
+        paths: Folders or files, already validated to exist.
+        corpus: One corpus for every file, or ``None`` for a corpus per top-level folder.
+        description: The description of ``corpus`` (``None``: generated).
+        progress: Called with each :class:`IndexProgress` event; an exception it raises
+            aborts the run and rolls everything back.
+
+    Returns:
+        What the run did.
+
+    Raises:
+        StoreError: The store cannot be opened, is locked by another writer past the
+            timeout, or a write failed (the store is left as it was).
+        InvalidInputError: A path does not exist.
+    """
+    started = time.monotonic()
+    connection = connect(settings.directory, timeout=settings.lock_timeout, create=True)
+    run: _IndexRun | None = None
+    try:
+        _begin(connection, settings)
+        try:
+            create_schema(connection, settings.directory)
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        # The empty schema is committed on its own: an interrupted first run leaves an empty
+        # store, not a half-made one.
+        connection.execute("COMMIT")
+        _begin(connection, settings)
+        try:
+            run = _IndexRun(settings, connection, progress)
+            return run.run(paths, corpus, description, started)
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            if run is not None:
+                run.abandon()
+            raise
+    except sqlite3.Error as exc:
+        raise StoreError(f"writing the store at {str(settings.directory)!r} failed: {exc}; the previous state is kept", stage=_STAGE) from exc
+    finally:
+        connection.close()

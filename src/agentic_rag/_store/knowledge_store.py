@@ -1,0 +1,366 @@
+"""The knowledge store: index folders once, then search and cite them from any process.
+
+A store is a folder (default ``./.agentic-rag/``) holding one SQLite database (WAL journal)
+with the corpora, files and chunks, and beside it the saved BM25 index (and optionally a
+vector index) of the current *generation*. Writes go through :meth:`KnowledgeStore.index`
+(see :mod:`~agentic_rag._store.indexer`: one transaction, a new generation of index files,
+switched in by the commit). Reads take the generation from SQLite and load that generation's
+file, retrying if a writer replaced it in between, so every reader sees one committed state,
+never a mix; loaded indexes are cached per generation.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from agentic_rag._contracts import Corpus, Document
+from agentic_rag._contracts.validation import require_int, require_text
+from agentic_rag._errors import IndexFormatError, InvalidInputError, StoreError
+from agentic_rag._ingest.chunker import ChunkOptions
+from agentic_rag._ingest.structured_loader import FieldMapping
+from agentic_rag._ingest.walker import WalkOptions
+from agentic_rag._retrieval.bm25 import BM25Index
+from agentic_rag._retrieval.vector import VectorIndex
+from agentic_rag._store.indexer import ProgressCallback, run_index, stored_documents
+from agentic_rag._store.layout import StoreSettings
+from agentic_rag._store.records import IndexReport, StoreHit, StoreStats
+from agentic_rag._store.retriever import StoreRetriever
+from agentic_rag._store.schema import DATABASE_NAME, connect, generation_of, read_meta
+
+__all__ = ["DEFAULT_STORE_DIRECTORY", "KnowledgeStore"]
+
+#: Where a store lives when no directory is given (relative to the working directory).
+DEFAULT_STORE_DIRECTORY = ".agentic-rag"
+_STAGE = "store"
+_READ_TIMEOUT = 10.0
+_LOAD_ATTEMPTS = 8
+
+
+class KnowledgeStore:
+    """A persistent, incrementally updated store of chunked files, searchable with BM25.
+
+    Args:
+        directory: The store folder; created by the first :meth:`index`.
+        base: The folder stored paths are relative to (default: the store folder's parent,
+            so ``./.agentic-rag`` cites ``docs/guide.md`` for ``./docs/guide.md``).
+        chunking: Chunk size and overlap (changing them re-chunks files on the next index).
+        fields: Where JSON, JSONL and CSV records keep their text, title and id.
+        walk: Which files a folder walk visits.
+        vector: Also keep a vector index (hashing embedder): ``True`` builds it on the next
+            index, ``False`` drops it, ``None`` keeps what the store has.
+        lock_timeout: Seconds :meth:`index` waits while another process writes.
+
+    Raises:
+        InvalidInputError: An argument of the wrong type or out of range.
+    """
+
+    def __init__(
+        self,
+        directory: str | os.PathLike[str] = DEFAULT_STORE_DIRECTORY,
+        *,
+        base: str | os.PathLike[str] | None = None,
+        chunking: ChunkOptions | None = None,
+        fields: FieldMapping | None = None,
+        walk: WalkOptions | None = None,
+        vector: bool | None = None,
+        lock_timeout: float = 60.0,
+    ) -> None:
+        if not isinstance(directory, (str, os.PathLike)) or not os.fspath(directory):
+            raise InvalidInputError(f"directory must be a non-empty path, got {directory!r}", stage=_STAGE)
+        folder = Path(os.path.abspath(os.fspath(directory)))
+        checks = ((chunking, ChunkOptions, "chunking"), (fields, FieldMapping, "fields"), (walk, WalkOptions, "walk"))
+        for value, kind, name in checks:
+            if value is not None and not isinstance(value, kind):
+                raise InvalidInputError(f"{name} must be {kind.__name__} or None, got {type(value).__name__}", stage=_STAGE)
+        if vector is not None and not isinstance(vector, bool):
+            raise InvalidInputError(f"vector must be a bool or None, got {vector!r}", stage=_STAGE)
+        if isinstance(lock_timeout, bool) or not isinstance(lock_timeout, (int, float)) or not math.isfinite(lock_timeout) or lock_timeout < 0:
+            raise InvalidInputError(f"lock_timeout must be a finite number of seconds >= 0, got {lock_timeout!r}", stage=_STAGE)
+        self._settings = StoreSettings(
+            directory=folder,
+            base=Path(os.path.abspath(os.fspath(base))) if base is not None else folder.parent,
+            chunking=chunking or ChunkOptions(),
+            fields=fields or FieldMapping(),
+            walk=walk or WalkOptions(),
+            vector=vector,
+            lock_timeout=float(lock_timeout),
+        )
+        self._lock = threading.Lock()
+        self._cache: dict[str, tuple[int, Any]] = {}
+
+    directory = property(lambda self: self._settings.directory, doc="The store folder (absolute).")
+    base = property(lambda self: self._settings.base, doc="The folder stored paths are relative to.")
+
+    @property
+    def exists(self) -> bool:
+        """True once an index run has created the store's database."""
+        return (self._settings.directory / DATABASE_NAME).is_file()
+
+    # -- writes -------------------------------------------------------------------------
+
+    def index(
+        self,
+        paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+        *,
+        corpus: str | None = None,
+        description: str | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> IndexReport:
+        """Bring the store in line with the files under ``paths``, incrementally.
+
+        Each file goes to the corpus named by its top-level folder under the path (files
+        directly in the path go to a corpus named after the path's folder), or every file to
+        ``corpus``. Files whose SHA-256 is unchanged are not re-read; changed ones are
+        re-chunked; files under ``paths`` that are gone (or no longer indexable) are removed.
+        The run is one transaction: if it fails or is interrupted, the store is unchanged.
+
+        Args:
+            paths: Folders or files (one path or several).
+            corpus: Put every file in this corpus.
+            description: The corpus's description (needs ``corpus``); without it one is
+                generated from the folder name and the corpus's most distinctive words.
+            progress: Called with an :class:`~agentic_rag._store.records.IndexProgress` after
+                the walk, after each file, before saving and at the end (e.g.
+                :class:`~agentic_rag._interfaces.progress.ProgressBar`).
+
+        Returns:
+            What changed, what was skipped and why.
+
+        Raises:
+            InvalidInputError: No paths, a path that does not exist, a bad corpus name, or a
+                description without a corpus.
+            StoreError: The store cannot be written (locked by another writer past
+                ``lock_timeout``, not a store database, disk error); nothing changed then.
+        """
+        roots = _paths(paths)
+        if corpus is not None:
+            require_text(corpus, "corpus", stage=_STAGE)
+            if corpus != corpus.strip() or "\n" in corpus:
+                raise InvalidInputError(f"corpus must not start or end with white space or hold a newline, got {corpus!r}", stage=_STAGE)
+        if description is not None:
+            require_text(description, "description", stage=_STAGE)
+            if corpus is None:
+                raise InvalidInputError("description needs a corpus: pass corpus=NAME with it", stage=_STAGE)
+        if progress is not None and not callable(progress):
+            raise InvalidInputError(f"progress must be callable or None, got {type(progress).__name__}", stage=_STAGE)
+        if self._settings.directory.exists() and not self._settings.directory.is_dir():
+            raise StoreError(f"the store path {str(self._settings.directory)!r} is a file, not a folder", stage=_STAGE)
+        return run_index(self._settings, roots, corpus=corpus, description=description, progress=progress)
+
+    # -- reads --------------------------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        return connect(self._settings.directory, timeout=_READ_TIMEOUT)
+
+    def _query(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        connection = self._connect()
+        try:
+            return connection.execute(sql, tuple(parameters)).fetchall()
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read the store at {str(self._settings.directory)!r}: {exc}", stage=_STAGE) from exc
+        finally:
+            connection.close()
+
+    def _state(self) -> tuple[dict[str, str], bool]:
+        """The ``meta`` entries and whether any chunk is stored, from one snapshot."""
+        connection = self._connect()
+        try:
+            connection.execute("BEGIN")
+            meta = read_meta(connection)
+            filled = bool(connection.execute("SELECT EXISTS (SELECT 1 FROM chunks)").fetchone()[0]) if meta else False
+            connection.execute("COMMIT")
+            return meta, filled
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read the store at {str(self._settings.directory)!r}: {exc}", stage=_STAGE) from exc
+        finally:
+            connection.close()
+
+    @property
+    def generation(self) -> int:
+        """The committed index generation (0 for a missing or never-indexed store)."""
+        if not self.exists:
+            return 0
+        return generation_of(self._state()[0], self._settings.directory)
+
+    @property
+    def is_empty(self) -> bool:
+        """True when the store is missing or holds no chunk (never raises for a missing store)."""
+        if not self.exists:
+            return True
+        return not self._state()[1]
+
+    def corpora(self) -> tuple[Corpus, ...]:
+        """Every corpus, sorted by id; metadata holds ``root``, ``files``, ``chunks`` and
+        ``generated_description``.
+
+        Raises:
+            StoreError: No store at the directory.
+        """
+        rows = self._query(
+            "SELECT c.id, c.description, c.root, c.auto_description, COUNT(f.path), COALESCE(SUM(f.chunks), 0) "
+            "FROM corpora c LEFT JOIN files f ON f.corpus_id = c.id GROUP BY c.id ORDER BY c.id"
+        )
+        return tuple(Corpus(cid, description, {"root": root, "files": files, "chunks": chunks, "generated_description": bool(auto)})
+                     for cid, description, root, auto, files, chunks in rows)
+
+    def documents(self, corpus_ids: Sequence[str] | None = None) -> Iterator[Document]:
+        """Every chunk as a :class:`Document` (by path, then chunk number), read from one
+        consistent snapshot of the database.
+
+        Args:
+            corpus_ids: Only chunks of these corpora.
+
+        Raises:
+            StoreError: No store at the directory.
+            InvalidInputError: ``corpus_ids`` given as a bare string.
+        """
+        if isinstance(corpus_ids, str):
+            raise InvalidInputError(f"corpus_ids must be a sequence of ids, not the string {corpus_ids!r}", stage=_STAGE)
+        if not self.exists:
+            self._connect()  # raises the "no knowledge store" error
+        return _documents(self._settings.directory, corpus_ids)
+
+    def bm25(self) -> BM25Index:
+        """The BM25 index of the current generation (loaded once per generation and shared by
+        every caller of this store object: treat it as read-only).
+
+        Raises:
+            StoreError: The store is missing or empty, or its index file is unreadable.
+        """
+        return self._load("bm25_file", BM25Index.load)
+
+    def vector_index(self) -> VectorIndex:
+        """The vector index of the current generation (loaded once per generation).
+
+        Raises:
+            StoreError: The store is missing or empty, keeps no vector index (index with
+                ``vector=True``), or its file is unreadable.
+        """
+        return self._load("vector_file", VectorIndex.load)
+
+    def _load(self, key: str, loader: Any) -> Any:
+        for _ in range(_LOAD_ATTEMPTS):
+            meta, filled = self._state()
+            generation, name = generation_of(meta, self._settings.directory), meta.get(key, "")
+            if not filled:
+                raise StoreError(f"the store at {str(self._settings.directory)!r} is empty: index some files first", stage=_STAGE)
+            if not name:
+                raise StoreError(f"the store at {str(self._settings.directory)!r} keeps no vector index: index with vector=True", stage=_STAGE)
+            with self._lock:
+                cached = self._cache.get(key)
+                if cached is not None and cached[0] == generation:
+                    return cached[1]
+            try:
+                index = loader(self._settings.directory / name)
+            except IndexFormatError as exc:
+                if generation_of(self._state()[0], self._settings.directory) != generation:
+                    continue  # a writer switched generations and deleted this file meanwhile
+                raise StoreError(f"the store's index file {name!r} cannot be loaded ({exc.message}); run index again to rebuild it", stage=_STAGE) from exc
+            with self._lock:
+                cached = self._cache.get(key)
+                if cached is None or cached[0] < generation:
+                    self._cache[key] = (generation, index)
+            return index
+        raise StoreError(f"the store at {str(self._settings.directory)!r} kept changing while loading its index; try again", stage=_STAGE)
+
+    def retriever(self, *, vector: bool = False) -> StoreRetriever:
+        """A ``Retriever`` over the store that follows new generations.
+
+        Args:
+            vector: Search the vector index instead of BM25.
+
+        Raises:
+            StoreError: The store is missing or empty (or keeps no vector index).
+        """
+        return StoreRetriever(self, vector=vector)
+
+    def search(self, query: str, k: int = 10, corpus_ids: Sequence[str] | None = None) -> list[StoreHit]:
+        """The ``k`` best chunks for ``query`` by BM25, with file and line range.
+
+        Args:
+            query: Query text (an empty or stop-word-only query finds nothing).
+            k: Most hits (>= 1).
+            corpus_ids: Only these corpora; each must exist.
+
+        Returns:
+            Hits by score descending, ties by chunk id.
+
+        Raises:
+            InvalidInputError: ``query`` not a string, ``k`` not an int >= 1, or an unknown
+                corpus id.
+            StoreError: The store is missing or empty.
+        """
+        require_text(query, "query", stage=_STAGE, allow_empty=True)
+        require_int(k, "k", minimum=1, stage=_STAGE)
+        if isinstance(corpus_ids, str):
+            raise InvalidInputError(f"corpus_ids must be a sequence of ids, not the string {corpus_ids!r}", stage=_STAGE)
+        index = self.bm25()
+        if corpus_ids is not None:
+            known = {row[0] for row in self._query("SELECT id FROM corpora")}
+            unknown = sorted(set(corpus_ids) - known)
+            if unknown:
+                raise InvalidInputError(f"unknown corpus ids {unknown}; the store has {sorted(known)}", stage=_STAGE)
+        hits = []
+        for hit in index.search(query, k, corpus_ids=corpus_ids):
+            document = index.get(hit.document_id)
+            meta = document.metadata
+            hits.append(StoreHit(document.id, meta["path"], meta["start_line"], meta["end_line"], hit.score,
+                                 document.text, document.corpus_id, meta.get("section", "")))
+        return hits
+
+    def stats(self) -> StoreStats:
+        """Counts and size on disk.
+
+        Raises:
+            StoreError: No store at the directory.
+        """
+        meta = self._state()[0]
+        corpora, files, chunks = self._query(
+            "SELECT (SELECT COUNT(*) FROM corpora), (SELECT COUNT(*) FROM files), (SELECT COUNT(*) FROM chunks)")[0]
+        directory = self._settings.directory
+        names = [DATABASE_NAME, DATABASE_NAME + "-wal", meta.get("bm25_file", ""), meta.get("vector_file", "")]
+        size = sum((directory / n).stat().st_size for n in names if n and (directory / n).is_file())
+        return StoreStats(str(directory), generation_of(meta, directory), corpora, files, chunks, bool(meta.get("vector_file")), size)
+
+    def __repr__(self) -> str:
+        return f"KnowledgeStore({str(self._settings.directory)!r})"
+
+
+def _paths(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
+    items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    if not items:
+        raise InvalidInputError("index needs at least one path", stage=_STAGE)
+    roots = []
+    for item in items:
+        if not isinstance(item, (str, os.PathLike)) or not os.fspath(item):
+            raise InvalidInputError(f"paths must be non-empty file or folder paths, got {item!r}", stage=_STAGE)
+        root = Path(os.path.abspath(os.fspath(item)))
+        try:
+            os.fspath(root).encode("utf-8")
+        except UnicodeEncodeError:
+            shown = os.fsencode(root).decode("utf-8", "backslashreplace")
+            raise InvalidInputError(f"cannot index {shown!r}: its path is not valid UTF-8, so it cannot be stored or cited; rename it", stage=_STAGE) from None
+        if not root.exists():
+            raise InvalidInputError(f"cannot index {os.fspath(item)!r}: no such file or folder", stage=_STAGE)
+        roots.append(root)
+    return roots
+
+
+def _documents(directory: Path, corpus_ids: Sequence[str] | None) -> Iterator[Document]:
+    # The connection opens on the first item and closes when the iteration ends or the
+    # iterator is dropped, so an iterator never started holds nothing open.
+    connection = connect(directory, timeout=_READ_TIMEOUT)
+    try:
+        connection.execute("BEGIN")  # one read snapshot for the whole iteration
+        yield from stored_documents(connection, corpus_ids)
+        connection.execute("COMMIT")
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot read the store's chunks: {exc}", stage=_STAGE) from exc
+    finally:
+        connection.close()

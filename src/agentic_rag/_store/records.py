@@ -1,0 +1,172 @@
+"""What the knowledge store reports: index runs, progress events, search hits, statistics."""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+
+from agentic_rag._contracts.serialization import JsonContract
+from agentic_rag._contracts.validation import require_int, require_text
+from agentic_rag._errors import InvalidInputError
+
+__all__ = ["IndexPhase", "IndexProgress", "IndexReport", "StoreHit", "StoreStats"]
+
+_STAGE = "store"
+
+
+def _count(value: object, name: str) -> int:
+    return require_int(value, name, minimum=0, stage=_STAGE)
+
+
+class IndexPhase(str, enum.Enum):
+    """Where an index run is: files found, one file done, indexes being written, finished."""
+
+    SCANNED = "scanned"
+    FILE = "file"
+    SAVING = "saving"
+    DONE = "done"
+
+
+@dataclass(frozen=True, slots=True)
+class IndexProgress(JsonContract):
+    """One progress event of :meth:`KnowledgeStore.index`, passed to its ``progress`` callback.
+
+    Args:
+        phase: What just happened.
+        files_done: Files handled so far (indexed, unchanged or skipped).
+        files_total: Files found under the indexed paths.
+        chunks: Chunks written so far.
+        path: The file just handled (``""`` outside :attr:`IndexPhase.FILE`).
+    """
+
+    phase: IndexPhase
+    files_done: int
+    files_total: int
+    chunks: int = 0
+    path: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "phase", IndexPhase(self.phase))
+        for name in ("files_done", "files_total", "chunks"):
+            _count(getattr(self, name), f"IndexProgress.{name}")
+
+
+@dataclass(frozen=True, slots=True)
+class IndexReport(JsonContract):
+    """What one :meth:`KnowledgeStore.index` run did.
+
+    ``files_seen == added + updated + unchanged + len(skipped)``; ``removed`` counts files
+    dropped from the store (deleted from disk, or no longer indexable).
+
+    Args:
+        files_seen: Files found under the indexed paths (skipped ones included).
+        added: New files indexed.
+        updated: Changed files re-indexed (content, corpus or chunking settings changed).
+        removed: Files removed from the store.
+        unchanged: Files whose SHA-256 matched the stored one (not re-read).
+        chunks_added: Chunks written.
+        chunks_removed: Chunks deleted (of updated and removed files).
+        skipped: ``(path, reason)`` of every file passed over, sorted by path.
+        seconds: Wall-clock time of the run.
+        generation: The store's index generation after the run (unchanged when nothing was
+            written).
+        corpora: Ids of the corpora the indexed files belong to, sorted.
+        repaired: What the run found damaged in the store and rebuilt (an index file that
+            was missing, truncated or corrupted, chunk rows that were lost), one line each.
+    """
+
+    files_seen: int
+    added: int
+    updated: int
+    removed: int
+    unchanged: int
+    chunks_added: int
+    chunks_removed: int
+    skipped: tuple[tuple[str, str], ...] = ()
+    seconds: float = 0.0
+    generation: int = 0
+    corpora: tuple[str, ...] = ()
+    repaired: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in ("files_seen", "added", "updated", "removed", "unchanged", "chunks_added", "chunks_removed", "generation"):
+            _count(getattr(self, name), f"IndexReport.{name}")
+        skipped = tuple((str(p), str(r)) for p, r in self.skipped)
+        object.__setattr__(self, "skipped", skipped)
+        object.__setattr__(self, "corpora", tuple(self.corpora))
+        object.__setattr__(self, "repaired", tuple(str(r) for r in self.repaired))
+        if isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float)) or not math.isfinite(self.seconds) or self.seconds < 0:
+            raise InvalidInputError(f"IndexReport.seconds must be a finite number >= 0, got {self.seconds!r}", stage=_STAGE)
+        object.__setattr__(self, "seconds", float(self.seconds))
+
+    @property
+    def changed(self) -> bool:
+        """True when the run added, updated or removed anything."""
+        return bool(self.added or self.updated or self.removed)
+
+
+@dataclass(frozen=True, slots=True)
+class StoreHit(JsonContract):
+    """One search result: a chunk with where it comes from.
+
+    Args:
+        chunk_id: ``"<path>#<n>"``.
+        path: The file, relative to the store's base folder (``/``-separated).
+        start_line: First line of the chunk in the file (1-based).
+        end_line: Last line (inclusive).
+        score: BM25 score (higher is better).
+        text: The chunk's text.
+        corpus_id: Its corpus.
+        section: The section title (``""`` before any heading).
+    """
+
+    chunk_id: str
+    path: str
+    start_line: int
+    end_line: int
+    score: float
+    text: str
+    corpus_id: str
+    section: str = ""
+
+    def __post_init__(self) -> None:
+        require_text(self.chunk_id, "StoreHit.chunk_id", stage=_STAGE)
+        require_text(self.path, "StoreHit.path", stage=_STAGE)
+        require_int(self.start_line, "StoreHit.start_line", minimum=1, stage=_STAGE)
+        require_int(self.end_line, "StoreHit.end_line", minimum=self.start_line, stage=_STAGE)
+        if isinstance(self.score, bool) or not isinstance(self.score, (int, float)) or not math.isfinite(self.score):
+            raise InvalidInputError(f"StoreHit.score must be a finite number, got {self.score!r}", stage=_STAGE)
+        object.__setattr__(self, "score", float(self.score))
+
+    @property
+    def citation(self) -> str:
+        """``path:start-end``."""
+        return f"{self.path}:{self.start_line}-{self.end_line}"
+
+
+@dataclass(frozen=True, slots=True)
+class StoreStats(JsonContract):
+    """The size of a store.
+
+    Args:
+        directory: The store's folder.
+        generation: Index generation (0 before the first index run).
+        corpora: Number of corpora.
+        files: Number of indexed files.
+        chunks: Number of chunks.
+        vector: Whether the store keeps a vector index too.
+        bytes: Size on disk of the database and the current index files.
+    """
+
+    directory: str
+    generation: int
+    corpora: int
+    files: int
+    chunks: int
+    vector: bool
+    bytes: int
+
+    def __post_init__(self) -> None:
+        for name in ("generation", "corpora", "files", "chunks", "bytes"):
+            _count(getattr(self, name), f"StoreStats.{name}")
