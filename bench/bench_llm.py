@@ -43,7 +43,7 @@ from agentic_rag._agentic.judge import unsupported_claims  # noqa: E402
 from agentic_rag._budget import RunBudget, use_budget  # noqa: E402
 from agentic_rag._contracts import RunResult  # noqa: E402
 from agentic_rag._errors import StructuredOutputError  # noqa: E402
-from agentic_rag.llm import Message, OpenAICompatibleLLM  # noqa: E402
+from agentic_rag.llm import HttpOptions, Message, OpenAICompatibleLLM  # noqa: E402
 from agentic_rag.llm.components import LLMGenerator, LLMQueryViewRewriter, llm_orchestrator  # noqa: E402
 from agentic_rag.llm.json_schema import validate_json  # noqa: E402
 from agentic_rag.llm.schemas import LLMRole, role_spec  # noqa: E402
@@ -222,7 +222,8 @@ def main(argv: list[str] | None = None) -> int:
     calls: list[Call] = []
     runs = []
     for name in args.scenarios.split(","):
-        llm = OpenAICompatibleLLM(args.base_url, args.model, timeout_s=300.0, max_retries=1, json_mode=_JSON_MODES[name], transport=transport)
+        llm = OpenAICompatibleLLM(args.base_url, args.model, timeout_s=300.0, max_retries=1, json_mode=_JSON_MODES[name],
+                                  http=HttpOptions(transport=transport))
         run = run_scenario(name, llm, calls)
         runs.append(run)
         print(f"{name}: {run.seconds:.1f} s, JSON mode {run.json_mode_after}", file=sys.stderr)

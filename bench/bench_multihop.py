@@ -25,7 +25,9 @@ from benchmark_doc import replace_section  # noqa: E402 - the sibling module in 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agentic_rag import AutoraterStyleSufficiencyJudge, Corpus, DraftAnswer, HeuristicPlanner, Snippet  # noqa: E402
+from agentic_rag import AutoraterStyleSufficiencyJudge, Corpus, Snippet  # noqa: E402
+from agentic_rag.components import HeuristicPlanner  # noqa: E402
+from agentic_rag.types import DraftAnswer  # noqa: E402
 from agentic_rag.evaluation import load_multihop  # noqa: E402
 from agentic_rag.evaluation.multihop import MultiHopConfiguration, compare_configurations, format_comparison, split_questions  # noqa: E402
 from agentic_rag.evaluation.suites import CONFIGURATION_NAMES, MULTIHOP_FEEDBACK_PER_FACT, MULTIHOP_JUDGE_THRESHOLD, MULTIHOP_LOOP, evidence_runners  # noqa: E402

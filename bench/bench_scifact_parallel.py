@@ -1,4 +1,4 @@
-"""SciFact quality of the parallel workflow: single branches against fused ones (issue 4).
+"""SciFact quality of the parallel workflow: single branches against fused ones (issues 4, 15).
 
 Retrievers: BM25 (``BM25Retriever`` over the default ``BM25Index``) and hashed character
 n-gram vectors (``IndexRetriever`` over ``VectorIndex(HashingEmbedder())``), both over the
@@ -14,10 +14,14 @@ rank fusion, relative-score fusion, distribution-based score fusion):
 - with ``LexicalReranker`` on each branch (original query, all 100 hits);
 - with both.
 
-Settings are tuned on the **train** qrels (809 queries; never on test): the BM25 weight
-(vectors weigh 1), the rank window, and for RRF the rank constant. Each setting is then
-reported on the **test** qrels (300 queries) next to the defaults (k 60, equal weights, no
-window). Branch hits are computed once per query and fused offline by
+Settings are tuned on the **train** qrels (809 queries; never on test). First the two
+component weights (issue 15), each by the train nDCG@10 of its branch set fused with default
+RRF: RM3's ``original_query_weight`` (``None``, the unweighted append, or an interpolation
+weight) and the reranker's ``prior_weight`` (the first-stage score's weight); then, per branch
+set and fusion method, the BM25 weight (vectors weigh 1), the rank window, and for RRF the
+rank constant. Each setting is then reported on the **test** qrels (300 queries; ``--split
+train`` reports on train instead, for a quick check) next to the defaults (k 60, equal
+weights, no window). Branch hits are computed once per query and fused offline by
 ``fuse_ranked_lists`` (the function the workflow calls, with the workflow's branch names,
 order and weights); the configuration best on train is then run end to end through
 ``ParallelRAGWorkflow.run`` on every test query, which must give the same nDCG@10.
@@ -30,7 +34,8 @@ Prints the tables and rewrites its own section of ``docs/benchmarks.md`` (betwee
 ``bench:scifact-parallel`` markers) with the command and the date. Standard library only
 (except ``--neural``); skips with a message when the data is absent.
 
-Usage: ``python bench/bench_scifact_parallel.py [--neural] [--no-write]``
+Usage: ``python bench/bench_scifact_parallel.py [--split test|train] [--rm3-weight W|none]
+[--prior-weight W] [--neural] [--no-write]`` (a given weight skips its tuning).
 """
 
 from __future__ import annotations
@@ -82,6 +87,9 @@ ELASTICSEARCH_BM25 = 0.690
 TARGET = 0.700
 
 BM25_WEIGHTS = (0.5, 0.75, 1.0, 1.5, 2.0)
+#: RM3 original_query_weight candidates (None: the unweighted append) and reranker prior weights.
+RM3_WEIGHTS = (None, 0.3, 0.5, 0.7, 0.8, 0.9)
+PRIOR_WEIGHTS = (0.25, 1.0, 2.5, 5.0, 10.0, 25.0)
 RANK_CONSTANTS = (5, 10, 20, 40, 60, 100)
 RANK_WINDOWS = (None, 20, 50)
 METHODS = ("rrf", "relative_score", "dbsf")
@@ -139,6 +147,38 @@ def components(corpus: Sequence[Any]) -> dict[str, Any]:
     return {"bm25": bm25, "vectors": vectors, "rm3": RM3Rewriter(bm25), "reranker": LexicalReranker()}
 
 
+def tune_components(comps: dict[str, Any], train_ds: Any, rm3_weight: Any, prior_weight: float | None) -> dict[str, Any]:
+    """Choose RM3's original_query_weight and the reranker's prior_weight on train (issue 15).
+
+    Each candidate is scored by the train nDCG@10 of its branch set (RM3 views, or reranked
+    branches) fused by default RRF; a weight given on the command line is used as is.
+    """
+    rows: dict[str, list[tuple[Any, float, float]]] = {"rm3": [], "rerank": []}
+    choices = {"rm3": RM3_WEIGHTS if rm3_weight == "tune" else (rm3_weight,),
+               "rerank": PRIOR_WEIGHTS if prior_weight is None else (prior_weight,)}
+    chosen: dict[str, Any] = {}
+    for set_key in ("rm3", "rerank"):
+        best: tuple[float, Any] | None = None
+        for value in choices[set_key]:
+            trial = dict(comps)
+            if set_key == "rm3":
+                trial["rm3"] = RM3Rewriter(comps["bm25"], original_query_weight=value)
+            else:
+                trial["reranker"] = LexicalReranker(prior_weight=value)
+            hits = branch_hits(train_ds.queries, trial, ("bm25", "vectors"), (set_key,), quiet=True)
+            fused = ndcg(fused_run(hits, set_key, Setting("rrf")), train_ds.qrels)
+            single = ndcg(single_run(hits, set_key, "bm25/q2" if set_key == "rm3" else "bm25/q1"), train_ds.qrels)
+            rows[set_key].append((value, single, fused))
+            print(f"  {set_key} {value}: bm25 branch {single:.4f}, fused RRF {fused:.4f} (train)", flush=True)
+            if best is None or fused > best[0] + 1e-12:
+                best = (fused, value)
+        assert best is not None
+        chosen[set_key] = best[1]
+    comps["rm3"] = RM3Rewriter(comps["bm25"], original_query_weight=chosen["rm3"])
+    comps["reranker"] = LexicalReranker(prior_weight=chosen["rerank"])
+    return {"rows": rows, "rm3_weight": chosen["rm3"], "prior_weight": chosen["rerank"]}
+
+
 def views(query: str, rm3: RM3Rewriter | None) -> list[str]:
     """The query views the workflow plans: the original, then new rewritten texts."""
     out = [query]
@@ -154,7 +194,7 @@ def views(query: str, rm3: RM3Rewriter | None) -> list[str]:
 
 
 def branch_hits(queries: Sequence[Any], comps: dict[str, Any], retriever_names: Sequence[str],
-                set_keys: Sequence[str]) -> dict[str, dict[str, Branches]]:
+                set_keys: Sequence[str], *, quiet: bool = False) -> dict[str, dict[str, Branches]]:
     """Hits of every branch of the named branch sets, per query id."""
     retrievers = [comps[name] for name in retriever_names]
     reranker = comps["reranker"]
@@ -186,7 +226,7 @@ def branch_hits(queries: Sequence[Any], comps: dict[str, Any], retriever_names: 
         out[query.id] = sets
         cache.clear()
         reranked.clear()
-        if n % 200 == 0:
+        if n % 200 == 0 and not quiet:
             print(f"  {n} queries, {time.perf_counter() - started:.0f} s", flush=True)
     return out
 
@@ -338,7 +378,7 @@ def evaluate(comps: dict[str, Any], retriever_names: Sequence[str], train_ds: An
              set_keys: Sequence[str] = tuple(SET_LABELS)) -> dict[str, Any]:
     print("  branch hits, train...", flush=True)
     train = branch_hits(train_ds.queries, comps, retriever_names, set_keys)
-    print("  branch hits, test...", flush=True)
+    print(f"  branch hits, {test_ds.split}...", flush=True)
     test = branch_hits(test_ds.queries, comps, retriever_names, set_keys)
     wanted = [(f"{name} (query)", "plain", f"{name}/q1") for name in retriever_names]
     for name in retriever_names[:2]:
@@ -361,40 +401,56 @@ def evaluate(comps: dict[str, Any], retriever_names: Sequence[str], train_ds: An
     return {"singles": singles, "fused": fused}
 
 
+def _weight(value: Any) -> str:
+    return "none (unweighted append)" if value is None else f"{value:g}"
+
+
 def report(results: dict[str, Any], command: str, load: float | None, code: str) -> str:
     singles, fused = results["main"]["singles"], results["main"]["fused"]
     best_single = max(s[2] for s in singles if s[0].endswith("(query)"))
     headline = results["headline"]
+    split = results["split"]
+    tuning = results["tuning"]
     lines = [
-        "## SciFact: single branches and the fused parallel workflow (issue 4)",
+        "## SciFact: single branches and the fused parallel workflow (issues 4 and 15)",
         "",
         f"Command: `{command}`; date: {datetime.date.today().isoformat()}; code: commit {code}; CPython {platform.python_version()}, {os.cpu_count()} cores"
         + (f"; 1-minute load average {load:.2f} when it started." if load is not None else "."),
         ("BM25: default `BM25Index` (Lucene, k1 0.9, b 0.4, English stop words, Snowball). Vectors: `VectorIndex(HashingEmbedder())` "
         "(hashed character 4-grams and words, tf-idf, cosine). Every branch returns 100 hits; fused top 10. "
-        "RM3: `RM3Rewriter(bm25)` defaults (10 feedback documents, 10 terms, original query kept as its own view). "
-        "Reranker: `LexicalReranker()` defaults on each branch's 100 hits with the original query. "
-        f"Tuned on the **train** qrels ({results['train_queries']} queries), reported on **test** ({results['test_queries']} queries). "
+        f"RM3: `RM3Rewriter(bm25, original_query_weight={tuning['rm3_weight']})` (10 feedback documents, 10 terms, original query kept as its own view). "
+        f"Reranker: `LexicalReranker(prior_weight={tuning['prior_weight']:g})` on each branch's 100 hits with the original query. "
+        f"Tuned on the **train** qrels ({results['train_queries']} queries), reported on **{split}** ({results['test_queries']} queries). "
         f"Grid: BM25 weight {', '.join(f'{w:g}' for w in BM25_WEIGHTS)} (vectors 1); rank window "
         f"{', '.join(str(w or BRANCH_K) for w in RANK_WINDOWS)}; RRF k {', '.join(map(str, RANK_CONSTANTS))}. "
         "Defaults: k 60, equal weights, window 100."),
         "",
+        ("Component weights (issue 15), chosen on train by the nDCG@10 of their branch set fused by default RRF "
+         "(k 60, equal weights); the BM25 branch alone for reference:"),
+        "",
+        _table(["component", "weight", "BM25 branch, train", "fused RRF, train", "chosen"],
+               [["RM3 `original_query_weight`", _weight(v), f"{single:.4f}", f"{fused_score:.4f}", "yes" if v == tuning["rm3_weight"] else ""]
+                for v, single, fused_score in tuning["rows"]["rm3"]]
+               + [["reranker `prior_weight`", _weight(v), f"{single:.4f}", f"{fused_score:.4f}", "yes" if v == tuning["prior_weight"] else ""]
+                  for v, single, fused_score in tuning["rows"]["rerank"]]),
+        "",
         "Single branches (nDCG@10):",
         "",
-        _table(["branch", "train", "test"], [[label, f"{tr:.4f}", f"{te:.4f}"] for label, tr, te in singles]),
+        _table(["branch", "train", split], [[label, f"{tr:.4f}", f"{te:.4f}"] for label, tr, te in singles]),
         "",
         "Fused (nDCG@10; tuned = best on train for that branch set and method):",
         "",
-        _table(["branch set", "fusion", "test, defaults", "tuned on train", "train, tuned", "test, tuned"],
+        _table(["branch set", "fusion", f"{split}, defaults", "tuned on train", "train, tuned", f"{split}, tuned"],
                [[SET_LABELS[f["set"]], METHOD_NAMES[f["method"]], f"{f['test_default']:.4f}", f["tuned"].describe(),
                  f"{f['train_tuned']:.4f}", f"{f['test_tuned']:.4f}"] for f in fused]),
         "",
-        (f"**Headline** (the configuration best on train, chosen before looking at test): {SET_LABELS[headline['set']]}, "
-        f"{headline['setting'].describe()}: test nDCG@10 **{headline['test']:.4f}** offline, "
+        (f"**Headline** (the configuration best on train, chosen before looking at {split}): {SET_LABELS[headline['set']]}, "
+        f"{headline['setting'].describe()}: {split} nDCG@10 **{headline['test']:.4f}** offline, "
         f"**{headline['workflow']:.4f}** through `ParallelRAGWorkflow.run` end to end "
         f"({headline['per_query_ms']:.0f} ms a query including generation; "
         f"{'identical' if abs(headline['test'] - headline['workflow']) < 1e-12 else 'DIFFERENT'}). "
         f"Default RRF (k 60, equal weights) of the plain BM25 + vectors workflow end to end: {results['default_workflow']:.4f}."),
+        *([] if split == "test" else ["", f"(Reported on {split}: the split the settings were tuned on; a check, not a result.)"]),
         "",
         _table(["target", "value", "met"], [
             ["fused >= 0.700", f"{headline['workflow']:.4f}", "yes" if headline["workflow"] >= TARGET else "no"],
@@ -410,12 +466,12 @@ def report(results: dict[str, Any], command: str, load: float | None, code: str)
             lines.append(neural["skipped"])
         else:
             lines += [(f"{neural['versions']}. Encoding the 5,183 abstracts: {neural['encode_s']:.0f} s on the CPU. Same protocol as above "
-                      "(tuned on train, reported on test; plain branch sets, no rewriter or reranker)."), ""]
+                      f"(tuned on train, reported on {split}; plain branch sets, no rewriter or reranker)."), ""]
             rows = [[label, f"{tr:.4f}", f"{te:.4f}"] for label, tr, te in neural["singles"]]
             for combo, evaluation in neural["fused"]:
                 rows += [[f"{combo}, {METHOD_NAMES[f['method']]}, tuned: {f['tuned'].describe()}", f"{f['train_tuned']:.4f}", f"{f['test_tuned']:.4f}"]
                          for f in evaluation["fused"]]
-            lines.append(_table(["branch or fusion", "train", "test"], rows))
+            lines.append(_table(["branch or fusion", "train", split], rows))
     return "\n".join(lines)
 
 
@@ -424,10 +480,29 @@ def write_section(text: str, path: Path) -> None:
     replace_section(path, START, END, text)
 
 
+def _rm3_weight(text: str) -> float | None | str:
+    """``none`` (the unweighted append), ``tune`` or a weight in [0, 1], for ``--rm3-weight``."""
+    if text.lower() in ("none", "tune"):
+        return None if text.lower() == "none" else "tune"
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1] or 'none', got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1] or 'none', got {text!r}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--neural", action="store_true", help="also a benchmark-only neural branch (needs the bench environment)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
+    parser.add_argument("--split", choices=("test", "train"), default="test",
+                        help="the qrels the figures are reported on (default test); settings are always tuned on train")
+    parser.add_argument("--rm3-weight", type=_rm3_weight, default="tune", metavar="W|none",
+                        help="RM3 original_query_weight in [0, 1], 'none' for the unweighted append, or 'tune' (default: tuned on train)")
+    parser.add_argument("--prior-weight", type=float, default=None, metavar="W",
+                        help="LexicalReranker prior_weight >= 0 (default: tuned on train)")
     args = parser.parse_args(argv)
     needed = [DATA / "corpus.jsonl.gz", DATA / "queries.jsonl", DATA / "qrels" / "train.tsv", DATA / "qrels" / "test.tsv"]
     if not all(p.exists() for p in needed):
@@ -435,9 +510,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     code = revision()
-    train_ds, test_ds = load_beir(DATA, "train"), load_beir(DATA, "test")
+    train_ds, test_ds = load_beir(DATA, "train"), load_beir(DATA, args.split)
     comps = components(test_ds.corpus)
-    results: dict[str, Any] = {"train_queries": len(train_ds.queries), "test_queries": len(test_ds.queries)}
+    results: dict[str, Any] = {"train_queries": len(train_ds.queries), "test_queries": len(test_ds.queries), "split": args.split}
+    print("component weights on train...", flush=True)
+    results["tuning"] = tune_components(comps, train_ds, args.rm3_weight, args.prior_weight)
     results["main"] = evaluate(comps, ("bm25", "vectors"), train_ds, test_ds)
     best = max(results["main"]["fused"], key=lambda f: (f["train_tuned"], -list(SET_LABELS).index(f["set"]), -METHODS.index(f["method"])))
     print("end to end through ParallelRAGWorkflow...", flush=True)
@@ -460,6 +537,7 @@ def main(argv: list[str] | None = None) -> int:
                                  "fused": [("BM25 + neural", pair), ("BM25 + hashed vectors + neural", triple)]}
     command = "python bench/bench_scifact_parallel.py" if not args.neural else \
         "HF_HUB_OFFLINE=1 bench/.venv/bin/python bench/bench_scifact_parallel.py --neural"
+    command += "".join(f" {flag}" for flag in (argv if argv is not None else sys.argv[1:]) if flag != "--neural")
     text = report(results, command, load, code)
     print(text)
     if not args.no_write:

@@ -102,6 +102,83 @@ def _loader_target(kind: str) -> Target:
     return Target(f"load .{kind}", generate, check)
 
 
+_DOCX_SEED = ('<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Title</w:t></w:r></w:p>'
+              '<w:p><w:pPr><w:numPr><w:ilvl w:val="1"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:t>item</w:t><w:tab/>'
+              '<w:t>x</w:t><w:br/></w:r><w:hyperlink><w:r><w:t>link</w:t></w:r></w:hyperlink>'
+              '<w:r><w:footnoteReference w:id="1"/></w:r></w:p>'
+              '<w:tbl><w:tr><w:tc><w:p><w:r><w:t>a</w:t></w:r></w:p></w:tc><w:tc><w:tbl><w:tr><w:tc><w:p/></w:tc></w:tr></w:tbl></w:tc></w:tr></w:tbl>')
+_DOCX_SYNTAX = ("<w:p>", "</w:p>", "<w:r>", "</w:r>", "<w:t>", "</w:t>", "<w:tab/>", "<w:br/>", "<w:tbl>", "</w:tbl>", "<w:tr>",
+                "</w:tr>", "<w:tc>", "</w:tc>", '<w:pPr><w:pStyle w:val="Heading2"/></w:pPr>', '<w:pPr><w:outlineLvl w:val="0"/></w:pPr>',
+                '<w:numPr><w:ilvl w:val="9"/><w:numId w:val="0"/></w:numPr>', '<w:footnoteReference w:id="1"/>', "<w:del>", "</w:del>",
+                "<w:sdt><w:sdtContent>", "</w:sdtContent></w:sdt>", "&amp;", "<!DOCTYPE x>", "<", ">")
+
+
+def _docx_archive(body: bytes, rng: random.Random) -> bytes:
+    """``body`` as the body of a .docx archive with styles, numbering and footnotes parts."""
+    import io
+    import zipfile
+
+    w = b'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", rng.choice((zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED))) as archive:
+        archive.writestr("word/document.xml", b"<w:document " + w + b"><w:body>" + body + b"</w:body></w:document>")
+        archive.writestr("word/styles.xml", b"<w:styles " + w + b'><w:style w:styleId="Heading1"><w:name w:val="heading 1"/>'
+                         b'<w:basedOn w:val="Heading1"/></w:style></w:styles>')
+        archive.writestr("word/numbering.xml", b"<w:numbering " + w + b'><w:num w:numId="1"><w:abstractNumId w:val="7"/></w:num></w:numbering>')
+        archive.writestr("word/footnotes.xml", b"<w:footnotes " + w + b'><w:footnote w:id="1"><w:p><w:r><w:t>note</w:t></w:r></w:p></w:footnote></w:footnotes>')
+    return out.getvalue()
+
+
+def _docx_target() -> Target:
+    from agentic_rag._ingest import parse_source
+
+    seed = _DOCX_SEED.encode()
+    dictionary = tuple(s.encode() for s in _DOCX_SYNTAX)
+
+    def generate(rng: random.Random, max_size: int) -> bytes:
+        roll = rng.random()
+        if roll < 0.4:  # markup soup inside a valid archive: exercises the reader, not the zip
+            return _docx_archive(rand_text(rng, _DOCX_SYNTAX, max_size).encode("utf-8", "surrogatepass"), rng)
+        if roll < 0.8:
+            return _docx_archive(mutate_bytes(rng, seed, dictionary, max_size), rng)
+        return mutate_bytes(rng, _docx_archive(seed, rng), (b"PK\x03\x04", b"PK\x01\x02", b"\xff" * 4), max_size * 2)
+
+    def check(data: bytes) -> None:
+        _call(parse_source, data, ".docx")
+
+    return Target("load .docx", generate, check)
+
+
+def _ipynb_target() -> Target:
+    from agentic_rag._ingest import parse_source
+
+    seed = {"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": {"language": "python"}}, "cells": [
+        {"cell_type": "markdown", "source": ["# Title\n", "Some *text* and `code`.\n", "- item\n"]},
+        {"cell_type": "code", "source": "x = 1\nprint(x)\n", "outputs": [
+            {"output_type": "stream", "text": ["1\n"]}, {"output_type": "execute_result", "data": {"text/plain": "1", "image/png": "AA"}},
+            {"output_type": "error", "ename": "E", "evalue": "v", "traceback": []}]},
+        {"cell_type": "raw", "source": "raw"},
+    ]}
+    old = {"nbformat": 3, "worksheets": [{"cells": [{"cell_type": "heading", "level": 2, "source": "H"},
+                                                    {"cell_type": "code", "input": "y", "outputs": [{"output_type": "pyout", "text": "2"}]}]}]}
+
+    def generate(rng: random.Random, max_size: int) -> bytes:
+        roll = rng.random()
+        if roll < 0.6:
+            value = rng.choice((seed, old))
+            for _ in range(rng.randint(1, 4)):
+                value = mutate_json(rng, value, max_size)
+            return json.dumps(value).encode("utf-8", "surrogatepass")
+        if roll < 0.7:
+            return deep_text(rng, max_size).encode()
+        return mutate_bytes(rng, json.dumps(seed).encode(), tuple(s.encode() for s in SYNTAX["json"]), max_size)
+
+    def check(data: bytes) -> None:
+        _call(parse_source, data, ".ipynb")
+
+    return Target("load .ipynb", generate, check)
+
+
 def _chunker_target() -> Target:
     from agentic_rag._ingest import ChunkOptions, chunk_sections, parse_source
 
@@ -443,6 +520,7 @@ def build_targets(workdir: str | os.PathLike[str] | None = None) -> list[Target]
     """Every fuzz target, in report order; saved-index cases are written under ``workdir``."""
     folder = Path(workdir) if workdir is not None else Path(tempfile.mkdtemp(prefix="agentic-rag-fuzz-"))
     targets = [_loader_target(kind) for kind in ("txt", "md", "rst", "html", "json", "jsonl", "csv")]
+    targets += [_docx_target(), _ipynb_target()]
     targets += [_chunker_target(), _contracts_target(), _saved_index_target("bm25", folder), _saved_index_target("vector", folder),
                 _mcp_target(), _extract_json_target(), _schema_target()]
     return targets

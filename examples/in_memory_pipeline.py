@@ -12,7 +12,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from agentic_rag import AgenticRAGOrchestrator, HeuristicPlanner, InMemoryKeywordRetriever, OrchestratorConfig  # noqa: E402
+from agentic_rag import AgenticRAGOrchestrator, OrchestratorConfig  # noqa: E402
+from agentic_rag.compat import InMemoryKeywordRetriever  # noqa: E402
+from agentic_rag.components import HeuristicPlanner  # noqa: E402
 from agentic_rag._interfaces.text_report import format_run  # noqa: E402
 from agentic_rag._samples import PARTIAL_QUESTION, TWO_HOP_QUESTION, sample_corpora, sample_documents, two_hop_facts  # noqa: E402
 

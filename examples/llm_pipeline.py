@@ -29,17 +29,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from agentic_rag._agentic import OrchestratorConfig  # noqa: E402
-from agentic_rag._budget import RunBudget, use_budget  # noqa: E402
-from agentic_rag._errors import AgenticRAGError  # noqa: E402
+from agentic_rag import (  # noqa: E402
+    AgenticRAGError,
+    BM25Retriever,
+    HashingEmbedder,
+    IndexRetriever,
+    OrchestratorConfig,
+    ParallelRAGWorkflow,
+    RAGRequest,
+    RunBudget,
+    VectorIndex,
+    use_budget,
+)
+from agentic_rag.components import verify_citations  # noqa: E402
 from agentic_rag.llm import OpenAICompatibleLLM  # noqa: E402
 from agentic_rag.llm.components import LLMGenerator, LLMQueryViewRewriter, llm_orchestrator  # noqa: E402
 from agentic_rag.llm.environment import ENV_LLM_API_KEY, ENV_LLM_BASE_URL, ENV_LLM_JSON_MODE, ENV_LLM_MODEL  # noqa: E402
-from agentic_rag._parallel import ParallelRAGWorkflow, RAGRequest, verify_citations  # noqa: E402
-from agentic_rag._retrieval.bm25_retriever import BM25Retriever  # noqa: E402
-from agentic_rag._retrieval.hashing_embedder import HashingEmbedder  # noqa: E402
-from agentic_rag._retrieval.index_retriever import IndexRetriever  # noqa: E402
-from agentic_rag._retrieval.vector import VectorIndex  # noqa: E402
 from agentic_rag._samples import TWO_HOP_QUESTION, sample_corpora, sample_documents  # noqa: E402
 
 USAGE = f"""\

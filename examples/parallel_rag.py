@@ -19,12 +19,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from agentic_rag._contracts import Document  # noqa: E402
-from agentic_rag._parallel import ExtractiveGenerator, FunctionRetriever, LexicalReranker, ParallelRAGWorkflow, RAGRequest  # noqa: E402
-from agentic_rag._retrieval.bm25_retriever import BM25Retriever  # noqa: E402
-from agentic_rag._retrieval.embedders import HashingEmbedder  # noqa: E402
-from agentic_rag._retrieval.index_retriever import IndexRetriever  # noqa: E402
-from agentic_rag._retrieval.vector import VectorIndex  # noqa: E402
+from agentic_rag import (  # noqa: E402
+    BM25Retriever,
+    Document,
+    ExtractiveGenerator,
+    FunctionRetriever,
+    HashingEmbedder,
+    IndexRetriever,
+    ParallelRAGWorkflow,
+    RAGRequest,
+    VectorIndex,
+)
+from agentic_rag.components import LexicalReranker  # noqa: E402
 
 DOCUMENTS = [
     Document(

@@ -572,6 +572,42 @@ def validate(root: Path, installed: bool = False, display_root: str | None = Non
                   errors=tuple(found.errors), warnings=tuple(found.warnings), checked=checked)
 
 
+def validate_errors(root: Path, installed: bool = False) -> list[str]:
+    """Validate ``root`` and return only the error messages (the earlier scaffold's
+    ``validate`` returned this list: empty when the skill is valid).
+
+    Raises:
+        NotADirectoryError: ``root`` is not an existing directory.
+    """
+    return list(validate(root, installed=installed).errors)
+
+
+def parse_frontmatter(text: str) -> dict[str, str | bool]:
+    """Return the SKILL.md frontmatter of ``text`` as ``{key: value}``, every top-level key
+    included (a value that is not a plain scalar is returned as its raw text).
+
+    Raises:
+        YamlSubsetError: No frontmatter (no opening or closing ``---`` line).
+    """
+    lines = text.splitlines()
+    if not lines or lines[0].rstrip() != "---":
+        raise YamlSubsetError("SKILL.md must start with a '---' line opening the YAML frontmatter")
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
+    if end is None:
+        raise YamlSubsetError("SKILL.md frontmatter has no closing '---' line")
+    fields: dict[str, str | bool] = {}
+    for line in lines[1:end]:
+        match = _FRONTMATTER_KEY_RE.match(line.rstrip())
+        if match is None or line[:1] in (" ", "\t"):
+            continue
+        value = match.group(2) or ""
+        try:
+            fields[match.group(1)] = parse_scalar(value)[0]
+        except YamlSubsetError:
+            fields[match.group(1)] = value
+    return fields
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status (0 ok, 1 invalid, 2 usage error).
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import unittest
 
-from retriever_contract import RetrieverContract
+from agentic_rag.testing.contracts import RetrieverContract
 
-from agentic_rag import InMemoryKeywordRetriever
+from agentic_rag.compat import InMemoryKeywordRetriever
 
 
 class TestInMemoryKeywordRetrieverContract(RetrieverContract, unittest.TestCase):

@@ -6,17 +6,8 @@ from __future__ import annotations
 
 import unittest
 
-from port_contracts import (
-    QUESTION,
-    DrafterContract,
-    PlannerContract,
-    QueryRewriterContract,
-    SufficiencyJudgeContract,
-    SynthesizerContract,
-    fixture_corpora,
-    fixture_plan,
-    fixture_snippet,
-)
+from agentic_rag.testing.contracts import DrafterContract, PlannerContract, QueryRewriterContract, SufficiencyJudgeContract, SynthesizerContract
+from agentic_rag.testing.contracts.fixtures import fixture_corpora, fixture_plan, fixture_snippet, QUESTION
 
 from agentic_rag._agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
 from agentic_rag._agentic.fact_evidence import FactEvidenceModel

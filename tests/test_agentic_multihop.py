@@ -7,21 +7,20 @@ import unittest
 
 from agentic_rag import (
     AgenticRAGOrchestrator,
-    AnswerabilityLabel,
     AnswerStatus,
+    AnswerabilityLabel,
     AutoraterStyleSufficiencyJudge,
     Corpus,
     Document,
-    DraftAnswer,
-    HeuristicPlanner,
-    InMemoryKeywordRetriever,
     InvalidInputError,
     OrchestratorConfig,
     Snippet,
 )
-from agentic_rag._agentic.answer_types import AnswerType, answer_type
+from agentic_rag.compat import InMemoryKeywordRetriever
+from agentic_rag.components import HeuristicPlanner
+from agentic_rag.types import DraftAnswer
 from agentic_rag._agentic.fact_evidence import FactEvidenceModel
-from agentic_rag._text.questions import anchor_entity, is_bridge_question
+from agentic_rag._text.questions import AnswerType, anchor_entity, answer_type, is_bridge_question
 from agentic_rag.evaluation.dataset_records import MultiHopQuestion
 from agentic_rag.evaluation.multihop import EvidenceRun, MultiHopConfiguration, compare_configurations, score_evidence, split_questions
 

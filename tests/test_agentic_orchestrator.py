@@ -10,25 +10,24 @@ import unittest
 
 from agentic_rag import (
     AgenticRAGOrchestrator,
-    AnswerabilityLabel,
     AnswerStatus,
+    AnswerabilityLabel,
     Citation,
     Claim,
     ContextAssessment,
     Corpus,
     GroundedAnswer,
-    HeuristicPlanner,
     InvalidInputError,
     OrchestratorConfig,
     RequiredFact,
     RetrievalError,
     RetrievalPlan,
-    Route,
     RunResult,
     Snippet,
     StopReason,
-    SufficiencyStatus,
 )
+from agentic_rag.components import HeuristicPlanner
+from agentic_rag.types import Route, SufficiencyStatus
 from agentic_rag._budget import current_budget
 from agentic_rag._samples import TWO_HOP_QUESTION, sample_corpora, sample_documents, two_hop_facts
 from agentic_rag._text import Analyzer

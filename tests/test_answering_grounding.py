@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import unittest
 
-from port_contracts import QUESTION, fixture_plan, fixture_snippet
+from agentic_rag.testing.contracts.fixtures import fixture_plan, fixture_snippet, QUESTION
 
 from agentic_rag._answering import grounding_problem, guard_answer, marked_segments, unsupported_claims
 from agentic_rag._contracts import (

@@ -7,7 +7,8 @@ import json
 import math
 import unittest
 
-from port_contracts import QUESTION, TermOverlapRetriever, fixture_corpora, fixture_plan, fixture_snippet, synthesis_scenarios
+from agentic_rag.testing.contracts import TermOverlapRetriever
+from agentic_rag.testing.contracts.fixtures import fixture_corpora, fixture_plan, fixture_snippet, QUESTION, synthesis_scenarios
 
 import agentic_rag._errors as errors
 from agentic_rag._agentic.config import OrchestratorConfig

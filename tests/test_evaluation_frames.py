@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import unittest
 
-from agentic_rag import AgenticRAGOrchestrator, HeuristicPlanner, InMemoryKeywordRetriever, InvalidInputError, OrchestratorConfig
+from agentic_rag import AgenticRAGOrchestrator, InvalidInputError, OrchestratorConfig
+from agentic_rag.compat import InMemoryKeywordRetriever
+from agentic_rag.components import HeuristicPlanner
 from agentic_rag.evaluation import FramesCase, compare_runs, frames_metrics, mean_metrics
 from agentic_rag._samples import TWO_HOP_QUESTION, sample_corpora, sample_documents, two_hop_facts
 

@@ -52,7 +52,7 @@ class ReadAndDecodeTest(unittest.TestCase):
         self.assertEqual((text, problem), ("one\ntwo\nthree\n", ""))
 
     def test_unsupported_suffix_and_empty_text_are_problems(self):
-        self.assertEqual(parse_source(b"x", ".pdf").problem, "unsupported file type '.pdf'")
+        self.assertEqual(parse_source(b"x", ".xlsx").problem, "unsupported file type '.xlsx'")
         self.assertEqual(parse_source(b"  \n\n ", ".txt").problem, "no indexable text")
         with self.assertRaises(InvalidInputError):
             parse_source(b"x", ".txt", fields={"text_fields": ["a"]})  # type: ignore[arg-type]

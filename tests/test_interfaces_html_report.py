@@ -12,7 +12,8 @@ import unittest
 from html.parser import HTMLParser
 from pathlib import Path
 
-from agentic_rag._agentic import AgenticRAGOrchestrator, HeuristicPlanner, InMemoryKeywordRetriever, OrchestratorConfig
+from agentic_rag._agentic import AgenticRAGOrchestrator, HeuristicPlanner, OrchestratorConfig
+from agentic_rag.compat import InMemoryKeywordRetriever
 from agentic_rag._contracts import (
     AnswerabilityLabel,
     AnswerStatus,

@@ -8,12 +8,12 @@ from unittest import mock
 
 from agentic_rag._budget import RunBudget, use_budget
 from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, ProviderError, ProviderHTTPError
-from agentic_rag.llm import LLM, AnthropicLLM, Message, OpenAICompatibleLLM, ResponseFormat
+from agentic_rag.llm import LLM, AnthropicLLM, HttpOptions, Message, OpenAICompatibleLLM, ResponseFormat
 from agentic_rag.testing import AnthropicServer, Fault, OpenAICompatibleServer, json_reply
 
 KEY = "sk-live-TOPSECRET-0123456789"
 SCHEMA = {"type": "object", "required": ["answer"], "properties": {"answer": {"type": "string"}}}
-NO_SLEEP = {"sleep": lambda _s: None}
+NO_SLEEP = {"http": HttpOptions(sleep=lambda _s: None)}
 
 
 def openai(server: OpenAICompatibleServer, **kwargs) -> OpenAICompatibleLLM:
@@ -164,7 +164,7 @@ class OpenAIConfigTest(unittest.TestCase):
         with OpenAICompatibleServer(["ok"], api_key=KEY) as server:
             env = {"AGENTIC_RAG_LLM_BASE_URL": server.url + "/", "AGENTIC_RAG_LLM_MODEL": "env-model", "AGENTIC_RAG_LLM_API_KEY": KEY}
             with mock.patch.dict(os.environ, env):
-                llm = OpenAICompatibleLLM(sleep=lambda _s: None)
+                llm = OpenAICompatibleLLM(http=HttpOptions(sleep=lambda _s: None))
                 llm.complete([Message.user("q")])
             self.assertEqual(server.requests[0].json()["model"], "env-model")
             self.assertEqual(llm.base_url, server.url)

@@ -6,7 +6,8 @@ import json
 import unittest
 
 from llm_scripts import FIXTURE_WORLD, GARBAGE, Oracle
-from port_contracts import QUESTION, DrafterContract, SynthesizerContract, fixture_plan, fixture_snippet, synthesis_scenarios
+from agentic_rag.testing.contracts import DrafterContract, SynthesizerContract
+from agentic_rag.testing.contracts.fixtures import fixture_plan, fixture_snippet, QUESTION, synthesis_scenarios
 
 from agentic_rag._agentic import ExtractiveDrafter, ExtractiveGroundedSynthesizer
 from agentic_rag._agentic.judge import unsupported_claims

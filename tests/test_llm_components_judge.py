@@ -6,7 +6,8 @@ import json
 import unittest
 
 from llm_scripts import FIXTURE_WORLD, GARBAGE, Oracle, document_blocks
-from port_contracts import QUESTION, SufficiencyJudgeContract, fixture_plan, fixture_snippet
+from agentic_rag.testing.contracts import SufficiencyJudgeContract
+from agentic_rag.testing.contracts.fixtures import fixture_plan, fixture_snippet, QUESTION
 
 from agentic_rag._agentic import AutoraterStyleSufficiencyJudge
 from agentic_rag._budget import RunBudget, use_budget

@@ -5,7 +5,7 @@ from __future__ import annotations
 import unittest
 
 from agentic_rag._errors import StructuredOutputError
-from agentic_rag.llm import Message, OpenAICompatibleLLM
+from agentic_rag.llm import HttpOptions, Message, OpenAICompatibleLLM
 from agentic_rag.llm.components import (
     LLMDrafter,
     LLMGenerator,
@@ -45,7 +45,7 @@ class RoleMaxTokensTest(unittest.TestCase):
         for component_type, role in COMPONENTS:
             with self.subTest(component=component_type.__name__):
                 with OpenAICompatibleServer(["not JSON"]) as server:
-                    component = component_type(OpenAICompatibleLLM(server.url, "m", sleep=lambda _s: None))
+                    component = component_type(OpenAICompatibleLLM(server.url, "m", http=HttpOptions(sleep=lambda _s: None)))
                     with self.assertRaises(StructuredOutputError):
                         component.ask([Message.user("q")])
                     sent = [r.json()["max_tokens"] for r in server.requests]

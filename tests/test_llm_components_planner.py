@@ -6,13 +6,14 @@ import json
 import unittest
 
 from llm_scripts import FIXTURE_WORLD, GARBAGE, Oracle
-from port_contracts import QUESTION, PlannerContract, fixture_corpora
+from agentic_rag.testing.contracts import PlannerContract
+from agentic_rag.testing.contracts.fixtures import fixture_corpora, QUESTION
 
 from agentic_rag._agentic import HeuristicPlanner
 from agentic_rag._budget import RunBudget, use_budget
 from agentic_rag._contracts import ContextAssessment, FactPriority, FeedbackQuery, SufficiencyStatus
 from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, ProviderHTTPError, StructuredOutputError
-from agentic_rag.llm import OpenAICompatibleLLM, ScriptedLLM
+from agentic_rag.llm import HttpOptions, OpenAICompatibleLLM, ScriptedLLM
 from agentic_rag.llm.components import ComponentEventKind, LLMPlanner
 from agentic_rag.testing import Fault, OpenAICompatibleServer
 
@@ -161,7 +162,7 @@ class RepairAndFallbackTest(unittest.TestCase):
 
 class LoopbackPlannerTest(unittest.TestCase):
     def client(self, server: OpenAICompatibleServer) -> OpenAICompatibleLLM:
-        return OpenAICompatibleLLM(server.url, "test-model", max_retries=1, sleep=lambda s: None)
+        return OpenAICompatibleLLM(server.url, "test-model", max_retries=1, http=HttpOptions(sleep=lambda s: None))
 
     def test_repaired_over_http(self) -> None:
         with OpenAICompatibleServer([GARBAGE, RepairAndFallbackTest.GOOD]) as server:

@@ -6,7 +6,8 @@ import json
 import unittest
 
 from llm_scripts import FIXTURE_WORLD, GARBAGE, SAMPLE_WORLD, Oracle
-from port_contracts import QueryRewriterContract, fixture_plan
+from agentic_rag.testing.contracts import QueryRewriterContract
+from agentic_rag.testing.contracts.fixtures import fixture_plan
 
 from agentic_rag._agentic import PlanFeedbackRewriter
 from agentic_rag._budget import RunBudget, use_budget

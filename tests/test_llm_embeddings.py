@@ -8,7 +8,7 @@ from unittest import mock
 
 from agentic_rag._budget import RunBudget, use_budget
 from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, ProviderError, ProviderHTTPError
-from agentic_rag.llm import OllamaEmbedder, OpenAIEmbedder
+from agentic_rag.llm import HttpOptions, OllamaEmbedder, OpenAIEmbedder
 from agentic_rag._ports import Embedder
 from agentic_rag.testing import Fault, OllamaServer, OpenAICompatibleServer, hashed_embedding, json_reply
 
@@ -38,13 +38,13 @@ class OpenAIEmbedderTest(unittest.TestCase):
     def test_too_large_batch_is_a_400_not_retried(self) -> None:
         with OpenAICompatibleServer(max_batch=2) as server:
             with self.assertRaises(ProviderHTTPError) as ctx:
-                OpenAIEmbedder(server.url, "m", batch_size=3, sleep=lambda _s: None).embed(TEXTS)
+                OpenAIEmbedder(server.url, "m", batch_size=3, http=HttpOptions(sleep=lambda _s: None)).embed(TEXTS)
             self.assertEqual(len(server.requests), 1)
         self.assertEqual(ctx.exception.status, 400)
 
     def test_retries_then_succeeds(self) -> None:
         with OpenAICompatibleServer(faults=[Fault.http(429, retry_after="0"), Fault.http(502)]) as server:
-            embedder = OpenAIEmbedder(server.url, "m", sleep=lambda _s: None)
+            embedder = OpenAIEmbedder(server.url, "m", http=HttpOptions(sleep=lambda _s: None))
             self.assertEqual(len(embedder.embed(["x"])), 1)
         self.assertEqual([a.status for a in embedder.attempts], [429, 502, 200])
 
@@ -71,7 +71,7 @@ class OpenAIEmbedderTest(unittest.TestCase):
             env["AGENTIC_RAG_EMBED_BASE_URL"] = server.url
             with mock.patch.dict(os.environ, env, clear=True):
                 with self.assertRaises(ProviderHTTPError):
-                    OpenAIEmbedder(sleep=lambda _s: None).embed(["x"])
+                    OpenAIEmbedder(http=HttpOptions(sleep=lambda _s: None)).embed(["x"])
             self.assertIsNone(server.requests[-1].header("authorization"))
         with mock.patch.dict(os.environ, {}, clear=True), self.assertRaises(InvalidInputError) as ctx:
             OpenAIEmbedder()

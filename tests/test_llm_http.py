@@ -9,8 +9,9 @@ import unittest
 from agentic_rag._budget import RunBudget, use_budget
 from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, ProviderError, ProviderHTTPError, ProviderTimeoutError
 from agentic_rag.llm import HttpRequest, HttpResponse, JsonHttpClient, RetryPolicy, Secret
-from agentic_rag.llm.http import parse_retry_after, provider_message
-from agentic_rag.llm.redaction import redact_url, scrub
+from agentic_rag._http.client import provider_message
+from agentic_rag._http.redaction import redact_url, scrub
+from agentic_rag._http.retry import parse_retry_after
 from agentic_rag.testing import Fault, OpenAICompatibleServer
 
 KEY = "sk-test-SECRET-4242424242"

@@ -8,7 +8,7 @@ import unittest
 from pathlib import Path
 
 from agentic_rag._errors import IndexFormatError, InvalidInputError, ProviderError
-from agentic_rag.llm import HttpRequest, Message, OllamaEmbedder, OpenAICompatibleLLM, OpenAIEmbedder, RecordingTransport, RecordMode
+from agentic_rag.llm import HttpOptions, HttpRequest, Message, OllamaEmbedder, OpenAICompatibleLLM, OpenAIEmbedder, RecordingTransport, RecordMode
 from agentic_rag.llm.recording import request_key
 from agentic_rag.providers import ElasticsearchRetriever, VertexRagRetriever
 from agentic_rag.testing import ElasticsearchServer, Fault, OllamaServer, OpenAICompatibleServer, VertexRagServer
@@ -28,10 +28,10 @@ class RecordReplayTest(unittest.TestCase):
     def test_chat_replays_byte_for_byte_without_the_server(self) -> None:
         with OpenAICompatibleServer(['{"answer": "Paris"}', "second"], api_key=KEY) as server:
             url = server.url
-            llm = OpenAICompatibleLLM(url, "m", KEY, transport=RecordingTransport(self.path, mode="record"))
+            llm = OpenAICompatibleLLM(url, "m", KEY, http=HttpOptions(transport=RecordingTransport(self.path, mode="record")))
             live = [llm.complete([Message.user("capital?")]), llm.complete([Message.user("again")])]
         # The server is gone: the replay must not touch the network.
-        replayer = OpenAICompatibleLLM(url, "m", "a-different-key", transport=RecordingTransport(self.path, mode=RecordMode.REPLAY))
+        replayer = OpenAICompatibleLLM(url, "m", "a-different-key", http=HttpOptions(transport=RecordingTransport(self.path, mode=RecordMode.REPLAY)))
         replayed = [replayer.complete([Message.user("capital?")]), replayer.complete([Message.user("again")])]
         self.assertEqual([c.text for c in replayed], [c.text for c in live])
         self.assertEqual([c.raw for c in replayed], [c.raw for c in live])
@@ -55,8 +55,8 @@ class RecordReplayTest(unittest.TestCase):
     def test_unrecorded_request_fails_clearly(self) -> None:
         with OpenAICompatibleServer(["ok"]) as server:
             url = server.url
-            OpenAICompatibleLLM(url, "m", transport=RecordingTransport(self.path, mode="record")).complete([Message.user("a")])
-        replayer = OpenAICompatibleLLM(url, "m", transport=RecordingTransport(self.path, mode="replay"))
+            OpenAICompatibleLLM(url, "m", http=HttpOptions(transport=RecordingTransport(self.path, mode="record"))).complete([Message.user("a")])
+        replayer = OpenAICompatibleLLM(url, "m", http=HttpOptions(transport=RecordingTransport(self.path, mode="replay")))
         with self.assertRaises(ProviderError) as ctx:
             replayer.complete([Message.user("something else")])
         self.assertIn("was not recorded", str(ctx.exception))
@@ -65,16 +65,16 @@ class RecordReplayTest(unittest.TestCase):
     def test_retries_are_recorded_but_not_replayed(self) -> None:
         with OpenAICompatibleServer(["ok"], faults=[Fault.http(503), Fault.http(429, retry_after="0")]) as server:
             url = server.url
-            OpenAICompatibleLLM(url, "m", transport=RecordingTransport(self.path, mode="record"), sleep=lambda _s: None).complete([Message.user("a")])
+            OpenAICompatibleLLM(url, "m", http=HttpOptions(transport=RecordingTransport(self.path, mode="record"), sleep=lambda _s: None)).complete([Message.user("a")])
         self.assertEqual(len(self.path.read_text().splitlines()), 3)
-        completion = OpenAICompatibleLLM(url, "m", transport=RecordingTransport(self.path)).complete([Message.user("a")])
+        completion = OpenAICompatibleLLM(url, "m", http=HttpOptions(transport=RecordingTransport(self.path))).complete([Message.user("a")])
         self.assertEqual([a.status for a in completion.attempts], [200])
 
     def test_auto_mode_records_only_what_is_missing(self) -> None:
         with OpenAICompatibleServer(["first", "second"]) as server:
-            llm = OpenAICompatibleLLM(server.url, "m", transport=RecordingTransport(self.path, mode="auto"))
+            llm = OpenAICompatibleLLM(server.url, "m", http=HttpOptions(transport=RecordingTransport(self.path, mode="auto")))
             llm.complete([Message.user("a")])
-            again = OpenAICompatibleLLM(server.url, "m", transport=RecordingTransport(self.path, mode="auto"))
+            again = OpenAICompatibleLLM(server.url, "m", http=HttpOptions(transport=RecordingTransport(self.path, mode="auto")))
             self.assertEqual(again.complete([Message.user("a")]).text, "first")
             again.complete([Message.user("b")])
             self.assertEqual(len(server.requests), 2)
@@ -91,9 +91,9 @@ class RecordReplayTest(unittest.TestCase):
 
     def _calls(self, urls: tuple[str, str, str], mode: str) -> tuple:
         transport = RecordingTransport(self.path, mode=mode)
-        vectors = OllamaEmbedder(urls[0], "m", transport=transport).embed(["tower"])
-        hits = ElasticsearchRetriever(urls[1], "idx", transport=transport).retrieve("tower", 2)
-        contexts = VertexRagRetriever("p", "us-central1", [CORPUS], token_provider=lambda: KEY, base_url=urls[2], transport=transport).retrieve("tower", 1)
+        vectors = OllamaEmbedder(urls[0], "m", http=HttpOptions(transport=transport)).embed(["tower"])
+        hits = ElasticsearchRetriever(urls[1], "idx", http=HttpOptions(transport=transport)).retrieve("tower", 2)
+        contexts = VertexRagRetriever("p", "us-central1", [CORPUS], token_provider=lambda: KEY, base_url=urls[2], http=HttpOptions(transport=transport)).retrieve("tower", 1)
         return vectors, hits, contexts
 
     def test_key_ignores_credentials_and_json_key_order(self) -> None:
@@ -114,7 +114,7 @@ class RecordReplayTest(unittest.TestCase):
 
     def test_embedder_key_is_not_recorded(self) -> None:
         with OpenAICompatibleServer(api_key=KEY) as server:
-            OpenAIEmbedder(server.url, "m", KEY, transport=RecordingTransport(self.path, mode="record")).embed(["x"])
+            OpenAIEmbedder(server.url, "m", KEY, http=HttpOptions(transport=RecordingTransport(self.path, mode="record"))).embed(["x"])
         self.assertNotIn(KEY, self.path.read_text(encoding="utf-8"))
 
 

@@ -27,7 +27,7 @@ import unittest
 from pathlib import Path
 
 from agentic_rag._contracts import AnswerStatus
-from agentic_rag.llm import OpenAICompatibleLLM
+from agentic_rag.llm import HttpOptions, OpenAICompatibleLLM
 from agentic_rag.llm.recording import RecordingTransport
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,8 +62,8 @@ class ReplayTest(unittest.TestCase):
         cls.clients = {}
         transport = RecordingTransport(CASSETTE, mode="replay")
         for name in cls.bench.SCENARIOS:
-            llm = OpenAICompatibleLLM(base_url, model, max_retries=1, json_mode=cls.bench._JSON_MODES[name], transport=transport,
-                                      sleep=lambda _s: None)
+            llm = OpenAICompatibleLLM(base_url, model, max_retries=1, json_mode=cls.bench._JSON_MODES[name],
+                                      http=HttpOptions(transport=transport, sleep=lambda _s: None))
             cls.clients[name] = llm
             cls.runs[name] = cls.bench.run_scenario(name, llm, cls.calls)
 

@@ -6,12 +6,14 @@ Every expected value is worked out by hand in the test, from the definitions in
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import unittest
 
 from agentic_rag._contracts import Snippet
 from agentic_rag._errors import InvalidInputError
+from agentic_rag._parallel.evidence import Contribution
 from agentic_rag._parallel import (
     FusedDocument,
     FusionMethod,
@@ -265,6 +267,36 @@ class FuseDispatch(unittest.TestCase):
             fuse_ranked_lists([RankedList("same", ()), RankedList("same", ())])
         with self.assertRaises(InvalidInputError):
             RankedList("x", (), weight=-1)
+
+
+class FusionTable(unittest.TestCase):
+    """One rule per method, and fused documents built by field name, never by position."""
+
+    def test_every_method_has_exactly_one_kind_of_rule(self):
+        from agentic_rag._parallel.fusion_engine import _RULES
+
+        self.assertEqual(set(_RULES), set(FusionMethod))
+        for method, rule in _RULES.items():
+            with self.subTest(method=method):
+                self.assertEqual((rule.by_rank is None) + (rule.normalise is None), 1)
+
+    def test_fused_documents_equal_their_checked_construction(self):
+        # Rebuilding through __init__ (and __post_init__) reads every field by name: a field
+        # the engine left unset raises, one set from the wrong value differs.
+        hits = [SearchHit("d1", 3.0, "c"), SearchHit("d2", 1.0, "c")]
+        for method in FusionMethod:
+            with self.subTest(method=method):
+                fused = fuse({"a": hits, "b": list(reversed(hits))}, method=method, weights={"a": 2.0})
+                for doc in fused:
+                    contributions = tuple(Contribution(**{f.name: getattr(c, f.name) for f in dataclasses.fields(Contribution)})
+                                          for c in doc.contributions)
+                    fields = {f.name: getattr(doc, f.name) for f in dataclasses.fields(FusedDocument)}
+                    rebuilt = FusedDocument(**{**fields, "contributions": contributions})
+                    self.assertEqual(rebuilt, doc)
+                    first = doc.contributions[0]
+                    self.assertEqual((first.branch, first.branch_index, first.weight), ("a", 0, 2.0))
+                    self.assertEqual(first.rank, 1 if doc.document_id == "d1" else 2)
+                    self.assertEqual((doc.corpus_id, doc.rank), ("c", fused.index(doc) + 1))
 
 
 if __name__ == "__main__":

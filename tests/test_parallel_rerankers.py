@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import unittest
 
-from reranker_contract import QUERY, RerankerContract, contract_hits
+from agentic_rag.testing.contracts import RerankerContract
+from agentic_rag.testing.contracts.reranker import contract_hits, QUERY
 
 from agentic_rag._contracts import Snippet
 from agentic_rag._errors import InvalidInputError

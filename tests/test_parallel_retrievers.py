@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import unittest
 
-from retriever_contract import RetrieverContract
+from agentic_rag.testing.contracts import RetrieverContract
 
 from agentic_rag._contracts import Snippet
 from agentic_rag._errors import InvalidInputError, RetrievalError

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unittest
 
+from agentic_rag.testing.contracts import QueryViewRewriterContract
 from agentic_rag._contracts import Snippet
 from agentic_rag._errors import BindingError, InvalidInputError
 from agentic_rag._parallel import (
@@ -23,27 +24,6 @@ def rewrite(rewriter, query):
     return rewriter.rewrite(RewriteRequest(query))
 
 
-class RewriterContract:
-    """What every query-view rewriter promises."""
-
-    def make_rewriter(self):
-        raise NotImplementedError
-
-    def test_is_a_query_view_rewriter(self):
-        self.assertIsInstance(self.make_rewriter(), QueryViewRewriter)
-
-    def test_returns_a_rewrite_result_deterministically(self):
-        for query in ("What causes ocean tides?", "tides", "Which is older, the Moon or the Sun?"):
-            with self.subTest(query=query):
-                first = rewrite(self.make_rewriter(), query)
-                self.assertIsInstance(first, RewriteResult)
-                self.assertEqual(first, rewrite(self.make_rewriter(), query))
-
-    def test_refuses_a_bare_string(self):
-        with self.assertRaises(InvalidInputError):
-            self.make_rewriter().rewrite("What causes tides?")
-
-
 def tide_retriever():
     docs = [
         Snippet(id="", corpus_id="c", document_id="d1", text="Tides moon gravity gravity.", score=2.0),
@@ -52,7 +32,7 @@ def tide_retriever():
     return FunctionRetriever(lambda q, k: docs[:k], name="bm25")
 
 
-class TestIdentityRewriter(RewriterContract, unittest.TestCase):
+class TestIdentityRewriter(QueryViewRewriterContract, unittest.TestCase):
     def make_rewriter(self):
         return IdentityRewriter()
 
@@ -60,7 +40,7 @@ class TestIdentityRewriter(RewriterContract, unittest.TestCase):
         self.assertEqual(rewrite(IdentityRewriter(), " tides? "), RewriteResult(queries=("tides?",)))
 
 
-class TestMultiQueryRewriter(RewriterContract, unittest.TestCase):
+class TestMultiQueryRewriter(QueryViewRewriterContract, unittest.TestCase):
     def make_rewriter(self):
         return MultiQueryRewriter()
 
@@ -86,7 +66,7 @@ class TestMultiQueryRewriter(RewriterContract, unittest.TestCase):
             MultiQueryRewriter(keep_original="yes")
 
 
-class TestDecompositionRewriter(RewriterContract, unittest.TestCase):
+class TestDecompositionRewriter(QueryViewRewriterContract, unittest.TestCase):
     def make_rewriter(self):
         return DecompositionRewriter()
 
@@ -111,7 +91,7 @@ class TestDecompositionRewriter(RewriterContract, unittest.TestCase):
         self.assertEqual(rewrite(DecompositionRewriter(), "what causes tides").queries, ("what causes tides",))
 
 
-class TestRM3Rewriter(RewriterContract, unittest.TestCase):
+class TestRM3Rewriter(QueryViewRewriterContract, unittest.TestCase):
     def make_rewriter(self):
         return RM3Rewriter(tide_retriever())
 
@@ -121,7 +101,7 @@ class TestRM3Rewriter(RewriterContract, unittest.TestCase):
         # P(ocean|R) = 1/3 * 1/3 = 0.111; "tide" is a query term, so it is not added.
         rewriter = RM3Rewriter(tide_retriever(), feedback_terms=3)
         self.assertEqual(rewriter.expansion_terms("tides"), ["gravity", "moon", "ocean"])
-        result = rewrite(RM3Rewriter(tide_retriever(), feedback_terms=2), "tides")
+        result = rewrite(RM3Rewriter(tide_retriever(), feedback_terms=2, original_query_weight=None), "tides")
         self.assertEqual(result.queries, ("tides gravity moon",))
         self.assertTrue(result.keep_original)
 
@@ -136,7 +116,7 @@ class TestRM3Rewriter(RewriterContract, unittest.TestCase):
             RM3Rewriter(tide_retriever(), feedback_docs=0)
 
 
-class TestHyDERewriter(RewriterContract, unittest.TestCase):
+class TestHyDERewriter(QueryViewRewriterContract, unittest.TestCase):
     def make_rewriter(self):
         return HyDERewriter(lambda query: f"A passage answering: {query}")
 

@@ -7,7 +7,7 @@ import unittest
 from dataclasses import dataclass, field
 from typing import Any
 
-from retriever_contract import RetrieverContract
+from agentic_rag.testing.contracts import RetrieverContract
 
 from agentic_rag._parallel import is_vector_retriever
 from agentic_rag.providers import ElasticsearchRetriever, LangChainRetriever, LlamaIndexRetriever, VertexRagRetriever

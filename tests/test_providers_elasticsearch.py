@@ -8,7 +8,7 @@ import unittest
 
 from agentic_rag._contracts import Document
 from agentic_rag._errors import InvalidInputError, ProviderError, ProviderHTTPError
-from agentic_rag.llm import OpenAIEmbedder
+from agentic_rag.llm import HttpOptions, OpenAIEmbedder
 from agentic_rag._ports import Retriever
 from agentic_rag.providers import ElasticsearchRetriever, knn_body, match_body
 from agentic_rag.testing import ElasticsearchServer, Fault, OpenAICompatibleServer, hashed_embedding, json_reply
@@ -31,7 +31,7 @@ class HashedEmbedder:
 
 def es(server: ElasticsearchServer, **kwargs) -> ElasticsearchRetriever:
     kwargs.setdefault("corpus_field", "corpus")
-    return ElasticsearchRetriever(server.root, "docs", sleep=lambda _s: None, **kwargs)
+    return ElasticsearchRetriever(server.root, "docs", http=HttpOptions(sleep=lambda _s: None), **kwargs)
 
 
 def loaded(server: ElasticsearchServer, **kwargs) -> ElasticsearchRetriever:

@@ -8,6 +8,7 @@ from unittest import mock
 
 from agentic_rag._errors import InvalidInputError, ProviderError, ProviderHTTPError
 from agentic_rag._ports import Retriever
+from agentic_rag.llm import HttpOptions
 from agentic_rag.providers import VertexRagRetriever
 from agentic_rag.testing import Fault, VertexRagServer
 
@@ -23,7 +24,7 @@ CORPORA = {
 
 def retriever(server: VertexRagServer, corpora=None, **kwargs) -> VertexRagRetriever:
     kwargs.setdefault("token_provider", lambda: TOKEN)
-    return VertexRagRetriever("proj", "us-central1", corpora or list(CORPORA), base_url=server.root, sleep=lambda _s: None, **kwargs)
+    return VertexRagRetriever("proj", "us-central1", corpora or list(CORPORA), base_url=server.root, http=HttpOptions(sleep=lambda _s: None), **kwargs)
 
 
 class VertexRequestTest(unittest.TestCase):

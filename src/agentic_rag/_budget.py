@@ -18,7 +18,8 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from agentic_rag._errors import BudgetExhaustedError, InvalidInputError
+from agentic_rag._contracts.validation import require_int, require_number
+from agentic_rag._errors import BudgetExhaustedError
 
 __all__ = ["BudgetSnapshot", "RunBudget", "current_budget", "use_budget"]
 
@@ -55,11 +56,9 @@ class RunBudget:
         max_tokens: int | None = None,
         clock: Callable[[], float] | None = None,
     ) -> None:
-        if deadline_s is not None and (isinstance(deadline_s, bool) or not isinstance(deadline_s, (int, float)) or deadline_s <= 0):
-            raise InvalidInputError(f"deadline_s must be a positive number of seconds or None, got {deadline_s!r}", stage="budget")
+        require_number(deadline_s, "deadline_s (seconds)", above=0, optional=True, stage="budget")
         for name, cap in (("max_llm_calls", max_llm_calls), ("max_tokens", max_tokens)):
-            if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
-                raise InvalidInputError(f"{name} must be an int >= 1 or None, got {cap!r}", stage="budget")
+            require_int(cap, name, minimum=1, optional=True, stage="budget")
         self._clock = clock or time.monotonic
         self._start = self._clock()
         self.deadline = None if deadline_s is None else self._start + float(deadline_s)

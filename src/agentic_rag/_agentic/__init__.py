@@ -2,14 +2,6 @@
 
 from __future__ import annotations
 
-from agentic_rag._agentic.compat import (
-    AgenticRAGPipeline,
-    CoverageSufficiencyJudge,
-    ExtractiveSynthesizer,
-    InMemoryKeywordRetriever,
-    KeywordPlanner,
-    TemplateQueryRewriter,
-)
 from agentic_rag._agentic.collection import collection_evidence_model, collection_orchestrator
 from agentic_rag._agentic.config import OrchestratorConfig
 from agentic_rag._agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
@@ -24,22 +16,16 @@ from agentic_rag._agentic.routing import CorpusRouter, RoutingDecision
 __all__ = [
     "AbstentionPolicy",
     "AgenticRAGOrchestrator",
-    "AgenticRAGPipeline",
     "AutoraterStyleSufficiencyJudge",
     "CorpusRouter",
-    "CoverageSufficiencyJudge",
     "ExtractiveDrafter",
     "ExtractiveGroundedSynthesizer",
-    "ExtractiveSynthesizer",
     "FactEvidence",
     "FactEvidenceModel",
     "HeuristicPlanner",
-    "InMemoryKeywordRetriever",
-    "KeywordPlanner",
     "OrchestratorConfig",
     "PlanFeedbackRewriter",
     "RoutingDecision",
-    "TemplateQueryRewriter",
     "collection_evidence_model",
     "collection_orchestrator",
     "unsupported_claims",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agentic_rag._contracts.serialization import JsonContract
-from agentic_rag._errors import InvalidInputError
+from agentic_rag._contracts.validation import require_int, require_number
 
 __all__ = ["OrchestratorConfig"]
 
@@ -40,12 +40,7 @@ class OrchestratorConfig(JsonContract):
 
     def __post_init__(self) -> None:
         for name in ("max_iterations", "max_subqueries_per_iteration", "top_k", "max_snippets"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise InvalidInputError(f"{name} must be an int >= 1, got {value!r}", stage="config")
+            require_int(getattr(self, name), name, minimum=1, stage="config")
         for name in ("max_llm_calls", "max_tokens"):
-            value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-                raise InvalidInputError(f"{name} must be an int >= 1 or None, got {value!r}", stage="config")
-        if self.deadline_s is not None and (isinstance(self.deadline_s, bool) or not isinstance(self.deadline_s, (int, float)) or self.deadline_s <= 0):
-            raise InvalidInputError(f"deadline_s must be a positive number of seconds or None, got {self.deadline_s!r}", stage="config")
+            require_int(getattr(self, name), name, minimum=1, optional=True, stage="config")
+        require_number(self.deadline_s, "deadline_s (seconds)", above=0, optional=True, stage="config")

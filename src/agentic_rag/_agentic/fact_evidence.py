@@ -19,8 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agentic_rag._agentic.answer_types import answer_type, offers_answer
-from agentic_rag._text.questions import is_bridge_question
+from agentic_rag._text.questions import answer_type, is_bridge_question, offers_answer
 from agentic_rag._contracts import RequiredFact, RetrievalPlan, Snippet
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._text import Analyzer
@@ -81,7 +80,7 @@ class FactEvidenceModel:
         max_chain_heads: How many partially covering snippets to try as chain heads.
         check_answer_type: For facts without ``required_terms``, also require a span of the
             type the description asks for (a date for "when", a name for "who"...) that the
-            question does not already name (see :mod:`agentic_rag._agentic.answer_types`).
+            question does not already name (see :func:`~agentic_rag._text.questions.answer_type`).
         require_chains: A fact whose description is a bridge question (it describes an
             unnamed entity, see :func:`is_bridge_question`) is only covered by a chain of two
             passages.

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from agentic_rag._agentic.fact_evidence import FactEvidence, FactEvidenceModel
 from agentic_rag._contracts import FeedbackQuery, RequiredFact, Snippet
+from agentic_rag._text.questions import fold_query
 
 __all__ = ["BridgeFeedback"]
 
@@ -60,7 +61,7 @@ class BridgeFeedback:
         for bridge, found, parent in candidates:
             words = self._missing_words(fact, set(item.terms) - found if found else set(item.missing_terms))
             text = " ".join((bridge, *words))
-            key = " ".join(text.casefold().split())
+            key = fold_query(text)
             if key in seen:
                 continue
             seen.add(key)

@@ -16,7 +16,6 @@ from agentic_rag._agentic.policy import AbstentionPolicy
 from agentic_rag._answering.guard import unsupported_claims
 from agentic_rag._contracts import (
     AnswerabilityLabel,
-    Claim,
     ConflictEvidence,
     ConflictGroup,
     ContextAssessment,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from agentic_rag._agentic.config import OrchestratorConfig
 from agentic_rag._agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
@@ -30,7 +31,6 @@ from agentic_rag._agentic.rewriter import PlanFeedbackRewriter
 from agentic_rag._answering.guard import guard_answer
 from agentic_rag._budget import RunBudget, use_budget
 from agentic_rag._contracts import (
-    AnswerStatus,
     ContextAssessment,
     Corpus,
     DraftAnswer,
@@ -44,10 +44,11 @@ from agentic_rag._contracts import (
     Usage,
 )
 from agentic_rag._contracts.corpus import require_corpora
-from agentic_rag._contracts.validation import require_text
+from agentic_rag._contracts.validation import require_component, require_text
 from agentic_rag._daemon_threads import submit_daemon
 from agentic_rag._errors import AgenticRAGError, BudgetExhaustedError, InvalidInputError, RetrievalError
 from agentic_rag._ports import Drafter, Planner, QueryRewriter, Retriever, SufficiencyJudge, Synthesizer
+from agentic_rag._text.questions import fold_query
 
 __all__ = ["AgenticRAGOrchestrator"]
 
@@ -65,7 +66,8 @@ class AgenticRAGOrchestrator:
         config: Budgets (default :class:`OrchestratorConfig`).
 
     Raises:
-        InvalidInputError: A component missing its port method.
+        BindingError: A component missing its port method (an ``InvalidInputError``).
+        InvalidInputError: A config that is not an :class:`OrchestratorConfig`.
     """
 
     def __init__(
@@ -109,15 +111,49 @@ class AgenticRAGOrchestrator:
         require_text(question, "question", stage="orchestrator")
         corpora = require_corpora(corpora, stage="orchestrator")
         budget = RunBudget(deadline_s=self.config.deadline_s, max_llm_calls=self.config.max_llm_calls, max_tokens=self.config.max_tokens)
+        components = _Components(
+            retriever=self.retriever,
+            planner=self.planner,
+            rewriter=self.rewriter,
+            drafter=self.drafter,
+            judge=self.judge,
+            synthesizer=self.synthesizer,
+            fallback_judge=self._fallback_judge,
+            fallback_synthesizer=self._fallback_synthesizer,
+        )
         with use_budget(budget):
-            return _Run(self, question, corpora, budget).execute()
+            return _RunState(components, self.config, question, corpora, budget).execute()
 
 
-class _Run:
-    """The state of one run (kept off the orchestrator so runs can be concurrent)."""
+@dataclass(frozen=True, slots=True)
+class _Components:
+    """The components one run uses, read from the orchestrator when the run starts."""
 
-    def __init__(self, owner: AgenticRAGOrchestrator, question: str, corpora: tuple[Corpus, ...], budget: RunBudget) -> None:
-        self.o, self.question, self.corpora, self.budget = owner, question, corpora, budget
+    retriever: Retriever
+    planner: Planner
+    rewriter: QueryRewriter
+    drafter: Drafter
+    judge: SufficiencyJudge
+    synthesizer: Synthesizer
+    # Stand-ins once a budget is spent: they charge nothing, so the run can still finish.
+    fallback_judge: AutoraterStyleSufficiencyJudge
+    fallback_synthesizer: ExtractiveGroundedSynthesizer
+
+
+class _RunState:
+    """The state of one run (kept off the orchestrator so runs can be concurrent).
+
+    Args:
+        components: The components to call.
+        config: The run's limits.
+        question: The question.
+        corpora: The checked corpora.
+        budget: The run's budget (also the context's current budget).
+    """
+
+    def __init__(self, components: _Components, config: OrchestratorConfig, question: str, corpora: tuple[Corpus, ...], budget: RunBudget) -> None:
+        self.components, self.config = components, config
+        self.question, self.corpora, self.budget = question, corpora, budget
         self.snippets: dict[tuple[str, str, int, int], Snippet] = {}
         # Reciprocal ranks (k = 60, ranks from 1) of each snippet in every subquery that found
         # it, for the final evidence order.
@@ -130,7 +166,7 @@ class _Run:
         self.deadline_hit = False  # a retriever call was abandoned at the deadline
 
     def execute(self) -> RunResult:
-        cfg = self.o.config
+        cfg = self.config
         try:
             plan = self._plan(None)
         except BudgetExhaustedError as exc:
@@ -139,7 +175,7 @@ class _Run:
             return self._finish(plan, StopReason(exc.reason))
         stop = StopReason.MAX_ITERATIONS
         try:
-            pending = self.o.rewriter.rewrite(plan, (), iteration=1)
+            pending = self.components.rewriter.rewrite(plan, (), iteration=1)
             for iteration in range(1, cfg.max_iterations + 1):
                 subqueries = self._fresh(pending)
                 if not subqueries:
@@ -147,8 +183,8 @@ class _Run:
                     break
                 new, truncated = self._retrieve(subqueries)
                 evidence = self._ranked()
-                draft = self.o.drafter.draft(self.question, plan, evidence)
-                self.assessment = self.o.judge.assess(self.question, plan, evidence, draft)
+                draft = self.components.drafter.draft(self.question, plan, evidence)
+                self.assessment = self.components.judge.assess(self.question, plan, evidence, draft)
                 self.traces.append(IterationTrace(iteration, subqueries, tuple(new), draft, self.assessment))
                 reason = self._stop_reason(plan, new, truncated, iteration)
                 if reason is not None:
@@ -156,14 +192,14 @@ class _Run:
                     break
                 if cfg.replan:
                     plan = self._plan(self.assessment)
-                pending = self.o.rewriter.rewrite(plan, self.assessment.feedback_queries, iteration=iteration + 1)
+                pending = self.components.rewriter.rewrite(plan, self.assessment.feedback_queries, iteration=iteration + 1)
         except BudgetExhaustedError as exc:
             self.spent = True
             stop = StopReason(exc.reason)
         return self._finish(plan, stop)
 
     def _plan(self, prior: ContextAssessment | None) -> RetrievalPlan:
-        plan = self.o.planner.plan(self.question, self.corpora, prior)
+        plan = self.components.planner.plan(self.question, self.corpora, prior)
         known = {c.id for c in self.corpora}
         for route in plan.routes:
             unknown = [c for c in route.corpus_ids if c not in known]
@@ -175,12 +211,12 @@ class _Run:
         """Drop subqueries already issued (same text and corpora) and cap the count."""
         out = []
         for sq in subqueries:
-            key = (" ".join(sq.text.casefold().split()), tuple(sorted(sq.corpus_ids)))
+            key = (fold_query(sq.text), tuple(sorted(sq.corpus_ids)))
             if key in self.issued:
                 continue
             self.issued.add(key)
             out.append(sq)
-            if len(out) == self.o.config.max_subqueries_per_iteration:
+            if len(out) == self.config.max_subqueries_per_iteration:
                 break
         return tuple(out)
 
@@ -204,13 +240,13 @@ class _Run:
             for rank, hit in enumerate(found, start=1):
                 stamped = dataclasses.replace(hit, query_id=sq.id, fact_id=sq.fact_id, lineage=())
                 key = stamped.key
-                if key in self.snippets or len(self.snippets) < self.o.config.max_snippets:
+                if key in self.snippets or len(self.snippets) < self.config.max_snippets:
                     self.rank_credit.setdefault(key, []).append(1.0 / (60 + rank))
                 if key in self.snippets:
                     old = self.snippets[key]
                     lineage = tuple(dict.fromkeys(old.lineage + stamped.lineage))
                     self.snippets[key] = dataclasses.replace(old, score=max(old.score, stamped.score), lineage=lineage)
-                elif len(self.snippets) >= self.o.config.max_snippets:
+                elif len(self.snippets) >= self.config.max_snippets:
                     truncated = True
                 else:
                     self.snippets[key] = stamped
@@ -226,8 +262,8 @@ class _Run:
         """
         remaining = self.budget.remaining_s()
         if remaining is None:
-            return self.o.retriever.retrieve(sq.text, self.o.config.top_k, corpus_ids=sq.corpus_ids)
-        future = submit_daemon(self.o.retriever.retrieve, sq.text, self.o.config.top_k, corpus_ids=sq.corpus_ids, name="agentic-rag-retrieve")
+            return self.components.retriever.retrieve(sq.text, self.config.top_k, corpus_ids=sq.corpus_ids)
+        future = submit_daemon(self.components.retriever.retrieve, sq.text, self.config.top_k, corpus_ids=sq.corpus_ids, name="agentic-rag-retrieve")
         try:
             return future.result(timeout=remaining)
         except concurrent.futures.TimeoutError:
@@ -274,8 +310,9 @@ class _Run:
 
     def _finish(self, plan: RetrievalPlan, stop: StopReason) -> RunResult:
         evidence = tuple(self._ranked())
-        judge = self.o._fallback_judge if self.spent else self.o.judge
-        synthesizer = self.o._fallback_synthesizer if self.spent else self.o.synthesizer
+        parts = self.components
+        judge = parts.fallback_judge if self.spent else parts.judge
+        synthesizer = parts.fallback_synthesizer if self.spent else parts.synthesizer
         try:
             if self.assessment is None:
                 self.assessment = judge.assess(self.question, plan, evidence, DraftAnswer(text=""))
@@ -285,9 +322,9 @@ class _Run:
                 stop = StopReason(exc.reason)
             self.spent = True
             if self.assessment is None:
-                self.assessment = self.o._fallback_judge.assess(self.question, plan, evidence, DraftAnswer(text=""))
-            answer = self.o._fallback_synthesizer.synthesize(self.question, plan, evidence, self.assessment)
-        answer = _enforce_invariants(answer, evidence, self.assessment, self.o._fallback_synthesizer)
+                self.assessment = parts.fallback_judge.assess(self.question, plan, evidence, DraftAnswer(text=""))
+            answer = parts.fallback_synthesizer.synthesize(self.question, plan, evidence, self.assessment)
+        answer = _enforce_invariants(answer, evidence, self.assessment, parts.fallback_synthesizer)
         answer = dataclasses.replace(answer, iterations=len(self.traces))
         evidence = self._final_order(answer)
         snap = self.budget.snapshot()
@@ -309,6 +346,4 @@ def _enforce_invariants(answer: GroundedAnswer, evidence: Sequence[Snippet], ass
 
 
 def _check(component: object, method: str, slot: str):
-    if component is None or not callable(getattr(component, method, None)):
-        raise InvalidInputError(f"{slot} must have a callable {method}() method, got {type(component).__name__}", stage="orchestrator")
-    return component
+    return require_component(component, slot, method, stage="orchestrator")

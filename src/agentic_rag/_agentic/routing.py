@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agentic_rag._contracts import Corpus
-from agentic_rag._contracts.validation import require_int
+from agentic_rag._contracts.validation import require_int, require_number
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._text import Analyzer
 
@@ -42,9 +42,7 @@ class CorpusRouter:
     def __init__(self, analyzer: Analyzer | None = None, *, max_corpora: int = 2, min_relative: float = 0.5) -> None:
         self.analyzer = analyzer or Analyzer()
         self.max_corpora = require_int(max_corpora, "max_corpora", minimum=1, stage="router")
-        if isinstance(min_relative, bool) or not isinstance(min_relative, (int, float)) or not 0 < min_relative <= 1:
-            raise InvalidInputError(f"min_relative must be in (0, 1], got {min_relative!r}", stage="router")
-        self.min_relative = float(min_relative)
+        self.min_relative = require_number(min_relative, "min_relative", above=0, maximum=1, stage="router")
 
     def route(self, text: str, corpora: Sequence[Corpus], *, fallback: Sequence[str] = ()) -> RoutingDecision:
         """Choose corpora for ``text``.

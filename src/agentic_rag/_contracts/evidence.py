@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import enum
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from agentic_rag._contracts.serialization import JsonContract, contract_from_dict
-from agentic_rag._contracts.validation import freeze_metadata, instance_tuple, require_enum, require_int, require_text, text_tuple
+from agentic_rag._contracts.validation import freeze_metadata, instance_tuple, require_enum, require_int, require_number, require_text, text_tuple
 from agentic_rag._errors import InvalidInputError
 
 __all__ = ["Citation", "Claim", "DraftAnswer", "Snippet", "Subquery", "SubqueryOrigin"]
@@ -93,9 +92,7 @@ class Snippet(JsonContract):
         require_text(self.corpus_id, "Snippet.corpus_id")
         require_text(self.document_id, "Snippet.document_id")
         require_text(self.text, "Snippet.text", allow_empty=True)
-        if isinstance(self.score, bool) or not isinstance(self.score, (int, float)) or not math.isfinite(self.score):
-            raise InvalidInputError(f"Snippet.score must be a finite number, got {self.score!r}", stage="contracts")
-        object.__setattr__(self, "score", float(self.score))
+        object.__setattr__(self, "score", require_number(self.score, "Snippet.score"))
         require_int(self.start, "Snippet.start", minimum=0)
         end = self.start + len(self.text) if self.end == -1 else require_int(self.end, "Snippet.end", minimum=self.start)
         object.__setattr__(self, "end", end)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import enum
-import math
 from dataclasses import dataclass, field
 
 from agentic_rag._contracts.assessment import ConflictEvidence, ContextAssessment
 from agentic_rag._contracts.corpus import RequiredFact, RetrievalPlan
 from agentic_rag._contracts.evidence import Claim, DraftAnswer, Snippet, Subquery
 from agentic_rag._contracts.serialization import JsonContract
-from agentic_rag._contracts.validation import instance_tuple, require_enum, require_fraction, require_int, require_text
+from agentic_rag._contracts.validation import instance_tuple, require_enum, require_fraction, require_int, require_number, require_text
 from agentic_rag._errors import InvalidInputError
 
 __all__ = ["AnswerStatus", "GroundedAnswer", "IterationTrace", "RunResult", "StopReason", "Usage"]
@@ -119,10 +118,7 @@ class Usage(JsonContract):
     def __post_init__(self) -> None:
         for name in ("retriever_calls", "subqueries", "llm_calls", "prompt_tokens", "completion_tokens"):
             require_int(getattr(self, name), f"Usage.{name}", minimum=0)
-        value = self.elapsed_s
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-            raise InvalidInputError(f"Usage.elapsed_s must be a finite number >= 0, got {value!r}", stage="contracts")
-        object.__setattr__(self, "elapsed_s", float(value))
+        object.__setattr__(self, "elapsed_s", require_number(self.elapsed_s, "Usage.elapsed_s", minimum=0))
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import math
 import sys
 import types
 import typing
@@ -23,6 +22,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, TypeVar
 
+from agentic_rag._contracts.validation import is_int, is_number
 from agentic_rag._errors import InvalidInputError
 
 __all__ = ["JsonContract", "contract_from_dict", "contract_to_dict"]
@@ -111,9 +111,9 @@ def _scalar(hint: Any, value: Any, where: str) -> Any:
     elif hint is str:
         ok = isinstance(value, str)
     elif hint is int:
-        ok = isinstance(value, int) and not isinstance(value, bool)
+        ok = is_int(value)
     else:
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        ok = is_number(value)
     if not ok:
         raise InvalidInputError(f"{where} must be {_EXPECTED[hint]}, got {type(value).__name__} {value!r}", stage="serialization")
     return value

@@ -10,16 +10,21 @@ import enum
 import math
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeGuard, TypeVar, overload
 
-from agentic_rag._errors import InvalidInputError
+from agentic_rag._errors import BindingError, InvalidInputError
 
 __all__ = [
     "freeze_metadata",
     "instance_tuple",
+    "is_int",
+    "is_number",
+    "require_bool",
+    "require_component",
     "require_enum",
     "require_fraction",
     "require_int",
+    "require_number",
     "require_text",
     "require_unique",
     "text_tuple",
@@ -53,17 +58,110 @@ def require_text(value: object, field: str, *, stage: str = "contracts", allow_e
     return value
 
 
-def require_int(value: object, field: str, *, minimum: int | None = None, stage: str = "contracts") -> int:
-    """Return ``value`` if it is an int (not a bool) of at least ``minimum``.
+def is_int(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is an int and not a bool (``True`` is an int to Python, not to us)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: object) -> TypeGuard[int | float]:
+    """Whether ``value`` is a finite int or float and not a bool (every int is finite, however
+    large; ``math.isfinite`` would overflow on one beyond the float range)."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
+
+
+def _bounds(minimum: float | None, maximum: float | None, above: float | None) -> str:
+    """`` > a``, `` >= m``, `` and <= M``: the range a value must lie in, for an error message."""
+    bound = (f" > {above}" if above is not None else "") + (f" >= {minimum}" if minimum is not None else "")
+    if maximum is not None:
+        bound += f" and <= {maximum}" if bound else f" <= {maximum}"
+    return bound
+
+
+@overload
+def require_int(value: object, field: str, *, minimum: int | None = ..., maximum: int | None = ...,
+                optional: Literal[False] = ..., stage: str = ...) -> int: ...
+@overload
+def require_int(value: object, field: str, *, minimum: int | None = ..., maximum: int | None = ...,
+                optional: bool, stage: str = ...) -> int | None: ...
+def require_int(value: object, field: str, *, minimum: int | None = None, maximum: int | None = None,
+                optional: bool = False, stage: str = "contracts") -> int | None:
+    """Return ``value`` if it is an int (not a bool) in ``[minimum, maximum]``.
+
+    Args:
+        value: The candidate value.
+        field: Field name used in the error message.
+        minimum: The smallest value accepted (``None``: no bound).
+        maximum: The largest value accepted (``None``: no bound).
+        optional: Accept ``None`` (returned as is).
+        stage: Where the check runs, for the error.
+
+    Returns:
+        The int unchanged (or ``None`` when optional).
 
     Raises:
-        InvalidInputError: Wrong type or below the minimum.
+        InvalidInputError: Wrong type or out of range, naming the value and the range.
     """
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInputError(f"{field} must be an int, got {type(value).__name__} {value!r}", stage=stage)
-    if minimum is not None and value < minimum:
-        raise InvalidInputError(f"{field} must be >= {minimum}, got {value!r}", stage=stage)
-    return value
+    if value is None and optional:
+        return None
+    expected = f"an int{_bounds(minimum, maximum, None)}" + (" or None" if optional else "")
+    if not is_int(value):
+        raise InvalidInputError(f"{field} must be {expected}, got {type(value).__name__} {value!r}", stage=stage)
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):  # type: ignore[operator]
+        raise InvalidInputError(f"{field} must be {expected}, got {value!r}", stage=stage)
+    return value  # type: ignore[return-value]
+
+
+@overload
+def require_number(value: object, field: str, *, minimum: float | None = ..., maximum: float | None = ...,
+                   above: float | None = ..., optional: Literal[False] = ..., stage: str = ...) -> float: ...
+@overload
+def require_number(value: object, field: str, *, minimum: float | None = ..., maximum: float | None = ...,
+                   above: float | None = ..., optional: bool, stage: str = ...) -> float | None: ...
+def require_number(value: object, field: str, *, minimum: float | None = None, maximum: float | None = None,
+                   above: float | None = None, optional: bool = False, stage: str = "contracts") -> float | None:
+    """Return ``value`` as a float if it is a finite number (not a bool) within the bounds.
+
+    Args:
+        value: The candidate value.
+        field: Field name used in the error message.
+        minimum: The smallest value accepted (inclusive).
+        maximum: The largest value accepted (inclusive).
+        above: A value the number must exceed (an exclusive lower bound).
+        optional: Accept ``None`` (returned as is).
+        stage: Where the check runs, for the error.
+
+    Returns:
+        The number as a float (or ``None`` when optional).
+
+    Raises:
+        InvalidInputError: Not a number, NaN or infinite, or out of range, naming the value
+            and the range.
+    """
+    if value is None and optional:
+        return None
+    expected = f"a finite number{_bounds(minimum, maximum, above)}" + (" or None" if optional else "")
+    if not is_number(value):
+        raise InvalidInputError(f"{field} must be {expected}, got {type(value).__name__} {value!r}", stage=stage)
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except OverflowError:  # an int beyond the float range
+        raise InvalidInputError(f"{field} must be {expected}, got an int of {len(str(value))} digits", stage=stage) from None
+    if (minimum is not None and number < minimum) or (maximum is not None and number > maximum) or (above is not None and number <= above):
+        raise InvalidInputError(f"{field} must be {expected}, got {value!r}", stage=stage)
+    return number
+
+
+def require_bool(value: object, field: str, *, optional: bool = False, stage: str = "contracts") -> bool | None:
+    """Return ``value`` if it is a bool (``1`` and ``"yes"`` are not).
+
+    Raises:
+        InvalidInputError: Not a bool (nor ``None`` when optional).
+    """
+    if (value is None and optional) or isinstance(value, bool):
+        return value  # type: ignore[return-value]
+    raise InvalidInputError(f"{field} must be a bool{' or None' if optional else ''}, got {value!r}", stage=stage)
 
 
 def require_fraction(value: object, field: str, *, stage: str = "contracts") -> float:
@@ -127,6 +225,42 @@ def require_enum(enum_type: type[E], value: object, field: str, *, stage: str = 
     except (ValueError, TypeError):
         allowed = [m.value for m in enum_type]
         raise InvalidInputError(f"{field} must be one of {allowed}, got {value!r}", stage=stage) from None
+
+
+def require_component(component: object, slot: str, method: str, *, signature: str = "", required: bool = True,
+                      hint: str = "", stage: str = "contracts") -> Any:
+    """Return ``component`` if it fits ``slot``: one object with a callable ``method``.
+
+    The one slot check of both workflows' constructors. A misfit raises
+    :class:`~agentic_rag._errors.BindingError` (an ``InvalidInputError``: the component is
+    bad input, and the more specific class says it is in the wrong slot or count).
+
+    Args:
+        component: The candidate component.
+        slot: The slot's name (``retriever``, ``judge``, ``generator``...).
+        method: The port method the slot calls.
+        signature: How the method is called, for the message (default ``method()``).
+        required: Refuse ``None`` (otherwise ``None`` leaves the slot empty).
+        hint: Appended to the message when the method is missing (how to adapt a function).
+        stage: Where the check runs, for the error.
+
+    Returns:
+        The component unchanged (``None`` for an empty optional slot).
+
+    Raises:
+        BindingError: ``None`` in a required slot, a list or tuple of components, or an
+            object without the method.
+    """
+    takes = f"slot {slot!r} takes {'exactly one' if required else 'at most one'} object with {signature or method + '()'}"
+    if component is None:
+        if required:
+            raise BindingError(f"{takes}; got None", stage=stage)
+        return None
+    if isinstance(component, (list, tuple)):
+        raise BindingError(f"{takes}; got a {type(component).__name__} of {len(component)}", stage=stage)
+    if not callable(getattr(component, method, None)):
+        raise BindingError(f"{takes}; {type(component).__name__} has no {method} method{hint}", stage=stage)
+    return component
 
 
 def require_unique(ids: Iterable[str], field: str, *, stage: str = "contracts") -> None:

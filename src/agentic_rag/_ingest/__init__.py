@@ -2,18 +2,22 @@
 
 :func:`walk_tree` finds the files (deterministic order, symbolic links contained in the root),
 :func:`read_source` and :func:`parse_source` read and parse one (Markdown, reStructuredText,
-HTML, text, JSON, JSONL, CSV; anything else is a listed ``problem``, never an exception), and
-:func:`chunk_sections` cuts the result into :class:`Chunk` objects that cite
-``path:start-end`` line ranges of the original file.
+HTML, text, JSON, JSONL, CSV, Jupyter notebooks, Word documents, PDF; anything else is a
+listed ``problem``, never an exception), and :func:`chunk_sections` cuts the result into
+:class:`Chunk` objects that cite ``path:start-end`` line ranges of the original file (lines of
+the page for a PDF, ``path:p12:3-5``; of the cell for a notebook, ``path:c7:1-4``).
 """
 
 from __future__ import annotations
 
 from agentic_rag._ingest.blocks import ParsedSource, TextBlock, TextSection
 from agentic_rag._ingest.chunker import Chunk, ChunkOptions, chunk_sections
+from agentic_rag._ingest.docx_loader import parse_docx
 from agentic_rag._ingest.html_loader import parse_html
 from agentic_rag._ingest.loaders import SourceBytes, decode_text, load_path, parse_plain_text, parse_source, read_source
 from agentic_rag._ingest.markdown_loader import parse_markdown
+from agentic_rag._ingest.notebook_loader import parse_notebook
+from agentic_rag._ingest.pdf_loader import PdfBackend, parse_pdf
 from agentic_rag._ingest.rst_loader import parse_rst
 from agentic_rag._ingest.structured_loader import FieldMapping, parse_csv, parse_json, parse_jsonl
 from agentic_rag._ingest.walker import DEFAULT_SKIPPED_FOLDERS, SUPPORTED_SUFFIXES, SkippedFile, SourceFile, WalkOptions, WalkResult, walk_tree
@@ -24,6 +28,7 @@ __all__ = [
     "DEFAULT_SKIPPED_FOLDERS",
     "FieldMapping",
     "ParsedSource",
+    "PdfBackend",
     "SUPPORTED_SUFFIXES",
     "SkippedFile",
     "SourceBytes",
@@ -36,10 +41,13 @@ __all__ = [
     "decode_text",
     "load_path",
     "parse_csv",
+    "parse_docx",
     "parse_html",
     "parse_json",
     "parse_jsonl",
     "parse_markdown",
+    "parse_notebook",
+    "parse_pdf",
     "parse_plain_text",
     "parse_rst",
     "parse_source",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
 
 __all__ = ["ListNesting", "ParsedSource", "SectionBuilder", "TextBlock", "TextSection", "block_from_lines", "include_problem", "table_row"]
@@ -76,19 +77,30 @@ class TextSection:
         blocks: The section's paragraphs in file order (at least one).
         title: The heading (Markdown, HTML) or record title; ``""`` before the first heading.
         record_id: The record's id for JSON, JSONL and CSV rows; ``""`` otherwise.
+        page: The 1-based page of a PDF the section comes from (its line numbers count lines
+            of that page's text), else ``None``.
+        cell: The 1-based cell of a notebook the section comes from (its line numbers count
+            lines of that cell), else ``None``.
 
     Raises:
-        InvalidInputError: No blocks, or a block that is not a ``TextBlock``.
+        InvalidInputError: No blocks, a block that is not a ``TextBlock``, or a page or cell
+            that is not an int >= 1 (or both set).
     """
 
     blocks: tuple[TextBlock, ...]
     title: str = ""
     record_id: str = ""
+    page: int | None = None
+    cell: int | None = None
 
     def __post_init__(self) -> None:
         blocks = tuple(self.blocks)
         if not blocks or not all(isinstance(b, TextBlock) for b in blocks):
             raise InvalidInputError(f"TextSection.blocks must be one or more TextBlocks, got {self.blocks!r}", stage=_STAGE)
+        for name in ("page", "cell"):
+            require_int(getattr(self, name), f"TextSection.{name}", minimum=1, optional=True, stage=_STAGE)
+        if self.page is not None and self.cell is not None:
+            raise InvalidInputError(f"a TextSection is on a page or in a cell, not both (page {self.page}, cell {self.cell})", stage=_STAGE)
         object.__setattr__(self, "blocks", blocks)
         object.__setattr__(self, "title", " ".join(str(self.title).split()))
         object.__setattr__(self, "record_id", str(self.record_id))
@@ -101,13 +113,22 @@ class ParsedSource:
     Args:
         sections: The text in file order (empty when ``problem`` is set).
         problem: Why the file is skipped (``""`` when it was parsed).
+        extracted: The text was extracted from a file that is not itself lines of text (PDF,
+            Word, notebook): line numbers count lines of the extracted text (per page or per
+            cell), so a quote is located through the chunk's own line map, never by reading
+            the file.
+        notes: What was left out of a file indexed in part (PDF pages with no text), one line
+            each.
     """
 
     sections: tuple[TextSection, ...] = ()
     problem: str = ""
+    extracted: bool = False
+    notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sections", tuple(self.sections))
+        object.__setattr__(self, "notes", tuple(str(note) for note in self.notes))
         if not self.problem and not self.sections:
             object.__setattr__(self, "problem", "no indexable text")
 
@@ -200,6 +221,20 @@ class SectionBuilder:
         self.path: list[tuple[int, str]] = []  # the open headings, (level, text), outermost first
         self.blocks: list[TextBlock] = []
         self.paragraph: list[list[tuple[str, int]]] = []
+        self.page: int | None = None
+        self.cell: int | None = None
+
+    def move_to(self, *, page: int | None = None, cell: int | None = None) -> None:
+        """Close the current section and go on, under the same heading, on another page or in
+        another cell (a chunk never spans two)."""
+        self.end_paragraph()
+        self._close()
+        self.page, self.cell = page, cell
+
+    def _close(self) -> None:
+        if self.blocks:
+            self.sections.append(TextSection(tuple(self.blocks), self.title, page=self.page, cell=self.cell))
+        self.blocks = []
 
     def line(self, text: str, number: int) -> None:
         """Add one cleaned line that came from 1-based line ``number``."""
@@ -239,9 +274,7 @@ class SectionBuilder:
         little without the version heading above it.
         """
         self.end_paragraph()
-        if self.blocks:
-            self.sections.append(TextSection(tuple(self.blocks), self.title))
-        self.blocks = []
+        self._close()
         if level is None:
             self.title = title
             return

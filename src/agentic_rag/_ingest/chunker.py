@@ -10,7 +10,10 @@ every ``max_words`` words.
 Chunks are numbered from **0** in file order, so the ids ``docs/guide.md#0``,
 ``docs/guide.md#1``... are stable as long as the file and the options are unchanged. Each
 chunk carries the SHA-256 of its text, its 1-based line range in the original file and its
-section title.
+section title. A chunk of a PDF page or a notebook cell also carries the page or cell (its lines
+count lines of that page or cell) and, for any extracted text (PDF, Word, notebook), its line
+map: where in its text each source line starts, so a quote can be placed on its own lines
+without reading the file again.
 """
 
 from __future__ import annotations
@@ -21,11 +24,12 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from agentic_rag._contracts import Document
+from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._ingest.blocks import TextBlock, TextSection
 from agentic_rag._text.sentences import split_sentences
 
-__all__ = ["Chunk", "ChunkOptions", "chunk_sections"]
+__all__ = ["Chunk", "ChunkOptions", "chunk_metadata", "chunk_sections"]
 
 _STAGE = "chunker"
 _WORD = re.compile(r"\S+")
@@ -50,9 +54,7 @@ class ChunkOptions:
 
     def __post_init__(self) -> None:
         for name in ("max_words", "overlap_words"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidInputError(f"{name} must be an int, got {value!r}", stage=_STAGE)
+            require_int(getattr(self, name), name, stage=_STAGE)
         if self.max_words < 1:
             raise InvalidInputError(f"max_words must be >= 1, got {self.max_words}", stage=_STAGE)
         if not 0 <= self.overlap_words < self.max_words:
@@ -74,6 +76,12 @@ class Chunk:
         title: The section title, else the record id, else the file's stem.
         sha256: Hex SHA-256 of ``text`` (UTF-8).
         record_id: The record's id for JSON, JSONL and CSV rows, else ``""``.
+        page: The PDF page it comes from (``start_line``/``end_line`` count that page's
+            lines), else ``None``.
+        cell: The notebook cell it comes from (lines count that cell's lines), else ``None``.
+        line_marks: For extracted text: ``(offset, line)`` pairs, offsets increasing from 0:
+            ``text`` from ``offset`` on comes from ``line``; ``()`` for files whose lines are
+            read from the file itself.
     """
 
     id: str
@@ -86,23 +94,44 @@ class Chunk:
     title: str
     sha256: str
     record_id: str = ""
+    page: int | None = None
+    cell: int | None = None
+    line_marks: tuple[tuple[int, int], ...] = ()
 
     @property
     def citation(self) -> str:
-        """``path:start-end``, the form answers cite."""
-        return f"{self.path}:{self.start_line}-{self.end_line}"
+        """``path:start-end``, the form answers cite (``path:p12:3-5`` on page 12 of a PDF,
+        ``path:c7:1-4`` in cell 7 of a notebook)."""
+        place = f"p{self.page}:" if self.page is not None else f"c{self.cell}:" if self.cell is not None else ""
+        return f"{self.path}:{place}{self.start_line}-{self.end_line}"
 
     def to_document(self, corpus_id: str) -> Document:
         """The chunk as an indexable document of ``corpus_id``.
 
         Metadata holds ``path``, ``start_line``, ``end_line``, ``section`` and ``sha256``
-        (and ``record_id`` for records).
+        (and ``record_id`` for records, ``page`` or ``cell`` for PDF pages and notebook
+        cells, ``line_marks`` as ``[offset, line]`` pairs for extracted text).
         """
-        metadata: dict[str, object] = {"path": self.path, "start_line": self.start_line, "end_line": self.end_line,
-                                       "section": self.section, "sha256": self.sha256}
-        if self.record_id:
-            metadata["record_id"] = self.record_id
-        return Document(self.id, self.text, self.title, corpus_id, metadata)
+        return Document(self.id, self.text, self.title, corpus_id,
+                        chunk_metadata(self.path, self.start_line, self.end_line, self.section, self.sha256, self.record_id,
+                                       self.page, self.cell, self.line_marks))
+
+
+def chunk_metadata(path: str, start_line: int, end_line: int, section: str, sha256: str, record_id: str = "",
+                   page: int | None = None, cell: int | None = None, line_marks: tuple[tuple[int, int], ...] = ()) -> dict[str, object]:
+    """A stored chunk's document metadata (keys absent when they do not apply, so a plain
+    text file's chunks carry exactly ``path``, ``start_line``, ``end_line``, ``section`` and
+    ``sha256``)."""
+    metadata: dict[str, object] = {"path": path, "start_line": start_line, "end_line": end_line, "section": section, "sha256": sha256}
+    if record_id:
+        metadata["record_id"] = record_id
+    if page is not None:
+        metadata["page"] = page
+    if cell is not None:
+        metadata["cell"] = cell
+    if line_marks:
+        metadata["line_marks"] = [list(mark) for mark in line_marks]
+    return metadata
 
 
 # A piece is a run of text the packer never cuts:
@@ -203,13 +232,31 @@ def _overlap(previous: list[_Piece], overlap: int) -> tuple[list[_Piece], int, i
     return kept, words, words
 
 
-def chunk_sections(sections: tuple[TextSection, ...], path: str, options: ChunkOptions | None = None) -> tuple[Chunk, ...]:
+def _marks(blocks: tuple[TextBlock, ...], groups: list[tuple[int, int, int]]) -> tuple[tuple[int, int], ...]:
+    """The line map of a chunk's text: its parts joined by a blank line, each part's source
+    lines from its block's marks."""
+    marks: list[tuple[int, int]] = []
+    base = 0
+    for index, start, end in groups:
+        block = blocks[index]
+        found = [(base, block.line_at(start))] + [(base + o - start, n) for o, n in block.line_marks if start < o < end]
+        for mark in found:
+            if not marks or marks[-1][1] != mark[1]:
+                marks.append(mark)
+        base += end - start + 2  # the part and the blank line after it
+    return tuple(marks)
+
+
+def chunk_sections(sections: tuple[TextSection, ...], path: str, options: ChunkOptions | None = None, *,
+                   line_marks: bool = False) -> tuple[Chunk, ...]:
     """Cut a parsed file into chunks.
 
     Args:
         sections: The file's sections (from a loader).
         path: The file's path as the store names it; chunk ids are ``f"{path}#{n}"``.
         options: Chunk size and overlap (default :class:`ChunkOptions`).
+        line_marks: Give each chunk its line map (for extracted text, see
+            :attr:`ParsedSource.extracted`).
 
     Returns:
         Chunks in file order, numbered from 0.
@@ -240,5 +287,6 @@ def chunk_sections(sections: tuple[TextSection, ...], path: str, options: ChunkO
             n = len(chunks)
             title = section.title or section.record_id or stem
             chunks.append(Chunk(f"{path}#{n}", path, n, text, start_line, end_line, section.title, title,
-                                hashlib.sha256(text.encode("utf-8")).hexdigest(), section.record_id))
+                                hashlib.sha256(text.encode("utf-8")).hexdigest(), section.record_id, section.page, section.cell,
+                                _marks(blocks, groups) if line_marks else ()))
     return tuple(chunks)

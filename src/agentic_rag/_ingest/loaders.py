@@ -5,9 +5,11 @@ anything); :func:`parse_source` decodes them and hands them to the loader for th
 plain text (paragraphs), Markdown (:mod:`~agentic_rag._ingest.markdown_loader`),
 reStructuredText (:mod:`~agentic_rag._ingest.rst_loader`), HTML
 (:mod:`~agentic_rag._ingest.html_loader`), JSON, JSONL and CSV
-(:mod:`~agentic_rag._ingest.structured_loader`). Nothing here raises on a bad file: binary
-content, undecodable text or a malformed document comes back as a ``problem`` the caller
-lists as skipped.
+(:mod:`~agentic_rag._ingest.structured_loader`), Jupyter notebooks
+(:mod:`~agentic_rag._ingest.notebook_loader`); the binary formats, Word documents
+(:mod:`~agentic_rag._ingest.docx_loader`) and PDF (:mod:`~agentic_rag._ingest.pdf_loader`),
+get the bytes as they are. Nothing here raises on a bad file: binary content, undecodable text
+or a malformed document comes back as a ``problem`` the caller lists as skipped.
 """
 
 from __future__ import annotations
@@ -18,15 +20,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from agentic_rag._contracts.validation import require_enum
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._ingest.blocks import ParsedSource, TextBlock, TextSection, block_from_lines
+from agentic_rag._ingest.docx_loader import parse_docx
 from agentic_rag._ingest.html_loader import parse_html
 from agentic_rag._ingest.markdown_loader import markdown_source
+from agentic_rag._ingest.notebook_loader import parse_notebook
+from agentic_rag._ingest.pdf_loader import PdfBackend, parse_pdf
 from agentic_rag._ingest.rst_loader import rst_source
 from agentic_rag._ingest.structured_loader import TOO_DEEP, FieldMapping, parse_csv, parse_json, parse_jsonl
 from agentic_rag._text.lines import normalize_newlines, split_lines
 
-__all__ = ["PARSERS", "FieldMapping", "SourceBytes", "decode_text", "load_path", "parse_plain_text", "parse_source", "read_source"]
+__all__ = ["BINARY_PARSERS", "PARSERS", "SUFFIXES", "FieldMapping", "SourceBytes", "decode_text", "load_path", "parse_plain_text", "parse_source", "read_source"]
 
 _STAGE = "ingest"
 
@@ -54,7 +60,7 @@ def read_source(path: str | os.PathLike[str], *, max_bytes: int = 32 * 1024 * 10
     """Read and hash a file, reporting unreadable, oversized or binary files as problems.
 
     Args:
-        path: The file.
+        path: The file; one of a binary format (``.pdf``, ``.docx``) may hold NUL bytes.
         max_bytes: Larger files are refused.
 
     Returns:
@@ -67,7 +73,7 @@ def read_source(path: str | os.PathLike[str], *, max_bytes: int = 32 * 1024 * 10
         return SourceBytes(b"", "", f"unreadable: {exc.strerror or exc}", unreadable=True)
     if len(data) > max_bytes:
         return SourceBytes(b"", "", f"file too large: over {max_bytes} bytes")
-    if b"\0" in data:
+    if b"\0" in data and Path(path).suffix.lower() not in BINARY_PARSERS:
         return SourceBytes(b"", hashlib.sha256(data).hexdigest(), "binary file (contains NUL bytes)")
     return SourceBytes(data, hashlib.sha256(data).hexdigest())
 
@@ -114,8 +120,7 @@ def parse_plain_text(text: str) -> tuple[TextSection, ...]:
     return (TextSection(tuple(blocks)),) if blocks else ()
 
 
-#: The loader for each file ending (lower case, with its dot).
-#: The loader for each file ending (lower case, with its dot); the walker indexes these endings.
+#: The loader of each text file ending (lower case, with its dot), given the decoded text.
 PARSERS: dict[str, Callable[[str, FieldMapping], ParsedSource]] = {
     ".txt": lambda text, fields: ParsedSource(parse_plain_text(text)),
     ".md": lambda text, fields: markdown_source(text),
@@ -126,27 +131,45 @@ PARSERS: dict[str, Callable[[str, FieldMapping], ParsedSource]] = {
     ".json": parse_json,
     ".jsonl": parse_jsonl,
     ".csv": parse_csv,
+    ".ipynb": lambda text, fields: parse_notebook(text),
 }
 
+#: The loader of each binary file ending, given the bytes and the PDF backend.
+BINARY_PARSERS: dict[str, Callable[[bytes, PdfBackend], ParsedSource]] = {
+    ".docx": lambda data, pdf: parse_docx(data),
+    ".pdf": parse_pdf,
+}
 
-def parse_source(data: bytes, suffix: str, *, fields: FieldMapping | None = None) -> ParsedSource:
+#: Every file ending a loader reads; the walker indexes these.
+SUFFIXES: frozenset[str] = frozenset(PARSERS) | frozenset(BINARY_PARSERS)
+
+
+def parse_source(data: bytes, suffix: str, *, fields: FieldMapping | None = None, pdf: PdfBackend | str = PdfBackend.BUILTIN) -> ParsedSource:
     """Decode ``data`` and parse it as a file ending in ``suffix``.
 
     Args:
         data: Raw bytes (as read by :func:`read_source`).
         suffix: The file ending with its dot (``".md"``); case-insensitive.
         fields: Field mapping for JSON, JSONL and CSV (default :class:`FieldMapping`).
+        pdf: Which extractor reads PDF files (see :class:`PdfBackend`).
 
     Returns:
         The file's sections, or a ``problem`` (unsupported type, bad encoding, malformed or
         empty content).
 
     Raises:
-        InvalidInputError: ``fields`` is not a ``FieldMapping``.
+        InvalidInputError: ``fields`` is not a ``FieldMapping``, or ``pdf`` names no backend.
     """
     fields = fields if fields is not None else FieldMapping()
     if not isinstance(fields, FieldMapping):
         raise InvalidInputError(f"fields must be a FieldMapping, got {type(fields).__name__}", stage=_STAGE)
+    backend = require_enum(PdfBackend, pdf, "pdf", stage=_STAGE)
+    binary = BINARY_PARSERS.get(suffix.lower())
+    if binary is not None:
+        try:
+            return binary(data, backend)
+        except RecursionError:
+            return ParsedSource(problem=f"content {TOO_DEEP}")
     parser = PARSERS.get(suffix.lower())
     if parser is None:
         return ParsedSource(problem=f"unsupported file type {suffix.lower()!r}")
@@ -163,12 +186,13 @@ def parse_source(data: bytes, suffix: str, *, fields: FieldMapping | None = None
         return ParsedSource(problem=f"content {TOO_DEEP}")
 
 
-def load_path(path: str | os.PathLike[str], *, fields: FieldMapping | None = None) -> ParsedSource:
+def load_path(path: str | os.PathLike[str], *, fields: FieldMapping | None = None, pdf: PdfBackend | str = PdfBackend.BUILTIN) -> ParsedSource:
     """Read and parse one file (the two steps above, for callers that need no hash).
 
     Args:
         path: The file; its ending picks the loader.
         fields: Field mapping for JSON, JSONL and CSV.
+        pdf: Which extractor reads PDF files.
 
     Returns:
         The file's sections, or a ``problem``.
@@ -176,4 +200,4 @@ def load_path(path: str | os.PathLike[str], *, fields: FieldMapping | None = Non
     source = read_source(path)
     if source.problem:
         return ParsedSource(problem=source.problem)
-    return parse_source(source.data, Path(path).suffix, fields=fields)
+    return parse_source(source.data, Path(path).suffix, fields=fields, pdf=pdf)

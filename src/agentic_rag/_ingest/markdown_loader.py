@@ -22,7 +22,7 @@ from agentic_rag._ingest.blocks import ListNesting, ParsedSource, SectionBuilder
 from agentic_rag._ingest.rst_inline import role_text
 from agentic_rag._text.lines import split_lines
 
-__all__ = ["clean_inline", "markdown_source", "parse_markdown"]
+__all__ = ["clean_inline", "markdown_source", "parse_markdown", "parse_markdown_into"]
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*)|[ \t]*)$")  # the closing #s are cut by _atx_title
@@ -258,10 +258,22 @@ def parse_markdown(text: str) -> tuple[TextSection, ...]:
     return _parse(text)[0]
 
 
-def _parse(text: str) -> tuple[tuple[TextSection, ...], list[str]]:
+def parse_markdown_into(text: str, out: SectionBuilder) -> None:
+    """Parse Markdown into an open :class:`SectionBuilder` (a notebook's Markdown cell): the
+    headings already open stay open, and the ones opened here title what follows.
+
+    Args:
+        text: Decoded Markdown with ``\\n`` newlines (no front matter is looked for).
+        out: The builder; its current paragraph is ended at the end.
+    """
+    _parse(text, out)
+    out.end_paragraph()
+
+
+def _parse(text: str, builder: SectionBuilder | None = None) -> tuple[tuple[TextSection, ...], list[str]]:
     lines = split_lines(text)
-    skip, title = _front_matter(lines)
-    out = SectionBuilder(title)
+    skip, title = _front_matter(lines) if builder is None else (0, "")
+    out = builder if builder is not None else SectionBuilder(title)
     lists = ListNesting()
     includes: list[str] = []
     fence = ""
@@ -348,4 +360,4 @@ def _parse(text: str) -> tuple[tuple[TextSection, ...], list[str]]:
         cleaned, ticks = _clean(body.strip(), 0, closes_later)
         if cleaned:
             out.line((lead or "") + cleaned, number)
-    return out.finish(), includes
+    return (out.finish() if builder is None else ()), includes

@@ -18,8 +18,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from agentic_rag._contracts.validation import require_bool, require_int
 from agentic_rag._errors import InvalidInputError
-from agentic_rag._ingest.loaders import PARSERS
+from agentic_rag._ingest.loaders import SUFFIXES
 
 __all__ = [
     "DEFAULT_SKIPPED_FOLDERS",
@@ -34,7 +35,7 @@ __all__ = [
 _STAGE = "ingest"
 
 #: File name endings (lower case) a loader reads, taken from the loaders' registry.
-SUPPORTED_SUFFIXES: frozenset[str] = frozenset(PARSERS)
+SUPPORTED_SUFFIXES: frozenset[str] = SUFFIXES
 
 #: Folder names never walked into by default (hidden folders are skipped as well).
 DEFAULT_SKIPPED_FOLDERS: frozenset[str] = frozenset({".agentic-rag", ".git", ".hg", ".svn", "__pycache__", "node_modules"})
@@ -62,16 +63,14 @@ class WalkOptions:
     max_file_bytes: int = 32 * 1024 * 1024
 
     def __post_init__(self) -> None:
-        if not isinstance(self.include_hidden, bool):
-            raise InvalidInputError(f"include_hidden must be a bool, got {self.include_hidden!r}", stage=_STAGE)
+        require_bool(self.include_hidden, "include_hidden", stage=_STAGE)
         for name in ("skipped_folders", "suffixes"):
             value = getattr(self, name)
             if isinstance(value, str) or not all(isinstance(v, str) for v in value):
                 raise InvalidInputError(f"{name} must be a collection of strings, got {value!r}", stage=_STAGE)
             object.__setattr__(self, name, frozenset(value))
         object.__setattr__(self, "suffixes", frozenset(s.lower() for s in self.suffixes))
-        if isinstance(self.max_file_bytes, bool) or not isinstance(self.max_file_bytes, int) or self.max_file_bytes < 1:
-            raise InvalidInputError(f"max_file_bytes must be an int >= 1, got {self.max_file_bytes!r}", stage=_STAGE)
+        require_int(self.max_file_bytes, "max_file_bytes", minimum=1, stage=_STAGE)
 
 
 @dataclass(frozen=True, slots=True)

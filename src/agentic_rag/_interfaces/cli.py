@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from agentic_rag._errors import AgenticRAGError, IndexFormatError, InvalidInputError, StoreError
+from agentic_rag._interfaces.ask_mode import AskMode
 
 __all__ = ["EXIT_BROKEN_PIPE", "EXIT_NOT_FOUND", "EXIT_OK", "EXIT_STRICT", "EXIT_USAGE", "build_parser", "main"]
 
@@ -43,12 +44,17 @@ def build_parser() -> argparse.ArgumentParser:
     def store_arg(p: argparse.ArgumentParser) -> None:
         p.add_argument("--store", default=".agentic-rag", metavar="DIR", help="the store folder (default: ./.agentic-rag)")
 
-    p = sub.add_parser("index", help="index files and folders into the store", description="Index files and folders (.txt .md .rst .html .json .jsonl .csv) into the store, incrementally: unchanged files are skipped, changed ones replaced, deleted ones removed.")
+    from agentic_rag._ingest.loaders import SUFFIXES
+    from agentic_rag._ingest.pdf_loader import PdfBackend
+
+    p = sub.add_parser("index", help="index files and folders into the store", description=f"Index files and folders ({' '.join(sorted(SUFFIXES))}) into the store, incrementally: unchanged files are skipped, changed ones replaced, deleted ones removed. Citations of a PDF name the page and count lines within it (report.pdf:p12:3-5), of a notebook the cell (notes.ipynb:c7:1-4).")
     p.add_argument("paths", nargs="+", metavar="PATH")
     store_arg(p)
     p.add_argument("--corpus", metavar="NAME", help="put every file in this corpus (default: one corpus per top-level folder)")
     p.add_argument("--description", metavar="TEXT", help="the corpus description used for routing (needs --corpus; default: generated)")
     p.add_argument("--vectors", action="store_true", help="also keep a hashed n-gram vector index (for ask --mode parallel)")
+    p.add_argument("--pdf", choices=[b.value for b in PdfBackend], default=PdfBackend.BUILTIN.value,
+                   help="how PDF text is extracted: the built-in parser (default) or poppler's pdftotext program, which must then be on PATH")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print the index report as JSON")
     p.set_defaults(handler=c.cmd_index)
@@ -58,13 +64,14 @@ def build_parser() -> argparse.ArgumentParser:
     store_arg(p)
     p.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
     p.add_argument("--corpus", metavar="NAME", help="only this corpus")
-    p.add_argument("--json", action="store_true", help="print a JSON list of {path, start_line, end_line, score, text, corpus, focus_start_line, focus_end_line, relevance}")
+    p.add_argument("--json", action="store_true", help="print a JSON list of {path, start_line, end_line, score, text, corpus, focus_start_line, focus_end_line, relevance}, "
+                   "with page (PDF) or cell (notebook) when the hit has one")
     p.set_defaults(handler=c.cmd_search)
 
     p = sub.add_parser("ask", help="answer a question with citations", description="Answer a question from the store: the answer, its status (answered / partial / unanswerable), each claim with file:lines citations, and the missing facts when partial.")
     p.add_argument("question")
     store_arg(p)
-    p.add_argument("--mode", choices=("agentic", "parallel"), default="agentic", help="iterative with sufficiency judging (default), or parallel BM25 + vector branches fused by RRF")
+    p.add_argument("--mode", choices=[m.value for m in AskMode], default=AskMode.AGENTIC.value, help="iterative with sufficiency judging (default), or parallel BM25 + vector branches fused by RRF")
     p.add_argument("--corpus", metavar="NAME", help="only this corpus")
     p.add_argument("--llm", metavar="URL", help="an OpenAI-compatible base URL (default: $AGENTIC_RAG_LLM_BASE_URL when --model or $AGENTIC_RAG_LLM_MODEL is set)")
     p.add_argument("--model", metavar="NAME", help="the model name for --llm")
@@ -75,11 +82,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true", help="exit 3 when the answer is partial or unanswerable")
     p.set_defaults(handler=c.cmd_ask)
 
-    p = sub.add_parser("eval", help="compare one-shot, iterative and parallel retrieval on a dataset", description="Evaluate one-shot, iterative and parallel configurations on a BEIR-format or multi-hop-format folder and print one table of metrics.")
-    p.add_argument("dataset", metavar="DATASET")
+    p = sub.add_parser("eval", help="compare one-shot, iterative and parallel retrieval on a dataset", description="Evaluate one-shot, iterative and parallel configurations on a BEIR, TREC or multi-hop folder, or a HotpotQA, 2WikiMultihopQA or MuSiQue file as published, and print one table of metrics.")
+    p.add_argument("dataset", metavar="DATASET", help="a dataset folder or file")
     p.add_argument("--limit", type=int, help="only the first N queries")
     p.add_argument("--half", choices=("all", "tune", "report"), default="all", help="multi-hop only: even (tune) or odd (report) lines")
     p.add_argument("--split", default="test", help="BEIR qrels split (default: test)")
+    from agentic_rag.evaluation import DatasetFormat
+
+    p.add_argument("--format", choices=["auto", *(f.value for f in DatasetFormat)], default="auto",
+                   help="the dataset's format (default: detected from the folder's files or the file's records)")
     p.add_argument("--json", action="store_true", help="print {configuration: {metric: value}}")
     p.set_defaults(handler=c.cmd_eval)
 

@@ -6,7 +6,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +63,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     for path in args.paths:
         if not Path(path).exists():
             raise FileNotFoundError(f"no such file or folder: {path!r}")
-    store = KnowledgeStore(args.store, base=os.getcwd(), vector=True if args.vectors else None)
+    store = KnowledgeStore(args.store, base=os.getcwd(), vector=True if args.vectors else None, pdf=args.pdf)
     with ProgressBar(quiet=args.quiet or args.json) as bar:
         report = store.index(args.paths, corpus=args.corpus, description=args.description, progress=bar)
     if args.json:
@@ -76,6 +75,8 @@ def cmd_index(args: argparse.Namespace) -> int:
         print(f"  repaired: {repair}")
     for path, reason in report.skipped:
         print(f"  skipped {path}: {reason}")
+    for path, note in report.partial:
+        print(f"  partly indexed {path}: {note}")
     for corpus in store.corpora():
         print(f"  corpus {corpus.id}: {corpus.description}")
     return 0
@@ -99,7 +100,9 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def _where(item: dict[str, Any]) -> str:
     """``path:12-40 (best 15-17)``; the focus is left out when it is the whole chunk."""
-    where = f"{item['path']}:{item['start_line']}-{item['end_line']}"
+    from agentic_rag._interfaces.locations import location_label
+
+    where = location_label(item)  # report.pdf:p12:3-5, notes.ipynb:c7:1-4
     focus = (item["focus_start_line"], item["focus_end_line"])
     if focus != (item["start_line"], item["end_line"]):
         where += f" (best {focus[0]}-{focus[1]})" if focus[0] != focus[1] else f" (best {focus[0]})"
@@ -113,10 +116,12 @@ def _relevance(item: dict[str, Any]) -> str:
 
 
 def _print_answer(payload: dict[str, Any]) -> None:
+    from agentic_rag._interfaces.locations import location_label
+
     print(f"Status: {payload['status']} (iterations: {payload['iterations']}, stop: {payload['stop_reason']})")
     print(f"Answer: {payload['answer']}")
     for n, claim in enumerate(payload["claims"], start=1):
-        where = ", ".join(f"{c['path']}:{c['start_line']}-{c['end_line']}" for c in claim["citations"])
+        where = ", ".join(location_label(c) for c in claim["citations"])
         print(f"  [{n}] {claim['text']}  ({where})")
     for fact in payload["missing_facts"]:
         print(f"  missing: {fact}")
@@ -131,12 +136,12 @@ def cmd_ask(args: argparse.Namespace) -> int:
     """Answer a question from the store."""
     from agentic_rag._interfaces.html_report import write_run_report
     from agentic_rag._interfaces.store_service import StoreService
-    from agentic_rag._retrieval.index_file import atomic_write_bytes
+    from agentic_rag._files import atomic_write
 
     outcome = StoreService(_store(args), llm=_llm(args)).ask(args.question, args.mode, corpus=args.corpus, evidence=args.evidence)
     _warn_about_model(outcome.payload)
     if args.trace:
-        atomic_write_bytes(args.trace, [json.dumps(outcome.result.to_dict(), ensure_ascii=False, sort_keys=True, indent=1).encode("utf-8")])
+        atomic_write(args.trace, json.dumps(outcome.result.to_dict(), ensure_ascii=False, sort_keys=True, indent=1).encode("utf-8"))
     if args.report:
         write_run_report(outcome.result, args.report, evidence=outcome.payload["evidence"])
     if args.json:
@@ -152,29 +157,27 @@ def cmd_eval(args: argparse.Namespace) -> int:
     """Compare configurations on a dataset folder."""
     from agentic_rag.evaluation.suites import run_eval
 
-    if not Path(args.dataset).is_dir():
-        raise FileNotFoundError(f"no dataset folder at {args.dataset!r}")
-    report = run_eval(args.dataset, limit=args.limit, half=args.half, split=args.split)
+    if not Path(args.dataset).exists():
+        raise FileNotFoundError(f"no dataset folder or file at {args.dataset!r}")
+    report = run_eval(args.dataset, limit=args.limit, half=args.half, split=args.split, format=args.format)
     if args.json:
         _print_json(report.by_configuration())
+        for note in report.notes:  # stdout stays one JSON object
+            print(f"note: {note}", file=sys.stderr)
     else:
         print(f"{report.dataset} ({report.format})")
+        for note in report.notes:
+            print(f"note: {note}")
         print(report.table())
     return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Index the bundled sample into a temporary store and ask it two questions."""
-    from agentic_rag._interfaces.store_service import StoreService
-    from agentic_rag._samples import PARTIAL_QUESTION, TWO_HOP_QUESTION, sample_corpora, sample_folder
-    from agentic_rag._store import KnowledgeStore
+    from agentic_rag._interfaces.mcp_demo import demo_service
+    from agentic_rag._samples import PARTIAL_QUESTION, TWO_HOP_QUESTION, sample_corpora
 
-    root = sample_folder()
-    with tempfile.TemporaryDirectory(prefix="agentic-rag-demo-") as tmp:
-        store = KnowledgeStore(Path(tmp) / "store", base=root)
-        for corpus in sample_corpora():
-            store.index(root / corpus.id, corpus=corpus.id, description=corpus.description)
-        service = StoreService(store)
+    with demo_service() as service:
         outcomes = [service.ask(q) for q in (TWO_HOP_QUESTION, PARTIAL_QUESTION)]
     if args.json:
         _print_json([o.payload for o in outcomes])
@@ -200,7 +203,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     """Serve the store over MCP on stdio; ``--llm sampling`` runs the LLM-backed roles on the
     client's model when the client declares the ``sampling`` capability, deterministically
     (with a note in ``ask``'s ``model``) when it does not."""
-    from agentic_rag._interfaces.mcp_server import STORE_INSTRUCTIONS, McpServer, build_store_tools, serve_stdio
+    from agentic_rag._interfaces.mcp_server import STORE_INSTRUCTIONS, McpServer, serve_stdio, store_tools
     from agentic_rag._interfaces.store_service import StoreService
 
     channel = llm = None
@@ -212,12 +215,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         llm = McpSamplingLLM(channel, model_hint=args.model)
     else:
         llm = _llm(args)
-    service = StoreService(_store(args), llm=llm)
-    tools = build_store_tools(
-        lambda query, k, corpus: service.search(query, k, corpus),
-        lambda question, mode, evidence: _warn_about_model(service.ask(question, mode.value, evidence=evidence).payload),
-        service.corpora,
-    )
+    tools = store_tools(StoreService(_store(args), llm=llm), on_answer=_warn_about_model)
     using = " with the client's model (sampling)" if channel is not None else ""
     print(f"agentic-rag: serving {args.store} over MCP (stdio){using}", file=sys.stderr)
     return serve_stdio(McpServer(tools, instructions=STORE_INSTRUCTIONS, channel=channel))

@@ -21,7 +21,7 @@ from typing import Any
 from agentic_rag._contracts import RunResult, Snippet
 from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
-from agentic_rag._interfaces.locations import line_span, source_location
+from agentic_rag._interfaces.locations import citation_location, line_marks, line_span, marked_span
 from agentic_rag._parallel.contracts import RAGResult
 from agentic_rag._text.lines import split_lines
 from agentic_rag._text.relevance import RelevanceModel, TermWeights
@@ -69,7 +69,7 @@ def require_evidence_count(value: object) -> int:
 
 
 def focus_fields(query: str, model: RelevanceModel, *, path: str, lines: tuple[int, int] | None, title: str, text: str,
-                 root: Path | None = None) -> dict[str, Any]:
+                 root: Path | None = None, marks: Sequence[tuple[int, int]] = ()) -> dict[str, Any]:
     """``{focus_start_line, focus_end_line, relevance}`` of one passage for ``query``.
 
     Args:
@@ -80,6 +80,8 @@ def focus_fields(query: str, model: RelevanceModel, *, path: str, lines: tuple[i
         title: Its section title (``""`` for none).
         text: The chunk's text.
         root: Folder ``path`` is relative to, for finding the focus unit's lines.
+        marks: The chunk's line map, for text extracted from a PDF, Word or notebook file:
+            the unit is placed through it, never looked for in the file.
 
     Returns:
         The focus lines (the chunk's own lines when the best unit cannot be placed in the
@@ -89,7 +91,11 @@ def focus_fields(query: str, model: RelevanceModel, *, path: str, lines: tuple[i
     relevance = round(model.coverage(query, f"{title}\n{text}"), 4)
     start, end = chunk
     unit = model.focus(query, title, text)
-    if unit is not None and root is not None and (root / path).is_file():
+    if unit is not None and marks:
+        span = marked_span(text, marks, unit.text)
+        if span is not None:
+            start, end = span
+    elif unit is not None and root is not None and (root / path).is_file():
         span = _unit_lines(str(root / path), unit.text, chunk if lines else None)
         if span is not None:
             start, end = span
@@ -144,7 +150,8 @@ def evidence_payload(result: RunResult | RAGResult, root: Path | None = None, *,
 
     Returns:
         Best first, each ``{path, start_line, end_line, score, text, corpus, fact_ids,
-        focus_start_line, focus_end_line, relevance}``. ``fact_ids`` are the plan's facts the
+        focus_start_line, focus_end_line, relevance}``, and ``page`` or ``cell`` for a
+        passage of a PDF page or a notebook cell (absent otherwise). ``fact_ids`` are the plan's facts the
         passage supports (a claim cites it, or the last judge's verdict found it best for the
         fact), in plan order; a parallel run has no plan, so they are ``[]``. ``score`` is the
         retrieval score (the fused score for a parallel run).
@@ -163,19 +170,17 @@ def evidence_payload(result: RunResult | RAGResult, root: Path | None = None, *,
         raise InvalidInputError(f"result must be a RunResult or a RAGResult, got {type(result).__name__}", stage="ask")
     items = []
     for snippet in evidence_snippets(result)[:limit]:
-        path, start, end = source_location(snippet, snippet.text, root)
+        item = citation_location(snippet, snippet.text, root)
+        path, start, end = item["path"], item["start_line"], item["end_line"]
         known = isinstance(snippet.metadata.get("start_line"), int)
-        item = {
-            "path": path,
-            "start_line": start,
-            "end_line": end,
+        item.update({
             "score": scores.get(snippet.id, snippet.score),
             "text": snippet.text,
             "corpus": snippet.corpus_id,
             "fact_ids": facts.get(snippet.id, []),
-        }
+        })
         item.update(focus_fields(question, model, path=path, lines=(start, end) if known else None, title=snippet_title(snippet),
-                                 text=snippet.text, root=root))
+                                 text=snippet.text, root=root, marks=line_marks(snippet.metadata)))
         items.append(item)
     return items
 
@@ -206,11 +211,16 @@ def store_hits_payload(query: str, hits: Sequence[Any], model: RelevanceModel, r
 
     Returns:
         ``{path, start_line, end_line, score, text, corpus, focus_start_line, focus_end_line,
-        relevance}`` per hit, in the given order.
+        relevance}`` per hit, in the given order, and ``page`` or ``cell`` for a hit on a PDF
+        page or in a notebook cell (absent otherwise).
     """
     out = []
     for h in hits:
         hit = {"path": h.path, "start_line": h.start_line, "end_line": h.end_line, "score": h.score, "text": h.text, "corpus": h.corpus_id}
-        hit.update(focus_fields(query, model, path=h.path, lines=(h.start_line, h.end_line), title=h.section, text=h.text, root=root))
+        for key in ("page", "cell"):
+            if getattr(h, key, None) is not None:
+                hit[key] = getattr(h, key)
+        hit.update(focus_fields(query, model, path=h.path, lines=(h.start_line, h.end_line), title=h.section, text=h.text, root=root,
+                                marks=getattr(h, "line_marks", ())))
         out.append(hit)
     return out

@@ -15,6 +15,7 @@ from typing import Any
 from dataclasses import dataclass
 
 from agentic_rag._contracts import Snippet
+from agentic_rag._interfaces.locations import location_label
 from agentic_rag._interfaces.text_report import snippet_location
 
 __all__ = ["CitationTarget", "EvidenceIndex", "esc", "fmt_score", "render_evidence"]
@@ -37,7 +38,8 @@ class CitationTarget:
     Args:
         href: ``#id`` of the mark (or of the snippet when the quote was not found).
         verified: True when the quote stands in the snippet text.
-        label: The snippet's location (``path:lines`` or its id).
+        label: The snippet's location (``path:lines``, ``path:p12:lines`` on a PDF page,
+            ``path:c7:lines`` in a notebook cell, or its id).
     """
 
     href: str
@@ -171,7 +173,7 @@ def render_evidence(items: Sequence[Mapping[str, Any]], source_ids: Sequence[str
         return "<p>No passages were considered.</p>"
     rows = []
     for rank, (item, source) in enumerate(zip(items, source_ids), 1):
-        where = f"{item['path']}:{item['start_line']}-{item['end_line']}"
+        where = location_label(item)
         loc = f'<a class="evidence-link" href="#{esc(source)}">{esc(where)}</a>' if source else esc(where)
         rows.append(
             f'<tr class="evidence-item"><td>{rank}</td><td>{loc}</td>'

@@ -13,15 +13,13 @@ the fusion table (per document, each branch's rank and contribution).
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from agentic_rag._contracts import RunResult
 from agentic_rag._errors import InvalidInputError
+from agentic_rag._files import atomic_write
 from agentic_rag._interfaces.evidence_payload import evidence_payload, evidence_snippets
 from agentic_rag._interfaces.html_evidence import EvidenceIndex, esc, render_evidence
 from agentic_rag._interfaces.html_report_agentic import agentic_sections
@@ -160,17 +158,4 @@ def write_run_report(result: RunResult | RAGResult, path: str | os.PathLike[str]
         OSError: The file cannot be written.
     """
     data = render_run_report(result, evidence=evidence).encode("utf-8")
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)  # a page to open and share, not a private temporary file
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+    atomic_write(path, data, mode=0o644)  # a page to open and share, not a private temporary file

@@ -8,8 +8,6 @@ so the final order can be checked by hand.
 
 from __future__ import annotations
 
-import re
-
 from agentic_rag._answering.compose import CITATION_MARKER
 from agentic_rag._interfaces.html_evidence import EvidenceIndex, esc, fmt_score
 from agentic_rag._parallel.contracts import RAGResult

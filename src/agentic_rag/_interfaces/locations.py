@@ -1,10 +1,17 @@
-"""Where a snippet's text sits in its source file: path and 1-based line range.
+"""Where a snippet's text sits in its source file: path, 1-based line range, page or cell.
 
 Snippets that carry ``start_line`` / ``end_line`` in their metadata (as stored chunks do) are
 located within those lines; otherwise the lines are found by locating the text in the source
 file under ``root``. Text is found by its first and last 60 characters with white space
 collapsed, or, since loaders strip markup (backticks, table pipes, emphasis), by its first and
 last 40 letters and digits.
+
+Text extracted from a PDF, a Word document or a notebook is never looked for in the file (its
+lines count lines of a page, of a cell, of the extracted text): a stored chunk of such a file
+carries its line map (``line_marks``), and a quote is placed on its lines through it. Such a
+chunk also says its ``page`` (PDF) or ``cell`` (notebook), which JSON payloads carry beside
+``path``, ``start_line`` and ``end_line`` (absent for other files) and text shows as
+``report.pdf:p12:3-5`` and ``notes.ipynb:c7:1-4`` (:func:`location_label`).
 
 Lines are counted by :func:`~agentic_rag._text.lines.split_lines`, as ingestion counts them (a
 form feed or U+2028 ends no line). Files read here are cached by their identity on disk (size,
@@ -17,12 +24,92 @@ from __future__ import annotations
 
 import functools
 import os
+import re
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from agentic_rag._contracts import Snippet
+from agentic_rag._contracts.validation import is_int
 from agentic_rag._text.lines import split_lines
 
-__all__ = ["forget_lines", "line_span", "source_location"]
+__all__ = ["citation_location", "forget_lines", "line_marks", "line_span", "location_label", "marked_span", "place_fields", "source_location"]
+
+_TOKEN = re.compile(r"\S+")
+_PLACES = (("page", "p"), ("cell", "c"))
+
+
+def place_fields(metadata: Mapping[str, Any]) -> dict[str, int]:
+    """``{"page": n}`` or ``{"cell": n}`` from a chunk's metadata (``{}`` for other files)."""
+    for key, _ in _PLACES:
+        value = metadata.get(key)
+        if is_int(value) and value >= 1:
+            return {key: value}
+    return {}
+
+
+def location_label(item: Mapping[str, Any]) -> str:
+    """``path:start-end`` of a payload item (a hit, a citation, an evidence passage), with the
+    page or cell when it has one: ``report.pdf:p12:3-5``, ``notes.ipynb:c7:1-4``."""
+    place = "".join(f"{mark}{item[key]}:" for key, mark in _PLACES if isinstance(item.get(key), int))
+    return f"{item['path']}:{place}{item['start_line']}-{item['end_line']}"
+
+
+def line_marks(metadata: Mapping[str, Any]) -> tuple[tuple[int, int], ...]:
+    """A chunk's line map from its metadata (``()`` when it has none, or a malformed one)."""
+    raw = metadata.get("line_marks")
+    if not isinstance(raw, Sequence) or isinstance(raw, str):
+        return ()
+    marks = []
+    for pair in raw:
+        if not (isinstance(pair, Sequence) and len(pair) == 2 and all(is_int(v) for v in pair)):
+            return ()
+        marks.append((pair[0], pair[1]))
+    return tuple(marks)
+
+
+def marked_span(text: str, marks: Sequence[tuple[int, int]], target: str) -> tuple[int, int] | None:
+    """The lines ``target`` (white space collapsed) starts and ends on inside a chunk's
+    ``text``, through the chunk's line map; ``None`` when it is not in the text.
+
+    Args:
+        text: The chunk's text.
+        marks: Its ``(offset, line)`` pairs, offsets increasing from 0.
+        target: The quote or unit to place.
+    """
+    if not marks:
+        return None
+    offsets = [offset for offset, _ in marks]
+
+    def line(offset: int) -> int:
+        return marks[max(bisect_right(offsets, offset) - 1, 0)][1]
+
+    joined: list[str] = []
+    owner: list[int] = []
+    skeleton: list[str] = []
+    skeleton_owner: list[int] = []
+    for token in _TOKEN.finditer(text):
+        if joined:
+            joined.append(" ")
+            owner.append(line(token.start()))
+        joined.append(token.group())
+        owner.extend(line(token.start() + k) for k in range(len(token.group())))
+        for k, ch in enumerate(token.group()):
+            bare = _skeleton(ch)
+            if bare:
+                skeleton.append(bare)
+                skeleton_owner.extend([line(token.start() + k)] * len(bare))
+    collapsed = " ".join(target.split())
+    return (_find("".join(joined), tuple(owner), collapsed, 60)
+            or _find("".join(skeleton), tuple(skeleton_owner), _skeleton(collapsed), 40))
+
+
+def citation_location(snippet: Snippet, text: str, root: Path | None) -> dict[str, Any]:
+    """``{path, start_line, end_line}`` of ``text`` in the snippet's source, with ``page`` or
+    ``cell`` for a PDF page or a notebook cell (see :func:`source_location`)."""
+    path, start, end = source_location(snippet, text, root)
+    return {"path": path, "start_line": start, "end_line": end, **place_fields(snippet.metadata)}
 
 
 def source_location(snippet: Snippet, text: str, root: Path | None) -> tuple[str, int, int]:
@@ -34,15 +121,21 @@ def source_location(snippet: Snippet, text: str, root: Path | None) -> tuple[str
         root: Folder the paths are relative to; ``None``: use the stored lines only.
 
     Returns:
-        The quote's own lines when found in the file, else the chunk's stored lines, else
-        ``(path, 1, 1)``.
+        The quote's own lines when found in the file (for extracted text: in the chunk,
+        through its line map; page and cell lines are never looked for in the file), else
+        the chunk's stored lines, else ``(path, 1, 1)``.
     """
     meta = snippet.metadata
     stored = meta.get("path")
     path = stored if isinstance(stored, str) else f"{snippet.corpus_id}/{snippet.document_id}"
     start, end = meta.get("start_line"), meta.get("end_line")
     chunk = (start, max(start, end)) if isinstance(start, int) and isinstance(end, int) and start >= 1 else None
-    if root is not None and (root / path).is_file():
+    marks = line_marks(meta)
+    if marks or place_fields(meta):
+        span = marked_span(snippet.text, marks, text)
+        if span is not None:
+            return path, *span
+    elif root is not None and (root / path).is_file():
         # The quote's own lines, searched within the chunk's lines when they are known.
         span = line_span(str(root / path), " ".join(text.split()), chunk)
         if span is not None:

@@ -1,20 +1,24 @@
-"""The in-memory demo behind ``mcp_server --demo-tools``: the bundled sample corpus served by
-the store tools, so the server can be tried (and tested) without a store.
+"""The demo store: the bundled sample corpus indexed into a temporary knowledge store.
 
-The JSON shapes come from :mod:`agentic_rag._interfaces.payloads`, as for the store.
+``agentic-rag demo`` asks it questions and ``mcp_server --demo-tools`` serves it, both through
+:class:`~agentic_rag._interfaces.store_service.StoreService`, so the demo answers exactly as a
+store of yours does (same workflows, same JSON shapes). The temporary folder is removed when
+the demo ends.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import contextlib
+import shutil
+import tempfile
+import weakref
+from collections.abc import Iterator
+from pathlib import Path
 
-from agentic_rag._errors import InvalidInputError
-from agentic_rag._interfaces.evidence_payload import relevance_model
-from agentic_rag._interfaces.mcp_tools import AskMode, McpTool, build_store_tools
-from agentic_rag._interfaces.payloads import ask_payload, hit_payload
+from agentic_rag._interfaces.mcp_tools import McpTool
+from agentic_rag._interfaces.store_service import StoreService
 
-__all__ = ["DEMO_INSTRUCTIONS", "demo_tools"]
+__all__ = ["DEMO_INSTRUCTIONS", "demo_service", "demo_tools", "index_sample_store"]
 
 DEMO_INSTRUCTIONS = (
     "A demo of agentic-rag over a small bundled sample corpus (company records, biographies, recipes). "
@@ -23,49 +27,61 @@ DEMO_INSTRUCTIONS = (
     "and read evidence (the passages the verdict rests on) before saying the documents do not answer."
 )
 
+_PREFIX = "agentic-rag-demo-"
+
+
+def index_sample_store(directory: str | Path) -> StoreService:
+    """Index the bundled sample corpus (one corpus per folder, with its description) into a
+    new store at ``directory`` and return the service over it.
+
+    Paths in hits and citations are relative to the sample folder
+    (``company-records/acme-robotics.md``).
+
+    Args:
+        directory: Where the store is written (an empty or missing folder).
+
+    Returns:
+        The store service.
+    """
+    from agentic_rag._samples import sample_corpora, sample_folder
+    from agentic_rag._store import KnowledgeStore
+
+    root = sample_folder()
+    store = KnowledgeStore(Path(directory), base=root)
+    for corpus in sample_corpora():
+        store.index(root / corpus.id, corpus=corpus.id, description=corpus.description)
+    return StoreService(store)
+
+
+@contextlib.contextmanager
+def demo_service() -> Iterator[StoreService]:
+    """The sample corpus in a temporary store, removed when the ``with`` block ends.
+
+    Yields:
+        The store service over it.
+    """
+    with tempfile.TemporaryDirectory(prefix=_PREFIX) as tmp:
+        yield index_sample_store(Path(tmp) / "store")
+
 
 def demo_tools() -> tuple[McpTool, ...]:
-    """Return the store tools over the bundled sample corpus, in memory.
+    """The store tools over the sample corpus in a temporary store.
 
-    ``search`` uses BM25; ``ask`` runs the agentic workflow (``mode=agentic``) or the parallel
-    one over BM25 and hashed-n-gram vectors, fused by RRF (``mode=parallel``).
+    The store is removed when the tools are no longer referenced, or at interpreter exit
+    (for a lifetime you control, use :func:`demo_service` with
+    :func:`~agentic_rag._interfaces.mcp_server.store_tools`).
 
     Returns:
         The ``search``, ``ask`` and ``list_corpora`` tools.
     """
-    from agentic_rag._agentic import AgenticRAGOrchestrator, InMemoryKeywordRetriever, OrchestratorConfig
-    from agentic_rag._samples import sample_corpora, sample_documents, sample_folder
+    from agentic_rag._interfaces.mcp_server import store_tools
 
-    from agentic_rag._retrieval import BM25Index
-
-    documents, corpora, root = sample_documents(), sample_corpora(), sample_folder()
-    keyword = InMemoryKeywordRetriever(documents)
-    model = relevance_model(BM25Index.from_documents(documents))  # term weights of the sample
-    known = [c.id for c in corpora]
-
-    def search(query: str, k: int, corpus: str | None) -> Sequence[dict[str, Any]]:
-        if corpus is not None and corpus not in known:
-            raise InvalidInputError(f"unknown corpus {corpus!r}; known corpora: {known}", stage="mcp")
-        found = keyword.retrieve(query, k, corpus_ids=None if corpus is None else [corpus])
-        return [hit_payload(s, root, query=query, model=model) for s in found]
-
-    def ask(question: str, mode: AskMode, evidence: int) -> dict[str, Any]:
-        if mode is AskMode.PARALLEL:
-            from agentic_rag._parallel import ExtractiveGenerator, ParallelRAGWorkflow, RAGRequest
-
-            workflow = ParallelRAGWorkflow([keyword, _vector_retriever(documents)], generator=ExtractiveGenerator())
-            return ask_payload(workflow.run(RAGRequest(question, top_k=3)), root, evidence=evidence, model=model)
-        orchestrator = AgenticRAGOrchestrator(retriever=keyword, config=OrchestratorConfig(top_k=3))
-        return ask_payload(orchestrator.run(question, corpora), root, evidence=evidence, model=model)
-
-    return build_store_tools(search, ask, lambda: corpora)
-
-
-def _vector_retriever(documents: Sequence[Any]) -> Any:
-    from agentic_rag._retrieval.embedders import HashingEmbedder
-    from agentic_rag._retrieval.index_retriever import IndexRetriever
-    from agentic_rag._retrieval.vector import VectorIndex
-
-    index = VectorIndex(HashingEmbedder())
-    index.add(list(documents))
-    return IndexRetriever(index, name="vector")
+    folder = tempfile.mkdtemp(prefix=_PREFIX)
+    try:
+        service = index_sample_store(Path(folder) / "store")
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    # The tools hold the service; the folder goes with it (weakref.finalize also runs at exit).
+    weakref.finalize(service, shutil.rmtree, folder, ignore_errors=True)
+    return store_tools(service)

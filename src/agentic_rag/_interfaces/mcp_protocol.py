@@ -41,12 +41,12 @@ from __future__ import annotations
 import enum
 import io
 import json
-import math
 import queue
 import threading
 from collections.abc import Sequence
 from typing import IO, Any
 
+from agentic_rag._contracts.validation import is_number
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._interfaces.mcp_channel import McpClientChannel
 from agentic_rag._interfaces.mcp_tools import McpTool
@@ -228,7 +228,7 @@ class McpServer:
         has_id = "id" in message
         request_id = message.get("id")
         # 1e400 parses as infinity, which no JSON answer can echo.
-        id_ok = isinstance(request_id, (str, int, float)) and not isinstance(request_id, bool) and not (isinstance(request_id, float) and not math.isfinite(request_id))
+        id_ok = isinstance(request_id, str) or is_number(request_id)
         echo = request_id if id_ok else None
         if message.get("jsonrpc") != "2.0":
             return _error(echo, ErrorCode.INVALID_REQUEST, f"invalid request: 'jsonrpc' must be \"2.0\", got {message.get('jsonrpc')!r}")

@@ -7,12 +7,12 @@ result that breaks its schema all come back as a tool result with ``isError: tru
 message naming the problem, never as a protocol error.
 
 :func:`build_store_tools` defines ``search``, ``ask`` and ``list_corpora`` over three injected
-functions, so the same tools serve a persistent store or an in-memory demo.
+functions; :func:`~agentic_rag._interfaces.mcp_server.store_tools` passes those of a
+:class:`~agentic_rag._interfaces.store_service.StoreService`, for a store of yours and the demo alike.
 """
 
 from __future__ import annotations
 
-import enum
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -21,6 +21,7 @@ from typing import Any
 
 from agentic_rag._contracts import Corpus
 from agentic_rag._errors import InvalidInputError
+from agentic_rag._interfaces.ask_mode import AskMode
 from agentic_rag.llm.json_schema import check_schema, validate_json
 
 __all__ = [
@@ -166,13 +167,6 @@ def _tool_error(text: str) -> dict[str, Any]:
 
 
 # -- the store tools -------------------------------------------------------------------------
-
-
-class AskMode(str, enum.Enum):
-    """Which workflow ``ask`` runs."""
-
-    AGENTIC = "agentic"
-    PARALLEL = "parallel"
 
 
 _LOCATION = {

@@ -1,4 +1,5 @@
-"""The JSON shapes of ``ask`` and ``search`` results, shared by the CLI and the MCP tools.
+"""The JSON shape of ``ask`` results, shared by the CLI and the MCP tools (``search`` hits are
+built by :func:`~agentic_rag._interfaces.evidence_payload.store_hits_payload`, the one builder).
 
 File path and 1-based line range of each hit and citation (see
 :mod:`~agentic_rag._interfaces.locations`), the quote verbatim. Every ``ask`` payload carries
@@ -14,34 +15,12 @@ from typing import Any
 from agentic_rag._answering import marked_segments
 from agentic_rag._contracts import RunResult, Snippet
 from agentic_rag._errors import InvalidInputError
-from agentic_rag._interfaces.evidence_payload import DEFAULT_EVIDENCE, evidence_payload, focus_fields, snippet_title
-from agentic_rag._interfaces.locations import source_location
+from agentic_rag._interfaces.evidence_payload import DEFAULT_EVIDENCE, evidence_payload
+from agentic_rag._interfaces.locations import citation_location
 from agentic_rag._parallel.contracts import RAGResult
 from agentic_rag._text.relevance import RelevanceModel
 
-__all__ = ["ask_payload", "hit_payload"]
-
-
-
-def hit_payload(snippet: Snippet, root: Path | None = None, *, query: str, model: RelevanceModel | None = None) -> dict[str, Any]:
-    """Return a snippet as a ``search`` hit: ``{path, start_line, end_line, score, text,
-    corpus, focus_start_line, focus_end_line, relevance}``.
-
-    Args:
-        snippet: A retrieved snippet (its metadata ``path`` names the file).
-        root: Folder the paths are relative to, for finding line numbers.
-        query: The query the snippet was found for.
-        model: The collection's relevance model (default: every term weighs the same).
-
-    Returns:
-        The hit as a JSON object.
-    """
-    path, start, end = source_location(snippet, snippet.text, root)
-    hit = {"path": path, "start_line": start, "end_line": end, "score": snippet.score, "text": snippet.text, "corpus": snippet.corpus_id}
-    known = isinstance(snippet.metadata.get("start_line"), int)
-    hit.update(focus_fields(query, model or RelevanceModel(), path=path, lines=(start, end) if known else None,
-                            title=snippet_title(snippet), text=snippet.text, root=root))
-    return hit
+__all__ = ["ask_payload"]
 
 
 def ask_payload(result: RunResult | RAGResult, root: Path | None = None, *, evidence: int = DEFAULT_EVIDENCE,
@@ -122,5 +101,4 @@ def _parallel_payload(result: RAGResult, root: Path | None) -> dict[str, Any]:
 
 
 def _citation(snippet: Snippet, quote: str, root: Path | None) -> dict[str, Any]:
-    path, start, end = source_location(snippet, quote, root)
-    return {"path": path, "start_line": start, "end_line": end, "quote": quote}
+    return {**citation_location(snippet, quote, root), "quote": quote}  # with page or cell for a PDF or notebook

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from agentic_rag._errors import InvalidInputError
+from agentic_rag._contracts.validation import require_number
 from agentic_rag._store.records import IndexPhase, IndexProgress
 
 __all__ = ["ProgressBar", "format_duration"]
@@ -63,8 +63,7 @@ class ProgressBar:
         min_interval: float = 0.1,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        if isinstance(min_interval, bool) or not isinstance(min_interval, (int, float)) or min_interval < 0:
-            raise InvalidInputError(f"min_interval must be a number of seconds >= 0, got {min_interval!r}", stage="progress")
+        require_number(min_interval, "min_interval (seconds)", minimum=0, stage="progress")
         self.label = label
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = not quiet and _is_terminal(self.stream)

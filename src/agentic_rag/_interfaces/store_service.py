@@ -14,7 +14,6 @@ as :class:`~agentic_rag.llm.sampling.McpSamplingLLM` does for an MCP client with
 
 from __future__ import annotations
 
-import enum
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,7 +21,9 @@ from typing import Any
 
 from agentic_rag._agentic import AgenticRAGOrchestrator, OrchestratorConfig
 from agentic_rag._contracts import Corpus, RunResult
+from agentic_rag._contracts.validation import require_enum
 from agentic_rag._errors import InvalidInputError, StoreError
+from agentic_rag._interfaces.ask_mode import AskMode
 from agentic_rag._interfaces.evidence_payload import DEFAULT_EVIDENCE, relevance_model, require_evidence_count, store_hits_payload
 from agentic_rag._interfaces.locations import forget_lines
 from agentic_rag._interfaces.model_report import ObservedLLM
@@ -31,14 +32,7 @@ from agentic_rag._parallel.contracts import RAGResult
 from agentic_rag._store import KnowledgeStore
 from agentic_rag._text.relevance import RelevanceModel
 
-__all__ = ["AskOutcome", "Mode", "StoreService"]
-
-
-class Mode(str, enum.Enum):
-    """Which workflow answers."""
-
-    AGENTIC = "agentic"
-    PARALLEL = "parallel"
+__all__ = ["AskMode", "AskOutcome", "StoreService"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +108,7 @@ class StoreService:
         hits = self.store.search(query, k, corpus_ids=None if corpus is None else [corpus])
         return store_hits_payload(query, hits, self.relevance_model(), self.store.base)
 
-    def ask(self, question: str, mode: Mode | str = Mode.AGENTIC, *, corpus: str | None = None, evidence: int = DEFAULT_EVIDENCE) -> AskOutcome:
+    def ask(self, question: str, mode: AskMode | str = AskMode.AGENTIC, *, corpus: str | None = None, evidence: int = DEFAULT_EVIDENCE) -> AskOutcome:
         """Answer ``question`` from the store.
 
         Args:
@@ -132,10 +126,7 @@ class StoreService:
             StoreError: The store is missing or empty.
         """
         evidence = require_evidence_count(evidence)
-        try:
-            mode = Mode(mode)
-        except ValueError:
-            raise InvalidInputError(f"mode must be one of {[m.value for m in Mode]}, got {mode!r}", stage="ask") from None
+        mode = require_enum(AskMode, mode, "mode", stage="ask")
         corpora = self.corpora()
         self._follow_generation()
         if corpus is not None:
@@ -145,7 +136,7 @@ class StoreService:
             corpora = tuple(chosen)
         unavailable = self._unavailable()
         llm = None if self.llm is None or unavailable else ObservedLLM(self.llm)  # counts this request's calls
-        if mode is Mode.PARALLEL:
+        if mode is AskMode.PARALLEL:
             result: RunResult | RAGResult = self._parallel(question, corpora, llm)
         else:
             result = self._orchestrator(llm).run(question, corpora)

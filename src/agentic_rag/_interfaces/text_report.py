@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from agentic_rag._contracts import RunResult, Snippet
+from agentic_rag._interfaces.locations import location_label, place_fields
 
 __all__ = ["format_run", "snippet_location"]
 
 
 def snippet_location(snippet: Snippet) -> str:
-    """Say where a snippet comes from: ``path:start-end`` when lines are known, else its id."""
+    """Say where a snippet comes from: ``path:start-end`` when lines are known (with the page
+    or cell, ``report.pdf:p12:3-5``, ``notes.ipynb:c7:1-4``), else its path or id."""
     meta = snippet.metadata
     path = meta.get("path")
     if isinstance(path, str) and isinstance(meta.get("start_line"), int):
-        return f"{path}:{meta['start_line']}-{meta.get('end_line', meta['start_line'])}"
+        end = meta.get("end_line", meta["start_line"])
+        return location_label({"path": path, "start_line": meta["start_line"], "end_line": end, **place_fields(meta)})
     return path if isinstance(path, str) else snippet.id
 
 

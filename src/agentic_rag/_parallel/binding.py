@@ -11,9 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from agentic_rag._contracts.validation import require_component
 from agentic_rag._errors import BindingError
 from agentic_rag._parallel.contracts import QueryView, RewriteResult, ViewKind
 from agentic_rag._retrieval.function_retriever import RetrieverKind
+from agentic_rag._text.questions import fold_query
 
 __all__ = [
     "MAX_RETRIEVERS",
@@ -116,18 +118,8 @@ def check_component(slot: str, component: object, *, required: bool) -> None:
         BindingError: A required slot left empty, or an object without the slot's method.
     """
     method, signature = _SLOT_METHODS[slot]
-    count = "exactly one" if required else "at most one"
-    if component is None:
-        if required:
-            raise BindingError(f"slot {slot!r} takes {count} object with {signature}; got None", stage=_STAGE)
-        return
-    if isinstance(component, (list, tuple)):
-        raise BindingError(f"slot {slot!r} takes {count} object with {signature}; got a {type(component).__name__} of {len(component)}", stage=_STAGE)
-    if not callable(getattr(component, method, None)):
-        hint = ""
-        if slot == "generator" and callable(component):
-            hint = "; wrap a plain function in FunctionGenerator(fn)"
-        raise BindingError(f"slot {slot!r} takes {count} object with {signature}; {type(component).__name__} has no {method} method{hint}", stage=_STAGE)
+    hint = "; wrap a plain function in FunctionGenerator(fn)" if slot == "generator" and callable(component) else ""
+    require_component(component, slot, method, signature=signature, required=required, hint=hint, stage=_STAGE)
 
 
 def check_hyde_rule(rewriter: object, retrievers: Sequence[BoundRetriever]) -> None:
@@ -170,12 +162,13 @@ def plan_views(query: str, result: RewriteResult | None, retrievers: Sequence[Bo
         plan.append((QueryView(result.rewritten_query, ViewKind.HYPOTHETICAL), vectors))
         return plan
     plan = [(original, everyone)] if result.keep_original else []
-    seen = {" ".join(query.casefold().split())} if result.keep_original else set()
+    original_folded = fold_query(query)
+    seen = {original_folded} if result.keep_original else set()
     for text in result.queries:
-        folded = " ".join(text.casefold().split())
+        folded = fold_query(text)
         if folded in seen:
             continue
         seen.add(folded)
-        kind = ViewKind.ORIGINAL if folded == " ".join(query.casefold().split()) else ViewKind.REWRITTEN
+        kind = ViewKind.ORIGINAL if folded == original_folded else ViewKind.REWRITTEN
         plan.append((QueryView(text, kind), everyone))
     return plan

@@ -12,11 +12,10 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TypeVar
 
 from agentic_rag._contracts.serialization import JsonContract
 from agentic_rag._contracts import AnswerStatus
-from agentic_rag._contracts.validation import instance_tuple, require_enum, require_int, require_text, text_tuple
+from agentic_rag._contracts.validation import instance_tuple, require_bool, require_enum, require_int, require_text, text_tuple
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._parallel.evidence import FusedDocument, GeneratedAnswer, finite_number
 
@@ -33,17 +32,6 @@ __all__ = [
 ]
 
 _STAGE = "parallel"
-
-
-_E = TypeVar("_E", bound=enum.Enum)
-
-
-def _label(cls: type[_E], value: object, name: str) -> _E:
-    """Return ``value`` as a member of ``cls``, or refuse it naming the allowed values."""
-    try:
-        return cls(value)
-    except ValueError:
-        raise InvalidInputError(f"{name} must be one of {[m.value for m in cls]}, got {value!r}", stage=_STAGE) from None
 
 
 def _pairs(values: object, name: str) -> tuple[tuple[str, str], ...]:
@@ -126,8 +114,7 @@ class RewriteResult(JsonContract):
                 f"got rewritten_query={self.rewritten_query!r:.60} and {len(queries)} queries",
                 stage=_STAGE,
             )
-        if not isinstance(self.keep_original, bool):
-            raise InvalidInputError(f"RewriteResult.keep_original must be a bool, got {self.keep_original!r}", stage=_STAGE)
+        require_bool(self.keep_original, "RewriteResult.keep_original", stage=_STAGE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +131,7 @@ class QueryView(JsonContract):
 
     def __post_init__(self) -> None:
         require_text(self.text, "QueryView.text", stage=_STAGE)
-        object.__setattr__(self, "kind", _label(ViewKind, self.kind, "QueryView.kind"))
+        object.__setattr__(self, "kind", require_enum(ViewKind, self.kind, "QueryView.kind", stage=_STAGE))
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,8 +225,8 @@ class BranchOutcome(JsonContract):
         require_text(self.branch, "BranchOutcome.branch", stage=_STAGE)
         require_text(self.retriever, "BranchOutcome.retriever", stage=_STAGE)
         require_text(self.query, "BranchOutcome.query", stage=_STAGE)
-        object.__setattr__(self, "view_kind", _label(ViewKind, self.view_kind, "BranchOutcome.view_kind"))
-        object.__setattr__(self, "status", _label(BranchStatus, self.status, "BranchOutcome.status"))
+        object.__setattr__(self, "view_kind", require_enum(ViewKind, self.view_kind, "BranchOutcome.view_kind", stage=_STAGE))
+        object.__setattr__(self, "status", require_enum(BranchStatus, self.status, "BranchOutcome.status", stage=_STAGE))
         object.__setattr__(self, "elapsed_s", finite_number(self.elapsed_s, "BranchOutcome.elapsed_s", minimum=0.0))
         require_int(self.hit_count, "BranchOutcome.hit_count", minimum=0, stage=_STAGE)
         require_text(self.error_type, "BranchOutcome.error_type", stage=_STAGE, allow_empty=True)
@@ -324,8 +311,7 @@ class RAGResult(JsonContract):
             raise InvalidInputError(f"RAGResult.answer must be a GeneratedAnswer, got {type(self.answer).__name__} {self.answer!r:.80}", stage=_STAGE)
         object.__setattr__(self, "documents", instance_tuple(self.documents, FusedDocument, "RAGResult.documents", stage=_STAGE))
         object.__setattr__(self, "outcomes", instance_tuple(self.outcomes, BranchOutcome, "RAGResult.outcomes", stage=_STAGE))
-        if not isinstance(self.degraded, bool):
-            raise InvalidInputError(f"RAGResult.degraded must be a bool, got {type(self.degraded).__name__} {self.degraded!r}", stage=_STAGE)
+        require_bool(self.degraded, "RAGResult.degraded", stage=_STAGE)
         if not isinstance(self.trace, ParallelTrace):
             raise InvalidInputError(f"RAGResult.trace must be a ParallelTrace, got {type(self.trace).__name__} {self.trace!r:.80}", stage=_STAGE)
         object.__setattr__(self, "status", require_enum(AnswerStatus, self.status, "RAGResult.status", stage=_STAGE))

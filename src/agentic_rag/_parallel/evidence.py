@@ -8,12 +8,11 @@ sets their slots directly after validating its inputs once; everything else goes
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from agentic_rag._contracts import AnswerStatus, Snippet
 from agentic_rag._contracts.serialization import JsonContract
-from agentic_rag._contracts.validation import require_int, require_text
+from agentic_rag._contracts.validation import require_bool, require_enum, require_int, require_number, require_text
 from agentic_rag._errors import InvalidInputError
 
 __all__ = ["AnswerCitation", "Contribution", "FusedDocument", "GeneratedAnswer", "finite_number"]
@@ -27,13 +26,7 @@ def finite_number(value: object, name: str, *, minimum: float | None = None, all
     Raises:
         InvalidInputError: Not a finite number, or below ``minimum``.
     """
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise InvalidInputError(f"{name} must be a finite number, got {value!r}", stage=_STAGE)
-    if minimum is not None and value < minimum:
-        raise InvalidInputError(f"{name} must be >= {minimum}, got {value!r}", stage=_STAGE)
-    return float(value)
+    return require_number(value, name, minimum=minimum, optional=allow_none, stage=_STAGE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,10 +167,6 @@ class GeneratedAnswer(JsonContract):
     def __post_init__(self) -> None:
         require_text(self.text, "GeneratedAnswer.text", stage=_STAGE, allow_empty=True)
         object.__setattr__(self, "citations", tuple(self.citations))
-        if not isinstance(self.refused, bool):
-            raise InvalidInputError(f"GeneratedAnswer.refused must be a bool, got {self.refused!r}", stage=_STAGE)
-        try:
-            status = AnswerStatus(self.status)
-        except ValueError:
-            raise InvalidInputError(f"GeneratedAnswer.status must be one of {[s.value for s in AnswerStatus]}, got {self.status!r}", stage=_STAGE) from None
+        require_bool(self.refused, "GeneratedAnswer.refused", stage=_STAGE)
+        status = require_enum(AnswerStatus, self.status, "GeneratedAnswer.status", stage=_STAGE)
         object.__setattr__(self, "status", AnswerStatus.UNANSWERABLE if self.refused else status)

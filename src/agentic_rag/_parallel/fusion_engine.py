@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentic_rag._contracts import Snippet
-from agentic_rag._contracts.validation import require_int, require_text
+from agentic_rag._contracts.validation import require_enum, require_int, require_number, require_text
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._parallel.evidence import Contribution, FusedDocument
 
@@ -77,10 +77,7 @@ class RankedList:
         if isinstance(self.items, (str, bytes)) or not isinstance(self.items, Sequence):
             raise InvalidInputError(f"ranking {self.name!r} must be a sequence of ids or hits, got {type(self.items).__name__}", stage=_STAGE)
         object.__setattr__(self, "items", tuple(self.items))
-        weight = self.weight
-        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight) or weight < 0:
-            raise InvalidInputError(f"weight of ranking {self.name!r} must be a finite number >= 0, got {weight!r}", stage=_STAGE)
-        object.__setattr__(self, "weight", float(weight))
+        object.__setattr__(self, "weight", require_number(self.weight, f"weight of ranking {self.name!r}", minimum=0, stage=_STAGE))
 
 
 def fuse_ranked_lists(
@@ -110,7 +107,7 @@ def fuse_ranked_lists(
             hit that is neither a non-empty id nor has ``.document_id`` (and ``.score`` for
             score fusions).
     """
-    method = _method(method)
+    method = require_enum(FusionMethod, method, "fusion method", stage=_STAGE)
     require_int(k, "k", minimum=0, stage=_STAGE)
     if rank_window is not None:
         require_int(rank_window, "rank_window", minimum=1, stage=_STAGE)
@@ -128,13 +125,6 @@ def fuse_ranked_lists(
     for index, ranked in enumerate(lists):
         _scan(acc, index, ranked, method, k, rank_window, key)
     return _ranked_documents(acc, lists, _best_possible(method, k, lists), custom_key=key is not None, limit=limit)
-
-
-def _method(method: FusionMethod | str) -> FusionMethod:
-    try:
-        return FusionMethod(method)
-    except ValueError:
-        raise InvalidInputError(f"unknown fusion method {method!r}; expected one of {[m.value for m in FusionMethod]}", stage=_STAGE) from None
 
 
 def _scan(
@@ -157,7 +147,9 @@ def _scan(
     add = seen.add
     get = acc.get
     weight = ranked.weight
-    pending: list[tuple[list[Any], int, float]] | None = None if method is FusionMethod.RRF else []
+    rule = _RULES[method]
+    by_rank = rule.by_rank
+    pending: list[tuple[list[Any], int, float]] | None = None if by_rank is not None else []
     rank = 0
     for position, item in enumerate(ranked.items):
         if isinstance(item, str):
@@ -180,8 +172,8 @@ def _scan(
             acc[dedup] = entry = [0.0, rank, index, item, doc_id, corpus]
         elif rank < entry[1]:
             entry[1], entry[2], entry[3], entry[4], entry[5] = rank, index, item, doc_id, corpus
-        if pending is None:
-            value = weight / (k + rank)
+        if by_rank is not None:
+            value = by_rank(weight, k, rank)
             entry[0] += value
             entry += (index, rank, value, score)
         elif score is None:
@@ -191,7 +183,7 @@ def _scan(
         if window is not None and rank >= window:
             break
     if pending:
-        for (entry, rank, score), unit in zip(pending, _unit_values(method, [p[2] for p in pending])):
+        for (entry, rank, score), unit in zip(pending, rule.normalise([p[2] for p in pending])):  # type: ignore[misc]
             value = weight * unit
             entry[0] += value
             entry += (index, rank, value, score)
@@ -209,14 +201,34 @@ def _finite_or_none(score: object) -> float | None:
     return value if value - value == 0 else None
 
 
-def _unit_values(method: FusionMethod, scores: list[float]) -> list[float]:
-    """Each document's unweighted contribution for a score fusion, in ranking order."""
+def _rrf_value(weight: float, k: int, rank: int) -> float:
+    """Reciprocal rank: ``w / (k + rank)``, ranks from 1."""
+    return weight / (k + rank)
+
+
+def _rrf_best(weight: float, k: int) -> float:
+    """A document ranked first: ``w / (k + 1)``."""
+    return weight / (k + 1)
+
+
+def _score_best(weight: float, k: int) -> float:
+    """A document scored best: its normalised score is 1.0."""
+    return weight * 1.0
+
+
+def _min_max(scores: list[float]) -> list[float]:
+    """Relative-score fusion: ``(s - min) / (max - min)``; 1.0 each when all are equal."""
     n = len(scores)
-    if method is FusionMethod.RELATIVE_SCORE:
-        low, high = min(scores), max(scores)
-        if high == low:
-            return [1.0] * n
-        return [(s - low) / (high - low) for s in scores]
+    low, high = min(scores), max(scores)
+    if high == low:
+        return [1.0] * n
+    return [(s - low) / (high - low) for s in scores]
+
+
+def _three_sigma(scores: list[float]) -> list[float]:
+    """Distribution-based score fusion: ``[mu - 3 sigma, mu + 3 sigma]`` onto [0, 1], clipped
+    (population sigma); 0.5 each, the value the mean maps to, when there is no spread."""
+    n = len(scores)
     mean = math.fsum(scores) / n
     sigma = math.sqrt(math.fsum((s - mean) ** 2 for s in scores) / n)
     if sigma == 0.0:
@@ -225,15 +237,41 @@ def _unit_values(method: FusionMethod, scores: list[float]) -> list[float]:
     return [min(1.0, max(0.0, (s - low) / span)) for s in scores]
 
 
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    """How one fusion method scores a ranking.
+
+    Exactly one of ``by_rank`` and ``normalise`` is set: a rank fusion values each document
+    from its rank as it scans (``by_rank(weight, k, rank)``); a score fusion needs the ranking's
+    score statistics first, so it maps the ranking's raw scores to unweighted values after the
+    scan (``normalise(scores)``, in ranking order). ``best(weight, k)`` is the value of a
+    document ranked (or scored) best, which ``normalized_score`` divides by.
+    """
+
+    by_rank: Callable[[float, int, int], float] | None
+    normalise: Callable[[list[float]], list[float]] | None
+    best: Callable[[float, int], float]
+
+
+# Adding a fusion method: a member of FusionMethod and its rule here (a test checks every
+# member has one); the public ``fuse(method=...)`` then accepts it.
+_RULES: dict[FusionMethod, _Rule] = {
+    FusionMethod.RRF: _Rule(by_rank=_rrf_value, normalise=None, best=_rrf_best),
+    FusionMethod.RELATIVE_SCORE: _Rule(by_rank=None, normalise=_min_max, best=_score_best),
+    FusionMethod.DBSF: _Rule(by_rank=None, normalise=_three_sigma, best=_score_best),
+}
+
+
 def _best_possible(method: FusionMethod, k: int, lists: Sequence[RankedList]) -> float:
     """The fused score of a document ranked first (or scored best) by every ranking.
 
     Summed in branch order like the fused scores themselves, so a document that is first
     everywhere normalises to exactly 1.0.
     """
+    best_of = _RULES[method].best
     best = 0.0
     for ranked in lists:
-        best += ranked.weight / (k + 1) if method is FusionMethod.RRF else ranked.weight * 1.0
+        best += best_of(ranked.weight, k)
     return best
 
 
@@ -257,8 +295,10 @@ def _ranked_documents(
         keys.sort()
     branches = [(rl.name, rl.weight, rl.retriever, rl.query) for rl in lists]
     new = _new
-    s_doc, s_corpus, s_score, s_norm, s_rank, s_contrib, s_snippet = _F_SET
-    s_branch, s_index, s_crank, s_weight, s_value, s_raw, s_retriever, s_query = _C_SET
+    s_doc, s_corpus, s_score, s_norm = _F_SET["document_id"], _F_SET["corpus_id"], _F_SET["score"], _F_SET["normalized_score"]
+    s_rank, s_contrib, s_snippet = _F_SET["rank"], _F_SET["contributions"], _F_SET["snippet"]
+    s_branch, s_index, s_crank, s_weight = _C_SET["branch"], _C_SET["branch_index"], _C_SET["rank"], _C_SET["weight"]
+    s_value, s_raw, s_retriever, s_query = _C_SET["value"], _C_SET["raw_score"], _C_SET["retriever"], _C_SET["query"]
     out = []
     append = out.append
     position = 0
@@ -297,7 +337,8 @@ def _ranked_documents(
 
 # Trusted construction. Every value reaching it was checked on the way in (ids, scores,
 # weights), and building thousands of contributions through ``__post_init__`` would triple the
-# cost of fusion, so fusion sets the slots directly through these descriptors.
+# cost of fusion, so fusion sets the slots directly through these descriptors, by field name
+# (a field added without a value here stays unset, which a test catches).
 _new = object.__new__
-_C_SET = tuple(Contribution.__dict__[f.name].__set__ for f in dataclasses.fields(Contribution))
-_F_SET = tuple(FusedDocument.__dict__[f.name].__set__ for f in dataclasses.fields(FusedDocument))
+_C_SET = {f.name: Contribution.__dict__[f.name].__set__ for f in dataclasses.fields(Contribution)}
+_F_SET = {f.name: FusedDocument.__dict__[f.name].__set__ for f in dataclasses.fields(FusedDocument)}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from agentic_rag._answering.compose import CITATION_MARKER
-from agentic_rag._contracts.validation import require_int, require_text
+from agentic_rag._contracts.validation import require_int, require_number, require_text
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
 from agentic_rag._text.analyzer import Analyzer
@@ -95,8 +95,7 @@ class ExtractiveGenerator:
         name: str = "extractive",
     ) -> None:
         require_int(max_sentences, "max_sentences", minimum=1, stage=_STAGE)
-        if isinstance(keep_ratio, bool) or not isinstance(keep_ratio, (int, float)) or not 0.0 < keep_ratio <= 1.0:
-            raise InvalidInputError(f"keep_ratio must be a number in (0, 1], got {keep_ratio!r}", stage=_STAGE)
+        require_number(keep_ratio, "keep_ratio", above=0, maximum=1, stage=_STAGE)
         self.relevance = relevance or RelevanceModel(analyzer)
         self.max_sentences = max_sentences
         self.keep_ratio = float(keep_ratio)

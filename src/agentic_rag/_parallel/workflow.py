@@ -31,7 +31,7 @@ from typing import Any, Literal
 from agentic_rag._answering import CITATION_MARKER, grounding_problem, least_status, marked_segments
 from agentic_rag._budget import current_budget
 from agentic_rag._contracts import AnswerStatus, Snippet
-from agentic_rag._contracts.validation import require_int
+from agentic_rag._contracts.validation import require_enum, require_int
 from agentic_rag._daemon_threads import DaemonExecutor
 from agentic_rag._errors import BranchFailureError, BudgetExhaustedError, InvalidInputError, RetrievalError
 from agentic_rag._parallel.binding import BoundRetriever, bind_retrievers, check_component, check_hyde_rule, component_name, plan_views
@@ -52,6 +52,7 @@ from agentic_rag._parallel.fusion_engine import FusionMethod, RankedList, fuse_r
 from agentic_rag._parallel.generator import verify_citations
 from agentic_rag._parallel.ports import Generator, QueryViewRewriter, Reranker
 from agentic_rag._ports import Retriever
+from agentic_rag._text.questions import fold_query
 
 __all__ = ["DEFAULT_MAX_WORKERS", "ParallelRAGWorkflow"]
 
@@ -118,10 +119,7 @@ class ParallelRAGWorkflow:
         self.reranker = reranker
         self.generator: Generator = generator  # type: ignore[assignment]
         self.max_workers = DEFAULT_MAX_WORKERS if max_workers is None else require_int(max_workers, "max_workers", minimum=1, stage=_STAGE)
-        try:
-            self.fusion = FusionMethod(fusion)
-        except ValueError:
-            raise InvalidInputError(f"fusion must be one of {[m.value for m in FusionMethod]}, got {fusion!r}", stage=_STAGE) from None
+        self.fusion = require_enum(FusionMethod, fusion, "fusion", stage=_STAGE)
         if dedup_key is not None and not callable(dedup_key):
             raise InvalidInputError(f"dedup_key must be a callable snippet -> hashable, got {dedup_key!r}", stage=_STAGE)
         self.dedup_key = dedup_key
@@ -166,15 +164,15 @@ class ParallelRAGWorkflow:
                 for number, (view, positions) in enumerate(plan, 1)
                 for pos in positions
             ]
-            hypothetical = frozenset(_normal(v.text) for v, _ in plan if v.kind is ViewKind.HYPOTHETICAL)
+            hypothetical = frozenset(fold_query(v.text) for v, _ in plan if v.kind is ViewKind.HYPOTHETICAL)
             fan_out = time.monotonic()
             futures = [
-                executor.submit(contextvars.copy_context().run, self._branch, b, request, hypothetical, abandoned)
+                executor.submit(contextvars.copy_context().run, self._branch, b, request, abandoned)
                 for b in branches
             ]
             concurrent.futures.wait(futures, timeout=_remaining(deadline))
             waited = time.monotonic() - fan_out
-            reports = [f.result() if f.done() and not f.cancelled() else None for f in futures]
+            reports = _without_hypothetical(branches, [f.result() if f.done() and not f.cancelled() else None for f in futures], hypothetical)
         finally:
             abandoned.set()
             executor.shutdown(wait=False, cancel_futures=True)
@@ -305,8 +303,8 @@ class ParallelRAGWorkflow:
             return None, True
         return result, False
 
-    def _branch(self, branch: _Branch, request: RAGRequest, hypothetical: frozenset[str], abandoned: threading.Event) -> _BranchReport:
-        """One branch: retrieve, drop any hypothetical document, rerank. Never raises."""
+    def _branch(self, branch: _Branch, request: RAGRequest, abandoned: threading.Event) -> _BranchReport:
+        """One branch: retrieve, rerank. Never raises."""
         start = time.monotonic()
         k = request.hits_per_branch
         try:
@@ -314,8 +312,6 @@ class ParallelRAGWorkflow:
             if budget is not None:
                 budget.charge_retrieval()
             hits = _snippets(branch.bound.retriever.retrieve(branch.view.text, k, corpus_ids=request.corpus_ids), branch.bound.name, k)
-            if hypothetical:
-                hits = tuple(h for h in hits if _normal(h.text) not in hypothetical)
             if self.reranker is not None and hits and not abandoned.is_set():
                 hits = _snippets(self.reranker.rerank(request.query, hits, k), component_name(self.reranker), k)
             return _BranchReport(hits, None, time.monotonic() - start)
@@ -336,8 +332,18 @@ def _remaining(deadline: float | None) -> float | None:
     return None if deadline is None else max(0.0, deadline - time.monotonic())
 
 
-def _normal(text: str) -> str:
-    return " ".join(text.split()).casefold()
+def _without_hypothetical(branches: list[_Branch], reports: list[_BranchReport | None], hypothetical: frozenset[str]) -> list[_BranchReport | None]:
+    """Keep a HyDE passage from becoming evidence: a hit of a hypothetical-view branch whose
+    text is the passage is dropped, unless a branch that searched a real query found the same
+    document (then it is a real document that says the same thing, and it stays everywhere)."""
+    if not hypothetical:
+        return reports
+    real = {(h.corpus_id, h.document_id) for b, r in zip(branches, reports) if r is not None and b.view.kind is not ViewKind.HYPOTHETICAL for h in r.hits}
+    return [
+        dataclasses.replace(r, hits=tuple(h for h in r.hits if fold_query(h.text) not in hypothetical or (h.corpus_id, h.document_id) in real))
+        if r is not None and b.view.kind is ViewKind.HYPOTHETICAL else r
+        for b, r in zip(branches, reports)
+    ]
 
 
 def _snippets(hits: object, source: str, k: int) -> tuple[Snippet, ...]:

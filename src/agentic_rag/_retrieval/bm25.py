@@ -11,8 +11,12 @@ Design, in short:
   live in a per-generation :class:`~agentic_rag._retrieval.bm25_derived.DerivedCache` that a
   write replaces in O(1) and searches fill lazily, per query term; an ``add`` that at least
   doubles the index (a bulk load) and ``load`` precompute it in one pass.
-- **Search** (:mod:`~agentic_rag._retrieval.bm25_topk`): term-at-a-time accumulation with
-  MaxScore pruning, exact (identical to the exhaustive pass, ties by document id).
+- **Search**: a quantised candidate pass (:mod:`~agentic_rag._retrieval.bm25_quantised`:
+  scores summed as 16-bit lanes of big integers, in C) whose few candidates are rescored
+  exactly; queries it does not suit, filtered searches and ``quantised=False`` use
+  term-at-a-time accumulation with MaxScore pruning
+  (:mod:`~agentic_rag._retrieval.bm25_topk`). Every path returns the exhaustive pass's
+  hits and scores, ties by document id.
 - **Threads**: a writer-preferring readers-writer lock (:mod:`~agentic_rag._retrieval.bm25_locking`);
   any number of searches run together, writes run alone. Query analysis runs outside it.
 - **Persistence** (:mod:`~agentic_rag._retrieval.bm25_storage`): the shared index-file format.
@@ -28,10 +32,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from agentic_rag._contracts.corpus import Document
+from agentic_rag._contracts.validation import require_int, require_number
 from agentic_rag._errors import IndexFormatError, InvalidInputError
 from agentic_rag._retrieval.bm25_derived import DerivedCache
 from agentic_rag._retrieval.bm25_locking import ReadWriteLock
 from agentic_rag._retrieval.bm25_postings import AnalysedDocument, PostingStore
+from agentic_rag._retrieval.bm25_quantised import rank_quantised
 from agentic_rag._retrieval.bm25_scoring import BM25_VARIANTS
 from agentic_rag._retrieval.bm25_storage import BM25Snapshot, read_snapshot, write_snapshot
 from agentic_rag._retrieval.bm25_topk import rank_postings
@@ -46,10 +52,7 @@ _CHUNK = 4096
 
 
 def _number(value: object, name: str, low: float, high: float = math.inf) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or not low <= value <= high:
-        span = f">= {low}" if high == math.inf else f"in [{low}, {high}]"
-        raise InvalidInputError(f"{name} must be a finite number {span}, got {value!r}", stage=_STAGE)
-    return float(value)
+    return require_number(value, name, minimum=low, maximum=None if high == math.inf else high, stage=_STAGE)
 
 
 class BM25Index:
@@ -241,6 +244,7 @@ class BM25Index:
         corpus_ids: Sequence[str] | None = None,
         where: Mapping[str, Any] | None = None,
         exhaustive: bool = False,
+        quantised: bool = True,
     ) -> list[SearchHit]:
         """Return the ``k`` best documents for ``query``.
 
@@ -252,6 +256,8 @@ class BM25Index:
             where: Only documents whose metadata equals these values (a list value: any of).
             exhaustive: Score every matching document instead of pruning (same results;
                 for testing and benchmarking the pruning).
+            quantised: Use the quantised candidate pass where it applies; ``False`` runs
+                the exact MaxScore pass (same results; for testing and benchmarking).
 
         Returns:
             Hits by score descending, ties by document id ascending.
@@ -261,8 +267,7 @@ class BM25Index:
         """
         if not isinstance(query, str):
             raise InvalidInputError(f"query must be a string, got {type(query).__name__}", stage=_STAGE)
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise InvalidInputError(f"k must be an int >= 1, got {k!r}", stage=_STAGE)
+        require_int(k, "k", minimum=1, stage=_STAGE)
         doc_filter = None if corpus_ids is None and where is None else DocumentFilter(corpus_ids, where)
         query_tfs = Counter(self._analyzer.analyze(query))
         if not query_tfs:
@@ -273,10 +278,16 @@ class BM25Index:
             allowed = None if doc_filter is None or doc_filter.is_empty else cache.allowed(doc_filter)
             if allowed is not None and not allowed:
                 return []
-            terms, prune = cache.query_terms(query_tfs, prune=not exhaustive)
-            if not terms:
-                return []
-            ranked = rank_postings(terms, k, store.ids, allowed=allowed, prune=prune)
+            ranked = None
+            if quantised and not exhaustive and allowed is None:
+                quantised_terms = cache.quantised_terms(query_tfs)
+                if quantised_terms is not None:
+                    ranked = rank_quantised(quantised_terms, k, store.ids, store.lengths, cache.norm, cache.inverse_step())
+            if ranked is None:
+                terms, prune = cache.query_terms(query_tfs, prune=not exhaustive)
+                if not terms:
+                    return []
+                ranked = rank_postings(terms, k, store.ids, allowed=allowed, prune=prune)
             docs, ids = store.docs, store.ids
             return [SearchHit(ids[n], score, docs[n].corpus_id) for n, score in ranked]  # type: ignore[arg-type, union-attr]
         finally:

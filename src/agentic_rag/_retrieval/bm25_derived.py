@@ -3,8 +3,13 @@
 A write changes ``N``, the mean length and document frequencies, so the index replaces its
 :class:`DerivedCache` by a fresh one on every write (O(1)); searches fill it as they go:
 
+- **levels**: per term, its postings' impacts quantised to ``1..LEVELS``
+  (``array('H')``, 2 bytes a posting) for the quantised pass
+  (:mod:`~agentic_rag._retrieval.bm25_quantised`), with the exact largest impact (the term's
+  bound, which orders the terms); and the **dense lanes** of frequent terms, within a byte
+  budget;
 - **impacts**: per term, the score contribution of each posting (``array('d')``) and its
-  largest values (the pruning bounds), computed in one pass on first use;
+  largest values (the pruning bounds), for the exact pass, computed in one pass on first use;
 - **lookup dicts** ``{doc: impact}`` of terms merged whole by a search (merging and probing
   dicts beats arrays), within a posting budget, starting over when it is exceeded;
 - **presence maps** (bitmap + rank counts) of long lists probed for a few candidates;
@@ -16,6 +21,7 @@ would compute identically, so a race costs at most duplicated work.
 
 from __future__ import annotations
 
+import math
 from array import array
 from collections.abc import Mapping
 from functools import partial
@@ -25,7 +31,11 @@ from operator import mul
 from typing import Any
 
 from agentic_rag._retrieval.bm25_postings import PostingStore
-from agentic_rag._retrieval.bm25_scoring import BM25Variant, robertson_idf_floor, term_idf, term_impacts
+from agentic_rag._retrieval.bm25_quantised import QuantisedTerm, dense_lanes, quantise
+from agentic_rag._retrieval.bm25_quantised import LEVELS as _LEVELS
+from agentic_rag._retrieval.bm25_scoring import (
+    BM25Variant, impact_parameters, largest_impact, robertson_idf_floor, term_idf, term_impacts,
+)
 from agentic_rag._retrieval.bm25_topk import QueryTerm
 from agentic_rag._retrieval.hits import DocumentFilter
 
@@ -42,6 +52,22 @@ _TOP_IMPACTS = 32
 _MAX_CACHED_FILTERS = 256
 # (upper bound, has negative impacts, doc numbers, impacts, largest impacts)
 _Impacts = tuple[float, bool, array, array, tuple[float, ...]]
+# (upper bound, levels, largest level, scale, extra): see bm25_quantised.QuantisedTerm
+_Levels = tuple[float, array, int, float, "float | None"]
+# A term gets dense lanes (2 bytes per document) once it is in 1/_DENSE_DIVISOR of the
+# documents: adding them is then cheaper than adding its postings one by one.
+_DENSE_DIVISOR = 64
+# Past the budget, a search builds dense lanes for itself for terms in 1/_UNCACHED_DENSE_DIVISOR
+# of the documents (building them costs about what adding their postings one by one does
+# for rarer terms).
+_UNCACHED_DENSE_DIVISOR = 16
+# Dense lanes kept at once: this many bytes per posting of the index, or _DENSE_FLOOR bytes
+# if more; past it they are built per query and dropped.
+_DENSE_BYTES_PER_POSTING = 8
+_DENSE_FLOOR = 16 << 20
+# Queries with fewer postings than 1/_SMALL_QUERY_DIVISOR of the documents go to the exact
+# pass: its dict merges beat the quantised pass's per-document steps there.
+_SMALL_QUERY_DIVISOR = 32
 
 
 class DerivedCache:
@@ -60,7 +86,13 @@ class DerivedCache:
         self._variant = variant
         self._k1, self._b, self._delta = k1, b, delta
         self._avgdl = store.average_length()
+        #: ``(c0, c1)``: a document's length normalisation is ``c0 + c1 * length``.
+        self.norm: tuple[float, float] = impact_parameters(0.0, variant, k1=k1, b=b, delta=delta, avgdl=self._avgdl)[2:]
         self._idf_floor: float | None = None
+        self._inverse_step: float | None = None
+        self._levels: dict[int, _Levels | None] = {}
+        self._units: dict[int, QuantisedTerm | None] = {}
+        self._dense_budget: int | None = None
         self._impacts: dict[int, _Impacts] = {}
         self._lookups: dict[int, dict[int, float]] = {}
         self._lookup_size = 0
@@ -106,6 +138,100 @@ class DerivedCache:
         found.sort(key=lambda f: (f[0], f[1]))
         return [f[2] for f in found], prune
 
+
+    def inverse_step(self) -> float:
+        """``1 / step`` of this generation's quantisation (0.0: impacts cannot be quantised)."""
+        inverse = self._inverse_step
+        if inverse is None:
+            top = 0.0 if not self._store.live else largest_impact(self._variant, self._store.live, self._floor(), k1=self._k1, delta=self._delta)
+            inverse = (_LEVELS - 1) / top if top > 0.0 and math.isfinite(top) else 0.0
+            self._inverse_step = inverse
+        return inverse
+
+    def quantised_terms(self, query_tfs: Mapping[str, int]) -> list[QuantisedTerm] | None:
+        """The query's terms for the quantised pass, in the exact pass's order, or ``None``
+        when that pass does not apply (no quantisation, a negative impact, or a query with
+        so few postings that the exact pass is cheaper)."""
+        if not self.inverse_step():
+            return None
+        vocab, units = self._store.vocab, self._units
+        found = []
+        postings = 0
+        for term, qtf in query_tfs.items():
+            tid = vocab.get(term)
+            if tid is None:
+                continue
+            unit = units.get(tid, False)
+            if unit is False:
+                unit = self._quantised_term(tid)
+            if unit is None:
+                return None  # a negative impact
+            found.append((-unit.bound if qtf == 1 else -(unit.bound * float(qtf)), term, qtf, unit))
+            postings += len(unit.docs)
+        if not found or postings * _SMALL_QUERY_DIVISOR < len(self._store.ids):
+            return None
+        found.sort(key=lambda f: (f[0], f[1]))
+        return [unit if qtf == 1 else unit.repeated(qtf) for _, _, qtf, unit in found]
+
+    def _quantised_term(self, tid: int, *, uncached_dense: bool = True) -> QuantisedTerm | None:
+        # Racing readers may both build and store the same value: harmless (the budget is
+        # a soft bound). Past the budget a search builds dense lanes of very frequent terms
+        # for itself only, warm() none.
+        entry = self._levels.get(tid, False)
+        if entry is False:
+            entry = self._compute_levels(tid)
+        if entry is None:
+            self._units[tid] = None
+            return None
+        bound, levels, top_level, scale, extra = entry
+        store = self._store
+        docs, count = store.docs_of[tid], len(store.ids)
+        dense = None
+        keep = True
+        if len(docs) * _DENSE_DIVISOR >= count:
+            keep = self._reserve(2 * count)
+            if keep or (uncached_dense and len(docs) * _UNCACHED_DENSE_DIVISOR >= count):
+                dense = dense_lanes(docs, levels, count)
+        unit = QuantisedTerm(1, docs, store.tfs_of[tid], levels, top_level, dense, scale, extra, bound)
+        if keep:
+            self._units[tid] = unit
+        return unit
+
+    def _reserve(self, size: int) -> bool:
+        """Whether ``size`` more bytes of dense lanes may be cached (and count them if so)."""
+        budget = self._dense_budget
+        if budget is None:
+            budget = max(_DENSE_FLOOR, _DENSE_BYTES_PER_POSTING * sum(map(len, self._store.docs_of)))
+        if budget < size:
+            self._dense_budget = budget
+            return False
+        self._dense_budget = budget - size
+        return True
+
+    def _compute_levels(self, tid: int) -> _Levels | None:
+        store = self._store
+        docs = store.docs_of[tid]
+        entry: _Levels | None = None
+        if docs:
+            idf = term_idf(self._variant, len(docs), store.live, self._floor())
+            if idf >= 0.0:  # negative impacts: the exact pass (it does not prune then either)
+                impacts = term_impacts(docs, store.tfs_of[tid], store.lengths, idf=idf, variant=self._variant,
+                                       k1=self._k1, b=self._b, delta=self._delta, avgdl=self._avgdl)
+                levels = quantise(impacts, self.inverse_step())
+                scale, extra, _, _ = impact_parameters(idf, self._variant, k1=self._k1, b=self._b, delta=self._delta,
+                                                       avgdl=self._avgdl)
+                entry = (max(impacts), levels, max(levels), scale, extra)
+        self._levels[tid] = entry
+        return entry
+
+    def _floor(self) -> float:
+        floor = self._idf_floor
+        if floor is None:
+            store = self._store
+            floor = robertson_idf_floor(list(map(len, store.docs_of)), store.live) if self._variant.floors_negative_idf else 0.0
+            self._idf_floor = floor
+        return floor
+
     def allowed(self, doc_filter: DocumentFilter) -> frozenset[int] | None:
         """Document numbers ``doc_filter`` accepts (``None``: all), cached per filter."""
         key = (doc_filter.corpus_ids, doc_filter.where)
@@ -121,19 +247,27 @@ class DerivedCache:
         return cached[0]
 
     def warm(self) -> None:
-        """Precompute the impacts of every term with a few postings, so the first searches
-        do not pay for them.
+        """Precompute the levels of every term with a few postings, and the dense lanes of
+        the most frequent terms, so the first searches do not pay for them.
 
         The index runs this after an ``add`` that at least doubles it (a bulk load) and
         after ``load``: one pass over the postings, so amortised O(1) per posting however
-        documents arrive; smaller writes leave everything to lazy computation. The per-term
-        lookup dicts are left to the searches that need them: built eagerly for every term
-        they doubled the index's memory and added a fifth to its build time.
+        documents arrive; smaller writes leave everything to lazy computation. The exact
+        impacts (8 bytes a posting) and lookup dicts are left to the exact pass, which
+        builds those it needs.
         """
-        store, cache = self._store, self._impacts
-        for tid, docs in enumerate(store.docs_of):
-            if len(docs) >= _WARM_MIN_POSTINGS and tid not in cache:
-                self._compute_impacts(tid)
+        store, cache = self._store, self._levels
+        if not self.inverse_step():
+            for tid, docs in enumerate(store.docs_of):
+                if len(docs) >= _WARM_MIN_POSTINGS and tid not in self._impacts:
+                    self._compute_impacts(tid)
+            return
+        # Most frequent terms first: they get the dense lanes while the budget lasts.
+        order = sorted((tid for tid, docs in enumerate(store.docs_of) if len(docs) >= _WARM_MIN_POSTINGS),
+                       key=lambda tid: -len(store.docs_of[tid]))
+        for tid in order:
+            if tid not in self._units:
+                self._quantised_term(tid, uncached_dense=False)
 
     def _keep(self, tid: int, unscaled: bool, term: QueryTerm) -> None:
         # Racing readers may miscount the budget slightly or drop one another's entry: the
@@ -154,10 +288,7 @@ class DerivedCache:
         docs = store.docs_of[tid]
         if not docs:
             return None
-        floor = self._idf_floor
-        if floor is None and self._variant.floors_negative_idf:
-            floor = self._idf_floor = robertson_idf_floor(list(map(len, store.docs_of)), store.live)
-        idf = term_idf(self._variant, len(docs), store.live, floor or 0.0)
+        idf = term_idf(self._variant, len(docs), store.live, self._floor())
         impacts = term_impacts(docs, store.tfs_of[tid], store.lengths, idf=idf, variant=self._variant,
                                k1=self._k1, b=self._b, delta=self._delta, avgdl=self._avgdl)
         tops = tuple(nlargest(_TOP_IMPACTS, impacts))

@@ -35,7 +35,8 @@ class ReadWriteLock:
         """Leave as a reader, waking a waiting writer when the last reader leaves."""
         with self._cond:
             self._readers -= 1
-            if self._readers == 0:
+            # Only writers wait for readers to leave (notify_all costs a Python-level pass).
+            if self._readers == 0 and self._waiting_writers:
                 self._cond.notify_all()
 
     def acquire_write(self) -> None:

@@ -36,7 +36,10 @@ from dataclasses import dataclass
 from itertools import repeat
 from types import MappingProxyType
 
-__all__ = ["BM25_VARIANTS", "ROBERTSON_EPSILON", "BM25Variant", "robertson_idf_floor", "term_idf", "term_impacts"]
+__all__ = [
+    "BM25_VARIANTS", "ROBERTSON_EPSILON", "BM25Variant", "impact_parameters", "largest_impact", "robertson_idf_floor",
+    "term_idf", "term_impacts",
+]
 
 #: rank_bm25's ``epsilon``: negative Robertson idfs become ``epsilon * mean idf``.
 ROBERTSON_EPSILON = 0.25
@@ -147,12 +150,34 @@ def term_impacts(
     Returns:
         ``array('d')`` of impacts aligned with ``docs``.
     """
-    # norm = k1*(1-b) + (k1*b/avgdl)*dl. A comprehension measured faster than chained map()
-    # calls here (each step makes a float object either way).
+    # A comprehension measured faster than chained map() calls here (each step makes a
+    # float object either way). The quantised pass rescores with this very expression.
+    scale, extra, c0, c1 = impact_parameters(idf, variant, k1=k1, b=b, delta=delta, avgdl=avgdl)
+    if extra is not None:
+        return array("d", [scale * tf / (tf + (c0 + c1 * lengths[d])) + extra for d, tf in zip(docs, tfs)])
+    return array("d", [scale * tf / (tf + (c0 + c1 * lengths[d])) for d, tf in zip(docs, tfs)])
+
+
+def impact_parameters(
+    idf: float, variant: BM25Variant, *, k1: float, b: float, delta: float, avgdl: float,
+) -> tuple[float, float | None, float, float]:
+    """Return ``(scale, extra, c0, c1)``: a posting's impact is
+    ``scale * tf / (tf + (c0 + c1 * dl))``, plus ``extra`` when it is not ``None`` (BM25+).
+
+    ``c0 + c1 * dl`` is ``norm = k1 * (1 - b + b * dl / avgdl)`` rearranged.
+    """
     c0 = k1 * (1.0 - b)
     c1 = k1 * b / avgdl if avgdl > 0.0 else 0.0
     scale = idf * (k1 + 1.0) if variant.k1_plus_one else idf
-    if variant.uses_delta:
-        extra = idf * delta
-        return array("d", [scale * tf / (tf + (c0 + c1 * lengths[d])) + extra for d, tf in zip(docs, tfs)])
-    return array("d", [scale * tf / (tf + (c0 + c1 * lengths[d])) for d, tf in zip(docs, tfs)])
+    return scale, (idf * delta if variant.uses_delta else None), c0, c1
+
+
+def largest_impact(variant: BM25Variant, n: int, idf_floor: float, *, k1: float, delta: float) -> float:
+    """An upper bound of every impact in an index of ``n`` documents (the quantisation range).
+
+    The idf is largest for a term in one document (a Robertson floor is below it) and the
+    tf part is below 1, or ``k1 + 1``, plus BM25+'s ``delta``.
+    """
+    idf = max(term_idf(variant, 1, n, idf_floor), idf_floor)
+    scale = idf * (k1 + 1.0) if variant.k1_plus_one else idf
+    return scale + (idf * delta if variant.uses_delta else 0.0)

@@ -10,12 +10,11 @@ broken by id, at most ``k``. Hits without a score keep the function's order (the
 from __future__ import annotations
 
 import enum
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from agentic_rag._contracts import Snippet
-from agentic_rag._contracts.validation import require_int, require_text
+from agentic_rag._contracts.validation import is_number, require_enum, require_int, require_text
 from agentic_rag._errors import InvalidInputError, RetrievalError
 
 __all__ = ["FunctionRetriever", "RetrieverKind"]
@@ -56,10 +55,7 @@ class FunctionRetriever:
     ) -> None:
         if not callable(fn):
             raise InvalidInputError(f"fn must be callable as fn(query, k), got {fn!r}", stage=_STAGE)
-        try:
-            self.kind = RetrieverKind(kind)
-        except ValueError:
-            raise InvalidInputError(f"kind must be one of {[k.value for k in RetrieverKind]}, got {kind!r}", stage=_STAGE) from None
+        self.kind = require_enum(RetrieverKind, kind, "kind", stage=_STAGE)
         self.fn = fn
         self.corpus_id = require_text(corpus_id, "corpus_id", stage=_STAGE)
         default = getattr(fn, "__name__", "")
@@ -102,7 +98,7 @@ class FunctionRetriever:
         if not isinstance(item.get("id"), str) or not item["id"] or not isinstance(item.get("text"), str):
             raise RetrievalError(f"hit {position} from {self.name or self.fn!r} needs a non-empty string 'id' and a string 'text', got keys {sorted(map(str, item))}", stage=_STAGE)
         score = item.get("score", 1.0 / (position + 1))
-        if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+        if not is_number(score):  # the retriever's output is bad, not the caller's input
             raise RetrievalError(f"hit {position} ({item['id']!r}) has score {score!r}; expected a finite number", stage=_STAGE)
         metadata = dict(item.get("metadata") or {})
         if item.get("title"):

@@ -17,7 +17,7 @@ from itertools import chain, compress, count, islice, repeat
 from operator import and_, eq, mul, rshift
 from typing import Any
 
-from agentic_rag._contracts.validation import require_int
+from agentic_rag._contracts.validation import require_bool, require_int
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._retrieval.embedding_checks import require_texts
 from agentic_rag._text.analyzer import Analyzer
@@ -94,8 +94,7 @@ class HashingEmbedder:
                 raise InvalidInputError(f"ngram_range must satisfy 1 <= min <= max <= 16, got {ngram_range!r}", stage=_STAGE)
             ngram_range = (low, high)
         for flag, field in ((use_words, "use_words"), (sublinear_tf, "sublinear_tf")):
-            if not isinstance(flag, bool):
-                raise InvalidInputError(f"{field} must be a bool, got {flag!r}", stage=_STAGE)
+            require_bool(flag, field, stage=_STAGE)
         if not use_words and ngram_range is None:
             raise InvalidInputError("HashingEmbedder needs features: set use_words=True or give an ngram_range", stage=_STAGE)
         if analyzer is not None and not isinstance(analyzer, Analyzer):

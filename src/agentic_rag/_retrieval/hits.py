@@ -10,7 +10,7 @@ from agentic_rag._contracts import Document
 from agentic_rag._contracts.serialization import JsonContract
 from agentic_rag._errors import InvalidInputError
 
-__all__ = ["DocumentFilter", "SearchHit", "SearchIndex", "rank_key"]
+__all__ = ["DocumentFilter", "SearchHit", "SearchIndex"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,11 +26,6 @@ class SearchHit(JsonContract):
     document_id: str
     score: float
     corpus_id: str = "default"
-
-
-def rank_key(hit: SearchHit) -> tuple[float, str]:
-    """Sort key giving the total order every ranking uses: score descending, then id."""
-    return (-hit.score, hit.document_id)
 
 
 @runtime_checkable

@@ -17,9 +17,9 @@ corrupted file (a flipped bit in a setting, a section offset or the payload) or 
 another version raises :class:`~agentic_rag._errors.IndexFormatError` and nothing is loaded.
 Version 1 files (whose checksum covered the payload only, so a damaged header could load
 silently) are refused with a message saying to rebuild them; a store rebuilds its own on the
-next index run. Writers write to a temporary file in the target's folder, flush and fsync it,
-then ``os.replace`` it into place, so a crash never leaves a half-written index under the real
-name.
+next index run. Writers go through :func:`agentic_rag._files.atomic_write` (a temporary file
+in the target's folder, flushed, fsync-ed and ``os.replace``-d into place, then the folder
+fsync-ed), so a crash never leaves a half-written index under the real name.
 """
 
 from __future__ import annotations
@@ -28,49 +28,20 @@ import hashlib
 import json
 import os
 import struct
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from agentic_rag._contracts.validation import is_int
 from agentic_rag._errors import IndexFormatError
+from agentic_rag._files import atomic_write
 
-__all__ = ["FORMAT_VERSION", "MAGIC", "atomic_write_bytes", "read_index_file", "verify_index_file", "write_index_file"]
+__all__ = ["FORMAT_VERSION", "MAGIC", "read_index_file", "verify_index_file", "write_index_file"]
 
 MAGIC = b"AGRAGIX\0"
 FORMAT_VERSION = 2
 _PREFIX = struct.Struct("<8sIQ")
 _DIGEST = 32  # bytes of the SHA-256 trailer
-# The process's umask, read once at import: a temporary file is created private (0600), and a
-# saved index gets the permissions any new file would (so a shared store stays readable).
-_UMASK = os.umask(0o022)
-os.umask(_UMASK)
-
-
-def atomic_write_bytes(path: str | os.PathLike[str], chunks: list[bytes] | tuple[bytes, ...]) -> None:
-    """Write ``chunks`` to ``path`` through a temporary file renamed into place.
-
-    Args:
-        path: Destination file.
-        chunks: Byte strings written in order.
-    """
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            for chunk in chunks:
-                handle.write(chunk)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o666 & ~_UMASK)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
 
 
 def write_index_file(path: str | os.PathLike[str], kind: str, meta: Mapping[str, Any], sections: Mapping[str, bytes]) -> None:
@@ -96,7 +67,7 @@ def write_index_file(path: str | os.PathLike[str], kind: str, meta: Mapping[str,
     digest = hashlib.sha256()
     for chunk in chunks:
         digest.update(chunk)
-    atomic_write_bytes(path, [*chunks, digest.digest()])
+    atomic_write(path, [*chunks, digest.digest()])
 
 
 def read_index_file(path: str | os.PathLike[str], kind: str) -> tuple[dict[str, Any], dict[str, bytes]]:
@@ -170,7 +141,7 @@ def _read(path: str | os.PathLike[str], kind: str) -> tuple[dict[str, Any], list
 def _header_fields(header: Any) -> tuple[int, dict[str, Any], list[tuple[str, int, int]]]:
     """The payload length, meta and section table of a parsed header, each of its type."""
     def whole(value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_int(value):
             raise TypeError(f"expected a whole number, got {value!r}")
         return value
 

@@ -24,7 +24,7 @@ from operator import lt
 from typing import Any
 
 from agentic_rag._contracts import Document
-from agentic_rag._contracts.validation import require_int, require_text
+from agentic_rag._contracts.validation import require_bool, require_int, require_text
 from agentic_rag._errors import IndexFormatError, InvalidInputError
 from agentic_rag._ports import Embedder
 from agentic_rag._retrieval.embedders import HashingEmbedder, SparseEmbedder, describe_embedder
@@ -73,8 +73,7 @@ class VectorIndex:
         sparse = isinstance(embedder, SparseEmbedder)
         if not sparse and not callable(getattr(embedder, "embed", None)):
             raise InvalidInputError(f"embedder must have an embed(texts) method, got {type(embedder).__name__}", stage=_STAGE)
-        if not isinstance(normalize, bool):
-            raise InvalidInputError(f"normalize must be a bool, got {normalize!r}", stage=_STAGE)
+        require_bool(normalize, "normalize", stage=_STAGE)
         self.embedder = embedder
         self.normalize = normalize
         self._sparse = sparse

@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +38,7 @@ from agentic_rag._store.descriptions import describe_corpora, file_terms, terms_
 from agentic_rag._store.layout import StoreSettings, index_file_names, is_index_file
 from agentic_rag._store.records import IndexPhase, IndexProgress, IndexReport
 from agentic_rag._store.repair import damaged_index_files, repair_chunk_rows
+from agentic_rag._store.rows import INSERT_CHUNK, chunk_row, stored_documents
 from agentic_rag._store.schema import connect, create_schema, generation_of, read_meta, write_meta
 from agentic_rag._store.vectors import load_vector_index
 
@@ -110,42 +111,13 @@ def _plan(settings: StoreSettings, paths: Sequence[Path], corpus: str | None) ->
     return ordered, sorted((k, r) for k, r in skipped.items() if k not in planned), scopes, corpus_roots, unreadable
 
 
-def stored_documents(connection: sqlite3.Connection, corpus_ids: Sequence[str] | None = None, batch: int = 1000) -> Iterator[Document]:
-    """Yield every stored chunk as a :class:`Document`, by path then chunk number.
-
-    Args:
-        connection: An open store database (in a transaction for one consistent snapshot).
-        corpus_ids: Only chunks of these corpora.
-        batch: Rows fetched at a time.
-
-    Returns:
-        An iterator of documents whose metadata holds ``path``, ``start_line``,
-        ``end_line``, ``section``, ``sha256`` (and ``record_id`` for records).
-    """
-    query = "SELECT id, path, corpus_id, start_line, end_line, section, title, text, sha256, record_id FROM chunks"
-    parameters: tuple[str, ...] = ()
-    if corpus_ids is not None:
-        parameters = tuple(sorted(set(corpus_ids)))
-        query += f" WHERE corpus_id IN ({', '.join('?' for _ in parameters)})"
-    cursor = connection.execute(query + " ORDER BY path, n", parameters)
-    while True:
-        rows = cursor.fetchmany(batch)
-        if not rows:
-            return
-        for chunk_id, path, corpus_id, start, end, section, title, text, sha, record_id in rows:
-            metadata: dict[str, object] = {"path": path, "start_line": start, "end_line": end, "section": section, "sha256": sha}
-            if record_id:
-                metadata["record_id"] = record_id
-            yield Document(chunk_id, text, title, corpus_id, metadata)
-
-
 class _IndexRun:
     def __init__(self, settings: StoreSettings, connection: sqlite3.Connection, progress: ProgressCallback | None) -> None:
         self.settings = settings
         self.db = connection
         self.progress = progress
         self.meta = read_meta(connection)
-        self.signature = settings.chunking_signature()
+        self.signatures: dict[str, str] = {}  # by file ending: a PDF's also names its extractor
         old_vector = bool(self.meta.get("vector_file"))
         self.vector = old_vector if settings.vector is None else settings.vector
         self.bm25: BM25Index | None = None
@@ -155,6 +127,7 @@ class _IndexRun:
         self.kept: dict[str, str] = {}  # key -> corpus id of every file indexed or unchanged
         self.counts = {"added": 0, "updated": 0, "removed": 0, "unchanged": 0, "chunks_added": 0, "chunks_removed": 0}
         self.skipped: list[tuple[str, str]] = []
+        self.partial: list[tuple[str, str]] = []
         self.written: list[Path] = []
         self.generation = generation_of(self.meta, settings.directory)
         self.repaired: list[str] = []
@@ -218,19 +191,21 @@ class _IndexRun:
 
     def _write_rows(self, planned: _Planned, sha: str, chunks: tuple[Chunk, ...], terms: str) -> None:
         corpus_id = planned.corpus_id
-        self.db.executemany(
-            "INSERT INTO chunks (id, path, corpus_id, n, start_line, end_line, section, title, text, sha256, record_id) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(c.id, c.path, corpus_id, c.n, c.start_line, c.end_line, c.section, c.title, c.text, c.sha256, c.record_id) for c in chunks],
-        )
+        self.db.executemany(INSERT_CHUNK, [chunk_row(c, corpus_id) for c in chunks])
         self.db.execute(
             "INSERT OR REPLACE INTO files (path, corpus_id, sha256, mtime, size, chunks, terms, chunking) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (planned.key, corpus_id, sha, planned.source.mtime, planned.source.size, len(chunks), terms, self.signature),
+            (planned.key, corpus_id, sha, planned.source.mtime, planned.source.size, len(chunks), terms, self._signature(planned)),
         )
         self.add_docs.extend(c.to_document(corpus_id) for c in chunks)
         self.counts["chunks_added"] += len(chunks)
         if len(self.add_docs) >= _BATCH:
             self._flush()
+
+    def _signature(self, planned: _Planned) -> str:
+        suffix = planned.source.suffix
+        if suffix not in self.signatures:
+            self.signatures[suffix] = self.settings.chunking_signature(suffix)
+        return self.signatures[suffix]
 
     def _file(self, planned: _Planned, existing: dict[str, tuple[str, str, str]]) -> None:
         settings, key = self.settings, planned.key
@@ -244,12 +219,12 @@ class _IndexRun:
         if source.problem:
             self.skipped.append((key, source.problem))
             return
-        if old is not None and old == (planned.corpus_id, source.sha256, self.signature):
+        if old is not None and old == (planned.corpus_id, source.sha256, self._signature(planned)):
             self.counts["unchanged"] += 1
             self.kept[key] = planned.corpus_id
             return
-        parsed = parse_source(source.data, planned.source.suffix, fields=settings.fields)
-        chunks = chunk_sections(parsed.sections, key, settings.chunking) if not parsed.problem else ()
+        parsed = parse_source(source.data, planned.source.suffix, fields=settings.fields, pdf=settings.pdf)
+        chunks = chunk_sections(parsed.sections, key, settings.chunking, line_marks=parsed.extracted) if not parsed.problem else ()
         if not chunks:
             self.skipped.append((key, parsed.problem or "no indexable text"))
             return
@@ -261,6 +236,7 @@ class _IndexRun:
             self.counts["added"] += 1
         self._write_rows(planned, source.sha256, chunks, terms_to_json(file_terms(parsed.text)))
         self.kept[key] = planned.corpus_id
+        self.partial.extend((key, note) for note in parsed.notes)
 
     # -- the run -------------------------------------------------------------------------
 
@@ -312,7 +288,7 @@ class _IndexRun:
         skipped = tuple(sorted(walk_skipped + self.skipped))
         return IndexReport(files_seen=total + len(walk_skipped), skipped=skipped, seconds=time.monotonic() - started,
                            generation=generation, corpora=tuple(sorted(set(self.kept.values()))), repaired=tuple(self.repaired),
-                           **self.counts)
+                           partial=tuple(sorted(self.partial)), **self.counts)
 
     def _save(self, generation: int) -> int:
         self._indexes()

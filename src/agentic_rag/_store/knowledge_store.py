@@ -11,7 +11,6 @@ never a mix; loaded indexes are cached per generation.
 
 from __future__ import annotations
 
-import math
 import os
 import sqlite3
 import threading
@@ -20,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from agentic_rag._contracts import Corpus, Document
-from agentic_rag._contracts.validation import require_int, require_text
+from agentic_rag._contracts.validation import require_bool, require_enum, require_int, require_number, require_text
 from agentic_rag._errors import IndexFormatError, InvalidInputError, StoreError
 from agentic_rag._ingest.chunker import ChunkOptions
+from agentic_rag._ingest.pdf_loader import PdfBackend, require_pdf_backend
 from agentic_rag._ingest.structured_loader import FieldMapping
 from agentic_rag._ingest.walker import WalkOptions
 from agentic_rag._retrieval.bm25 import BM25Index
@@ -52,12 +52,16 @@ class KnowledgeStore:
         chunking: Chunk size and overlap (changing them re-chunks files on the next index).
         fields: Where JSON, JSONL and CSV records keep their text, title and id.
         walk: Which files a folder walk visits.
+        pdf: Which extractor reads PDF files: ``"builtin"`` (default, no dependency) or
+            ``"pdftotext"`` (poppler's program, which must be on ``PATH`` when indexing;
+            switching re-reads the PDFs on the next index).
         vector: Also keep a vector index (hashing embedder): ``True`` builds it on the next
             index, ``False`` drops it, ``None`` keeps what the store has.
         lock_timeout: Seconds :meth:`index` waits while another process writes.
 
     Raises:
-        InvalidInputError: An argument of the wrong type or out of range.
+        InvalidInputError: An argument of the wrong type or out of range (an unknown ``pdf``
+            extractor).
     """
 
     def __init__(
@@ -70,6 +74,7 @@ class KnowledgeStore:
         walk: WalkOptions | None = None,
         vector: bool | None = None,
         lock_timeout: float = 60.0,
+        pdf: PdfBackend | str = PdfBackend.BUILTIN,
     ) -> None:
         if not isinstance(directory, (str, os.PathLike)) or not os.fspath(directory):
             raise InvalidInputError(f"directory must be a non-empty path, got {directory!r}", stage=_STAGE)
@@ -78,10 +83,9 @@ class KnowledgeStore:
         for value, kind, name in checks:
             if value is not None and not isinstance(value, kind):
                 raise InvalidInputError(f"{name} must be {kind.__name__} or None, got {type(value).__name__}", stage=_STAGE)
-        if vector is not None and not isinstance(vector, bool):
-            raise InvalidInputError(f"vector must be a bool or None, got {vector!r}", stage=_STAGE)
-        if isinstance(lock_timeout, bool) or not isinstance(lock_timeout, (int, float)) or not math.isfinite(lock_timeout) or lock_timeout < 0:
-            raise InvalidInputError(f"lock_timeout must be a finite number of seconds >= 0, got {lock_timeout!r}", stage=_STAGE)
+        backend = require_enum(PdfBackend, pdf, "pdf", stage=_STAGE)
+        require_bool(vector, "vector", optional=True, stage=_STAGE)
+        require_number(lock_timeout, "lock_timeout (seconds)", minimum=0, stage=_STAGE)
         self._settings = StoreSettings(
             directory=folder,
             base=Path(os.path.abspath(os.fspath(base))) if base is not None else folder.parent,
@@ -90,6 +94,7 @@ class KnowledgeStore:
             walk=walk or WalkOptions(),
             vector=vector,
             lock_timeout=float(lock_timeout),
+            pdf=backend,
         )
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[int, Any]] = {}
@@ -133,12 +138,14 @@ class KnowledgeStore:
             What changed, what was skipped and why.
 
         Raises:
-            InvalidInputError: No paths, a path that does not exist, a bad corpus name, or a
-                description without a corpus.
+            InvalidInputError: No paths, a path that does not exist, a bad corpus name, a
+                description without a corpus, or ``pdf="pdftotext"`` without the program on
+                ``PATH``.
             StoreError: The store cannot be written (locked by another writer past
                 ``lock_timeout``, not a store database, disk error); nothing changed then.
         """
         roots = _paths(paths)
+        require_pdf_backend(self._settings.pdf)  # a missing pdftotext is said now, not per file
         if corpus is not None:
             require_text(corpus, "corpus", stage=_STAGE)
             if corpus != corpus.strip() or "\n" in corpus:
@@ -311,7 +318,8 @@ class KnowledgeStore:
             document = index.get(hit.document_id)
             meta = document.metadata
             hits.append(StoreHit(document.id, meta["path"], meta["start_line"], meta["end_line"], hit.score,
-                                 document.text, document.corpus_id, meta.get("section", "")))
+                                 document.text, document.corpus_id, meta.get("section", ""), meta.get("page"), meta.get("cell"),
+                                 tuple(tuple(mark) for mark in meta.get("line_marks", ()))))
         return hits
 
     def stats(self) -> StoreStats:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentic_rag._ingest.chunker import ChunkOptions
+from agentic_rag._ingest.pdf_loader import PdfBackend
 from agentic_rag._ingest.structured_loader import FieldMapping
 from agentic_rag._ingest.walker import WalkOptions
 
@@ -40,6 +41,7 @@ class StoreSettings:
         chunking: Chunk size and overlap.
         fields: Field mapping for JSON, JSONL and CSV files.
         walk: What a folder walk visits.
+        pdf: Which extractor reads PDF files.
         vector: Keep a vector index too (``None``: keep whatever the store has).
         lock_timeout: Seconds a writer waits for another writer.
     """
@@ -51,10 +53,12 @@ class StoreSettings:
     walk: WalkOptions
     vector: bool | None
     lock_timeout: float
+    pdf: PdfBackend = PdfBackend.BUILTIN
 
-    def chunking_signature(self) -> str:
-        """A short digest of what shapes chunks; a file chunked otherwise is re-chunked."""
-        described = {
+    def chunking_signature(self, suffix: str = "") -> str:
+        """A short digest of what shapes the chunks of a file ending in ``suffix``; a file
+        chunked otherwise is re-chunked (a PDF read by another extractor too)."""
+        described: dict[str, object] = {
             "loader": LOADER_VERSION,
             "max_words": self.chunking.max_words,
             "overlap_words": self.chunking.overlap_words,
@@ -62,6 +66,8 @@ class StoreSettings:
             "title_field": self.fields.title_field,
             "id_field": self.fields.id_field,
         }
+        if suffix.lower() == ".pdf":
+            described["pdf"] = self.pdf.value
         return hashlib.sha256(json.dumps(described, sort_keys=True).encode("utf-8")).hexdigest()[:16]
 
     def key(self, path: Path) -> str:

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import enum
-import math
 from dataclasses import dataclass
 
 from agentic_rag._contracts.serialization import JsonContract
-from agentic_rag._contracts.validation import require_int, require_text
-from agentic_rag._errors import InvalidInputError
+from agentic_rag._contracts.validation import require_int, require_number, require_text
 
 __all__ = ["IndexPhase", "IndexProgress", "IndexReport", "StoreHit", "StoreStats"]
 
@@ -74,6 +72,8 @@ class IndexReport(JsonContract):
         corpora: Ids of the corpora the indexed files belong to, sorted.
         repaired: What the run found damaged in the store and rebuilt (an index file that
             was missing, truncated or corrupted, chunk rows that were lost), one line each.
+        partial: ``(path, note)`` of files indexed in part (PDF pages that held no text),
+            sorted; such a file counts as added or updated, not skipped.
     """
 
     files_seen: int
@@ -88,17 +88,17 @@ class IndexReport(JsonContract):
     generation: int = 0
     corpora: tuple[str, ...] = ()
     repaired: tuple[str, ...] = ()
+    partial: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "partial", tuple((str(p), str(n)) for p, n in self.partial))
         for name in ("files_seen", "added", "updated", "removed", "unchanged", "chunks_added", "chunks_removed", "generation"):
             _count(getattr(self, name), f"IndexReport.{name}")
         skipped = tuple((str(p), str(r)) for p, r in self.skipped)
         object.__setattr__(self, "skipped", skipped)
         object.__setattr__(self, "corpora", tuple(self.corpora))
         object.__setattr__(self, "repaired", tuple(str(r) for r in self.repaired))
-        if isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float)) or not math.isfinite(self.seconds) or self.seconds < 0:
-            raise InvalidInputError(f"IndexReport.seconds must be a finite number >= 0, got {self.seconds!r}", stage=_STAGE)
-        object.__setattr__(self, "seconds", float(self.seconds))
+        object.__setattr__(self, "seconds", require_number(self.seconds, "IndexReport.seconds", minimum=0, stage=_STAGE))
 
     @property
     def changed(self) -> bool:
@@ -119,6 +119,10 @@ class StoreHit(JsonContract):
         text: The chunk's text.
         corpus_id: Its corpus.
         section: The section title (``""`` before any heading).
+        page: The PDF page the chunk is on (its lines count that page's lines), else ``None``.
+        cell: The notebook cell it is in (its lines count that cell's lines), else ``None``.
+        line_marks: For text extracted from a PDF, Word or notebook file, ``(offset, line)``:
+            ``text`` from ``offset`` on comes from ``line``; ``()`` for other files.
     """
 
     chunk_id: str
@@ -129,20 +133,27 @@ class StoreHit(JsonContract):
     text: str
     corpus_id: str
     section: str = ""
+    page: int | None = None
+    cell: int | None = None
+    line_marks: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         require_text(self.chunk_id, "StoreHit.chunk_id", stage=_STAGE)
+        for name in ("page", "cell"):
+            if getattr(self, name) is not None:
+                require_int(getattr(self, name), f"StoreHit.{name}", minimum=1, stage=_STAGE)
+        object.__setattr__(self, "line_marks", tuple((int(o), int(n)) for o, n in self.line_marks))
         require_text(self.path, "StoreHit.path", stage=_STAGE)
         require_int(self.start_line, "StoreHit.start_line", minimum=1, stage=_STAGE)
         require_int(self.end_line, "StoreHit.end_line", minimum=self.start_line, stage=_STAGE)
-        if isinstance(self.score, bool) or not isinstance(self.score, (int, float)) or not math.isfinite(self.score):
-            raise InvalidInputError(f"StoreHit.score must be a finite number, got {self.score!r}", stage=_STAGE)
-        object.__setattr__(self, "score", float(self.score))
+        object.__setattr__(self, "score", require_number(self.score, "StoreHit.score", stage=_STAGE))
 
     @property
     def citation(self) -> str:
-        """``path:start-end``."""
-        return f"{self.path}:{self.start_line}-{self.end_line}"
+        """``path:start-end``; ``path:p12:3-5`` on page 12 of a PDF, ``path:c7:1-4`` in cell
+        7 of a notebook."""
+        place = f"p{self.page}:" if self.page is not None else f"c{self.cell}:" if self.cell is not None else ""
+        return f"{self.path}:{place}{self.start_line}-{self.end_line}"
 
 
 @dataclass(frozen=True, slots=True)

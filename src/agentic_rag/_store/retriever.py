@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
 
 from agentic_rag._contracts import Snippet
 from agentic_rag._contracts.validation import require_int, require_text
 from agentic_rag._retrieval.hits import SearchIndex
 from agentic_rag._retrieval.index_retriever import IndexRetriever, snippet_from_hit
 
-if TYPE_CHECKING:
-    from agentic_rag._store.knowledge_store import KnowledgeStore
+__all__ = ["IndexSource", "StoreRetriever"]
 
-__all__ = ["StoreRetriever"]
+
+class IndexSource(Protocol):
+    """What the retriever needs of a store (a :class:`~agentic_rag._store.KnowledgeStore`):
+    its current indexes. Named here so this module does not import the store's (which imports
+    it): the dependency runs one way."""
+
+    @property
+    def directory(self) -> Path: ...
+
+    def bm25(self) -> SearchIndex: ...
+
+    def vector_index(self) -> SearchIndex: ...
 
 
 class StoreRetriever(IndexRetriever):
@@ -25,7 +36,7 @@ class StoreRetriever(IndexRetriever):
     ``section``, ``sha256`` and ``title``.
 
     Args:
-        store: The knowledge store.
+        store: The knowledge store (anything with its current ``bm25()`` and ``vector_index()``).
         vector: Search the store's vector index instead of its BM25 index.
         name: A label for traces (default ``"store-bm25"`` / ``"store-vector"``).
 
@@ -33,7 +44,7 @@ class StoreRetriever(IndexRetriever):
         StoreError: The store is missing or empty, or has no vector index when asked for one.
     """
 
-    def __init__(self, store: KnowledgeStore, *, vector: bool = False, name: str = "") -> None:
+    def __init__(self, store: IndexSource, *, vector: bool = False, name: str = "") -> None:
         self.store = store
         self.vector = vector
         super().__init__(self._current(), name=name or ("store-vector" if vector else "store-bm25"))

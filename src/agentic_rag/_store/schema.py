@@ -10,7 +10,14 @@ index files of the current generation (``bm25-<generation>.idx``, optionally
   file's most frequent content words as JSON, the raw material of generated descriptions;
   ``chunking``: a digest of the settings its chunks were made with);
 - ``chunks(id, path, corpus_id, n, start_line, end_line, section, title, text, sha256,
-  record_id)``.
+  record_id, page, cell, line_marks)`` (``page``/``cell``: the PDF page or notebook cell a
+  chunk's lines count in, else NULL; ``line_marks``: the line map of extracted text as JSON,
+  else ``''``).
+
+Schema version 2 added ``page``, ``cell`` and ``line_marks``. A version 1 store is read as it
+is (its chunks have no page, cell or line map, as none of its files could) and is upgraded in
+place, by adding the three columns, the next time it is indexed. A store of any other version
+is refused.
 
 A reader opens the database with ``mode=ro``; in a folder it cannot write (a store on a
 read-only mount or shared read-only), where SQLite could not create the WAL's ``-shm`` file,
@@ -29,10 +36,12 @@ from urllib.parse import quote
 
 from agentic_rag._errors import StoreError
 
-__all__ = ["DATABASE_NAME", "SCHEMA_VERSION", "check_meta", "connect", "create_schema", "generation_of", "read_meta", "write_meta"]
+__all__ = ["DATABASE_NAME", "READABLE_VERSIONS", "SCHEMA_VERSION", "check_meta", "chunk_columns", "connect", "create_schema", "generation_of", "read_meta", "write_meta"]
 
-#: Version of the table layout; a store written by another version is refused.
-SCHEMA_VERSION = 1
+#: Version of the table layout this library writes.
+SCHEMA_VERSION = 2
+#: Versions it reads (older ones are upgraded by the next index run).
+READABLE_VERSIONS = frozenset({1, 2})
 #: The database file's name inside the store folder.
 DATABASE_NAME = "store.sqlite3"
 
@@ -48,11 +57,15 @@ CREATE TABLE IF NOT EXISTS files (
 CREATE TABLE IF NOT EXISTS chunks (
     id TEXT PRIMARY KEY, path TEXT NOT NULL, corpus_id TEXT NOT NULL, n INTEGER NOT NULL,
     start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, section TEXT NOT NULL, title TEXT NOT NULL,
-    text TEXT NOT NULL, sha256 TEXT NOT NULL, record_id TEXT NOT NULL
+    text TEXT NOT NULL, sha256 TEXT NOT NULL, record_id TEXT NOT NULL,
+    page INTEGER, cell INTEGER, line_marks TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS chunks_by_path ON chunks (path, n);
 CREATE INDEX IF NOT EXISTS files_by_corpus ON files (corpus_id);
 """
+
+
+_PLACE_COLUMNS = {"page": "page INTEGER", "cell": "cell INTEGER", "line_marks": "line_marks TEXT NOT NULL DEFAULT ''"}
 
 
 def connect(directory: Path, *, timeout: float, create: bool = False) -> sqlite3.Connection:
@@ -117,8 +130,9 @@ def check_meta(meta: dict[str, str], directory: Path) -> None:
         StoreError: One line naming the store, the bad value and what to do.
     """
     version = meta.get("schema_version")
-    if version is not None and version != str(SCHEMA_VERSION):
-        raise StoreError(f"the store at {str(directory)!r} has schema version {version}; this library reads version {SCHEMA_VERSION}: "
+    if version is not None and version not in {str(v) for v in READABLE_VERSIONS}:
+        readable = " and ".join(str(v) for v in sorted(READABLE_VERSIONS))
+        raise StoreError(f"the store at {str(directory)!r} has schema version {version}; this library reads versions {readable}: "
                          "index into a new store folder, or delete this one and run index again", stage="store")
     generation_of(meta, directory)
 
@@ -153,8 +167,19 @@ def create_schema(connection: sqlite3.Connection, directory: Path) -> None:
     meta = read_meta(connection)
     if meta.get("schema_version") is None:
         write_meta(connection, {"schema_version": str(SCHEMA_VERSION), "generation": "0", "bm25_file": "", "vector_file": ""})
-    else:
-        check_meta(meta, directory)
+        return
+    check_meta(meta, directory)
+    if meta["schema_version"] == "1":
+        # Version 1 lacks the place columns; its chunks have no page, cell or line map.
+        for column in _PLACE_COLUMNS:
+            if column not in chunk_columns(connection):
+                connection.execute(f"ALTER TABLE chunks ADD COLUMN {_PLACE_COLUMNS[column]}")
+        write_meta(connection, {"schema_version": str(SCHEMA_VERSION)})
+
+
+def chunk_columns(connection: sqlite3.Connection) -> frozenset[str]:
+    """The columns of the ``chunks`` table (a version 1 store has no place columns)."""
+    return frozenset(row[1] for row in connection.execute("PRAGMA table_info(chunks)"))
 
 
 def read_meta(connection: sqlite3.Connection) -> dict[str, str]:

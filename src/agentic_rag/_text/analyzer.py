@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._text.stopwords import STOPWORD_LISTS
 
@@ -90,8 +91,7 @@ class Analyzer:
             self._stop = frozenset(words)
         if stemmer is not None and (not isinstance(stemmer, str) or stemmer not in STEMMERS):
             raise InvalidInputError(f"unknown stemmer {stemmer!r}; expected one of {sorted(STEMMERS)} or None", stage="analyzer")
-        if isinstance(min_length, bool) or not isinstance(min_length, int) or min_length < 1:
-            raise InvalidInputError(f"min_length must be an int >= 1, got {min_length!r}", stage="analyzer")
+        require_int(min_length, "min_length", minimum=1, stage="analyzer")
         self.stemmer = stemmer
         self.min_length = min_length
         self._stem = _stem_function(stemmer) if stemmer else None

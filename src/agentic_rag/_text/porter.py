@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
+from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
 
 __all__ = ["PorterStemmer"]
@@ -225,10 +226,7 @@ class PorterStemmer:
     __slots__ = ("_stem",)
 
     def __init__(self, cache_size: int = 65536) -> None:
-        if isinstance(cache_size, bool) or not isinstance(cache_size, int) or cache_size < 0:
-            raise InvalidInputError(
-                f"cache_size must be an int >= 0, got {cache_size!r}", stage="porter"
-            )
+        require_int(cache_size, "cache_size", minimum=0, stage="porter")
         self._stem = lru_cache(maxsize=cache_size)(_stem_word) if cache_size else _stem_word
 
     def stem(self, word: str) -> str:

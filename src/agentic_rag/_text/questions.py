@@ -1,15 +1,36 @@
-"""Reading a question: comparison items, and its content words in surface form."""
+"""Reading a question: its clauses and compound parts, comparison items, bridge shape, the
+kind of answer it asks for, and the folded form queries are compared in.
+
+One reader for both workflows and the LLM roles: the agentic planner and judge, the parallel
+decomposition rewriter and answerability check, and the query deduplication of every
+rewriter all read questions here, so they cannot drift apart.
+"""
 
 from __future__ import annotations
 
+import enum
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from agentic_rag._text.analyzer import Analyzer
 from agentic_rag._text.entities import extract_entities
 
-__all__ = ["Comparison", "anchor_entity", "content_words", "find_comparison", "is_bridge_question", "split_compound"]
+__all__ = [
+    "AnswerType",
+    "Comparison",
+    "QUESTION_WORDS",
+    "anchor_entity",
+    "answer_type",
+    "content_words",
+    "find_comparison",
+    "fold_query",
+    "is_bridge_question",
+    "offers_answer",
+    "split_clauses",
+    "split_compound",
+]
 
 # "the founder of Acme", "the 2001 film that featured X", "the man who played Y": a
 # description of an entity the question does not name, which another passage must resolve.
@@ -18,7 +39,13 @@ _DESCRIBED = re.compile(r"\bthe\s+(?:[\w'-]+\s+){0,3}?(?:of|for|from|by|with|in|
 # stop starts a new question instead.
 _RELATIVE = re.compile(r"\w\s+(?:who|whom|whose|that|which|where)\s+\w+")
 
-_COMPOUND = re.compile(r",?\s+and\s+(?=(?:how|what|when|where|who|whom|which|why|is|was|are|were|does|did|do)\b)", re.IGNORECASE)
+#: Words that start a question: "and" before one of them joins two questions.
+QUESTION_WORDS = ("how", "what", "when", "where", "who", "whom", "whose", "which", "why", "is", "was", "are", "were", "does", "did", "do", "can")
+# "and" before a question word joins two questions ("Who founded Apple and when did it go
+# public?"); a semicolon or a question mark with more text after it also ends a clause.
+_JOINED = rf",?\s+and\s+(?=(?:{'|'.join(QUESTION_WORDS)})\b)"
+_JOINED_QUESTIONS = re.compile(_JOINED, re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(rf"\s*;\s*|{_JOINED}|\?\s+", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(it|its|they|their|them|he|his|him|she|her)\b", re.IGNORECASE)
 
 _OR = re.compile(r"\s+or\s+", re.IGNORECASE)
@@ -29,6 +56,15 @@ _AND_CUES = re.compile(r"\b(?:both|same|compare|compared|between|differ\w*|commo
 _COMPARE_CUES = re.compile(
     r"^(?:are|were|is|was|do|did|does|have|has|which|who|what|when|where|compare|how)\b|\b(?:both|same|first|older|younger|earlier|later|more|less|larger|smaller|longer|shorter|higher|lower|between)\b",
     re.IGNORECASE,
+)
+# Comparisons stated by their wording rather than by two names: each gives the two items and
+# what is compared ("Which is older, the Eiffel Tower or the Statue of Liberty" -> older).
+_WORDED_COMPARISONS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[str, str, str]]], ...] = (
+    (re.compile(r"^(?:what\s+(?:is|are)\s+)?(?:the\s+)?differences?\s+between\s+(.+?)\s+and\s+(.+)$", re.I), lambda m: (m.group(1), m.group(2), "")),
+    (re.compile(r"^compare\s+(.+?)\s+(?:and|with|to|vs\.?|versus)\s+(.+)$", re.I), lambda m: (m.group(1), m.group(2), "")),
+    (re.compile(r"^(?:which|who)\s+(?:is|was|are|were)\s+(.+?),\s*(.+?)\s+or\s+(.+)$", re.I), lambda m: (m.group(2), m.group(3), m.group(1))),
+    (re.compile(r"^(?:is|are|was|were)\s+(.+?)\s+(\w+er|more\s+\w+|less\s+\w+)\s+than\s+(.+)$", re.I), lambda m: (m.group(1), m.group(3), m.group(2))),
+    (re.compile(r"^(.+?)\s+(?:vs\.?|versus)\s+(.+)$", re.I), lambda m: (m.group(1), m.group(2), "")),
 )
 
 
@@ -50,20 +86,35 @@ def content_words(text: str, analyzer: Analyzer) -> list[str]:
 
 
 def find_comparison(question: str, analyzer: Analyzer) -> Comparison | None:
-    """Detect "X or Y?", "X and Y both ...?", "X vs Y" questions and return their items.
+    """Detect a comparison question and return its items and what is compared.
 
-    Items are the capitalised names (or quoted titles) next to the connective, so "Which
-    magazine was started first, Arthur's Magazine or First for Women?" gives the two
-    magazine names; the aspect is what remains of the question ("magazine started first").
+    Named items first: "X or Y?", "X and Y both ...?", "X vs Y" with capitalised names (or
+    quoted titles) next to the connective, so "Which magazine was started first, Arthur's
+    Magazine or First for Women?" gives the two magazine names and the aspect is what remains
+    of the question ("magazine started first"). Then comparisons stated by their wording, whose
+    items need not be names: "(what is the) difference between X and Y", "compare X with Y",
+    "which is ASPECT, X or Y", "is X ASPECT than Y" and "X vs Y".
 
     Args:
         question: The question.
-        analyzer: Used to drop stop words from the aspect.
+        analyzer: Used to drop stop words from the aspect of named items.
 
     Returns:
         The comparison, or ``None`` when the question compares nothing.
     """
     text = question.strip().rstrip("?").strip()
+    named = _named_comparison(text, analyzer)
+    if named is not None:
+        return named
+    for pattern, sides in _WORDED_COMPARISONS:
+        match = pattern.match(text)
+        if match:
+            left, right, aspect = (part.strip(" ,?") for part in sides(match))
+            return Comparison((left, right), aspect)
+    return None
+
+
+def _named_comparison(text: str, analyzer: Analyzer) -> Comparison | None:
     if not _COMPARE_CUES.search(text):
         return None
     entities = extract_entities(text)
@@ -101,32 +152,69 @@ def _plain_analyzer() -> Analyzer:
     return Analyzer()
 
 
+def split_clauses(text: str) -> tuple[str, ...]:
+    """Split text into its clauses, as written: at semicolons, at a question mark followed by
+    more text, and at "and" before a question word (:data:`QUESTION_WORDS`).
+
+    Args:
+        text: A question (or a list of topics separated by semicolons).
+
+    Returns:
+        The clauses, spaces, commas and question marks stripped from their ends, empty ones
+        dropped (an empty tuple for blank text).
+    """
+    return _split(_CLAUSE_BREAK, text)
+
+
+def _split(breaks: re.Pattern[str], text: str) -> tuple[str, ...]:
+    return tuple(c.strip(" ,?") for c in breaks.split(text.strip()) if c.strip(" ,?"))
+
+
 def split_compound(question: str) -> tuple[str, ...]:
     """Split "When was X founded and how many employees does it have?" into its questions.
 
-    A pronoun in a later part is replaced by the first named entity of the first part, so
-    each part can be searched on its own ("how many employees does X have").
+    The parts are the clauses :func:`split_clauses` finds at "and" before a question word
+    only: a second sentence ("When the filter serializes a dict, are the keys ordered? Which
+    argument is passed by default?") leans on the first for its subject, so it is no question
+    that can be answered on its own (splitting there lost an answer on the development half
+    of the documentation benchmark). A pronoun in a later part is replaced by the first named
+    entity of the first part, so each part can be searched on its own ("How many employees
+    does X have?"); every part ends with a question mark.
 
     Args:
         question: The question.
 
     Returns:
-        The parts (a single-element tuple when the question is not compound, or when a part
-        has nothing but question and stop words).
+        The parts (a single-element tuple, the question itself, when the question is not
+        compound, or when a part has nothing but question and stop words).
     """
     text = question.strip()
-    parts = [p.strip(" ,") for p in _COMPOUND.split(text) if p.strip(" ,")]
+    parts = _split(_JOINED_QUESTIONS, text)
     if len(parts) < 2 or any(not _plain_analyzer().analyze(p) for p in parts):
         # "Who founded Acme, and when?": a part with no words of its own is no separate
         # question; the whole question is one.
         return (text,)
     names = [m.text for m in extract_entities(parts[0]) if m.kind != "number"]
-    out = [parts[0].rstrip("?") + "?"]
+    out = [parts[0] + "?"]
     for part in parts[1:]:
         if names:
             part = _PRONOUN.sub(lambda m: names[0] + ("'s" if m.group(1).lower() in ("its", "their", "his", "her") else ""), part, count=1)
-        out.append(part[0].upper() + part[1:].rstrip("?") + "?")
+        out.append(part[0].upper() + part[1:] + "?")
     return tuple(out)
+
+
+def fold_query(text: str) -> str:
+    """Return the form two queries are compared in: case folded, white space collapsed, and
+    trailing ``?``, ``.`` and ``!`` dropped, so "Who founded Acme?" and "who founded  acme"
+    count as one query.
+
+    Args:
+        text: A query (or any text compared the same way).
+
+    Returns:
+        The folded text.
+    """
+    return " ".join(text.casefold().split()).rstrip("?.! ")
 
 
 def is_bridge_question(question: str) -> bool:
@@ -156,3 +244,73 @@ def anchor_entity(question: str) -> str:
     mentions = [m for m in extract_entities(question) if m.kind != "number"]
     ranked = sorted(mentions, key=lambda m: (0 if m.kind == "quoted" else 1 if " " in m.text else 2, m.start))
     return ranked[0].text if ranked else ""
+
+
+# What kind of answer a question asks for, and whether a passage offers one. "When" wants a
+# date, "how many" a number, "who" and "where" a name, "which"/"what" some entity; a yes/no
+# question wants no span at all. A fact counts as covered only when its evidence holds a
+# candidate of the asked type that the question does not already name, which is what keeps
+# "the passage mentions every word of the question" from passing for an answer.
+
+_MONTHS = "january february march april may june july august september october november december"
+_DATE = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})s?\b|\b(" + "|".join(_MONTHS.split()) + r")\b", re.IGNORECASE)
+_NUMBER = re.compile(r"\b\d[\d,\.]*\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen)\b", re.IGNORECASE)
+
+
+class AnswerType(str, enum.Enum):
+    """The kind of answer a question asks for."""
+
+    DATE = "date"
+    NUMBER = "number"
+    NAME = "name"
+    ENTITY = "entity"
+    YES_NO = "yes_no"
+    UNKNOWN = "unknown"
+
+
+_RULES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
+    (re.compile(r"\b(when|what year|which year|what date|in what year|what decade|what century)\b", re.I), AnswerType.DATE),
+    (re.compile(r"\b(how many|how much|how old|how long|how tall|how high|how far|what number|what percentage)\b", re.I), AnswerType.NUMBER),
+    (re.compile(r"\b(who|whom|whose|where)\b", re.I), AnswerType.NAME),
+    (re.compile(r"^\s*(is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.I), AnswerType.YES_NO),
+    (re.compile(r"\b(what|which|name the)\b", re.I), AnswerType.ENTITY),
+)
+
+
+def answer_type(question: str) -> AnswerType:
+    """Return the answer type ``question`` asks for (the first rule that matches).
+
+    Args:
+        question: A question or fact description.
+
+    Returns:
+        The answer type; UNKNOWN when no question word is found.
+    """
+    for pattern, kind in _RULES:
+        if pattern.search(question):
+            return kind
+    return AnswerType.UNKNOWN
+
+
+def offers_answer(kind: AnswerType, candidates: list[tuple[str, str]], text: str) -> bool:
+    """True when the evidence offers an answer of ``kind``.
+
+    Args:
+        kind: The asked type.
+        candidates: ``(entity, entity kind)`` pairs found in the evidence and not named by the
+            question (bridge candidates).
+        text: The evidence text, for dates and numbers written out in words.
+
+    Returns:
+        Whether a candidate of the asked type is present (always True for yes/no and
+        unknown types, which ask for no span).
+    """
+    if kind in (AnswerType.YES_NO, AnswerType.UNKNOWN):
+        return True
+    if kind is AnswerType.DATE:
+        return any(k == "number" and _DATE.fullmatch(e) for e, k in candidates) or bool(_DATE.search(text))
+    if kind is AnswerType.NUMBER:
+        return any(k == "number" for _, k in candidates) or bool(_NUMBER.search(text))
+    if kind is AnswerType.NAME:
+        return any(k in ("name", "quoted") for _, k in candidates)
+    return bool(candidates)

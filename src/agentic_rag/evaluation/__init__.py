@@ -1,5 +1,5 @@
 """Evaluation: IR ranking metrics, FRAMES-style run metrics, and dataset loaders (BEIR, TREC,
-multi-hop QA)."""
+multi-hop QA folders; HotpotQA, 2WikiMultihopQA and MuSiQue files as published)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,12 @@ from agentic_rag.evaluation.dataset_records import (
 )
 from agentic_rag.evaluation.datasets import (
     detect_format,
+    load_2wikimultihopqa,
     load_beir,
     load_dataset,
+    load_hotpotqa,
     load_multihop,
+    load_musique,
     load_trec,
 )
 from agentic_rag.evaluation.frames import (
@@ -52,9 +55,12 @@ __all__ = [
     "detect_format",
     "evaluate_run",
     "frames_metrics",
+    "load_2wikimultihopqa",
     "load_beir",
     "load_dataset",
+    "load_hotpotqa",
     "load_multihop",
+    "load_musique",
     "load_trec",
     "mean_metrics",
     "ndcg_at_k",

@@ -26,11 +26,28 @@ def _fail(message: str) -> InvalidInputError:
 
 
 class DatasetFormat(str, enum.Enum):
-    """The on-disk layout of an evaluation folder."""
+    """The on-disk layout of an evaluation dataset.
+
+    ``BEIR``, ``TREC`` and ``MULTIHOP`` (the normalised ``corpus.jsonl`` + ``questions.jsonl``
+    layout) are folders; ``HOTPOTQA`` and ``TWOWIKI`` (a JSON list, as published) and
+    ``MUSIQUE`` (JSON lines, as published) are single files.
+    """
 
     BEIR = "beir"
     TREC = "trec"
     MULTIHOP = "multihop"
+    HOTPOTQA = "hotpotqa"
+    TWOWIKI = "2wikimultihopqa"
+    MUSIQUE = "musique"
+
+    @property
+    def is_file(self) -> bool:
+        """Whether the format is one published file rather than a folder."""
+        return self in (DatasetFormat.HOTPOTQA, DatasetFormat.TWOWIKI, DatasetFormat.MUSIQUE)
+
+
+#: The formats that load into a :class:`MultiHopDataset` (the others are judged collections).
+MULTIHOP_FORMATS = (DatasetFormat.MULTIHOP, DatasetFormat.HOTPOTQA, DatasetFormat.TWOWIKI, DatasetFormat.MUSIQUE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,20 +172,31 @@ class MultiHopDataset:
     """A multi-hop QA collection: one open corpus and the questions asked over it.
 
     Args:
-        name: Collection name (the folder name by default).
+        name: Collection name (the folder or file name by default).
         corpus: Paragraphs in file order, ids unique.
         questions: Questions in file order, ids unique.
+        format: The layout it was loaded from (``multihop`` or a published QA format).
+        notes: What the loader repaired or left out, one sentence each (duplicate pool
+            entries dropped, unanswerable questions skipped); empty when nothing was.
 
     Raises:
-        InvalidInputError: Duplicate ids or a question naming a paragraph not in the corpus.
+        InvalidInputError: Duplicate ids, a question naming a paragraph not in the corpus, or a
+            BEIR or TREC format.
     """
 
     name: str
     corpus: tuple[Document, ...]
     questions: tuple[MultiHopQuestion, ...]
+    format: DatasetFormat = DatasetFormat.MULTIHOP
+    notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         require_text(self.name, "MultiHopDataset.name", stage=_STAGE)
+        if self.format not in MULTIHOP_FORMATS:
+            raise _fail(f"MultiHopDataset.format must be one of {[f.value for f in MULTIHOP_FORMATS]}, "
+                        f"got {self.format!r}")
+        object.__setattr__(self, "format", DatasetFormat(self.format))
+        object.__setattr__(self, "notes", text_tuple(self.notes, "MultiHopDataset.notes", stage=_STAGE))
         doc_ids = _check_items(self.corpus, Document, "MultiHopDataset.corpus")
         _check_items(self.questions, MultiHopQuestion, "MultiHopDataset.questions")
         for question in self.questions:

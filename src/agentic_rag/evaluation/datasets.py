@@ -1,4 +1,6 @@
-"""Loaders for evaluation collections: BEIR, TREC (Vaswani-style) and multi-hop QA folders.
+"""Loaders for evaluation collections: BEIR, TREC (Vaswani-style) and multi-hop QA folders,
+and :func:`load_dataset`, which also reads HotpotQA, 2WikiMultihopQA and MuSiQue files as
+published (:mod:`agentic_rag.evaluation.qa_files`) and detects the format by itself.
 
 Every file may also be gzip-compressed (``name`` or ``name.gz``, never both). Corpus,
 queries and questions keep their file order, so a load is the same byte for byte each time.
@@ -9,18 +11,37 @@ Bad or missing files raise :class:`~agentic_rag._errors.InvalidInputError` namin
 
 from __future__ import annotations
 
-import gzip
-import json
 import os
 import re
-import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from agentic_rag._contracts.corpus import Document
-from agentic_rag._contracts.validation import require_text, require_unique
-from agentic_rag._errors import InvalidInputError
+from agentic_rag._contracts.validation import require_unique
+from agentic_rag.evaluation.dataset_io import (
+    _STAGE,
+    _PathArg,
+    _add_judgement,
+    _corpus,
+    _document,
+    _fail,
+    _field,
+    _folder,
+    _judged,
+    _load_jsonl_corpus,
+    _locate,
+    _read_lines,
+    _records,
+)
+from agentic_rag.evaluation.qa_files import (
+    PoolNotes,
+    _question,
+    detect_file_format,
+    load_2wikimultihopqa,
+    load_hotpotqa,
+    load_musique,
+    sub_questions,
+)
 from agentic_rag.evaluation.dataset_records import (
     BeirDataset,
     DatasetFormat,
@@ -36,135 +57,16 @@ __all__ = [
     "MultiHopQuestion",
     "Query",
     "detect_format",
+    "load_2wikimultihopqa",
     "load_beir",
     "load_dataset",
+    "load_hotpotqa",
     "load_multihop",
+    "load_musique",
     "load_trec",
 ]
 
-_STAGE = "datasets"
-_PathArg = str | os.PathLike[str]
-
-
-def _fail(message: str) -> InvalidInputError:
-    return InvalidInputError(message, stage=_STAGE)
-
-
-# --- reading files ---------------------------------------------------------------------------
-
-
-def _folder(folder: _PathArg, corpus_id: str | None) -> tuple[Path, str, str]:
-    """Check the folder; return it, the dataset name (folder name) and the corpus id."""
-    if not isinstance(folder, (str, os.PathLike)):
-        raise _fail(f"folder must be a path, got {type(folder).__name__} {folder!r}")
-    path = Path(folder)
-    if not path.is_dir():
-        raise _fail(f"dataset folder {str(path)!r} does not exist or is not a directory")
-    name = path.resolve().name or "dataset"
-    if corpus_id is not None:
-        require_text(corpus_id, "corpus_id", stage=_STAGE)
-    return path, name, name if corpus_id is None else corpus_id
-
-
-def _locate(folder: Path, name: str) -> Path:
-    """Find ``name`` or ``name.gz`` in ``folder``; both at once is ambiguous and refused."""
-    found = [p for p in (folder / name, folder / f"{name}.gz") if p.is_file()]
-    if len(found) > 1:
-        raise _fail(f"both {str(found[0])!r} and {str(found[1])!r} exist; keep only one")
-    if not found:
-        raise _fail(f"expected {name} or {name}.gz in {str(folder)!r}")
-    return found[0]
-
-
-def _read_lines(path: Path) -> list[str]:
-    """Read a UTF-8 (optionally gzip) text file as lines, splitting on ``\\n`` only."""
-    try:
-        if path.name.endswith(".gz"):
-            with gzip.open(path, "rt", encoding="utf-8") as handle:
-                text = handle.read()
-        else:
-            text = path.read_text(encoding="utf-8")
-    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as exc:
-        raise _fail(f"cannot read {str(path)!r}: {exc}; expected UTF-8 text") from exc
-    # str.splitlines would also break on U+2028 and friends, which JSON strings may hold raw.
-    return [line.rstrip("\r") for line in text.split("\n")]
-
-
-def _records(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
-    """Yield ``(0-based line, "path:line" label, object)`` per non-blank JSON-lines line."""
-    for line_number, line in enumerate(_read_lines(path)):
-        if not line.strip():
-            continue
-        where = f"{path}:{line_number + 1}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise _fail(f"{where}: invalid JSON ({exc.msg}); expected one object per line") from exc
-        if not isinstance(record, dict):
-            raise _fail(f"{where}: expected a JSON object, got {type(record).__name__}")
-        yield line_number, where, record
-
-
-def _field(record: Mapping[str, Any], key: str, where: str, kind: type = str, *,
-           optional: bool = False) -> Any:
-    """Return ``record[key]`` if it is a ``kind`` (an int id becomes a str); None if optional."""
-    value = record.get(key)
-    if value is None and optional:
-        return None
-    if kind is str and key in ("_id", "id") and type(value) is int:
-        return str(value)
-    if not isinstance(value, kind):
-        raise _fail(f"{where}: field {key!r} must be a {kind.__name__}, got {value!r:.80}")
-    return value
-
-
-def _document(doc_id: str, text: str, title: str, corpus_id: str, where: str) -> Document:
-    try:
-        return Document(id=doc_id, text=text, title=title, corpus_id=corpus_id, metadata={})
-    except InvalidInputError as exc:
-        raise _fail(f"{where}: {exc.message}") from exc
-
-
-def _corpus(documents: list[Document], path: Path) -> tuple[Document, ...]:
-    if not documents:
-        raise _fail(f"{str(path)!r} holds no documents")
-    require_unique((doc.id for doc in documents), f"document id in {path}", stage=_STAGE)
-    return tuple(documents)
-
-
-def _load_jsonl_corpus(folder: Path, corpus_id: str) -> tuple[Document, ...]:
-    path = _locate(folder, "corpus.jsonl")
-    documents = [
-        _document(_field(record, "_id", where), _field(record, "text", where, optional=True) or "",
-                  _field(record, "title", where, optional=True) or "", corpus_id, where)
-        for _, where, record in _records(path)
-    ]
-    return _corpus(documents, path)
-
-
-def _add_judgement(qrels: dict[str, dict[str, int]], query_id: str, doc_id: str,
-                   grade_text: str, where: str) -> None:
-    try:
-        grade = int(grade_text)
-    except ValueError:
-        raise _fail(f"{where}: relevance {grade_text!r} must be an integer") from None
-    judged = qrels.setdefault(query_id, {})
-    if judged.get(doc_id, grade) != grade:
-        raise _fail(f"{where}: ({query_id!r}, {doc_id!r}) judged twice: {judged[doc_id]}, {grade}")
-    judged[doc_id] = grade
-
-
-def _judged(queries: list[Query], qrels: Mapping[str, Any], source: Path) -> tuple[Query, ...]:
-    """Keep the judged queries; refuse qrels naming a query the query file lacks."""
-    require_unique((query.id for query in queries), f"query id in {source}", stage=_STAGE)
-    known = {query.id for query in queries}
-    missing = [query_id for query_id in qrels if query_id not in known]
-    if missing:
-        raise _fail(f"qrels name {len(missing)} queries absent from {str(source)!r}: {missing[:5]}")
-    return tuple(query for query in queries if query.id in qrels)
-
-
-# --- the three layouts -----------------------------------------------------------------------
+# --- the three folder layouts -----------------------------------------------------------------------
 
 
 def load_beir(folder: _PathArg, split: str = "test", *,
@@ -293,20 +195,15 @@ def load_trec(folder: _PathArg, *, corpus_id: str | None = None) -> BeirDataset:
     return BeirDataset(name, DatasetFormat.TREC, "all", corpus, queries_kept, qrels)
 
 
-def _sub_questions(record: Mapping[str, Any], where: str) -> tuple[str, ...]:
-    steps = _field(record, "decomposition", where, list, optional=True) or []
-    questions = tuple(step.get("question") if isinstance(step, dict) else step for step in steps)
-    if not all(isinstance(question, str) for question in questions):
-        raise _fail(f"{where}: decomposition must hold strings or objects with a 'question' string")
-    return questions
-
-
 def load_multihop(folder: _PathArg, *, corpus_id: str | None = None) -> MultiHopDataset:
-    """Load a HotpotQA/MuSiQue-style folder: ``corpus.jsonl`` and ``questions.jsonl``.
+    """Load the normalised multi-hop folder: ``corpus.jsonl`` and ``questions.jsonl``.
 
     Each question line holds ``id``, ``question``, ``answer``, ``type``, ``gold_doc_ids``,
     ``pool_doc_ids`` and optionally ``answer_aliases`` and ``decomposition`` (null, a list of
-    strings, or MuSiQue's list of objects, of which each ``question`` is kept).
+    strings, MuSiQue's list of objects, of which each ``question`` is kept, or
+    2WikiMultihopQA's ``[subject, relation, object]`` evidence triples, kept as
+    ``"subject >> relation"``). A paragraph listed twice in a pool (or in the gold list) is
+    kept once, the first; the pool repeats are counted in :attr:`MultiHopDataset.notes`.
 
     Args:
         folder: The dataset folder.
@@ -322,26 +219,28 @@ def load_multihop(folder: _PathArg, *, corpus_id: str | None = None) -> MultiHop
     corpus = _load_jsonl_corpus(path, corpus_id)
     questions_path = _locate(path, "questions.jsonl")
     questions: list[MultiHopQuestion] = []
+    notes = PoolNotes()
     for line_number, where, record in _records(questions_path):
-        try:
-            questions.append(MultiHopQuestion(
-                id=_field(record, "id", where),
-                question=_field(record, "question", where),
-                answer=_field(record, "answer", where),
-                aliases=tuple(_field(record, "answer_aliases", where, list, optional=True) or ()),
-                type=_field(record, "type", where),
-                gold_doc_ids=tuple(_field(record, "gold_doc_ids", where, list)),
-                pool_doc_ids=tuple(_field(record, "pool_doc_ids", where, list)),
-                line_number=line_number,
-                decomposition=_sub_questions(record, where),
-            ))
-        except InvalidInputError as exc:
-            located = exc.message.startswith(where)
-            raise _fail(exc.message if located else f"{where}: {exc.message}") from exc
+        question_id = _field(record, "id", where)
+        gold = _field(record, "gold_doc_ids", where, list)
+        pool = _field(record, "pool_doc_ids", where, list)
+        for key, ids in (("gold_doc_ids", gold), ("pool_doc_ids", pool)):
+            if not all(isinstance(doc_id, str) for doc_id in ids):
+                raise _fail(f"{where}: field {key!r} must be a list of document id strings, got {ids!r:.80}")
+        questions.append(_question(
+            where, id=question_id, question=_field(record, "question", where),
+            answer=_field(record, "answer", where),
+            aliases=tuple(_field(record, "answer_aliases", where, list, optional=True) or ()),
+            type=_field(record, "type", where),
+            gold_doc_ids=notes.first_of_each(question_id, gold, count=False),
+            pool_doc_ids=notes.first_of_each(question_id, pool),
+            line_number=line_number,
+            decomposition=sub_questions(record.get("decomposition"), where),
+        ))
     if not questions:
         raise _fail(f"{str(questions_path)!r} holds no questions")
     require_unique((q.id for q in questions), f"question id in {questions_path}", stage=_STAGE)
-    return MultiHopDataset(name, corpus, tuple(questions))
+    return MultiHopDataset(name, corpus, tuple(questions), DatasetFormat.MULTIHOP, notes.notes())
 
 
 _MARKERS = {
@@ -351,52 +250,86 @@ _MARKERS = {
 }
 
 
-def detect_format(folder: _PathArg) -> DatasetFormat:
-    """Tell which layout a folder holds from the files present (``.gz`` variants count).
+def detect_format(path: _PathArg) -> DatasetFormat:
+    """Tell which format a dataset folder or file holds.
+
+    A folder by the files present (``.gz`` variants count): BEIR, TREC or the normalised
+    multi-hop layout. A file by its first record: HotpotQA, 2WikiMultihopQA or MuSiQue as
+    published (see :func:`~agentic_rag.evaluation.qa_files.detect_file_format`).
 
     Args:
-        folder: The dataset folder.
+        path: The dataset folder or file.
 
     Returns:
         The single matching :class:`DatasetFormat`.
 
     Raises:
-        InvalidInputError: The folder is missing, or matches no layout or more than one.
+        InvalidInputError: The path is missing, or matches no format or more than one.
     """
-    path = _folder(folder, None)[0]
+    if isinstance(path, (str, os.PathLike)) and not Path(path).exists():
+        raise _fail(f"no dataset folder or file at {str(path)!r}")
+    if isinstance(path, (str, os.PathLike)) and Path(path).is_file():
+        return detect_file_format(path)
+    folder = _folder(path, None)[0]
 
     def present(marker: str) -> bool:
         if marker.endswith("/"):
-            return (path / marker).is_dir()
-        return (path / marker).is_file() or (path / f"{marker}.gz").is_file()
+            return (folder / marker).is_dir()
+        return (folder / marker).is_file() or (folder / f"{marker}.gz").is_file()
 
     matches = [fmt for fmt, markers in _MARKERS.items() if all(present(m) for m in markers)]
     if len(matches) != 1:
         layouts = "; ".join(f"{fmt.value}: {', '.join(m)}" for fmt, m in _MARKERS.items())
+        files = ", ".join(fmt.value for fmt in DatasetFormat if fmt.is_file)
         found = f"several layouts {[m.value for m in matches]}" if matches else "no known layout"
-        raise _fail(f"{str(path)!r} matches {found}; expected the files of exactly one of: "
-                    f"{layouts}")
+        raise _fail(f"{str(folder)!r} matches {found}; expected the files of exactly one of: "
+                    f"{layouts} (or pass a {files} file itself)")
     return matches[0]
 
 
-def load_dataset(folder: _PathArg, *, split: str = "test",
-                 corpus_id: str | None = None) -> BeirDataset | MultiHopDataset:
-    """Detect a folder's layout and load it with the matching loader.
+def _loaders() -> dict[DatasetFormat, Callable[..., BeirDataset | MultiHopDataset]]:
+    return {
+        DatasetFormat.BEIR: load_beir,
+        DatasetFormat.TREC: load_trec,
+        DatasetFormat.MULTIHOP: load_multihop,
+        DatasetFormat.HOTPOTQA: load_hotpotqa,
+        DatasetFormat.TWOWIKI: load_2wikimultihopqa,
+        DatasetFormat.MUSIQUE: load_musique,
+    }
+
+
+def load_dataset(path: _PathArg, *, split: str = "test", corpus_id: str | None = None,
+                 format: DatasetFormat | str | None = None) -> BeirDataset | MultiHopDataset:
+    """Load a dataset folder or file with the loader of its format.
 
     Args:
-        folder: The dataset folder.
-        split: Qrels split for BEIR folders (ignored by the other layouts).
-        corpus_id: Corpus id given to every document; the folder name by default.
+        path: The dataset folder (BEIR, TREC, normalised multi-hop) or file (HotpotQA,
+            2WikiMultihopQA, MuSiQue as published).
+        split: Qrels split for BEIR folders (ignored by the other formats).
+        corpus_id: Corpus id given to every document; the folder or file name by default.
+        format: A :class:`DatasetFormat` or its value; ``None`` or ``"auto"`` detects it.
 
     Returns:
         A :class:`BeirDataset` (BEIR, TREC) or a :class:`MultiHopDataset`.
 
     Raises:
-        InvalidInputError: The layout matches none or several, or a file is missing or malformed.
+        InvalidInputError: An unknown format, a folder given for a file format (or the other way
+            round), a format that cannot be detected, or a missing or malformed file.
     """
-    fmt = detect_format(folder)
+    if format is None or format == "auto":
+        fmt = detect_format(path)
+    else:
+        try:
+            fmt = DatasetFormat(format)
+        except ValueError:
+            choices = ["auto", *(f.value for f in DatasetFormat)]
+            raise _fail(f"format must be one of {choices}, got {format!r}") from None
+        if isinstance(path, (str, os.PathLike)) and not Path(path).exists():
+            raise _fail(f"no dataset folder or file at {str(path)!r}")
+        is_file = isinstance(path, (str, os.PathLike)) and Path(path).is_file()
+        if is_file != fmt.is_file:
+            wanted = "a file" if fmt.is_file else "a folder"
+            raise _fail(f"format {fmt.value!r} expects {wanted}, got {str(path)!r}")
     if fmt is DatasetFormat.BEIR:
-        return load_beir(folder, split, corpus_id=corpus_id)
-    if fmt is DatasetFormat.TREC:
-        return load_trec(folder, corpus_id=corpus_id)
-    return load_multihop(folder, corpus_id=corpus_id)
+        return load_beir(path, split, corpus_id=corpus_id)
+    return _loaders()[fmt](path, corpus_id=corpus_id)

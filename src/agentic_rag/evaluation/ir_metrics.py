@@ -19,6 +19,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from agentic_rag._contracts.validation import is_int, require_int
 from agentic_rag._errors import InvalidInputError
 
 __all__ = [
@@ -43,10 +44,7 @@ def _fail(message: str) -> InvalidInputError:
 
 
 def _check_k(k: object, *, optional: bool = False) -> None:
-    if optional and k is None:
-        return
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise _fail(f"k must be an int >= 1{' or None' if optional else ''}, got {k!r}")
+    require_int(k, "k", minimum=1, optional=optional, stage=_STAGE)
 
 
 def _unique_ranking(ranked_ids: object) -> tuple[str, ...]:
@@ -72,7 +70,7 @@ def _check_qrels(qrels: object, *, query_id: str | None = None) -> None:
     if not isinstance(qrels, Mapping):
         raise _fail(f"qrels{where} must map document id -> int grade, got {type(qrels).__name__}")
     for doc_id, grade in qrels.items():
-        if not isinstance(doc_id, str) or isinstance(grade, bool) or not isinstance(grade, int):
+        if not isinstance(doc_id, str) or not is_int(grade):
             raise _fail(f"qrels{where} must map str ids to int grades, got {doc_id!r}: {grade!r}")
 
 
@@ -315,8 +313,7 @@ class RunEvaluation:
             raise _fail(f"metrics must be a non-empty tuple of distinct names, got {names!r}")
         if not isinstance(self.means, tuple) or len(self.means) != len(names):
             raise _fail(f"means must hold one value per metric ({len(names)}), got {self.means!r}")
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise _fail(f"num_queries must be an int >= 1, got {count!r}")
+        require_int(count, "num_queries", minimum=1, stage=_STAGE)
         if not isinstance(self.per_query, tuple) or len(self.per_query) != count * len(names):
             raise _fail(
                 f"per_query must hold num_queries x metrics = {count * len(names)} triples, "

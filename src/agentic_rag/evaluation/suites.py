@@ -14,8 +14,8 @@ from pathlib import Path
 from agentic_rag._agentic import AgenticRAGOrchestrator, AutoraterStyleSufficiencyJudge, OrchestratorConfig
 from agentic_rag._contracts import Corpus, Document
 from agentic_rag._contracts.serialization import JsonContract
-from agentic_rag._errors import InvalidInputError
-from agentic_rag.evaluation.dataset_records import BeirDataset, MultiHopDataset
+from agentic_rag._contracts.validation import require_int
+from agentic_rag.evaluation.dataset_records import BeirDataset, DatasetFormat, MultiHopDataset
 from agentic_rag.evaluation.datasets import load_dataset
 from agentic_rag.evaluation.ir_metrics import ndcg_at_k, recall_at_k
 from agentic_rag.evaluation.multihop import EvidenceRun, MultiHopConfiguration, compare_configurations, split_questions
@@ -64,11 +64,13 @@ class EvalRow(JsonContract):
 
 @dataclass(frozen=True, slots=True)
 class EvalReport(JsonContract):
-    """Every configuration's row for one dataset."""
+    """Every configuration's row for one dataset, and what the loader repaired or skipped
+    (:attr:`MultiHopDataset.notes`)."""
 
     dataset: str
     format: str
     rows: tuple[EvalRow, ...]
+    notes: tuple[str, ...] = ()
 
     def by_configuration(self) -> dict[str, dict[str, float]]:
         """``{configuration: {metric: value}}``, the ``eval --json`` shape."""
@@ -126,14 +128,18 @@ def evidence_runners(documents: Sequence[Document], corpus_id: str, *, depth: in
     return {"one_shot": one_shot, "iterative": iterative, "parallel": fused}
 
 
-def run_eval(folder: str | Path, *, limit: int | None = None, half: str = "all", split: str = "test") -> EvalReport:
-    """Evaluate the three configurations on a BEIR, TREC or multi-hop folder.
+def run_eval(folder: str | Path, *, limit: int | None = None, half: str = "all", split: str = "test",
+             format: DatasetFormat | str | None = None) -> EvalReport:
+    """Evaluate the three configurations on a BEIR, TREC or multi-hop folder, or a HotpotQA,
+    2WikiMultihopQA or MuSiQue file as published.
 
     Args:
-        folder: The dataset folder.
+        folder: The dataset folder or file.
         limit: Only the first ``limit`` queries (after ``half``).
-        half: ``"all"``, ``"tune"`` (even lines) or ``"report"`` (odd lines); multi-hop only.
+        half: ``"all"``, ``"tune"`` (even lines or records) or ``"report"`` (odd ones);
+            multi-hop only.
         split: Qrels split for BEIR folders.
+        format: The :class:`DatasetFormat` (or its value); ``None`` or ``"auto"`` detects it.
 
     Returns:
         One row per configuration: nDCG@10 and recall@10/100 for judged collections,
@@ -143,9 +149,8 @@ def run_eval(folder: str | Path, *, limit: int | None = None, half: str = "all",
     Raises:
         InvalidInputError: An unreadable folder or a bad ``limit``.
     """
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-        raise InvalidInputError(f"limit must be an int >= 1 or None, got {limit!r}", stage="evaluation")
-    dataset = load_dataset(folder, split=split)
+    require_int(limit, "limit", minimum=1, optional=True, stage="evaluation")
+    dataset = load_dataset(folder, split=split, format=format)
     corpus_id = dataset.corpus[0].corpus_id if dataset.corpus else "corpus"
     if isinstance(dataset, MultiHopDataset):
         questions = split_questions(dataset.questions, half)[:limit]
@@ -153,7 +158,7 @@ def run_eval(folder: str | Path, *, limit: int | None = None, half: str = "all",
         configs = [MultiHopConfiguration(name, lambda q, fn=runners[name]: fn(q.question)) for name in CONFIGURATION_NAMES]
         reports = compare_configurations(questions, configs, k=10)
         rows = tuple(EvalRow(r.name, r.questions, None, round(r.gold_recall_at_k, 4), None, r.all_gold_at_k, r.iterations, r.retriever_calls, r.seconds) for r in reports)
-        return EvalReport(dataset.name, "multihop", rows)
+        return EvalReport(dataset.name, dataset.format.value, rows, dataset.notes)
     assert isinstance(dataset, BeirDataset)
     queries = dataset.queries[:limit]
     runners = evidence_runners(dataset.corpus, corpus_id, depth=100)

@@ -2,32 +2,44 @@
 role schemas and prompts, record/replay, an in-process scripted model, and the MCP client's
 own model over ``sampling/createMessage`` (:class:`McpSamplingLLM`).
 
-Everything here speaks HTTP with ``urllib`` only. See :mod:`agentic_rag.llm.environment` for
-the environment variables the clients read.
+Everything here speaks HTTP with ``urllib`` only, through one private HTTP layer shared with
+:mod:`agentic_rag.providers`; every HTTP client takes its transport, retry policy and test
+hooks as one ``http=`` argument, an :class:`HttpOptions`. See
+:mod:`agentic_rag.llm.environment` for the environment variables the clients read.
 """
 
 from __future__ import annotations
 
+from agentic_rag._http import (
+    HttpAttempt,
+    HttpOptions,
+    HttpRequest,
+    HttpResponse,
+    HttpResult,
+    JsonHttpClient,
+    RetryPolicy,
+    Secret,
+    Transport,
+    UrllibTransport,
+)
 from agentic_rag.llm.anthropic import AnthropicLLM
 from agentic_rag.llm.embeddings import OllamaEmbedder, OpenAIEmbedder
-from agentic_rag.llm.http import HttpResult, JsonHttpClient, RetryPolicy
 from agentic_rag.llm.json_schema import check_schema, validate_json
 from agentic_rag.llm.metering import estimate_tokens
 from agentic_rag.llm.openai import OpenAICompatibleLLM
 from agentic_rag.llm.port import LLM, Completion, Message, MessageLike, MessageRole, ResponseFormat, ResponseFormatType, TokenUsage
 from agentic_rag.llm.recording import RecordingTransport, RecordMode
-from agentic_rag.llm.redaction import Secret
 from agentic_rag.llm.schemas import ROLE_SPECS, UNTRUSTED_RULE, LLMRole, RewriteStrategy, RoleSpec, role_spec
 from agentic_rag.llm.sampling import McpSamplingLLM, SamplingChannel
 from agentic_rag.llm.scripted import ScriptedCall, ScriptedLLM
 from agentic_rag.llm.structured import complete_json, extract_json
-from agentic_rag.llm.transport import HttpAttempt, HttpRequest, HttpResponse, Transport, UrllibTransport
 from agentic_rag.llm.untrusted import UNTRUSTED_TAG, escape_untrusted, render_untrusted
 
 __all__ = [
     "AnthropicLLM",
     "Completion",
     "HttpAttempt",
+    "HttpOptions",
     "HttpRequest",
     "HttpResponse",
     "HttpResult",

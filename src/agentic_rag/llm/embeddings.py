@@ -13,14 +13,13 @@ budget.
 
 from __future__ import annotations
 
-import math
-import random
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agentic_rag._contracts.validation import require_int
+from agentic_rag._contracts.validation import is_int, is_number, require_int
 from agentic_rag._errors import InvalidInputError, ProviderError
-from agentic_rag.llm.environment import (
+from agentic_rag._http import HttpBacked, HttpOptions, Secret, bearer_headers, build_client, normalise_base_url, redact_url
+from agentic_rag._http.environment import (
     ENV_EMBED_API_KEY,
     ENV_EMBED_BASE_URL,
     ENV_EMBED_MODEL,
@@ -29,10 +28,6 @@ from agentic_rag.llm.environment import (
     ENV_OLLAMA_HOST,
     from_env,
 )
-from agentic_rag.llm.http import JsonHttpClient, RetryPolicy
-from agentic_rag.llm.openai import normalise_base_url
-from agentic_rag.llm.redaction import Secret, redact_url
-from agentic_rag.llm.transport import HttpAttempt, Transport
 
 __all__ = ["OllamaEmbedder", "OpenAIEmbedder"]
 
@@ -52,13 +47,13 @@ def _vector(value: Any, where: str, stage: str) -> list[float]:
         raise ProviderError(f"{where} is not a non-empty list of numbers", stage=stage)
     out: list[float] = []
     for x in value:
-        if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        if not is_number(x):  # the provider's answer is bad, not the caller's input
             raise ProviderError(f"{where} holds {x!r}, expected finite numbers", stage=stage)
         out.append(float(x))
     return out
 
 
-class _BatchingEmbedder:
+class _BatchingEmbedder(HttpBacked):
     """Batching, dimension checks and the HTTP client shared by both embedders."""
 
     stage = "embeddings"
@@ -67,22 +62,16 @@ class _BatchingEmbedder:
         self,
         *,
         batch_size: int,
-        timeout_s: float,
-        max_retries: int,
-        retry: RetryPolicy | None,
-        transport: Transport | None,
-        sleep: Callable[[float], None] | None,
-        rng: random.Random | None,
+        timeout_s: float | None,
+        max_retries: int | None,
+        http: HttpOptions | None,
+        legacy: Mapping[str, Any],
     ) -> None:
         require_int(batch_size, "batch_size", minimum=1, stage=self.stage)
         self.batch_size = batch_size
-        self.http = JsonHttpClient.for_client(stage=self.stage, timeout_s=timeout_s, max_retries=max_retries, retry=retry,
-                                              transport=transport, sleep=sleep, rng=rng)
-
-    @property
-    def attempts(self) -> tuple[HttpAttempt, ...]:
-        """Recent HTTP attempts of this client (bounded), oldest first."""
-        return self.http.attempts
+        # Four frames up: build_client, this, the subclass's __init__, the user's call.
+        self._http = build_client(type(self).__name__, stage=self.stage, http=http, timeout_s=timeout_s, max_retries=max_retries,
+                                  default_timeout_s=60.0, legacy=legacy, stacklevel=4)
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """Return one vector per text, in input order.
@@ -126,14 +115,13 @@ class OpenAIEmbedder(_BatchingEmbedder):
         model: Embedding model; default ``$AGENTIC_RAG_EMBED_MODEL``.
         api_key: Bearer key; default ``$AGENTIC_RAG_EMBED_API_KEY``, else (only when the base
             URL also came from the LLM variable) ``$AGENTIC_RAG_LLM_API_KEY``.
-        timeout_s: Timeout of one attempt, capped by the run's deadline.
-        max_retries: Retries on 408/409/425/429/5xx, timeouts and resets.
+        timeout_s: Timeout of one attempt, capped by the run's deadline (default 60 s).
+        max_retries: Retries on 408/409/425/429/5xx, timeouts and resets (default 3).
         batch_size: Texts per request.
         dimensions: Ask the model for shorter vectors (OpenAI ``dimensions``), if supported.
-        retry: A full retry policy (overrides ``max_retries``).
-        transport: One-attempt transport (recording, replay, tests).
-        sleep: Wait function between retries.
-        rng: Jitter source for backoff.
+        http: Transport (recording, replay, tests), retry policy and test hooks, as
+            :class:`~agentic_rag.llm.HttpOptions`.
+        **legacy: ``retry=``, ``transport=``, ``sleep=``, ``rng=``: deprecated, use ``http=``.
 
     Raises:
         InvalidInputError: No base URL or model (naming the variables to set).
@@ -146,15 +134,13 @@ class OpenAIEmbedder(_BatchingEmbedder):
         base_url: str | None = None,
         model: str | None = None,
         api_key: str | None = None,
-        timeout_s: float = 60.0,
-        max_retries: int = 3,
+        timeout_s: float | None = None,
+        max_retries: int | None = None,
         *,
         batch_size: int = 128,
         dimensions: int | None = None,
-        retry: RetryPolicy | None = None,
-        transport: Transport | None = None,
-        sleep: Callable[[float], None] | None = None,
-        rng: random.Random | None = None,
+        http: HttpOptions | None = None,
+        **legacy: Any,
     ) -> None:
         explicit = from_env(base_url, ENV_EMBED_BASE_URL)
         resolved = explicit or from_env(None, ENV_LLM_BASE_URL)
@@ -171,7 +157,7 @@ class OpenAIEmbedder(_BatchingEmbedder):
             key = from_env(None, ENV_LLM_API_KEY)
         if dimensions is not None:
             require_int(dimensions, "dimensions", minimum=1, stage=self.stage)
-        super().__init__(batch_size=batch_size, timeout_s=timeout_s, max_retries=max_retries, retry=retry, transport=transport, sleep=sleep, rng=rng)
+        super().__init__(batch_size=batch_size, timeout_s=timeout_s, max_retries=max_retries, http=http, legacy=legacy)
         self.base_url = normalise_base_url(resolved, strip_suffixes=("/embeddings",), stage=self.stage)
         self.model = model
         self.dimensions = dimensions
@@ -181,8 +167,7 @@ class OpenAIEmbedder(_BatchingEmbedder):
         payload: dict[str, Any] = {"model": self.model, "input": batch}
         if self.dimensions is not None:
             payload["dimensions"] = self.dimensions
-        headers = {"Authorization": f"Bearer {self._api_key.reveal()}"} if self._api_key else {}
-        data = self.http.post_json(f"{self.base_url}/embeddings", payload, headers=headers).data
+        data = self._http.post_json(f"{self.base_url}/embeddings", payload, headers=bearer_headers(self._api_key)).data
         items = data.get("data") if isinstance(data, dict) else None
         if not isinstance(items, list):
             raise ProviderError("the answer has no 'data' list; expected an embeddings response", stage=self.stage)
@@ -191,7 +176,7 @@ class OpenAIEmbedder(_BatchingEmbedder):
             if not isinstance(item, dict):
                 raise ProviderError(f"data[{position}] is not an object", stage=self.stage)
             index = item.get("index", position)
-            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(batch) or index in by_index:
+            if not is_int(index) or not 0 <= index < len(batch) or index in by_index:
                 raise ProviderError(f"data[{position}].index is {index!r}; expected each of 0..{len(batch) - 1} once", stage=self.stage)
             by_index[index] = _vector(item.get("embedding"), f"data[{position}].embedding", self.stage)
         return [by_index[i] for i in sorted(by_index)]
@@ -208,15 +193,14 @@ class OllamaEmbedder(_BatchingEmbedder):
         base_url: Ollama address; default ``$OLLAMA_HOST`` or ``http://localhost:11434``.
         model: Embedding model (for example ``nomic-embed-text``); default
             ``$AGENTIC_RAG_EMBED_MODEL``.
-        timeout_s: Timeout of one attempt, capped by the run's deadline.
-        max_retries: Retries on 408/409/425/429/5xx, timeouts and resets.
+        timeout_s: Timeout of one attempt, capped by the run's deadline (default 60 s).
+        max_retries: Retries on 408/409/425/429/5xx, timeouts and resets (default 3).
         batch_size: Texts per request.
         truncate: Let Ollama truncate inputs longer than the context (else it errors).
         keep_alive: How long Ollama keeps the model loaded (for example ``"5m"``).
-        retry: A full retry policy (overrides ``max_retries``).
-        transport: One-attempt transport (recording, replay, tests).
-        sleep: Wait function between retries.
-        rng: Jitter source for backoff.
+        http: Transport (recording, replay, tests), retry policy and test hooks, as
+            :class:`~agentic_rag.llm.HttpOptions`.
+        **legacy: ``retry=``, ``transport=``, ``sleep=``, ``rng=``: deprecated, use ``http=``.
 
     Raises:
         InvalidInputError: No model (naming the variable to set).
@@ -228,16 +212,14 @@ class OllamaEmbedder(_BatchingEmbedder):
         self,
         base_url: str | None = None,
         model: str | None = None,
-        timeout_s: float = 60.0,
-        max_retries: int = 3,
+        timeout_s: float | None = None,
+        max_retries: int | None = None,
         *,
         batch_size: int = 64,
         truncate: bool = True,
         keep_alive: str | None = None,
-        retry: RetryPolicy | None = None,
-        transport: Transport | None = None,
-        sleep: Callable[[float], None] | None = None,
-        rng: random.Random | None = None,
+        http: HttpOptions | None = None,
+        **legacy: Any,
     ) -> None:
         model = from_env(model, ENV_EMBED_MODEL)
         if not model:
@@ -245,7 +227,7 @@ class OllamaEmbedder(_BatchingEmbedder):
         host = from_env(base_url, ENV_OLLAMA_HOST) or "http://localhost:11434"
         if not host.lower().startswith(("http://", "https://")):
             host = f"http://{host}"  # OLLAMA_HOST is often written as host:port
-        super().__init__(batch_size=batch_size, timeout_s=timeout_s, max_retries=max_retries, retry=retry, transport=transport, sleep=sleep, rng=rng)
+        super().__init__(batch_size=batch_size, timeout_s=timeout_s, max_retries=max_retries, http=http, legacy=legacy)
         self.base_url = normalise_base_url(host, strip_suffixes=("/api/embed",), stage=self.stage)
         self.model = model
         self.truncate = bool(truncate)
@@ -255,7 +237,7 @@ class OllamaEmbedder(_BatchingEmbedder):
         payload: dict[str, Any] = {"model": self.model, "input": batch, "truncate": self.truncate}
         if self.keep_alive is not None:
             payload["keep_alive"] = self.keep_alive
-        data = self.http.post_json(f"{self.base_url}/api/embed", payload).data
+        data = self._http.post_json(f"{self.base_url}/api/embed", payload).data
         embeddings = data.get("embeddings") if isinstance(data, dict) else None
         if not isinstance(embeddings, list):
             raise ProviderError("the answer has no 'embeddings' list; expected an /api/embed response", stage=self.stage)

@@ -13,6 +13,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from agentic_rag._contracts.validation import is_int
 from agentic_rag._errors import InvalidInputError
 
 __all__ = ["SUPPORTED_KEYWORDS", "check_schema", "validate_json"]
@@ -91,7 +92,7 @@ def _check(schema: Any, path: str, depth: int) -> None:
     for key in ("minLength", "maxLength", "minItems", "maxItems"):
         if key in schema:
             value = schema[key]
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            if not is_int(value) or value < 0:
                 raise _refuse(path, f"has {key!r} {_short(value)}; expected a non-negative integer")
     for key in ("minimum", "maximum"):
         if key in schema and not _is_number(schema[key]):
@@ -126,7 +127,7 @@ def _type_ok(value: Any, name: str) -> bool:
     if name == "boolean":
         return isinstance(value, bool)
     if name == "integer":
-        return (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer())
+        return is_int(value) or (isinstance(value, float) and value.is_integer())
     if name == "number":
         return _is_number(value)
     if name == "string":

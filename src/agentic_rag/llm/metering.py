@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from agentic_rag._budget import current_budget
+from agentic_rag._contracts.validation import is_int
 from agentic_rag._errors import ProviderError
 from agentic_rag.llm.port import Completion, Message, TokenUsage
 
@@ -43,7 +44,7 @@ def usage_from_counts(prompt: Any, completion: Any, *, messages: Sequence[Messag
     estimated = False
 
     def valid(value: Any) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        return is_int(value) and value >= 0
 
     if not valid(prompt):
         prompt = sum(estimate_tokens(m.content) for m in messages)

@@ -19,26 +19,25 @@ decoding, so the answer ends when the schema is satisfied). ``json_mode`` choose
 When a server answers a ``json_schema`` request with an error saying it does not take that
 format (llama-cpp-python's server: HTTP 500, "Input should be 'text' or 'json_object'"), the
 client switches to ``json_object_schema`` for that call and every later one, and from there to
-plain ``json_object`` if that is refused too. Answers are validated afterwards either way.
+plain ``json_object`` if that is refused too. Each call computes its mode when it starts, from
+the configured mode and the modes this server has refused so far; concurrent calls never
+change each other's mode mid-call. Answers are validated afterwards either way.
 """
 
 from __future__ import annotations
 
-import random
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError, ProviderError, ProviderHTTPError
-from agentic_rag.llm.environment import ENV_LLM_API_KEY, ENV_LLM_BASE_URL, ENV_LLM_JSON_MODE, ENV_LLM_MODEL, from_env
-from agentic_rag.llm.http import JsonHttpClient, RetryPolicy
-from agentic_rag.llm.metering import metered_call, usage_from_counts
-from agentic_rag.llm.port import Completion, Message, ResponseFormat, ResponseFormatType, check_messages
-from agentic_rag.llm.redaction import Secret, redact_url
-from agentic_rag.llm.transport import HttpAttempt, Transport
+from agentic_rag._http import HttpOptions, HttpResult, Secret, bearer_headers, normalise_base_url, redact_url
+from agentic_rag._http.environment import ENV_LLM_API_KEY, ENV_LLM_BASE_URL, ENV_LLM_JSON_MODE, ENV_LLM_MODEL, from_env
+from agentic_rag.llm.chat import ChatCall, HttpChatModel
+from agentic_rag.llm.metering import usage_from_counts
+from agentic_rag.llm.port import Completion, ResponseFormat, ResponseFormatType
 
-__all__ = ["JSON_MODES", "OpenAICompatibleLLM", "check_sampling", "decoding_schema"]
+__all__ = ["JSON_MODES", "OpenAICompatibleLLM", "decoding_schema"]
 
 # How a requested JSON format reaches the server, from the most to the least constrained: as
 # asked, the schema inside JSON mode, plain JSON mode, or not sent.
@@ -50,33 +49,7 @@ _UNBOUNDED_FOR_GRAMMARS = frozenset({"maxLength", "maxItems"})
 TOKEN_LIMIT_PARAMS = ("max_tokens", "max_completion_tokens")
 
 
-def check_sampling(temperature: object, max_tokens: object, *, stage: str) -> None:
-    """Refuse a temperature outside [0, 2] or a ``max_tokens`` below 1.
-
-    Raises:
-        InvalidInputError: Either value is out of range or of the wrong type.
-    """
-    if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not 0.0 <= temperature <= 2.0:
-        raise InvalidInputError(f"temperature must be a number in [0, 2], got {temperature!r}", stage=stage)
-    require_int(max_tokens, "max_tokens", minimum=1, stage=stage)
-
-
-def normalise_base_url(url: str, *, strip_suffixes: Sequence[str], stage: str) -> str:
-    """Return ``url`` without trailing slashes or a pasted endpoint suffix.
-
-    Raises:
-        InvalidInputError: Not an http(s) URL.
-    """
-    if not isinstance(url, str) or not url.lower().startswith(("http://", "https://")):
-        raise InvalidInputError(f"base_url must start with http:// or https://, got {redact_url(str(url))!r}", stage=stage)
-    url = url.rstrip("/")
-    for suffix in strip_suffixes:
-        if url.endswith(suffix):
-            url = url[: -len(suffix)].rstrip("/")
-    return url
-
-
-class OpenAICompatibleLLM:
+class OpenAICompatibleLLM(HttpChatModel):
     """Chat completions over HTTP from any OpenAI-compatible server.
 
     Args:
@@ -85,21 +58,20 @@ class OpenAICompatibleLLM:
             ``$AGENTIC_RAG_LLM_BASE_URL``.
         model: Model name; default ``$AGENTIC_RAG_LLM_MODEL``.
         api_key: Bearer key; default ``$AGENTIC_RAG_LLM_API_KEY`` (local servers need none).
-        timeout_s: Timeout of one attempt, capped by the run's deadline.
-        max_retries: Retries on 408/409/425/429/5xx, timeouts and connection errors.
+        timeout_s: Timeout of one attempt, capped by the run's deadline (default 60 s).
+        max_retries: Retries on 408/409/425/429/5xx, timeouts and connection errors (default 3).
+        http: Transport (recording, replay, tests), retry policy and test hooks, as
+            :class:`~agentic_rag.llm.HttpOptions`.
         json_mode: How a JSON-schema format is sent (see the module docstring):
             ``"json_schema"``, ``"json_object_schema"``, ``"json_object"`` or ``"none"``;
             default ``$AGENTIC_RAG_LLM_JSON_MODE``, else ``"json_schema"``.
         token_limit_param: ``"max_tokens"`` or ``"max_completion_tokens"`` (newer OpenAI models).
         extra_body: Extra JSON fields merged into every request (``seed``, ``top_p``...).
-        retry: A full retry policy (overrides ``max_retries``).
-        transport: One-attempt transport (recording, replay, tests).
-        sleep: Wait function between retries (tests pass a no-op).
-        rng: Jitter source for backoff.
+        **legacy: ``retry=``, ``transport=``, ``sleep=``, ``rng=``: deprecated, use ``http=``.
 
     Raises:
-        InvalidInputError: No base URL or model (naming the variables to set), or an option
-            outside its allowed values.
+        InvalidInputError: No base URL or model (naming the variables to set), an option
+            outside its allowed values, or an HTTP setting given twice.
     """
 
     stage = "openai"
@@ -109,16 +81,14 @@ class OpenAICompatibleLLM:
         base_url: str | None = None,
         model: str | None = None,
         api_key: str | None = None,
-        timeout_s: float = 60.0,
-        max_retries: int = 3,
+        timeout_s: float | None = None,
+        max_retries: int | None = None,
         *,
+        http: HttpOptions | None = None,
         json_mode: str | None = None,
         token_limit_param: str = "max_tokens",
         extra_body: Mapping[str, Any] | None = None,
-        retry: RetryPolicy | None = None,
-        transport: Transport | None = None,
-        sleep: Callable[[float], None] | None = None,
-        rng: random.Random | None = None,
+        **legacy: Any,
     ) -> None:
         base_url = from_env(base_url, ENV_LLM_BASE_URL)
         model = from_env(model, ENV_LLM_MODEL)
@@ -138,75 +108,51 @@ class OpenAICompatibleLLM:
         self.base_url = normalise_base_url(base_url, strip_suffixes=("/chat/completions",), stage=self.stage)
         self.model = model
         self._api_key = Secret(from_env(api_key, ENV_LLM_API_KEY) or "")
-        self.json_mode = json_mode
+        self._configured_json_mode = json_mode
+        # Modes this server refused; only ever grows, read when a call starts.
+        self._refused_modes: set[str] = set()
         self._mode_lock = threading.Lock()
         self.token_limit_param = token_limit_param
         self.extra_body = dict(extra_body or {})
-        self.http = JsonHttpClient.for_client(stage=self.stage, timeout_s=timeout_s, max_retries=max_retries, retry=retry,
-                                              transport=transport, sleep=sleep, rng=rng)
+        super().__init__(timeout_s=timeout_s, max_retries=max_retries, http=http, legacy=legacy)
 
     @property
-    def attempts(self) -> tuple[HttpAttempt, ...]:
-        """Recent HTTP attempts of this client (bounded), oldest first."""
-        return self.http.attempts
+    def json_mode(self) -> str:
+        """The JSON mode the next call starts with: the configured mode, moved down past every
+        mode this server has refused."""
+        with self._mode_lock:
+            mode = self._configured_json_mode
+            while mode in self._refused_modes:
+                mode = _DOWNGRADES[mode]
+            return mode
 
-    def complete(
-        self,
-        messages: Sequence[Message],
-        *,
-        temperature: float = 0.0,
-        max_tokens: int = 512,
-        response_format: ResponseFormat | Mapping[str, Any] | None = None,
-    ) -> Completion:
-        """Send the messages to ``/chat/completions`` and return the first choice.
+    def _json_mode_for_call(self) -> str:
+        return self.json_mode
 
-        Args:
-            messages: The conversation.
-            temperature: Sampling temperature in [0, 2].
-            max_tokens: Cap on generated tokens.
-            response_format: JSON mode or a JSON schema (see the module docstring).
+    def _next_json_mode(self, error: ProviderHTTPError, call: ChatCall, mode: str | None) -> str | None:
+        # The server does not take this form of the format (older vLLM, llama-cpp-python's
+        # server): this call goes on with the next form, and later calls start there; the
+        # caller's schema validation still applies.
+        if mode not in _DOWNGRADES or not _refuses_format(error, self._wire_format(call.response_format, mode)):
+            return None
+        with self._mode_lock:
+            self._refused_modes.add(mode)
+        return _DOWNGRADES[mode]
 
-        Returns:
-            The completion with usage (estimated when the server reports none).
-
-        Raises:
-            InvalidInputError: Bad messages or sampling values.
-            BudgetExhaustedError: The run's call or token cap is spent, or its deadline passed.
-            ProviderHTTPError: The server answered with an error status.
-            ProviderTimeoutError: No answer in time.
-            ProviderError: Connection failure or an answer without a message.
-        """
-        msgs = check_messages(messages, stage=self.stage)
-        check_sampling(temperature, max_tokens, stage=self.stage)
-        fmt = ResponseFormat.coerce(response_format, stage=self.stage)
+    def _request(self, call: ChatCall, mode: str | None) -> dict[str, Any]:
         payload: dict[str, Any] = {
             "model": self.model,
-            "messages": [m.to_wire() for m in msgs],
-            "temperature": temperature,
-            self.token_limit_param: max_tokens,
+            "messages": [m.to_wire() for m in call.messages],
+            "temperature": call.temperature,
+            self.token_limit_param: call.max_tokens,
         }
-        mode = self.json_mode
-        while True:
-            wire_format = self._wire_format(fmt, mode)
-            if wire_format is None:
-                payload.pop("response_format", None)
-            else:
-                payload["response_format"] = wire_format
-            payload.update(self.extra_body)
-            try:
-                return metered_call(lambda: self._send(payload, msgs))
-            except ProviderHTTPError as exc:
-                if not _refuses_format(exc, wire_format) or mode not in _DOWNGRADES:
-                    raise
-            # The server does not take this form of the format (older vLLM, llama-cpp-python's
-            # server): use the next one from now on; the caller's schema validation still applies.
-            # Compared first, so concurrent calls refused for the same mode downgrade it once.
-            with self._mode_lock:
-                if self.json_mode == mode:
-                    self.json_mode = _DOWNGRADES[mode]
-                mode = self.json_mode
+        wire_format = self._wire_format(call.response_format, mode)
+        if wire_format is not None:
+            payload["response_format"] = wire_format
+        payload.update(self.extra_body)
+        return payload
 
-    def _wire_format(self, fmt: ResponseFormat | None, mode: str) -> dict[str, Any] | None:
+    def _wire_format(self, fmt: ResponseFormat | None, mode: str | None) -> dict[str, Any] | None:
         if fmt is None or fmt.type is ResponseFormatType.TEXT or mode == "none":
             return None
         if fmt.type is ResponseFormatType.JSON_OBJECT or mode == "json_object":
@@ -218,9 +164,13 @@ class OpenAICompatibleLLM:
             spec["strict"] = True
         return {"type": "json_schema", "json_schema": spec}
 
-    def _send(self, payload: dict[str, Any], msgs: tuple[Message, ...]) -> Completion:
-        headers = {"Authorization": f"Bearer {self._api_key.reveal()}"} if self._api_key else {}
-        result = self.http.post_json(f"{self.base_url}/chat/completions", payload, headers=headers)
+    def _endpoint(self) -> str:
+        return f"{self.base_url}/chat/completions"
+
+    def _headers(self) -> dict[str, str]:
+        return bearer_headers(self._api_key)
+
+    def _parse(self, result: HttpResult, call: ChatCall) -> Completion:
         data = result.data
         choices = data.get("choices") if isinstance(data, dict) else None
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
@@ -238,7 +188,7 @@ class OpenAICompatibleLLM:
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
         return Completion(
             text=content,
-            usage=usage_from_counts(usage.get("prompt_tokens"), usage.get("completion_tokens"), messages=msgs, text=content),
+            usage=usage_from_counts(usage.get("prompt_tokens"), usage.get("completion_tokens"), messages=call.messages, text=content),
             model=str(data.get("model") or self.model),
             raw=data,
             finish_reason=str(choice.get("finish_reason") or ""),

@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Union, runtime_checkable
 
-from agentic_rag._contracts.validation import freeze_metadata, require_int, require_text
+from agentic_rag._contracts.validation import freeze_metadata, require_enum, require_int, require_number, require_text
 from agentic_rag._errors import InvalidInputError
-from agentic_rag.llm.transport import HttpAttempt
+from agentic_rag._http.transport import HttpAttempt
 
 __all__ = [
     "LLM",
@@ -26,6 +26,8 @@ __all__ = [
     "ResponseFormat",
     "ResponseFormatType",
     "TokenUsage",
+    "check_messages",
+    "check_sampling",
 ]
 
 
@@ -53,11 +55,7 @@ class Message:
     content: str
 
     def __post_init__(self) -> None:
-        try:
-            object.__setattr__(self, "role", MessageRole(self.role))
-        except ValueError:
-            allowed = [r.value for r in MessageRole]
-            raise InvalidInputError(f"Message.role must be one of {allowed}, got {self.role!r}", stage="llm") from None
+        object.__setattr__(self, "role", require_enum(MessageRole, self.role, "Message.role", stage="llm"))
         require_text(self.content, "Message.content", stage="llm", allow_empty=True)
 
     @classmethod
@@ -114,11 +112,7 @@ def coerce_message(value: object, *, where: str = "message", stage: str = "llm")
     if extra:
         raise InvalidInputError(f"{where} has the unsupported key {extra[0]!r}; a message dict holds only 'role' and 'content', got keys {sorted(map(str, value))}", stage=stage)
     role, content = value["role"], value["content"]
-    allowed = [r.value for r in MessageRole]
-    if isinstance(role, MessageRole):
-        pass
-    elif not isinstance(role, str) or role not in allowed:
-        raise InvalidInputError(f"{where}['role'] must be one of {allowed}, got {role!r}", stage=stage)
+    require_enum(MessageRole, role, f"{where}['role']", stage=stage)
     if not isinstance(content, str):
         hint = " (join the text parts into one string)" if isinstance(content, (list, tuple)) else ""
         raise InvalidInputError(f"{where}['content'] must be a string{hint}, got {type(content).__name__}", stage=stage)
@@ -141,6 +135,19 @@ def check_messages(messages: Sequence[MessageLike], *, stage: str) -> tuple[Mess
     if not messages:
         raise InvalidInputError("messages must hold at least one message, got an empty sequence", stage=stage)
     return tuple(coerce_message(message, where=f"messages[{i}]", stage=stage) for i, message in enumerate(messages))
+
+
+def check_sampling(temperature: object, max_tokens: object, *, stage: str) -> None:
+    """Refuse a temperature outside [0, 2] or a ``max_tokens`` below 1.
+
+    The one check every ``LLM`` implementation and every LLM-backed component applies to its
+    sampling values (a provider with a narrower range, like Anthropic's [0, 1], adds its own).
+
+    Raises:
+        InvalidInputError: Either value is out of range or of the wrong type.
+    """
+    require_number(temperature, "temperature", minimum=0, maximum=2, stage=stage)
+    require_int(max_tokens, "max_tokens", minimum=1, stage=stage)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """Record every HTTP exchange to JSONL and replay it offline, byte for byte.
 
-:class:`RecordingTransport` wraps any :class:`~agentic_rag.llm.transport.Transport`, so it
-works for chat, embedding and search clients alike (pass it as ``transport=``). Each line of
+:class:`RecordingTransport` wraps any :class:`~agentic_rag.llm.Transport`, so it works for
+chat, embedding and search clients alike (pass it as ``http=HttpOptions(transport=...)``). Each line of
 the file holds one exchange keyed by the SHA-256 of the canonical request: method, URL and
 headers with credentials removed (so a different key replays the same recording), and the
 body with JSON canonicalised. Replaying serves recorded responses for a key in the order they
@@ -20,15 +20,16 @@ import enum
 import hashlib
 import json
 import os
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
 
+from agentic_rag._contracts.validation import require_enum
 from agentic_rag._errors import IndexFormatError, InvalidInputError, ProviderError
-from agentic_rag.llm.http import RetryPolicy
-from agentic_rag.llm.redaction import SECRET_HEADERS, redact_headers, redact_url, scrub, secret_values
-from agentic_rag.llm.transport import HttpRequest, HttpResponse, Transport, UrllibTransport
+from agentic_rag._files import atomic_write
+from agentic_rag._http.redaction import SECRET_HEADERS, redact_headers, redact_url, scrub, secret_values
+from agentic_rag._http.retry import is_retryable_status
+from agentic_rag._http.transport import HttpRequest, HttpResponse, Transport, UrllibTransport
 
 __all__ = ["RecordMode", "RecordingTransport", "canonical_request", "request_key"]
 
@@ -109,10 +110,7 @@ class RecordingTransport:
     """
 
     def __init__(self, path: str | os.PathLike[str], *, mode: RecordMode | str = RecordMode.REPLAY, inner: Transport | None = None) -> None:
-        try:
-            self.mode = RecordMode(mode)
-        except ValueError:
-            raise InvalidInputError(f"mode must be one of {[m.value for m in RecordMode]}, got {mode!r}", stage="recording") from None
+        self.mode = require_enum(RecordMode, mode, "mode", stage="recording")
         self.path = Path(path)
         self.inner: Transport = inner if inner is not None else UrllibTransport(stage="recording")
         self._lock = threading.Lock()
@@ -144,7 +142,7 @@ class RecordingTransport:
         for i, entry in enumerate(entries):
             grouped.setdefault(entry["key"], []).append(_decode_response(entry["response"], f"entry {i + 1}"))
         for key, responses in grouped.items():
-            kept = [r for j, r in enumerate(responses) if j == len(responses) - 1 or not RetryPolicy.is_retryable_status(r.status)]
+            kept = [r for j, r in enumerate(responses) if j == len(responses) - 1 or not is_retryable_status(r.status)]
             grouped[key] = kept
         return grouped
 
@@ -179,16 +177,8 @@ class RecordingTransport:
         return response
 
     def _write(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                for entry in self._entries:
-                    handle.write(json.dumps(entry, sort_keys=True, ensure_ascii=False) + "\n")
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        lines = [(json.dumps(entry, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8") for entry in self._entries]
+        atomic_write(self.path, lines, mode=0o600)  # private, as the temporary file it replaces was
 
     def __len__(self) -> int:
         with self._lock:

@@ -24,24 +24,24 @@ The connection itself is a :class:`SamplingChannel`, supplied by the MCP server
 (:class:`agentic_rag._interfaces.mcp_channel.McpClientChannel`): it sends the request, routes the
 client's response back and says when sampling is unavailable (the client did not declare the
 ``sampling`` capability, or the request came without a handshake). Every wait is bounded by
-the call's ``timeout_s`` and by the run's deadline (:func:`agentic_rag._budget.current_budget`).
+the call's ``timeout_s`` and by the run's deadline (:func:`agentic_rag._http.client.attempt_timeout`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-from agentic_rag._budget import current_budget
-from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, ProviderError
-from agentic_rag.llm.metering import metered_call, usage_from_counts
-from agentic_rag.llm.openai import check_sampling
-from agentic_rag.llm.port import Completion, Message, MessageLike, MessageRole, ResponseFormat, ResponseFormatType, check_messages
+from agentic_rag._contracts.validation import require_number
+from agentic_rag._errors import InvalidInputError, ProviderError
+from agentic_rag._http.client import attempt_timeout
+from agentic_rag.llm.chat import ChatCall, ChatModel, system_and_turns
+from agentic_rag.llm.metering import usage_from_counts
+from agentic_rag.llm.port import Completion
 
 __all__ = ["SAMPLING_METHOD", "McpSamplingLLM", "SamplingChannel"]
 
 SAMPLING_METHOD = "sampling/createMessage"
-_JSON_INSTRUCTION = "Respond with a single JSON object and nothing else: no prose, no code fences."
 # MCP stop reasons mapped to the names complete_json reads ("length": the answer was cut off).
 _STOP_REASONS = {"endTurn": "stop", "stopSequence": "stop", "maxTokens": "length"}
 
@@ -64,7 +64,7 @@ class SamplingChannel(Protocol):
         ...
 
 
-class McpSamplingLLM:
+class McpSamplingLLM(ChatModel):
     """Chat completions from the MCP client's own model (``sampling/createMessage``).
 
     Args:
@@ -83,8 +83,7 @@ class McpSamplingLLM:
     def __init__(self, channel: SamplingChannel, *, model_hint: str | None = None, timeout_s: float = 120.0, name: str = "mcp-sampling") -> None:
         if not isinstance(channel, SamplingChannel):
             raise InvalidInputError(f"channel must have request() and unavailable_reason(), got {type(channel).__name__}", stage=self.stage)
-        if isinstance(timeout_s, bool) or not isinstance(timeout_s, (int, float)) or not timeout_s > 0:
-            raise InvalidInputError(f"timeout_s must be a positive number of seconds, got {timeout_s!r}", stage=self.stage)
+        require_number(timeout_s, "timeout_s (seconds)", above=0, stage=self.stage)
         if model_hint is not None and (not isinstance(model_hint, str) or not model_hint.strip()):
             raise InvalidInputError(f"model_hint must be a non-empty string or None, got {model_hint!r}", stage=self.stage)
         if not isinstance(name, str) or not name.strip():
@@ -102,69 +101,29 @@ class McpSamplingLLM:
         """
         return self.channel.unavailable_reason("sampling")
 
-    def complete(
-        self,
-        messages: Sequence[MessageLike],
-        *,
-        temperature: float = 0.0,
-        max_tokens: int = 512,
-        response_format: ResponseFormat | Mapping[str, Any] | None = None,
-    ) -> Completion:
-        """Ask the client's model (see :class:`~agentic_rag.llm.port.LLM`).
-
-        Args:
-            messages: The conversation (Message objects or ``{"role", "content"}`` dicts).
-            temperature: Sampling temperature in [0, 2], passed on.
-            max_tokens: ``maxTokens`` of the request.
-            response_format: JSON mode or a schema; becomes a system-prompt instruction.
-
-        Returns:
-            The completion, with estimated usage.
-
-        Raises:
-            InvalidInputError: Bad messages (for example only system messages) or sampling values.
-            BudgetExhaustedError: The run's budget allows no further call, or its deadline passed.
-            ProviderTimeoutError: The client did not answer in time.
-            ProviderError: Sampling is unavailable, the client answered with an error or
-                without text, or the connection closed.
-        """
-        msgs = check_messages(messages, stage=self.stage)
-        check_sampling(temperature, max_tokens, stage=self.stage)
-        fmt = ResponseFormat.coerce(response_format, stage=self.stage)
-        params = self._params(msgs, float(temperature), max_tokens, fmt)
+    def _request(self, call: ChatCall, mode: str | None) -> dict[str, Any]:
+        system, turns = system_and_turns(call)
+        if not turns:
+            raise InvalidInputError("McpSamplingLLM needs at least one user or assistant message besides system messages", stage=self.stage)
+        params: dict[str, Any] = {
+            "messages": [{"role": role, "content": {"type": "text", "text": text}} for role, text in turns],
+            "includeContext": "none",
+            "temperature": float(call.temperature),
+            "maxTokens": call.max_tokens,
+        }
+        if system:
+            params["systemPrompt"] = system
+        if self.model_hint:
+            params["modelPreferences"] = {"hints": [{"name": self.model_hint}]}
+        # Checked before the call is charged: an unavailable client model costs nothing.
         reason = self.unavailable()
         if reason is not None:
             raise ProviderError(f"the client's model cannot be asked: {reason}", stage=self.stage)
-        return metered_call(lambda: self._send(params, msgs))
-
-    def _params(self, msgs: tuple[Message, ...], temperature: float, max_tokens: int, fmt: ResponseFormat | None) -> dict[str, Any]:
-        system = [m.content for m in msgs if m.role is MessageRole.SYSTEM]
-        if fmt is not None and fmt.type is not ResponseFormatType.TEXT:
-            system.append(_JSON_INSTRUCTION)
-        turns: list[dict[str, Any]] = []
-        for m in msgs:
-            if m.role is MessageRole.SYSTEM:
-                continue
-            if turns and turns[-1]["role"] == m.role.value:
-                turns[-1]["content"]["text"] += "\n\n" + m.content
-            else:
-                turns.append({"role": m.role.value, "content": {"type": "text", "text": m.content}})
-        if not turns:
-            raise InvalidInputError("McpSamplingLLM needs at least one user or assistant message besides system messages", stage=self.stage)
-        params: dict[str, Any] = {"messages": turns, "includeContext": "none", "temperature": temperature, "maxTokens": max_tokens}
-        if system:
-            params["systemPrompt"] = "\n\n".join(system)
-        if self.model_hint:
-            params["modelPreferences"] = {"hints": [{"name": self.model_hint}]}
         return params
 
-    def _send(self, params: dict[str, Any], msgs: tuple[Message, ...]) -> Completion:
-        budget = current_budget()
-        remaining = budget.remaining_s() if budget is not None else None
-        timeout = self.timeout_s if remaining is None else min(self.timeout_s, remaining)
-        if timeout <= 0:
-            raise BudgetExhaustedError(f"the run's deadline passed before {SAMPLING_METHOD}", reason="deadline", stage=self.stage)
-        result = self.channel.request(SAMPLING_METHOD, params, timeout_s=timeout)
+    def _send(self, request: dict[str, Any], call: ChatCall) -> Completion:
+        timeout = attempt_timeout(self.timeout_s, where=SAMPLING_METHOD, stage=self.stage)
+        result = self.channel.request(SAMPLING_METHOD, request, timeout_s=timeout)
         text = _text_of(result.get("content") if isinstance(result, Mapping) else None)
         if text is None:
             shape = sorted(result) if isinstance(result, Mapping) else type(result).__name__
@@ -172,7 +131,7 @@ class McpSamplingLLM:
         stop = str(result.get("stopReason") or "")
         return Completion(
             text=text,
-            usage=usage_from_counts(None, None, messages=msgs, text=text),
+            usage=usage_from_counts(None, None, messages=call.messages, text=text),
             model=str(result.get("model") or self.model),
             raw=result,
             finish_reason=_STOP_REASONS.get(stop, stop),

@@ -1,39 +1,31 @@
 """``ScriptedLLM``: an in-process ``LLM`` that answers from a script, for tests and demos.
 
-It is part of the product so users can test their own pipelines: it checks and charges the
-run's budget exactly like a real client (estimating tokens), records every call it gets, and
-can play failures by scripting exceptions.
+It is part of the product so users can test their own pipelines: it runs the same
+:meth:`~agentic_rag.llm.chat.ChatModel.complete` as the HTTP clients (the same checks, and the
+run's budget checked and charged, tokens estimated), records every call it gets, and can play
+failures by scripting exceptions.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from agentic_rag._errors import InvalidInputError, ProviderError
-from agentic_rag.llm.metering import metered_call, usage_from_counts
-from agentic_rag.llm.openai import check_sampling
-from agentic_rag.llm.port import Completion, Message, ResponseFormat, check_messages
+from agentic_rag.llm.chat import ChatCall, ChatModel
+from agentic_rag.llm.metering import usage_from_counts
+from agentic_rag.llm.port import Completion
 
 __all__ = ["ScriptedCall", "ScriptedLLM"]
 
-
-@dataclass(frozen=True, slots=True)
-class ScriptedCall:
-    """One call a :class:`ScriptedLLM` received."""
-
-    messages: tuple[Message, ...]
-    temperature: float
-    max_tokens: int
-    response_format: ResponseFormat | None
+#: One call a :class:`ScriptedLLM` received: the checked call every chat model builds.
+ScriptedCall = ChatCall
 
 
 Reply = str | Completion | BaseException
 
 
-class ScriptedLLM:
+class ScriptedLLM(ChatModel):
     """Answers calls from a list of replies or from a function.
 
     Args:
@@ -47,6 +39,8 @@ class ScriptedLLM:
     Raises:
         InvalidInputError: ``responses`` is neither a sequence of replies nor a callable.
     """
+
+    stage = "scripted"
 
     def __init__(
         self,
@@ -77,27 +71,10 @@ class ScriptedLLM:
         with self._lock:
             return tuple(self._calls)
 
-    def complete(
-        self,
-        messages: Sequence[Message],
-        *,
-        temperature: float = 0.0,
-        max_tokens: int = 512,
-        response_format: ResponseFormat | Mapping[str, Any] | None = None,
-    ) -> Completion:
-        """Return the next scripted reply (see :class:`~agentic_rag.llm.port.LLM`).
+    def _request(self, call: ChatCall, mode: str | None) -> ChatCall:
+        return call
 
-        Raises:
-            InvalidInputError: Bad messages or sampling values.
-            BudgetExhaustedError: The run's budget allows no further call.
-            ProviderError: The script is used up, or a scripted ProviderError.
-        """
-        msgs = check_messages(messages, stage="scripted")
-        check_sampling(temperature, max_tokens, stage="scripted")
-        call = ScriptedCall(msgs, float(temperature), max_tokens, ResponseFormat.coerce(response_format, stage="scripted"))
-        return metered_call(lambda: self._answer(call))
-
-    def _answer(self, call: ScriptedCall) -> Completion:
+    def _send(self, request: ChatCall, call: ChatCall) -> Completion:
         with self._lock:
             number = len(self._calls)
             self._calls.append(call)

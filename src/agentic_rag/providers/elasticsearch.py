@@ -17,18 +17,14 @@ from __future__ import annotations
 
 import base64
 import enum
-import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agentic_rag._contracts import Document, Snippet
-from agentic_rag._contracts.validation import freeze_metadata, require_int, require_text, text_tuple
+from agentic_rag._contracts.validation import freeze_metadata, require_enum, require_int, require_text, text_tuple
 from agentic_rag._errors import InvalidInputError, ProviderError
-from agentic_rag.llm.http import JsonHttpClient, RetryPolicy
-from agentic_rag.llm.openai import normalise_base_url
+from agentic_rag._http import HttpBacked, HttpOptions, Secret, build_client, normalise_base_url, redact_url
 from agentic_rag.llm.port import thaw_json
-from agentic_rag.llm.redaction import Secret, redact_url
-from agentic_rag.llm.transport import HttpAttempt, Transport
 from agentic_rag._ports import Embedder
 from agentic_rag.providers.elasticsearch_bulk import BulkResult, bulk_ndjson, parse_bulk_response
 
@@ -85,7 +81,7 @@ def knn_body(
     return {"size": k, "_source": excludes, "knn": knn}
 
 
-class ElasticsearchRetriever:
+class ElasticsearchRetriever(HttpBacked):
     """Searches one Elasticsearch or OpenSearch index.
 
     Args:
@@ -106,12 +102,11 @@ class ElasticsearchRetriever:
         basic_auth: ``(user, password)`` for ``Authorization: Basic``.
         opensearch: Speak OpenSearch's ``knn`` dialect.
         name: Label for traces and branch names (default ``"<engine>:<index>:<mode>"``).
-        timeout_s: Timeout of one attempt, capped by the run's deadline.
-        max_retries: Retries on 408/409/425/429/5xx, timeouts and resets.
-        retry: A full retry policy (overrides ``max_retries``).
-        transport: One-attempt transport (recording, replay, tests).
-        sleep: Wait function between retries.
-        rng: Jitter source for backoff.
+        timeout_s: Timeout of one attempt, capped by the run's deadline (default 30 s).
+        max_retries: Retries on 408/409/425/429/5xx, timeouts and resets (default 3).
+        http: Transport (recording, replay, tests), retry policy and test hooks, as
+            :class:`~agentic_rag.llm.HttpOptions`.
+        **legacy: ``retry=``, ``transport=``, ``sleep=``, ``rng=``: deprecated, use ``http=``.
 
     Raises:
         InvalidInputError: An unknown mode, ``knn`` without an embedder, both credentials,
@@ -139,17 +134,12 @@ class ElasticsearchRetriever:
         basic_auth: tuple[str, str] | None = None,
         opensearch: bool = False,
         name: str = "",
-        timeout_s: float = 30.0,
-        max_retries: int = 3,
-        retry: RetryPolicy | None = None,
-        transport: Transport | None = None,
-        sleep: Callable[[float], None] | None = None,
-        rng: random.Random | None = None,
+        timeout_s: float | None = None,
+        max_retries: int | None = None,
+        http: HttpOptions | None = None,
+        **legacy: Any,
     ) -> None:
-        try:
-            self.mode = SearchMode(mode)
-        except ValueError:
-            raise InvalidInputError(f"mode must be one of {[m.value for m in SearchMode]}, got {mode!r}", stage=self.stage) from None
+        self.mode = require_enum(SearchMode, mode, "mode", stage=self.stage)
         if self.mode is SearchMode.KNN and embedder is None:
             raise InvalidInputError("mode='knn' needs an embedder to turn queries into vectors", stage=self.stage)
         if api_key and basic_auth:
@@ -174,18 +164,13 @@ class ElasticsearchRetriever:
             self._auth = Secret(f"Basic {token}")
         else:
             self._auth = Secret(f"ApiKey {api_key}" if api_key else "")
-        self.http = JsonHttpClient.for_client(stage=self.stage, timeout_s=timeout_s, max_retries=max_retries, retry=retry,
-                                              transport=transport, sleep=sleep, rng=rng)
+        self._http = build_client(type(self).__name__, stage=self.stage, http=http, timeout_s=timeout_s, max_retries=max_retries,
+                                  default_timeout_s=30.0, legacy=legacy)
 
     @property
     def kind(self) -> str:
         """``"vector"`` in ``knn`` mode, else ``"lexical"`` (read by the parallel workflow)."""
         return "vector" if self.mode is SearchMode.KNN else "lexical"
-
-    @property
-    def attempts(self) -> tuple[HttpAttempt, ...]:
-        """Recent HTTP attempts of this client (bounded), oldest first."""
-        return self.http.attempts
 
     def _headers(self) -> dict[str, str]:
         return {"Authorization": self._auth.reveal()} if self._auth else {}
@@ -228,7 +213,7 @@ class ElasticsearchRetriever:
                 return ()
             corpus_ids = wanted
         body = self.search_body(query, k, corpus_ids=corpus_ids)
-        data = self.http.post_json(f"{self.base_url}/{self.index}/_search", body, headers=self._headers()).data
+        data = self._http.post_json(f"{self.base_url}/{self.index}/_search", body, headers=self._headers()).data
         hits = data.get("hits", {}).get("hits") if isinstance(data, dict) and isinstance(data.get("hits"), dict) else None
         if not isinstance(hits, list):
             raise ProviderError("the answer has no hits.hits list; expected a _search response", stage=self.stage)
@@ -289,7 +274,7 @@ class ElasticsearchRetriever:
                 raise ProviderError(f"the embedder returned {len(vectors)} vectors for {len(batch)} documents", stage=self.stage)
             pairs = [(d.id, self._source(d, vectors[i] if vectors else None)) for i, d in enumerate(batch)]
             body = bulk_ndjson(self.index, pairs, op_type=op_type)
-            data = self.http.request("POST", url, headers=self._headers(), body=body, content_type="application/x-ndjson").data
+            data = self._http.request("POST", url, headers=self._headers(), body=body, content_type="application/x-ndjson").data
             result = result.merged(parse_bulk_response(data, [d.id for d in batch], stage=self.stage))
         return result
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from agentic_rag._contracts.validation import is_int
 from agentic_rag._errors import ProviderError
 
 __all__ = ["BulkFailure", "BulkResult", "bulk_ndjson", "parse_bulk_response"]
@@ -101,7 +102,7 @@ def parse_bulk_response(data: Any, ids: Sequence[str], *, stage: str) -> BulkRes
             failures.append(BulkFailure(sent_id, 0, "malformed_item", f"unexpected bulk item {item!r}"[:300]))
             continue
         status = op.get("status", 0)
-        status = status if isinstance(status, int) and not isinstance(status, bool) else 0
+        status = status if is_int(status) else 0
         error = op.get("error")
         if error is None and 200 <= status < 300:
             indexed.append(str(op.get("_id", sent_id)))
@@ -112,4 +113,4 @@ def parse_bulk_response(data: Any, ids: Sequence[str], *, stage: str) -> BulkRes
             kind, reason = "", str(error or f"status {status}")
         failures.append(BulkFailure(str(op.get("_id", sent_id)), status, kind, reason))
     took = data.get("took", 0)
-    return BulkResult(tuple(indexed), tuple(failures), took if isinstance(took, int) and not isinstance(took, bool) else 0)
+    return BulkResult(tuple(indexed), tuple(failures), took if is_int(took) else 0)

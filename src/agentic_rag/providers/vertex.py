@@ -22,19 +22,14 @@ from __future__ import annotations
 import concurrent.futures
 import contextvars
 import hashlib
-import math
-import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from agentic_rag._contracts import Snippet
-from agentic_rag._contracts.validation import require_int, require_text, text_tuple
+from agentic_rag._contracts.validation import require_int, require_number, require_text, text_tuple
 from agentic_rag._errors import InvalidInputError, ProviderError
-from agentic_rag.llm.environment import ENV_VERTEX_TOKEN, from_env
-from agentic_rag.llm.http import JsonHttpClient, RetryPolicy
-from agentic_rag.llm.openai import normalise_base_url
-from agentic_rag.llm.redaction import Secret, redact_url
-from agentic_rag.llm.transport import HttpAttempt, Transport
+from agentic_rag._http import HttpBacked, HttpOptions, Secret, bearer_headers, build_client, normalise_base_url, redact_url
+from agentic_rag._http.environment import ENV_VERTEX_TOKEN, from_env
 
 __all__ = ["VertexRagRetriever"]
 
@@ -46,7 +41,7 @@ def corpus_short_id(resource: str) -> str:
     return resource.rstrip("/").rsplit("/", 1)[-1]
 
 
-class VertexRagRetriever:
+class VertexRagRetriever(HttpBacked):
     """Retrieves contexts from one or several Vertex AI RAG Engine corpora.
 
     Args:
@@ -61,12 +56,11 @@ class VertexRagRetriever:
         base_url: Endpoint override (tests, private endpoints).
         score_is_distance: Turn Vertex's distance into ``1 - distance`` (see module doc).
         name: Label for traces and branch names.
-        timeout_s: Timeout of one attempt, capped by the run's deadline.
-        max_retries: Retries on 408/409/425/429/5xx, timeouts and resets.
-        retry: A full retry policy (overrides ``max_retries``).
-        transport: One-attempt transport (recording, replay, tests).
-        sleep: Wait function between retries.
-        rng: Jitter source for backoff.
+        timeout_s: Timeout of one attempt, capped by the run's deadline (default 30 s).
+        max_retries: Retries on 408/409/425/429/5xx, timeouts and resets (default 3).
+        http: Transport (recording, replay, tests), retry policy and test hooks, as
+            :class:`~agentic_rag.llm.HttpOptions`.
+        **legacy: ``retry=``, ``transport=``, ``sleep=``, ``rng=``: deprecated, use ``http=``.
 
     Raises:
         InvalidInputError: No corpora, a duplicate corpus id, a bad ``top_k`` or threshold,
@@ -87,12 +81,10 @@ class VertexRagRetriever:
         base_url: str | None = None,
         score_is_distance: bool = True,
         name: str = "vertex-rag",
-        timeout_s: float = 30.0,
-        max_retries: int = 3,
-        retry: RetryPolicy | None = None,
-        transport: Transport | None = None,
-        sleep: Callable[[float], None] | None = None,
-        rng: random.Random | None = None,
+        timeout_s: float | None = None,
+        max_retries: int | None = None,
+        http: HttpOptions | None = None,
+        **legacy: Any,
     ) -> None:
         self.project = require_text(project, "project", stage=self.stage)
         self.location = require_text(location, "location", stage=self.stage)
@@ -104,9 +96,7 @@ class VertexRagRetriever:
             raise InvalidInputError(f"corpora {list(self.corpora)} repeat a corpus id; each corpus must appear once", stage=self.stage)
         if top_k is not None:
             require_int(top_k, "top_k", minimum=1, stage=self.stage)
-        threshold = vector_distance_threshold
-        if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold)):
-            raise InvalidInputError(f"vector_distance_threshold must be a finite number or None, got {vector_distance_threshold!r}", stage=self.stage)
+        require_number(vector_distance_threshold, "vector_distance_threshold", optional=True, stage=self.stage)
         self.top_k = top_k
         self.vector_distance_threshold = vector_distance_threshold
         self.score_is_distance = score_is_distance
@@ -124,8 +114,8 @@ class VertexRagRetriever:
         self._env_token = Secret(env_token or "")
         default = "https://aiplatform.googleapis.com" if location == "global" else f"https://{location}-aiplatform.googleapis.com"
         self.base_url = normalise_base_url(base_url or default, strip_suffixes=("/v1",), stage=self.stage)
-        self.http = JsonHttpClient.for_client(stage=self.stage, timeout_s=timeout_s, max_retries=max_retries, retry=retry,
-                                              transport=transport, sleep=sleep, rng=rng)
+        self._http = build_client(type(self).__name__, stage=self.stage, http=http, timeout_s=timeout_s, max_retries=max_retries,
+                                  default_timeout_s=30.0, legacy=legacy)
 
     @property
     def endpoint(self) -> str:
@@ -136,11 +126,6 @@ class VertexRagRetriever:
     def kind(self) -> str:
         """``"vector"``: RAG Engine ranks by embedding distance (read by the parallel workflow)."""
         return "vector"
-
-    @property
-    def attempts(self) -> tuple[HttpAttempt, ...]:
-        """Recent HTTP attempts of this client (bounded), oldest first."""
-        return self.http.attempts
 
     def retrieve(self, query: str, k: int, *, corpus_ids: Sequence[str] | None = None) -> tuple[Snippet, ...]:
         """Query every selected corpus and merge the contexts best first.
@@ -198,7 +183,7 @@ class VertexRagRetriever:
         if self.vector_distance_threshold is not None:
             config["filter"] = {"vectorDistanceThreshold": self.vector_distance_threshold}
         payload = {"vertexRagStore": {"ragResources": [{"ragCorpus": corpus}]}, "query": {"text": query, "ragRetrievalConfig": config}}
-        data = self.http.post_json(self.endpoint, payload, headers={"Authorization": f"Bearer {self._token()}"}).data
+        data = self._http.post_json(self.endpoint, payload, headers=bearer_headers(self._token())).data
         if not isinstance(data, dict):
             raise ProviderError(f"expected a JSON object from retrieveContexts, got {type(data).__name__}", stage=self.stage)
         outer = data.get("contexts") or {}

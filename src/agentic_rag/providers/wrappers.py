@@ -19,14 +19,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agentic_rag._contracts import Snippet
-from agentic_rag._contracts.validation import require_int, require_text, text_tuple
+from agentic_rag._contracts.validation import is_number, require_enum, require_int, require_text, text_tuple
 from agentic_rag._errors import InvalidInputError, RetrievalError
+from agentic_rag._retrieval.function_retriever import RetrieverKind
 
 __all__ = ["LangChainRetriever", "LlamaIndexRetriever"]
 
 _SCORE_KEYS = ("score", "relevance_score", "similarity_score")
 # What the wrapped retriever matches on; the parallel workflow sends HyDE text only to "vector".
-_KINDS = ("lexical", "vector", "other")
 _JSON_SCALARS = (str, int, bool, type(None))
 
 
@@ -43,9 +43,7 @@ def _json_safe(value: Any, depth: int = 0) -> Any:
 
 
 def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        return None
-    return float(value)
+    return float(value) if is_number(value) else None
 
 
 class _WrappedRetriever:
@@ -62,9 +60,7 @@ class _WrappedRetriever:
         self.corpus_key = corpus_key
         self.id_key = id_key
         self.name = require_text(name, "name", stage=self.stage)
-        if kind not in _KINDS:
-            raise InvalidInputError(f"kind must be one of {list(_KINDS)}, got {kind!r}", stage=self.stage)
-        self.kind = kind
+        self.kind = require_enum(RetrieverKind, kind, "kind", stage=self.stage).value
 
     def _call(self, query: str) -> list[Any]:
         try:

@@ -5,7 +5,8 @@ Agentic workflow: :class:`LLMPlanner`, :class:`LLMQueryRewriter`, :class:`LLMDra
 :func:`llm_orchestrator`). Parallel workflow: :class:`LLMQueryViewRewriter` (multi-query or
 decomposition), :class:`LLMHyDEWriter` for ``HyDERewriter`` and :class:`LLMGenerator`.
 
-Each asks its model for the role's JSON (schema-validated, one repair round), verifies every
+Each asks its model for the role's JSON (schema-validated, one repair round by default; one
+:class:`RoleSettings` sets the model call and evidence options of every role), verifies every
 citation against the snippet it names, and falls back to the deterministic component of its
 port when the answer stays malformed or the endpoint is flaky (``fallback=None`` raises
 instead). Budget exhaustion always propagates so the workflow stops gracefully. Every
@@ -44,6 +45,7 @@ from agentic_rag.llm.components.rewriters import (
     hyde_generate_fn,
     statement_document,
 )
+from agentic_rag.llm.components.settings import RoleSettings
 
 __all__ = [
     "ClaimVerification",
@@ -63,6 +65,7 @@ __all__ = [
     "ModelCitation",
     "ModelClaim",
     "QueryViewStrategy",
+    "RoleSettings",
     "VerifiedClaim",
     "hyde_generate_fn",
     "llm_orchestrator",

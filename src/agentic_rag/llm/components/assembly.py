@@ -12,6 +12,7 @@ from agentic_rag.llm.components.fallback import FallbackChoice
 from agentic_rag.llm.components.judge import LLMSufficiencyJudge
 from agentic_rag.llm.components.planner import LLMPlanner
 from agentic_rag.llm.components.rewriters import LLMQueryRewriter
+from agentic_rag.llm.components.settings import RoleSettings
 from agentic_rag._ports import Retriever
 
 __all__ = ["llm_orchestrator"]
@@ -23,6 +24,7 @@ def llm_orchestrator(
     retriever: Retriever,
     config: OrchestratorConfig | None = None,
     fallback: FallbackChoice | None = FallbackChoice.DETERMINISTIC,
+    settings: RoleSettings | None = None,
 ) -> AgenticRAGOrchestrator:
     """Return an orchestrator whose planner, rewriter, drafter, judge and synthesizer all use ``llm``.
 
@@ -32,21 +34,24 @@ def llm_orchestrator(
         config: Budgets; set ``max_llm_calls`` / ``max_tokens`` to cap the model's spend.
         fallback: ``FallbackChoice.DETERMINISTIC`` (each component falls back to the
             deterministic one of its port) or ``None`` (a malformed answer raises).
+        settings: Model call and evidence options for every component (default
+            :class:`RoleSettings`).
 
     Returns:
         The orchestrator; its components' ``events`` record every fallback.
 
     Raises:
-        InvalidInputError: Another ``fallback`` value, or a model without ``complete``.
+        InvalidInputError: Another ``fallback`` value, settings that are not a RoleSettings,
+            or a model without ``complete``.
     """
     if fallback is not None and not isinstance(fallback, FallbackChoice):
         raise InvalidInputError(f"fallback must be FallbackChoice.DETERMINISTIC or None, got {fallback!r}", stage="llm-components")
     return AgenticRAGOrchestrator(
         retriever=retriever,
-        planner=LLMPlanner(llm, fallback=fallback),
-        rewriter=LLMQueryRewriter(llm, fallback=fallback),
-        drafter=LLMDrafter(llm, fallback=fallback),
-        judge=LLMSufficiencyJudge(llm, fallback=fallback),
-        synthesizer=LLMSynthesizer(llm, fallback=fallback),
+        planner=LLMPlanner(llm, fallback=fallback, settings=settings),
+        rewriter=LLMQueryRewriter(llm, fallback=fallback, settings=settings),
+        drafter=LLMDrafter(llm, fallback=fallback, settings=settings),
+        judge=LLMSufficiencyJudge(llm, fallback=fallback, settings=settings),
+        synthesizer=LLMSynthesizer(llm, fallback=fallback, settings=settings),
         config=config,
     )

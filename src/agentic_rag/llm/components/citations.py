@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentic_rag._contracts import Citation, Claim, Snippet
-from agentic_rag._contracts.validation import instance_tuple, require_int, require_text
+from agentic_rag._contracts.validation import instance_tuple, is_int, require_int, require_text
 from agentic_rag._errors import InvalidInputError
 
 __all__ = [
@@ -52,8 +52,7 @@ class ModelCitation:
     quote: str
 
     def __post_init__(self) -> None:
-        if isinstance(self.index, bool) or not isinstance(self.index, int):
-            raise InvalidInputError(f"ModelCitation.index must be an int, got {self.index!r}", stage=_STAGE)
+        require_int(self.index, "ModelCitation.index", stage=_STAGE)
         if not isinstance(self.quote, str):
             raise InvalidInputError(f"ModelCitation.quote must be a string, got {type(self.quote).__name__}", stage=_STAGE)
 
@@ -222,7 +221,7 @@ def parse_model_claims(items: Any) -> tuple[ModelClaim, ...]:
                 index = cite.get("snippet")
                 if isinstance(index, float) and index.is_integer():
                     index = int(index)
-                if isinstance(index, int) and not isinstance(index, bool):
+                if is_int(index):
                     citations.append(ModelCitation(index, cite["quote"]))
         fact_id = item.get("fact_id")
         out.append(ModelClaim(strip_markers(str(item.get("text", ""))), tuple(citations), fact_id.strip() if isinstance(fact_id, str) else ""))

@@ -13,7 +13,6 @@ SUFFICIENT verdict. The same guard is applied to the fallback's answer.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,27 +21,29 @@ from agentic_rag._answering.compose import compose_text, outcome_notes
 from agentic_rag._answering.guard import guard_answer, least_status
 from agentic_rag._agentic.policy import AbstentionPolicy
 from agentic_rag._contracts import AnswerStatus, Claim, ContextAssessment, DraftAnswer, FactPriority, GroundedAnswer, RetrievalPlan, Snippet
-from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError, ProviderError
 from agentic_rag.llm.components.citations import ClaimVerification, parse_model_claims, verify_model_claims
-from agentic_rag.llm.components.fallback import ROLE_MAX_TOKENS, ComponentEventKind, FallbackChoice, LLMComponent, resolve_fallback
-from agentic_rag.llm.components.judge import check_evidence_inputs, shown_snippets
-from agentic_rag.llm.components.prompts import assessment_section, build_messages, documents_section, facts_section, question_section
+from agentic_rag.llm.components.evidence_window import EvidenceWindow, check_evidence_inputs
+from agentic_rag.llm.components.fallback import ComponentEventKind, FallbackChoice, LLMComponent, resolve_fallback
+from agentic_rag.llm.components.prompts import assessment_section, build_messages, facts_section, question_section
+from agentic_rag.llm.components.settings import EVIDENCE_OPTIONS, RoleSettings, resolve_settings
 from agentic_rag.llm.schemas import LLMRole
 from agentic_rag._ports import Drafter, Synthesizer
 
 __all__ = ["LLMDrafter", "LLMSynthesizer"]
+
 
 def _removed_note(count: int) -> str:
     return f"({count} claim(s) removed: their citations did not hold.)" if count else ""
 
 
 class _Writer(LLMComponent):
-    """What the drafter and synthesizer share: limits on the documents shown, and verifying."""
+    """What the drafter and synthesizer share: their settings, the documents shown, verifying."""
 
-    def _limits(self, max_snippets: int, max_snippet_chars: int | None) -> None:
-        self.max_snippets = require_int(max_snippets, "max_snippets", minimum=1, stage="llm-components")
-        self.max_snippet_chars = None if max_snippet_chars is None else require_int(max_snippet_chars, "max_snippet_chars", minimum=1, stage="llm-components")
+    def __init__(self, llm: Any, *, role: LLMRole, fallback: Any, method: str, settings: RoleSettings | None, name: str, overrides: dict[str, Any]) -> None:
+        self.settings = resolve_settings(settings, overrides, component=type(self).__name__, options=EVIDENCE_OPTIONS)
+        super().__init__(llm, role=role, fallback=fallback, method=method, name=name, **self.settings.model_options(role))
+        self.window = EvidenceWindow.from_settings(self.settings, default_snippets=12)
 
     def _verify(self, answer: Any, shown: Sequence[Snippet], plan: RetrievalPlan) -> ClaimVerification:
         checked = verify_model_claims(parse_model_claims(answer.get("claims")), shown, fact_ids={f.id for f in plan.facts})
@@ -58,12 +59,13 @@ class LLMDrafter(_Writer):
         llm: The model.
         fallback: Drafter used when the model fails (default: a new
             :class:`~agentic_rag._agentic.extractive.ExtractiveDrafter`; ``None``: raise).
-        max_snippets: Documents shown to the model (the first ones given, best first).
-        max_snippet_chars: Characters shown per document (``None``: all).
-        repair_rounds: Repair rounds when the answer is invalid for the schema.
-        temperature: Sampling temperature.
-        max_tokens: Cap on generated tokens per call.
+        settings: Model call and evidence options (default :class:`RoleSettings`: one repair
+            round, temperature 0, the role's token cap, 12 documents of 1,500 characters,
+            the first ones given, best first).
         name: Label for events.
+        **overrides: Any of ``repair_rounds``, ``temperature``, ``max_tokens``,
+            ``max_snippets`` and ``max_snippet_chars``, overriding ``settings`` for this
+            component.
 
     Raises:
         InvalidInputError: Bad arguments.
@@ -74,18 +76,14 @@ class LLMDrafter(_Writer):
         llm: Any,
         *,
         fallback: Drafter | FallbackChoice | None = FallbackChoice.DETERMINISTIC,
-        max_snippets: int = 12,
-        max_snippet_chars: int | None = 1500,
-        repair_rounds: int = 1,
-        temperature: float = 0.0,
-        max_tokens: int = ROLE_MAX_TOKENS[LLMRole.DRAFTER],
+        settings: RoleSettings | None = None,
         name: str = "llm_drafter",
+        **overrides: Any,
     ) -> None:
         super().__init__(
             llm, role=LLMRole.DRAFTER, fallback=resolve_fallback(fallback, ExtractiveDrafter), method="draft",
-            repair_rounds=repair_rounds, temperature=temperature, max_tokens=max_tokens, name=name,
+            settings=settings, name=name, overrides=overrides,
         )
-        self._limits(max_snippets, max_snippet_chars)
 
     def draft(self, question: str, plan: RetrievalPlan, snippets: Sequence[Snippet]) -> DraftAnswer:
         """Draft an answer from the evidence so far.
@@ -108,8 +106,8 @@ class LLMDrafter(_Writer):
         if not snippets:
             self.last_fallback_reason = None
             return DraftAnswer(text="")
-        shown = shown_snippets(snippets, self.max_snippets, canonical=False)
-        sections = [question_section(question), facts_section(plan), documents_section(shown, max_chars=self.max_snippet_chars)]
+        shown = self.window.shown(snippets)
+        sections = [question_section(question), facts_section(plan), self.window.section(shown)]
         try:
             answer = self.ask(build_messages(LLMRole.DRAFTER, sections))
             checked = self._verify(answer, shown, plan)
@@ -129,12 +127,13 @@ class LLMSynthesizer(_Writer):
             :class:`~agentic_rag._agentic.extractive.ExtractiveGroundedSynthesizer`;
             ``None``: raise). Its answer passes the same guard.
         policy: Maps the judge's label to the highest status allowed.
-        max_snippets: Documents shown to the model (the first ones given, best first).
-        max_snippet_chars: Characters shown per document (``None``: all).
-        repair_rounds: Repair rounds when the answer is invalid for the schema.
-        temperature: Sampling temperature.
-        max_tokens: Cap on generated tokens per call.
+        settings: Model call and evidence options (default :class:`RoleSettings`: one repair
+            round, temperature 0, the role's token cap, 12 documents of 1,500 characters,
+            the first ones given, best first).
         name: Label for events.
+        **overrides: Any of ``repair_rounds``, ``temperature``, ``max_tokens``,
+            ``max_snippets`` and ``max_snippet_chars``, overriding ``settings`` for this
+            component.
 
     Raises:
         InvalidInputError: Bad arguments.
@@ -146,21 +145,17 @@ class LLMSynthesizer(_Writer):
         *,
         fallback: Synthesizer | FallbackChoice | None = FallbackChoice.DETERMINISTIC,
         policy: AbstentionPolicy | None = None,
-        max_snippets: int = 12,
-        max_snippet_chars: int | None = 1500,
-        repair_rounds: int = 1,
-        temperature: float = 0.0,
-        max_tokens: int = ROLE_MAX_TOKENS[LLMRole.SYNTHESIZER],
+        settings: RoleSettings | None = None,
         name: str = "llm_synthesizer",
+        **overrides: Any,
     ) -> None:
         super().__init__(
             llm, role=LLMRole.SYNTHESIZER, fallback=resolve_fallback(fallback, ExtractiveGroundedSynthesizer), method="synthesize",
-            repair_rounds=repair_rounds, temperature=temperature, max_tokens=max_tokens, name=name,
+            settings=settings, name=name, overrides=overrides,
         )
         self.policy = policy or AbstentionPolicy()
         if not isinstance(self.policy, AbstentionPolicy):
             raise InvalidInputError(f"policy must be an AbstentionPolicy, got {type(self.policy).__name__}", stage="synthesizer")
-        self._limits(max_snippets, max_snippet_chars)
 
     def synthesize(self, question: str, plan: RetrievalPlan, snippets: Sequence[Snippet], assessment: ContextAssessment) -> GroundedAnswer:
         """Write the final answer.
@@ -187,12 +182,12 @@ class LLMSynthesizer(_Writer):
         if allowed is AnswerStatus.UNANSWERABLE or not snippets:
             self.last_fallback_reason = None
             return self._answer(plan, assessment, (), AnswerStatus.UNANSWERABLE, 0)
-        shown = shown_snippets(snippets, self.max_snippets, canonical=False)
+        shown = self.window.shown(snippets)
         sections = [
             question_section(question),
             facts_section(plan),
             assessment_section(plan, assessment, shown),
-            documents_section(shown, max_chars=self.max_snippet_chars),
+            self.window.section(shown),
         ]
         try:
             answer = self.ask(build_messages(LLMRole.SYNTHESIZER, sections))

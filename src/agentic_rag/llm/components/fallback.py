@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from agentic_rag._contracts.validation import require_int, require_text
+from agentic_rag._contracts.validation import require_enum, require_int, require_text
 from agentic_rag._errors import InvalidInputError, ProviderError, ProviderHTTPError, StructuredOutputError
-from agentic_rag.llm.openai import check_sampling
-from agentic_rag.llm.port import Message
+from agentic_rag._http import is_retryable_status
+from agentic_rag.llm.port import Message, check_sampling
 from agentic_rag.llm.schemas import LLMRole, role_spec
 from agentic_rag.llm.structured import complete_json
 
@@ -48,8 +48,6 @@ __all__ = [
     "resolve_fallback",
     "unusable_answer",
 ]
-
-_RETRYABLE_STATUSES = frozenset({408, 409, 425, 429})
 
 #: Each role's default cap on generated tokens: room for a full answer to its schema at the
 #: sizes the prompts ask for, and no more. A model that runs on (plain JSON mode, a small
@@ -98,10 +96,7 @@ class ComponentEvent:
 
     def __post_init__(self) -> None:
         require_text(self.component, "ComponentEvent.component", stage="llm-components")
-        try:
-            object.__setattr__(self, "kind", ComponentEventKind(self.kind))
-        except ValueError:
-            raise InvalidInputError(f"ComponentEvent.kind must be one of {[k.value for k in ComponentEventKind]}, got {self.kind!r}", stage="llm-components") from None
+        object.__setattr__(self, "kind", require_enum(ComponentEventKind, self.kind, "ComponentEvent.kind", stage="llm-components"))
         require_text(self.message, "ComponentEvent.message", stage="llm-components")
         object.__setattr__(self, "errors", tuple(str(e) for e in self.errors))
 
@@ -133,7 +128,7 @@ def falls_back(error: ProviderError) -> bool:
     if isinstance(error, ProviderHTTPError):
         if error.status in (400, 413) and _TOO_LONG.search(error.message):
             return True
-        return error.status in _RETRYABLE_STATUSES or error.status >= 500
+        return is_retryable_status(error.status)
     return True
 
 
@@ -195,12 +190,6 @@ class LLMComponent:
     def fallback_count(self) -> int:
         """How many of the recorded events are fallbacks."""
         return sum(1 for e in self.events if e.kind is ComponentEventKind.FALLBACK)
-
-    def clear_events(self) -> None:
-        """Forget the recorded events and the last fallback reason."""
-        with self._lock:
-            self._events.clear()
-            self.last_fallback_reason = None
 
     def record(self, kind: ComponentEventKind, message: str, errors: Sequence[str] = ()) -> None:
         """Record one event."""

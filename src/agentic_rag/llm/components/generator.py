@@ -17,11 +17,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from agentic_rag._contracts import AnswerStatus, Snippet
-from agentic_rag._contracts.validation import require_int, require_text
+from agentic_rag._contracts.validation import require_text
 from agentic_rag._errors import InvalidInputError, ProviderError
 from agentic_rag.llm.components.citations import parse_model_claims, verify_model_claims
-from agentic_rag.llm.components.fallback import ROLE_MAX_TOKENS, ComponentEventKind, FallbackChoice, LLMComponent, resolve_fallback
-from agentic_rag.llm.components.prompts import build_messages, documents_section, question_section
+from agentic_rag.llm.components.evidence_window import EvidenceWindow
+from agentic_rag.llm.components.fallback import ComponentEventKind, FallbackChoice, LLMComponent, resolve_fallback
+from agentic_rag.llm.components.prompts import build_messages, question_section
+from agentic_rag.llm.components.settings import EVIDENCE_OPTIONS, RoleSettings, resolve_settings
 from agentic_rag.llm.schemas import LLMRole
 from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
 from agentic_rag._parallel.generator import ExtractiveGenerator
@@ -30,6 +32,8 @@ from agentic_rag._parallel.ports import Generator
 __all__ = ["LLMGenerator", "refusal"]
 
 _STAGE = "generator"
+# The generator's names for the settings' document limits (its documents are fused ones).
+_DOCUMENT_OPTIONS = {"max_documents": "max_snippets", "max_document_chars": "max_snippet_chars"}
 _NO_FACTS = (
     "There is no list of required facts: leave fact_id empty and set missing_fact_ids to []. "
     "Set status to unanswerable when the documents do not answer the question, partial when "
@@ -64,12 +68,13 @@ class LLMGenerator(LLMComponent):
         llm: The model.
         fallback: Generator used when the model fails (default: a new
             :class:`~agentic_rag._parallel.generator.ExtractiveGenerator`; ``None``: raise).
-        max_documents: Documents shown to the model (the first, best fused ones).
-        max_document_chars: Characters shown per document (``None``: all).
-        repair_rounds: Repair rounds when the answer is invalid for the schema.
-        temperature: Sampling temperature.
-        max_tokens: Cap on generated tokens per call.
+        settings: Model call and evidence options (default :class:`RoleSettings`: one repair
+            round, temperature 0, the synthesizer role's token cap, 10 documents of 1,500
+            characters, the first, best fused ones).
         name: Label for traces.
+        **overrides: Any of ``repair_rounds``, ``temperature``, ``max_tokens``,
+            ``max_documents`` (the settings' ``max_snippets``) and ``max_document_chars``
+            (``max_snippet_chars``), overriding ``settings`` for this generator.
 
     Raises:
         InvalidInputError: Bad arguments.
@@ -80,19 +85,16 @@ class LLMGenerator(LLMComponent):
         llm: Any,
         *,
         fallback: Generator | FallbackChoice | None = FallbackChoice.DETERMINISTIC,
-        max_documents: int = 10,
-        max_document_chars: int | None = 1500,
-        repair_rounds: int = 1,
-        temperature: float = 0.0,
-        max_tokens: int = ROLE_MAX_TOKENS[LLMRole.SYNTHESIZER],
+        settings: RoleSettings | None = None,
         name: str = "llm_generator",
+        **overrides: Any,
     ) -> None:
+        self.settings = resolve_settings(settings, overrides, component=type(self).__name__, options=EVIDENCE_OPTIONS, aliases=_DOCUMENT_OPTIONS)
         super().__init__(
             llm, role=LLMRole.SYNTHESIZER, fallback=resolve_fallback(fallback, ExtractiveGenerator), method="generate",
-            repair_rounds=repair_rounds, temperature=temperature, max_tokens=max_tokens, name=name,
+            name=name, **self.settings.model_options(LLMRole.SYNTHESIZER),
         )
-        self.max_documents = require_int(max_documents, "max_documents", minimum=1, stage=_STAGE)
-        self.max_document_chars = None if max_document_chars is None else require_int(max_document_chars, "max_document_chars", minimum=1, stage=_STAGE)
+        self.window = EvidenceWindow.from_settings(self.settings, default_snippets=10)
 
     def generate(self, query: str, documents: Sequence[FusedDocument]) -> GeneratedAnswer:
         """Answer ``query`` from ``documents`` with ``[n]``-cited claims, or refuse.
@@ -119,8 +121,8 @@ class LLMGenerator(LLMComponent):
         if not docs:
             self.last_fallback_reason = None
             return refusal("nothing was retrieved")
-        shown = [_as_snippet(d) for d in docs[: self.max_documents]]
-        sections = [question_section(query), _NO_FACTS, documents_section(shown, max_chars=self.max_document_chars)]
+        shown = list(self.window.shown([_as_snippet(d) for d in docs]))
+        sections = [question_section(query), _NO_FACTS, self.window.section(shown)]
         try:
             answer = self.ask(build_messages(LLMRole.SYNTHESIZER, sections))
             return self._answer(answer, docs, shown)

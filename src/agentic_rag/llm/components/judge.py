@@ -38,38 +38,16 @@ from agentic_rag._contracts import (
     Snippet,
     SufficiencyStatus,
 )
-from agentic_rag._contracts.validation import require_int, require_text
 from agentic_rag._errors import InvalidInputError, ProviderError
-from agentic_rag.llm.components.fallback import ROLE_MAX_TOKENS, ComponentEventKind, FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
-from agentic_rag.llm.components.prompts import build_messages, documents_section, facts_section, question_section
-from agentic_rag.llm.schemas import LLMRole
 from agentic_rag._ports import SufficiencyJudge
+from agentic_rag._text.questions import fold_query
+from agentic_rag.llm.components.evidence_window import EvidenceWindow, check_evidence_inputs
+from agentic_rag.llm.components.fallback import ComponentEventKind, FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
+from agentic_rag.llm.components.prompts import build_messages, facts_section, question_section
+from agentic_rag.llm.components.settings import EVIDENCE_OPTIONS, RoleSettings, resolve_settings
+from agentic_rag.llm.schemas import LLMRole
 
-__all__ = ["LLMSufficiencyJudge", "check_evidence_inputs"]
-
-
-def check_evidence_inputs(question: object, plan: object, snippets: Sequence[object], *, stage: str) -> tuple[Snippet, ...]:
-    """Check the arguments every evidence-reading port method shares.
-
-    Raises:
-        InvalidInputError: An empty question, a plan that is not a RetrievalPlan, or an item
-            that is not a Snippet.
-    """
-    require_text(question, "question", stage=stage)
-    if not isinstance(plan, RetrievalPlan):
-        raise InvalidInputError(f"plan must be a RetrievalPlan, got {type(plan).__name__}", stage=stage)
-    out = tuple(snippets)
-    for position, snippet in enumerate(out):
-        if not isinstance(snippet, Snippet):
-            raise InvalidInputError(f"snippets[{position}] must be a Snippet, got {type(snippet).__name__}", stage=stage)
-    return out
-
-
-def shown_snippets(snippets: Sequence[Snippet], limit: int, *, canonical: bool) -> tuple[Snippet, ...]:
-    """The snippets a prompt shows: the first ``limit``, optionally re-ordered by id so the
-    prompt does not depend on retrieval order."""
-    chosen = tuple(snippets[:limit])
-    return tuple(sorted(chosen, key=lambda s: s.id)) if canonical else chosen
+__all__ = ["LLMSufficiencyJudge"]
 
 
 class LLMSufficiencyJudge(LLMComponent):
@@ -79,12 +57,13 @@ class LLMSufficiencyJudge(LLMComponent):
         llm: The model.
         fallback: Judge used when the model fails (default: a new
             :class:`~agentic_rag._agentic.judge.AutoraterStyleSufficiencyJudge`; ``None``: raise).
-        max_snippets: Documents shown to the model (the first ones given).
-        max_snippet_chars: Characters shown per document (``None``: all).
-        repair_rounds: Repair rounds when the answer is invalid for the schema.
-        temperature: Sampling temperature.
-        max_tokens: Cap on generated tokens per call.
+        settings: Model call and evidence options (default :class:`RoleSettings`: one repair
+            round, temperature 0, the role's token cap, 12 documents of 1,500 characters,
+            the first ones given).
         name: Label for events.
+        **overrides: Any of ``repair_rounds``, ``temperature``, ``max_tokens``,
+            ``max_snippets`` and ``max_snippet_chars``, overriding ``settings`` for this
+            judge.
 
     Raises:
         InvalidInputError: Bad arguments.
@@ -95,19 +74,16 @@ class LLMSufficiencyJudge(LLMComponent):
         llm: Any,
         *,
         fallback: SufficiencyJudge | FallbackChoice | None = FallbackChoice.DETERMINISTIC,
-        max_snippets: int = 12,
-        max_snippet_chars: int | None = 1500,
-        repair_rounds: int = 1,
-        temperature: float = 0.0,
-        max_tokens: int = ROLE_MAX_TOKENS[LLMRole.SUFFICIENCY_JUDGE],
+        settings: RoleSettings | None = None,
         name: str = "llm_judge",
+        **overrides: Any,
     ) -> None:
+        self.settings = resolve_settings(settings, overrides, component=type(self).__name__, options=EVIDENCE_OPTIONS)
         super().__init__(
             llm, role=LLMRole.SUFFICIENCY_JUDGE, fallback=resolve_fallback(fallback, AutoraterStyleSufficiencyJudge), method="assess",
-            repair_rounds=repair_rounds, temperature=temperature, max_tokens=max_tokens, name=name,
+            name=name, **self.settings.model_options(LLMRole.SUFFICIENCY_JUDGE),
         )
-        self.max_snippets = require_int(max_snippets, "max_snippets", minimum=1, stage="judge")
-        self.max_snippet_chars = None if max_snippet_chars is None else require_int(max_snippet_chars, "max_snippet_chars", minimum=1, stage="judge")
+        self.window = EvidenceWindow.from_settings(self.settings, default_snippets=12)
         # Supplies follow-up queries the model did not write; it never decides sufficiency.
         self._feedback_judge = AutoraterStyleSufficiencyJudge()
 
@@ -134,8 +110,8 @@ class LLMSufficiencyJudge(LLMComponent):
         if not snippets:
             self.last_fallback_reason = None
             return self._verdict(question, plan, snippets, draft, {}, "no evidence was retrieved")
-        shown = shown_snippets(snippets, self.max_snippets, canonical=True)
-        sections = [question_section(question), facts_section(plan), documents_section(shown, max_chars=self.max_snippet_chars)]
+        shown = self.window.shown(snippets, canonical=True)
+        sections = [question_section(question), facts_section(plan), self.window.section(shown)]
         try:
             answer = self.ask(build_messages(LLMRole.SUFFICIENCY_JUDGE, sections))
             return self._verdict(question, plan, snippets, draft, answer, "", shown)
@@ -268,14 +244,14 @@ class LLMSufficiencyJudge(LLMComponent):
         for item in items:
             fact_id = str(item["fact_id"]).strip()
             text = " ".join(str(item.get("follow_up_query", "")).split())
-            key = (fact_id, text.casefold())
+            key = (fact_id, fold_query(text))
             if fact_id in wanted and text and key not in seen:
                 seen.add(key)
                 reason = " ".join(str(item.get("what_is_missing", "")).split())
                 out.append(FeedbackQuery(fact_id, text, reason=f"judge: {reason}" if reason else "judge's follow-up", parent_id=parents.get(fact_id)))
         extra = self._feedback_judge.assess(question, plan, snippets, draft).feedback_queries if wanted else ()
         for query in extra:
-            key = (query.fact_id, " ".join(query.text.split()).casefold())
+            key = (query.fact_id, fold_query(query.text))
             if query.fact_id in wanted and key not in seen:
                 seen.add(key)
                 out.append(query)

@@ -21,7 +21,8 @@ from agentic_rag._contracts import ContextAssessment, Corpus, FactPriority, Requ
 from agentic_rag._contracts.corpus import require_corpora
 from agentic_rag._contracts.validation import require_text
 from agentic_rag._errors import InvalidInputError, ProviderError
-from agentic_rag.llm.components.fallback import ROLE_MAX_TOKENS, ComponentEventKind, FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
+from agentic_rag.llm.components.fallback import ComponentEventKind, FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
+from agentic_rag.llm.components.settings import RoleSettings, resolve_settings
 from agentic_rag.llm.components.prompts import build_messages, corpora_section, question_section
 from agentic_rag.llm.schemas import LLMRole
 from agentic_rag.llm.untrusted import escape_untrusted
@@ -95,10 +96,11 @@ class LLMPlanner(LLMComponent):
         router: Routes facts the model left without a known corpus (default
             :class:`CorpusRouter`).
         stop_conditions: Put in every plan (default :class:`StopConditions`).
-        repair_rounds: Repair rounds when the answer is invalid for the schema.
-        temperature: Sampling temperature.
-        max_tokens: Cap on generated tokens per call.
+        settings: Model call options (default :class:`RoleSettings`: one repair round,
+            temperature 0, the role's token cap).
         name: Label for events.
+        **overrides: Any of ``repair_rounds``, ``temperature`` and ``max_tokens``,
+            overriding ``settings`` for this component.
 
     Raises:
         InvalidInputError: A model without ``complete``, a fallback without ``plan``, or bad
@@ -112,14 +114,14 @@ class LLMPlanner(LLMComponent):
         fallback: Planner | FallbackChoice | None = FallbackChoice.DETERMINISTIC,
         router: CorpusRouter | None = None,
         stop_conditions: StopConditions | None = None,
-        repair_rounds: int = 1,
-        temperature: float = 0.0,
-        max_tokens: int = ROLE_MAX_TOKENS[LLMRole.PLANNER],
+        settings: RoleSettings | None = None,
         name: str = "llm_planner",
+        **overrides: Any,
     ) -> None:
+        self.settings = resolve_settings(settings, overrides, component=type(self).__name__)
         super().__init__(
             llm, role=LLMRole.PLANNER, fallback=resolve_fallback(fallback, HeuristicPlanner), method="plan",
-            repair_rounds=repair_rounds, temperature=temperature, max_tokens=max_tokens, name=name,
+            name=name, **self.settings.model_options(LLMRole.PLANNER),
         )
         self.router = router or CorpusRouter()
         self.stop_conditions = stop_conditions or StopConditions()

@@ -21,21 +21,19 @@ from typing import Any
 from agentic_rag._agentic.rewriter import PlanFeedbackRewriter
 from agentic_rag._agentic.routing import CorpusRouter
 from agentic_rag._contracts import FeedbackQuery, RetrievalPlan, Subquery, SubqueryOrigin
-from agentic_rag._contracts.validation import require_int, require_text
+from agentic_rag._contracts.validation import require_bool, require_enum, require_int, require_text
 from agentic_rag._errors import InvalidInputError, ProviderError
-from agentic_rag.llm.components.fallback import ROLE_MAX_TOKENS, FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
+from agentic_rag.llm.components.fallback import FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
+from agentic_rag.llm.components.settings import RoleSettings, resolve_settings
 from agentic_rag.llm.components.prompts import build_messages, facts_section, feedback_section, question_section
 from agentic_rag.llm.schemas import LLMRole
 from agentic_rag._parallel.contracts import RewriteRequest, RewriteResult
 from agentic_rag._parallel.ports import QueryViewRewriter
 from agentic_rag._parallel.rewriters import DecompositionRewriter, MultiQueryRewriter
 from agentic_rag._ports import QueryRewriter
+from agentic_rag._text.questions import fold_query
 
 __all__ = ["LLMHyDEWriter", "LLMQueryRewriter", "LLMQueryViewRewriter", "QueryViewStrategy", "hyde_generate_fn", "statement_document"]
-
-
-def _fold(text: str) -> str:
-    return " ".join(text.casefold().split()).rstrip("?.! ")
 
 
 class LLMQueryRewriter(LLMComponent):
@@ -47,10 +45,11 @@ class LLMQueryRewriter(LLMComponent):
             :class:`~agentic_rag._agentic.rewriter.PlanFeedbackRewriter`; ``None``: raise).
         router: Routes follow-up queries that name no corpus.
         max_queries_per_fact: Model queries kept per fact.
-        repair_rounds: Repair rounds when the answer is invalid for the schema.
-        temperature: Sampling temperature.
-        max_tokens: Cap on generated tokens per call.
+        settings: Model call options (default :class:`RoleSettings`: one repair round,
+            temperature 0, the role's token cap).
         name: Label for events.
+        **overrides: Any of ``repair_rounds``, ``temperature`` and ``max_tokens``,
+            overriding ``settings`` for this component.
 
     Raises:
         InvalidInputError: Bad arguments.
@@ -63,14 +62,14 @@ class LLMQueryRewriter(LLMComponent):
         fallback: QueryRewriter | FallbackChoice | None = FallbackChoice.DETERMINISTIC,
         router: CorpusRouter | None = None,
         max_queries_per_fact: int = 2,
-        repair_rounds: int = 1,
-        temperature: float = 0.0,
-        max_tokens: int = ROLE_MAX_TOKENS[LLMRole.QUERY_REWRITER],
+        settings: RoleSettings | None = None,
         name: str = "llm_query_rewriter",
+        **overrides: Any,
     ) -> None:
+        self.settings = resolve_settings(settings, overrides, component=type(self).__name__)
         super().__init__(
             llm, role=LLMRole.QUERY_REWRITER, fallback=resolve_fallback(fallback, PlanFeedbackRewriter), method="rewrite",
-            repair_rounds=repair_rounds, temperature=temperature, max_tokens=max_tokens, name=name,
+            name=name, **self.settings.model_options(LLMRole.QUERY_REWRITER),
         )
         self.router = router or CorpusRouter()
         self.max_queries_per_fact = require_int(max_queries_per_fact, "max_queries_per_fact", minimum=1, stage="rewriter")
@@ -118,7 +117,7 @@ class LLMQueryRewriter(LLMComponent):
         for item in mapping_items(answer.get("queries")):
             fact_id, text = str(item.get("fact_id", "")).strip(), " ".join(str(item.get("text", "")).split())
             if fact_id in per_fact and text and len(per_fact[fact_id]) < self.max_queries_per_fact:
-                if all(_fold(text) != _fold(t) for t, _ in per_fact[fact_id]):
+                if all(fold_query(text) != fold_query(t) for t, _ in per_fact[fact_id]):
                     reason = " ".join(str(item.get("reason") or "").split())
                     per_fact[fact_id].append((text, f"{item.get('strategy', 'paraphrase')}: {reason}".rstrip(": ")))
         if not any(per_fact.values()):
@@ -135,15 +134,15 @@ class LLMQueryRewriter(LLMComponent):
                 if not per_fact[fact_id]:
                     rows.append((fact_id, plan.fact(fact_id).description, "the model wrote no query for this fact", None, ()))
         carried = {(fact_id, parent) for fact_id, _, _, parent, _ in rows}
-        texts = {(fact_id, _fold(text)) for fact_id, text, _, _, _ in rows}
+        texts = {(fact_id, fold_query(text)) for fact_id, text, _, _, _ in rows}
         for item in feedback:
             # The judge's own query stands in when the model wrote none for its fact, and
             # whenever it is the only way to carry the item's lineage.
-            unwritten = not per_fact[item.fact_id] and (item.fact_id, _fold(item.text)) not in texts
+            unwritten = not per_fact[item.fact_id] and (item.fact_id, fold_query(item.text)) not in texts
             if (item.fact_id, item.parent_id) not in carried or unwritten:
                 rows.append((item.fact_id, item.text, item.reason or "the judge's follow-up", item.parent_id, item.corpus_ids))
                 carried.add((item.fact_id, item.parent_id))
-                texts.add((item.fact_id, _fold(item.text)))
+                texts.add((item.fact_id, fold_query(item.text)))
         corpus_ids = {c.id for c in plan.corpora}
         out = []
         for number, (fact_id, text, reason, parent, corpora) in enumerate(rows, start=1):
@@ -194,10 +193,12 @@ class LLMQueryViewRewriter(LLMComponent):
             ``None``: raise).
         keep_original: Also search the original query.
         max_queries: Views kept from the model.
-        repair_rounds: Repair rounds when the answer is invalid for the schema.
-        temperature: Default sampling temperature (a request's own wins).
-        max_tokens: Default cap on generated tokens (a request's own wins).
+        settings: Model call options (default :class:`RoleSettings`: one repair round,
+            temperature 0, the role's token cap); a request's own temperature and
+            max_tokens win.
         name: Label for traces (default: ``llm_<strategy>``).
+        **overrides: Any of ``repair_rounds``, ``temperature`` and ``max_tokens``,
+            overriding ``settings`` for this component.
 
     Raises:
         InvalidInputError: Bad arguments.
@@ -211,23 +212,18 @@ class LLMQueryViewRewriter(LLMComponent):
         fallback: QueryViewRewriter | FallbackChoice | None = FallbackChoice.DETERMINISTIC,
         keep_original: bool = True,
         max_queries: int = 4,
-        repair_rounds: int = 1,
-        temperature: float = 0.0,
-        max_tokens: int = ROLE_MAX_TOKENS[LLMRole.QUERY_REWRITER],
+        settings: RoleSettings | None = None,
         name: str = "",
+        **overrides: Any,
     ) -> None:
-        try:
-            self.strategy = QueryViewStrategy(strategy)
-        except ValueError:
-            raise InvalidInputError(f"strategy must be one of {[s.value for s in QueryViewStrategy]}, got {strategy!r}", stage="rewriter") from None
+        self.strategy = require_enum(QueryViewStrategy, strategy, "strategy", stage="rewriter")
         default = MultiQueryRewriter if self.strategy is QueryViewStrategy.MULTI_QUERY else DecompositionRewriter
+        self.settings = resolve_settings(settings, overrides, component=type(self).__name__)
         super().__init__(
             llm, role=LLMRole.QUERY_REWRITER, fallback=resolve_fallback(fallback, default), method="rewrite",
-            repair_rounds=repair_rounds, temperature=temperature, max_tokens=max_tokens, name=name or f"llm_{self.strategy.value}",
+            name=name or f"llm_{self.strategy.value}", **self.settings.model_options(LLMRole.QUERY_REWRITER),
         )
-        if not isinstance(keep_original, bool):
-            raise InvalidInputError(f"keep_original must be a bool, got {keep_original!r}", stage="rewriter")
-        self.keep_original = keep_original
+        self.keep_original = require_bool(keep_original, "keep_original", stage="rewriter")
         self.max_queries = require_int(max_queries, "max_queries", minimum=1, stage="rewriter")
 
     def rewrite(self, request: RewriteRequest) -> RewriteResult:
@@ -244,12 +240,12 @@ class LLMQueryViewRewriter(LLMComponent):
         sections = [question_section(query), _VIEW_INSTRUCTIONS[self.strategy].format(n=self.max_queries)]
         try:
             answer = self.ask(build_messages(LLMRole.QUERY_REWRITER, sections), temperature=request.temperature, max_tokens=request.max_tokens)
-            seen = {_fold(query)} if self.keep_original else set()
+            seen = {fold_query(query)} if self.keep_original else set()
             views: list[str] = []
             for item in mapping_items(answer.get("queries")):
                 text = " ".join(str(item.get("text", "")).split())
-                if text and _fold(text) not in seen and len(views) < self.max_queries:
-                    seen.add(_fold(text))
+                if text and fold_query(text) not in seen and len(views) < self.max_queries:
+                    seen.add(fold_query(text))
                     views.append(text)
             return RewriteResult(queries=tuple(views) or (query,), keep_original=self.keep_original)
         except ProviderError as error:
@@ -276,10 +272,11 @@ class LLMHyDEWriter(LLMComponent):
             their style.
         fallback: ``fallback(query) -> str`` used when the model fails (default:
             :func:`statement_document`; ``None``: raise).
-        repair_rounds: Repair rounds when the answer is invalid for the schema.
-        temperature: Sampling temperature.
-        max_tokens: Cap on generated tokens per call.
+        settings: Model call options (default :class:`RoleSettings`: one repair round,
+            temperature 0, the role's token cap).
         name: Label for events.
+        **overrides: Any of ``repair_rounds``, ``temperature`` and ``max_tokens``,
+            overriding ``settings`` for this component.
 
     Raises:
         InvalidInputError: Bad arguments or a fallback that is not callable.
@@ -291,17 +288,17 @@ class LLMHyDEWriter(LLMComponent):
         *,
         corpus_description: str = "",
         fallback: Callable[[str], str] | FallbackChoice | None = FallbackChoice.DETERMINISTIC,
-        repair_rounds: int = 1,
-        temperature: float = 0.0,
-        max_tokens: int = ROLE_MAX_TOKENS[LLMRole.HYDE],
+        settings: RoleSettings | None = None,
         name: str = "llm_hyde",
+        **overrides: Any,
     ) -> None:
         chosen = statement_document if isinstance(fallback, FallbackChoice) else fallback
         if chosen is not None and not callable(chosen):
             raise InvalidInputError(f"fallback must be None or callable as fallback(query) -> str, got {chosen!r}", stage="rewriter")
+        self.settings = resolve_settings(settings, overrides, component=type(self).__name__)
         super().__init__(
             llm, role=LLMRole.HYDE, fallback=None if chosen is None else _CallableFallback(chosen), method="__call__",
-            repair_rounds=repair_rounds, temperature=temperature, max_tokens=max_tokens, name=name,
+            name=name, **self.settings.model_options(LLMRole.HYDE),
         )
         self.corpus_description = require_text(corpus_description, "corpus_description", stage="rewriter", allow_empty=True)
 

@@ -2,7 +2,7 @@
 
 A transport sends one request and returns whatever status came back; it never retries and
 never raises for a non-2xx status. Retries, deadlines and error mapping live one layer up in
-:class:`~agentic_rag.llm.http.JsonHttpClient`, so a recording or a test double only has to
+:class:`~agentic_rag._http.client.JsonHttpClient`, so a recording or a test double only has to
 implement ``send``.
 """
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from agentic_rag._errors import InvalidInputError, ProviderError, ProviderTimeoutError
-from agentic_rag.llm.redaction import redact_headers, redact_url
+from agentic_rag._http.redaction import redact_headers, redact_url
 
 __all__ = ["HttpAttempt", "HttpRequest", "HttpResponse", "Transport", "UrllibTransport"]
 

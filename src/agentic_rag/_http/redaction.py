@@ -12,7 +12,7 @@ import re
 import urllib.parse
 from collections.abc import Iterable, Sequence
 
-__all__ = ["REDACTED", "SECRET_HEADERS", "SECRET_QUERY_PARAMS", "Secret", "redact_headers", "redact_url", "scrub"]
+__all__ = ["REDACTED", "SECRET_HEADERS", "SECRET_QUERY_PARAMS", "Secret", "bearer_headers", "redact_headers", "redact_url", "scrub", "secret_values"]
 
 REDACTED = "<redacted>"
 
@@ -70,6 +70,13 @@ class Secret:
     def __reduce__(self) -> tuple:
         # Pickling would copy the value into places we cannot scrub (queues, caches).
         raise TypeError("a Secret cannot be pickled")
+
+
+def bearer_headers(token: Secret | str) -> dict[str, str]:
+    """Return ``{"Authorization": "Bearer <token>"}``, or no header for an empty token (local
+    servers that want no key)."""
+    value = token.reveal() if isinstance(token, Secret) else token
+    return {"Authorization": f"Bearer {value}"} if value else {}
 
 
 def redact_url(url: str) -> str:

@@ -1,4 +1,4 @@
-"""The JSON HTTP client every provider uses: deadlines, retries with backoff, error mapping.
+"""The JSON HTTP client every model and search client uses: deadlines, retries with backoff, error mapping.
 
 * The timeout of each attempt is the client's ``timeout_s`` capped by the time the current
   run has left (:func:`agentic_rag._budget.current_budget`), so no call outlives the run.
@@ -8,7 +8,7 @@
   cannot afford ends the retries. Other 4xx fail at once, and so does any status whose body
   says the request itself is invalid (a validation error such as llama-cpp-python's 500
   "Input should be 'text' or 'json_object'"): sending it again cannot succeed.
-* Every attempt is recorded (:class:`~agentic_rag.llm.transport.HttpAttempt`): in the
+* Every attempt is recorded (:class:`~agentic_rag._http.transport.HttpAttempt`): in the
   result, on the raised exception as ``.attempts``, and in the client's bounded ``attempts``.
 * Failures become :class:`~agentic_rag._errors.ProviderHTTPError` (status plus the provider's
   own message), :class:`~agentic_rag._errors.ProviderTimeoutError` or
@@ -18,11 +18,9 @@
 from __future__ import annotations
 
 import collections
-import email.utils
 import json
 import logging
 import random
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -32,106 +30,15 @@ from typing import Any
 from agentic_rag._budget import current_budget
 from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, ProviderError, ProviderHTTPError, ProviderTimeoutError
-from agentic_rag.llm.redaction import redact_url, scrub, secret_values
-from agentic_rag.llm.transport import HttpAttempt, HttpRequest, HttpResponse, Transport, UrllibTransport
+from agentic_rag._http.redaction import redact_url, scrub, secret_values
+from agentic_rag._http.retry import RetryPolicy, parse_retry_after, positive_number
+from agentic_rag._http.transport import HttpAttempt, HttpRequest, HttpResponse, Transport, UrllibTransport
 
-__all__ = ["HttpResult", "JsonHttpClient", "RetryPolicy", "parse_retry_after", "provider_message"]
+__all__ = ["HttpResult", "JsonHttpClient", "attempt_timeout", "provider_message"]
 
 _LOG = logging.getLogger("agentic_rag.http")
 
-RETRYABLE_4XX = frozenset({408, 409, 425, 429})
-# Error texts of request validation (pydantic/FastAPI, OpenAI-style servers): the request is
-# wrong as sent, whatever the status says.
-_INVALID_REQUEST_RE = re.compile(
-    r"validation error|input should be|field required|extra inputs are not permitted|"
-    r"\b(?:literal|missing|extra_forbidden|string_type|int_parsing|enum)_error\b|\[type=[a-z_]+",
-    re.IGNORECASE,
-)
 _MAX_MESSAGE_CHARS = 500
-
-
-def _positive(value: object, name: str, *, allow_zero: bool = False) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or (value == 0 and not allow_zero):
-        bound = ">= 0" if allow_zero else "> 0"
-        raise InvalidInputError(f"{name} must be a number {bound}, got {value!r}", stage="http")
-    return float(value)
-
-
-@dataclass(frozen=True, slots=True)
-class RetryPolicy:
-    """When and how long to wait before trying again.
-
-    Args:
-        max_retries: Retries after the first attempt (0 disables retrying).
-        base_delay_s: Backoff scale: retry ``n`` (from 0) waits uniform(0, base * 2**n).
-        max_delay_s: Cap of one backoff wait.
-        max_retry_after_s: A ``Retry-After`` longer than this is not waited for.
-        retry_timeouts: Retry attempts that timed out.
-        retry_connection_errors: Retry refused or reset connections.
-
-    Raises:
-        InvalidInputError: A negative count or delay.
-    """
-
-    max_retries: int = 3
-    base_delay_s: float = 0.5
-    max_delay_s: float = 20.0
-    max_retry_after_s: float = 60.0
-    retry_timeouts: bool = True
-    retry_connection_errors: bool = True
-
-    def __post_init__(self) -> None:
-        require_int(self.max_retries, "RetryPolicy.max_retries", minimum=0, stage="http")
-        object.__setattr__(self, "base_delay_s", _positive(self.base_delay_s, "RetryPolicy.base_delay_s", allow_zero=True))
-        object.__setattr__(self, "max_delay_s", _positive(self.max_delay_s, "RetryPolicy.max_delay_s", allow_zero=True))
-        object.__setattr__(self, "max_retry_after_s", _positive(self.max_retry_after_s, "RetryPolicy.max_retry_after_s", allow_zero=True))
-
-    @staticmethod
-    def is_retryable_status(status: int) -> bool:
-        """True for 408, 409, 425, 429 and every 5xx."""
-        return status in RETRYABLE_4XX or 500 <= status <= 599
-
-    @staticmethod
-    def says_request_invalid(message: str) -> bool:
-        """True when an error message says the request itself failed validation (so the same
-        request would fail again), whatever the status."""
-        return _INVALID_REQUEST_RE.search(message) is not None
-
-    @classmethod
-    def is_retryable_response(cls, status: int, message: str) -> bool:
-        """True for a retryable status whose error message does not call the request invalid."""
-        return cls.is_retryable_status(status) and not cls.says_request_invalid(message)
-
-    def backoff_s(self, retry_index: int, rng: random.Random) -> float:
-        """Return the full-jitter wait before retry ``retry_index`` (from 0)."""
-        return rng.uniform(0.0, min(self.max_delay_s, self.base_delay_s * (2.0 ** retry_index)))
-
-
-def parse_retry_after(response: HttpResponse, *, now: float) -> float | None:
-    """Return the wait a response asks for, in seconds, or ``None`` when it asks for none.
-
-    Reads ``retry-after-ms`` (OpenAI) first, then ``Retry-After`` as seconds or an HTTP-date
-    (compared with ``now``, a POSIX timestamp). Past dates give 0.
-    """
-    millis = response.header("retry-after-ms")
-    if millis:
-        try:
-            return max(0.0, float(millis) / 1000.0)
-        except ValueError:
-            pass
-    value = response.header("retry-after")
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    return max(0.0, when.timestamp() - now)
 
 
 def provider_message(body: bytes, secrets: Iterable[str] = ()) -> str:
@@ -166,6 +73,26 @@ def provider_message(body: bytes, secrets: Iterable[str] = ()) -> str:
     if len(message) > _MAX_MESSAGE_CHARS:
         message = message[:_MAX_MESSAGE_CHARS] + "..."
     return scrub(message, tuple(secrets))
+
+
+def attempt_timeout(timeout_s: float, *, where: str, stage: str) -> float:
+    """Return the timeout of one attempt: ``timeout_s`` capped by the time the run has left.
+
+    Args:
+        timeout_s: The client's own per-attempt timeout.
+        where: What is about to be sent (for the error).
+        stage: The stage the error names.
+
+    Raises:
+        BudgetExhaustedError: The run's deadline has already passed.
+    """
+    budget = current_budget()
+    remaining = budget.remaining_s() if budget is not None else None
+    if remaining is None:
+        return timeout_s
+    if remaining <= 0:
+        raise BudgetExhaustedError(f"the run's deadline passed before {where}", reason="deadline", stage=stage)
+    return min(timeout_s, remaining)
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +139,7 @@ class JsonHttpClient:
         trace_limit: int = 256,
     ) -> None:
         self.stage = stage
-        self.timeout_s = _positive(timeout_s, "timeout_s")
+        self.timeout_s = positive_number(timeout_s, "timeout_s", stage=stage)
         self.retry = retry if retry is not None else RetryPolicy()
         if not isinstance(self.retry, RetryPolicy):
             raise InvalidInputError(f"retry must be a RetryPolicy, got {type(self.retry).__name__}", stage=stage)
@@ -225,36 +152,6 @@ class JsonHttpClient:
         self._trace: collections.deque[HttpAttempt] = collections.deque(maxlen=trace_limit)
         self._lock = threading.Lock()
 
-    @classmethod
-    def for_client(
-        cls,
-        *,
-        stage: str,
-        timeout_s: float,
-        max_retries: int,
-        retry: RetryPolicy | None = None,
-        transport: Transport | None = None,
-        sleep: Callable[[float], None] | None = None,
-        rng: random.Random | None = None,
-    ) -> JsonHttpClient:
-        """The HTTP client every provider client builds from its constructor arguments.
-
-        Args:
-            stage: Error stage of the owning client.
-            timeout_s: Per-attempt timeout.
-            max_retries: Retries when no ``retry`` policy is given.
-            retry: A full retry policy (wins over ``max_retries``).
-            transport: Injected transport (tests, record/replay).
-            sleep: Injected sleep (tests).
-            rng: Injected jitter source (tests).
-
-        Raises:
-            InvalidInputError: ``max_retries`` below 0 or a bad timeout.
-        """
-        require_int(max_retries, "max_retries", minimum=0, stage=stage)
-        return cls(stage=stage, timeout_s=timeout_s, retry=retry if retry is not None else RetryPolicy(max_retries=max_retries),
-                   transport=transport, sleep=sleep, rng=rng)
-
     @property
     def attempts(self) -> tuple[HttpAttempt, ...]:
         """The most recent attempts of every call, oldest first (bounded by ``trace_limit``)."""
@@ -265,10 +162,6 @@ class JsonHttpClient:
         """POST ``payload`` as JSON and parse the JSON answer (see :meth:`request`)."""
         body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         return self.request("POST", url, headers=headers, body=body, content_type="application/json")
-
-    def get_json(self, url: str, *, headers: Mapping[str, str] | None = None) -> HttpResult:
-        """GET ``url`` and parse the JSON answer (see :meth:`request`)."""
-        return self.request("GET", url, headers=headers)
 
     def request(
         self,
@@ -310,7 +203,7 @@ class JsonHttpClient:
         attempts: list[HttpAttempt] = []
         retry_index = 0
         while True:
-            timeout = self._attempt_timeout(where)
+            timeout = attempt_timeout(self.timeout_s, where=where, stage=self.stage)
             started = self._clock()
             retry_after: float | None = None
             status: int | None = None
@@ -342,15 +235,6 @@ class JsonHttpClient:
             _LOG.info("%s: attempt %d failed (%s); retrying in %.2f s", self.stage, len(attempts), shown, delay)
             self._sleep(delay)
             retry_index += 1
-
-    def _attempt_timeout(self, where: str) -> float:
-        budget = current_budget()
-        remaining = budget.remaining_s() if budget is not None else None
-        if remaining is None:
-            return self.timeout_s
-        if remaining <= 0:
-            raise BudgetExhaustedError(f"the run's deadline passed before {where}", reason="deadline", stage=self.stage)
-        return min(self.timeout_s, remaining)
 
     def _retry_delay(self, retryable: bool, retry_index: int, retry_after: float | None) -> tuple[float | None, str]:
         if not retryable:

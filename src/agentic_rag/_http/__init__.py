@@ -1,0 +1,46 @@
+"""The HTTP layer under every model, embedding and search client (private).
+
+Layers, bottom up; ``agentic_rag.llm`` and ``agentic_rag.providers`` both import from here and
+never from each other for HTTP:
+
+* :mod:`.redaction`: :class:`Secret`, URL and header redaction, scrubbing of messages.
+* :mod:`.transport`: the request/response/attempt types and the one-attempt ``Transport`` port
+  (urllib's, with the environment's proxies and no redirects).
+* :mod:`.retry`: the retryable statuses (defined once), :class:`RetryPolicy`, ``Retry-After``.
+* :mod:`.client`: :class:`JsonHttpClient`: deadlines, retries, error mapping, attempt traces.
+* :mod:`.options`: :class:`HttpOptions`, the one ``http=`` argument every client takes, and
+  :func:`build_client`, which turns a client's constructor arguments into its HTTP client.
+* :mod:`.urls`: base-URL normalising.
+* :mod:`.environment`: the environment variables the clients read.
+
+The public names are re-exported by :mod:`agentic_rag.llm`.
+"""
+
+from __future__ import annotations
+
+from agentic_rag._http.client import HttpResult, JsonHttpClient, provider_message
+from agentic_rag._http.options import HttpBacked, HttpOptions, build_client
+from agentic_rag._http.redaction import Secret, bearer_headers, redact_url
+from agentic_rag._http.retry import RetryPolicy, is_retryable_status
+from agentic_rag._http.transport import HttpAttempt, HttpRequest, HttpResponse, Transport, UrllibTransport
+from agentic_rag._http.urls import normalise_base_url
+
+__all__ = [
+    "HttpAttempt",
+    "HttpBacked",
+    "HttpOptions",
+    "HttpRequest",
+    "HttpResponse",
+    "HttpResult",
+    "JsonHttpClient",
+    "RetryPolicy",
+    "Secret",
+    "Transport",
+    "UrllibTransport",
+    "bearer_headers",
+    "build_client",
+    "is_retryable_status",
+    "normalise_base_url",
+    "provider_message",
+    "redact_url",
+]

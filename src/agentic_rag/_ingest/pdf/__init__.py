@@ -1,0 +1,229 @@
+"""Text out of PDF files, with the standard library only.
+
+:func:`extract_pdf` reads the cross-reference (tables, streams, incremental updates, or a scan
+of the file when it is broken), walks the page tree, runs each page's content streams and
+orders the text it shows into lines and paragraphs close to ``pdftotext``'s reading order.
+It never raises on a bad file: an encrypted or image-only PDF, a file that is not a PDF or one
+over a work limit comes back with a ``problem``; a page that cannot be read is listed in
+``skipped`` with its reason. :func:`extract_pdf_with_pdftotext` runs poppler's ``pdftotext``
+instead, when it is installed (the benchmark's reference; never required).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._ingest.pdf.content import run_page
+from agentic_rag._ingest.pdf.document import Document, Limits
+from agentic_rag._ingest.pdf.filters import UnsupportedFilterError
+from agentic_rag._ingest.pdf.layout import page_text
+from agentic_rag._ingest.pdf.lexer import PdfError, PdfLimitError
+
+__all__ = ["Limits", "PdfError", "PdfExtraction", "PdfLimitError", "PdfPage", "PdfSkippedPage",
+           "extract_pdf", "extract_pdf_strict", "extract_pdf_with_pdftotext"]
+
+_STAGE = "pdf"
+_INHERITED = ("Resources", "MediaBox", "CropBox", "Rotate")
+
+
+@dataclass(frozen=True, slots=True)
+class PdfPage:
+    """A page that produced text.
+
+    Args:
+        number: The 1-based page number.
+        text: Lines joined with ``\\n``, paragraphs separated by a blank line.
+    """
+
+    number: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class PdfSkippedPage:
+    """A page whose text could not be read.
+
+    Args:
+        number: The 1-based page number.
+        reason: Why it was skipped.
+    """
+
+    number: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PdfExtraction:
+    """The text of a PDF file.
+
+    Args:
+        pages: Pages that produced text (empty pages are omitted).
+        skipped: Pages skipped with a reason.
+        problem: Why the whole file was refused (then ``pages`` is empty), or ``None``.
+    """
+
+    pages: tuple[PdfPage, ...]
+    skipped: tuple[PdfSkippedPage, ...]
+    problem: str | None = None
+
+
+def _pages(doc: Document, max_pages: int) -> list[dict]:
+    """The page dictionaries in order, inherited attributes copied in."""
+    root = doc.resolved_dict(doc.trailer.get("Root"))
+    pages: list[dict] = []
+    seen: set[int] = set()
+    # Depth-first with an explicit stack: (node, inherited attributes, depth).
+    stack: list[tuple[object, dict, int]] = [(root.get("Pages"), {}, 0)]
+    while stack:
+        ref, inherited, depth = stack.pop()
+        if depth > doc.limits.max_tree_depth:
+            raise PdfLimitError(f"the page tree is nested deeper than {doc.limits.max_tree_depth} levels")
+        node = doc.resolve(ref)
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        kids = doc.resolve(node.get("Kids"))
+        if node.get("Type") == "Page" or (not isinstance(kids, list) and "Contents" in node):
+            page = {**inherited, **node}
+            pages.append(page)
+            if len(pages) > max_pages:
+                raise PdfLimitError(f"more than max_pages={max_pages} pages")
+            continue
+        if isinstance(kids, list):
+            passed = dict(inherited)
+            for key in _INHERITED:
+                if key in node:
+                    passed[key] = node[key]
+            for kid in reversed(kids):
+                stack.append((kid, passed, depth + 1))
+    return pages
+
+
+def extract_pdf_strict(data: bytes, *, max_pages: int = 2000, limits: Limits | None = None) -> PdfExtraction:
+    """Like :func:`extract_pdf`, but any error that is not a :class:`PdfError` propagates.
+
+    The fuzz tests call this one: an exception outside the library's tree is a bug here.
+
+    Args:
+        data: The file's bytes.
+        max_pages: More pages than this refuses the file.
+        limits: Work limits (defaults: :class:`Limits`).
+
+    Returns:
+        The extraction.
+
+    Raises:
+        InvalidInputError: When ``data`` is not bytes or ``max_pages`` is not positive. A bad
+            file's content never raises: it becomes ``problem`` or a skipped page, so any
+            exception escaping from here is a bug.
+    """
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise InvalidInputError(f"data must be bytes, got {type(data).__name__}", stage=_STAGE)
+    if type(max_pages) is not int or max_pages < 1:
+        raise InvalidInputError(f"max_pages must be a positive integer, got {max_pages!r}", stage=_STAGE)
+    data = bytes(data)
+    if b"%PDF-" not in data[:1024]:
+        return PdfExtraction((), (), "not a PDF file (no %PDF- header)")
+    limits = limits or Limits()
+    try:
+        doc = Document(data, limits)
+        if doc.trailer.get("Encrypt") is not None:
+            return PdfExtraction((), (), "encrypted PDF (decryption is not supported)")
+        page_dicts = _pages(doc, max_pages)
+    except PdfLimitError as exc:
+        return PdfExtraction((), (), f"over a work limit: {exc.message}")
+    except PdfError as exc:
+        return PdfExtraction((), (), f"malformed PDF: {exc.message}")
+    pages: list[PdfPage] = []
+    skipped: list[PdfSkippedPage] = []
+    fonts: dict = {}
+    decoded: dict = {}
+    images = 0
+    for number, page in enumerate(page_dicts, start=1):
+        try:
+            resources = doc.resolved_dict(page.get("Resources"))
+            content = run_page(doc, page, resources, fonts, decoded, max_operators=limits.max_operators,
+                               max_depth=limits.max_form_depth)
+        except UnsupportedFilterError as exc:
+            skipped.append(PdfSkippedPage(number, f"content is not text: {exc.message}"))
+            continue
+        except PdfLimitError as exc:
+            if doc.budget.remaining < 0:
+                return PdfExtraction((), (), f"over a work limit: {exc.message}")
+            skipped.append(PdfSkippedPage(number, f"over a work limit: {exc.message}"))
+            continue
+        except PdfError as exc:
+            skipped.append(PdfSkippedPage(number, f"malformed content: {exc.message}"))
+            continue
+        images += content.images
+        text = page_text(content.runs)
+        if text.strip():
+            pages.append(PdfPage(number, text))
+    if not pages:
+        if skipped and len(skipped) == len(page_dicts):
+            return PdfExtraction((), tuple(skipped), f"no page could be read ({skipped[0].reason})")
+        if images:
+            return PdfExtraction((), tuple(skipped), "no extractable text: image-only or scanned PDF without a text layer (no OCR)")
+        return PdfExtraction((), tuple(skipped), "no extractable text on any page")
+    return PdfExtraction(tuple(pages), tuple(skipped))
+
+
+def extract_pdf(data: bytes, *, max_pages: int = 2000) -> PdfExtraction:
+    """Extract the text of a PDF, page by page.
+
+    Args:
+        data: The file's bytes.
+        max_pages: More pages than this refuses the file (bounded work).
+
+    Returns:
+        The pages with text, the skipped pages, or a ``problem`` for a refused file.
+
+    Raises:
+        InvalidInputError: When ``data`` is not bytes or ``max_pages`` is not positive.
+    """
+    try:
+        return extract_pdf_strict(data, max_pages=max_pages)
+    except InvalidInputError:
+        raise
+    except (PdfError, RecursionError, MemoryError) as exc:
+        return PdfExtraction((), (), f"malformed PDF: {exc}")
+    except Exception as exc:  # noqa: BLE001 - a loader must not crash an index run on one bad file
+        return PdfExtraction((), (), f"unreadable PDF ({type(exc).__name__}: {exc})")
+
+
+def extract_pdf_with_pdftotext(path: str | os.PathLike[str], *, timeout: float = 60.0) -> PdfExtraction:
+    """Extract text with poppler's ``pdftotext`` (``-enc UTF-8``, reading order), when installed.
+
+    Args:
+        path: The PDF file.
+        timeout: Seconds before the run is abandoned.
+
+    Returns:
+        The pages (split on form feeds), or a ``problem`` when ``pdftotext`` is missing, fails
+        or times out.
+    """
+    program = shutil.which("pdftotext")
+    if program is None:
+        return PdfExtraction((), (), "pdftotext is not installed")
+    try:
+        done = subprocess.run([program, "-enc", "UTF-8", os.fspath(path), "-"], capture_output=True,
+                              timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return PdfExtraction((), (), f"pdftotext took longer than {timeout} s")
+    except OSError as exc:
+        return PdfExtraction((), (), f"pdftotext could not run: {exc}")
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", errors="replace").strip().splitlines()
+        return PdfExtraction((), (), f"pdftotext failed: {message[-1] if message else done.returncode}")
+    text = done.stdout.decode("utf-8", errors="replace")
+    pieces = text.split("\f")
+    if pieces and not pieces[-1].strip():
+        pieces = pieces[:-1]
+    pages = tuple(PdfPage(number, piece.strip("\n")) for number, piece in enumerate(pieces, start=1) if piece.strip())
+    if not pages:
+        return PdfExtraction((), (), "no extractable text on any page")
+    return PdfExtraction(pages, ())

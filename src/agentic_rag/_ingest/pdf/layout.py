@@ -1,0 +1,314 @@
+"""Reading order: words grouped into blocks, blocks sorted the way poppler's pdftotext does.
+
+The steps follow poppler's text layout analysis (``TextOutputDev``), reimplemented here:
+
+1. Blocks grow from the top-left word: lines above and below within 1.5 font sizes that
+   overlap the block horizontally and use the same font size (within 5%), words on the block's
+   lines within 0.3 font sizes of its edges, and up to three outlying words beside it.
+2. Each block's box is extended sideways over the blocks below it, up to its neighbours, so a
+   heading reads before the margin notes under it.
+3. Blocks are sorted topologically with the two rules of T. Breuel's reading order: a block
+   comes before one it overlaps horizontally and starts above; a block comes before one to its
+   right unless a chain of overlapping blocks leads from the right one down to it.
+4. Consecutive blocks form a flow when the next lies just below within the same column;
+   flows are separated by a blank line.
+
+Lines keep a space wherever the horizontal gap between words is wider than ``SPACE_GAP``
+font sizes; a word hyphenated at the end of a line is joined to its end. Rotated text follows
+the upright text, in content order.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_left, bisect_right
+
+from agentic_rag._ingest.pdf.content import Run
+
+__all__ = ["page_text"]
+
+SPACE_GAP = 0.1
+OVERLAP_BREAK = 0.8     # words overlapping by more than this many font sizes get a space
+LINE_SPACING = 1.5      # max baseline distance inside a block, in font sizes
+INTRA_LINE = 0.5        # max baseline shift of words on one line (sub- and superscripts)
+NEAR_EDGE = 0.3         # words this close to a block's side on its lines join it
+OUTLIER_GAP = 1.0       # outlying words this close beside a block may join it
+SIZE_SAME = 0.05        # relative font size difference for lines above and below
+SIZE_LINE = 0.6         # ... for words on the block's own lines
+SIZE_OUTLIER = 0.2      # ... for outlying words
+BLOCK_SPACING = 2.5     # max gap between blocks of one flow, in font sizes
+MAX_ORDERED_BLOCKS = 600
+_HYPHENATED = re.compile(r"[^\W\d_]-\Z")
+
+
+class _Word:
+    __slots__ = ("base", "size", "text", "x0", "x1")
+
+    def __init__(self, run: Run) -> None:
+        self.x0 = run.x0
+        self.x1 = max(run.x1, run.x0)
+        self.base = -run.y  # top-down, like poppler: larger is lower on the page
+        self.size = max(run.size, 0.01)
+        self.text = run.text
+
+
+class _Block:
+    __slots__ = ("ex0", "ex1", "lines", "pri0", "pri1", "size", "words", "x0", "x1", "y0", "y1")
+
+    def __init__(self, word: _Word) -> None:
+        self.words = [word]
+        self.size = word.size
+        self.x0, self.x1 = word.x0, word.x1
+        self.y0, self.y1 = word.base - 0.9 * word.size, word.base + 0.25 * word.size
+        self.lines: list[str] = []
+
+    def add(self, word: _Word) -> None:
+        self.words.append(word)
+        self.x0 = min(self.x0, word.x0)
+        self.x1 = max(self.x1, word.x1)
+        self.y0 = min(self.y0, word.base - 0.9 * word.size)
+        self.y1 = max(self.y1, word.base + 0.25 * word.size)
+
+
+class _Pool:
+    """The words not yet in a block, by baseline."""
+
+    def __init__(self, words: list[_Word]) -> None:
+        lines: dict[float, list[_Word]] = {}
+        for word in words:
+            lines.setdefault(word.base, []).append(word)
+        self.bases = sorted(lines)
+        self.lines = {base: sorted(items, key=lambda w: (w.x0, w.x1)) for base, items in lines.items()}
+        self.count = len(words)
+
+    def between(self, low: float, high: float, *, low_open: bool = False, high_open: bool = False) -> list[float]:
+        start = bisect_right(self.bases, low) if low_open else bisect_left(self.bases, low)
+        end = bisect_left(self.bases, high) if high_open else bisect_right(self.bases, high)
+        return [base for base in self.bases[start:end] if self.lines[base]]
+
+    def take(self, base: float, word: _Word) -> None:
+        self.lines[base].remove(word)
+        self.count -= 1
+
+    def start(self) -> _Word:
+        first = next(base for base in self.bases if self.lines[base])
+        # The left-most word of the first lines, so a block does not start at a superscript.
+        candidates = [self.lines[base][0] for base in self.between(first, first + 16.0)]
+        return min(candidates, key=lambda w: (w.x0, w.base))
+
+
+def _grow(pool: _Pool, block: _Block, word: _Word) -> None:
+    size = word.size
+    low = high = word.base
+    line_space, intra = LINE_SPACING * size, INTRA_LINE * size
+    near, outlier = NEAR_EDGE * size, OUTLIER_GAP * size
+    while True:
+        found = False
+        for direction in (-1, 1):
+            edge = low if direction < 0 else high
+            bases = pool.between(edge - line_space, edge, high_open=True) if direction < 0 else \
+                pool.between(edge, edge + line_space, low_open=True)
+            for base in (reversed(bases) if direction < 0 else bases):
+                for other in list(pool.lines[base]):
+                    if other.x0 < block.x1 and other.x1 > block.x0 and abs(other.size - size) < SIZE_SAME * size:
+                        pool.take(base, other)
+                        block.add(other)
+                        found = True
+                        if direction < 0:
+                            low = min(low, base)
+                        else:
+                            high = max(high, base)
+        for base in pool.between(low - intra, high + intra):
+            for other in list(pool.lines[base]):
+                if other.x0 < block.x1 + near and other.x1 > block.x0 - near and abs(other.size - size) < SIZE_LINE * size:
+                    pool.take(base, other)
+                    block.add(other)
+                    found = True
+        if found:
+            continue
+        for side in (-1, 1):
+            chosen = []
+            for base in pool.between(low - intra, high + intra):
+                for other in pool.lines[base]:
+                    beside = (block.x0 - outlier < other.x1 <= block.x0) if side < 0 else \
+                        (block.x1 <= other.x0 < block.x1 + outlier)
+                    if beside and abs(other.size - size) < SIZE_OUTLIER * size:
+                        chosen.append((base, other))
+                        break
+            if 0 < len(chosen) <= 3:
+                for base, other in chosen:
+                    pool.take(base, other)
+                    block.add(other)
+                    low, high = min(low, base), max(high, base)
+                found = True
+        if not found:
+            return
+
+
+def _build_blocks(words: list[_Word]) -> list[_Block]:
+    pool = _Pool(words)
+    blocks: list[_Block] = []
+    while pool.count:
+        word = pool.start()
+        pool.take(word.base, word)
+        block = _Block(word)
+        _grow(pool, block, word)
+        blocks.append(block)
+    return blocks
+
+
+def _extend(blocks: list[_Block]) -> None:
+    """Whitespace bounds beside each block, and boxes extended over the blocks below them."""
+    for block in blocks:
+        left, right = float("-inf"), float("inf")
+        for other in blocks:
+            if other is not block and block.y0 <= other.y1 and block.y1 >= other.y0:
+                if block.x1 < other.x0 < right:
+                    right = other.x0
+                if left < other.x1 < block.x0:
+                    left = other.x1
+        block.pri0, block.pri1 = left, right
+        block.ex0, block.ex1 = block.x0, block.x1
+        for other in blocks:
+            if other is not block and other.y0 >= block.y1:
+                if block.ex1 < other.x1 <= right:
+                    block.ex1 = other.x1
+                if block.ex0 > other.x0 >= left:
+                    block.ex0 = other.x0
+
+
+def _order(blocks: list[_Block]) -> list[_Block]:
+    count = len(blocks)
+    if count > MAX_ORDERED_BLOCKS:
+        return blocks
+    _extend(blocks)
+    # above[i] has bit j when block i overlaps block j horizontally and starts above it.
+    above = [0] * count
+    below_of = [0] * count
+    for i, first in enumerate(blocks):
+        for j, second in enumerate(blocks):
+            if i != j and first.ex0 <= second.ex1 and second.ex0 <= first.ex1 and first.y0 < second.y0:
+                above[i] |= 1 << j
+                below_of[j] |= 1 << i
+
+    def before(i: int, j: int) -> bool:
+        if above[i] >> j & 1:
+            return True
+        # Rule 2: i is left of j, unless some block lies below j and above i.
+        return blocks[i].ex1 <= blocks[j].ex0 and not above[j] & below_of[i]
+
+    visited = [False] * count
+    out: list[_Block] = []
+    for start in range(count):
+        if visited[start]:
+            continue
+        visited[start] = True
+        stack = [(start, 0)]
+        while stack:
+            node, index = stack[-1]
+            while index < count and (visited[index] or not before(index, node)):
+                index += 1
+            if index < count:
+                stack[-1] = (node, index + 1)
+                visited[index] = True
+                stack.append((index, 0))
+            else:
+                stack.pop()
+                out.append(blocks[node])
+    return out
+
+
+def _lines(block: _Block) -> list[str]:
+    words = sorted(block.words, key=lambda w: (w.base, w.x0))
+    groups: list[list] = []  # [base, size, words]
+    for word in words:
+        if groups and abs(word.base - groups[-1][0]) <= INTRA_LINE * max(groups[-1][1], word.size):
+            groups[-1][2].append(word)
+            if word.size > groups[-1][1]:
+                groups[-1][0], groups[-1][1] = word.base, word.size
+            continue
+        groups.append([word.base, word.size, [word]])
+    out = []
+    for _base, _size, items in groups:
+        items.sort(key=lambda w: w.x0)
+        if _right_to_left(items):
+            # Glyphs are drawn left to right; Hebrew or Arabic is read the other way round.
+            items = [_Reversed(word) for word in reversed(items)]
+        parts = [items[0].text]
+        for previous, word in zip(items, items[1:]):
+            gap = word.x0 - previous.x1
+            # A word starting well inside the previous one is another word (labels of a
+            # drawing), not a kerned letter of the same word.
+            if gap > SPACE_GAP * min(previous.size, word.size) or gap < -OVERLAP_BREAK * max(previous.size, word.size):
+                parts.append(" ")
+            parts.append(word.text)
+        text = " ".join("".join(parts).split())
+        if text:
+            out.append(text)
+    return out
+
+
+class _Reversed:
+    __slots__ = ("size", "text", "x0", "x1")
+
+    def __init__(self, word: _Word) -> None:
+        # Mirror the coordinates so the gap test between neighbours still works.
+        self.x0, self.x1 = -word.x1, -word.x0
+        self.size = word.size
+        self.text = word.text[::-1]
+
+
+def _right_to_left(words: list[_Word]) -> bool:
+    balance = 0
+    for word in words:
+        for char in word.text:
+            kind = unicodedata.bidirectional(char)
+            if kind in ("R", "AL"):
+                balance += 1
+            elif kind == "L":
+                balance -= 1
+    return balance > 0
+
+
+def _same_flow(previous: _Block, block: _Block) -> bool:
+    return (block.y0 - previous.y1 <= BLOCK_SPACING * previous.size and block.y0 > previous.y0
+            and block.x0 >= previous.pri0 and block.x1 <= previous.pri1 and block.size <= previous.size * 1.05)
+
+
+def _render(blocks: list[_Block]) -> str:
+    out: list[str] = []
+    previous: _Block | None = None
+    for block in blocks:
+        lines = _lines(block)
+        if not lines:
+            continue
+        if previous is not None and not (hasattr(previous, "pri0") and _same_flow(previous, block)):
+            out.append("")
+        for text in lines:
+            if out and out[-1] and _HYPHENATED.search(out[-1]) and text[0].isalpha():
+                # A word hyphenated across lines is joined again, as pdftotext does.
+                head, _, text = text.partition(" ")
+                out[-1] = out[-1][:-1] + head
+            if text:
+                out.append(text)
+        previous = block
+    return "\n".join(out)
+
+
+def page_text(runs: list[Run]) -> str:
+    """Order a page's words into text.
+
+    Args:
+        runs: The page's words, in content order.
+
+    Returns:
+        The text: lines joined by ``\\n``, flows (paragraphs, columns) separated by a blank line.
+    """
+    upright = [_Word(run) for run in runs if run.upright and run.text.strip()]
+    others = [run for run in runs if not run.upright and run.text.strip()]
+    text = _render(_order(_build_blocks(upright))) if upright else ""
+    if others:
+        tail = " ".join(" ".join(run.text.split()) for run in others)
+        text = f"{text}\n\n{tail}" if text else tail
+    return text

@@ -1,0 +1,22 @@
+"""Which workflow answers ``ask``: the one list the CLI, the MCP tools and the store service use.
+
+Kept in a module of its own, with no imports, so the command line can build its ``--mode``
+choices without loading the workflows.
+"""
+
+from __future__ import annotations
+
+import enum
+
+__all__ = ["AskMode"]
+
+
+class AskMode(str, enum.Enum):
+    """Which workflow ``ask`` runs.
+
+    ``agentic``: plan, retrieve, judge and iterate until the evidence is enough (the default);
+    ``parallel``: one pass over BM25 and vector branches fused by RRF.
+    """
+
+    AGENTIC = "agentic"
+    PARALLEL = "parallel"

@@ -1,0 +1,84 @@
+"""Chunk rows: what the ``chunks`` table holds for a chunk, and the documents read back from it.
+
+A chunk of a PDF page or a notebook cell keeps its ``page`` or ``cell``, and a chunk of any
+extracted text (PDF, Word, notebook) its line map as JSON in ``line_marks``; the documents
+read back carry them in their metadata exactly as :meth:`Chunk.to_document` puts them, so an
+index rebuilt from the rows equals the one built while indexing. A version 1 store (no such
+columns) is read with none of them.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+
+from agentic_rag._contracts import Document
+from agentic_rag._contracts.validation import is_int
+from agentic_rag._ingest.chunker import Chunk, chunk_metadata
+from agentic_rag._store.schema import chunk_columns
+
+__all__ = ["INSERT_CHUNK", "chunk_row", "marks_from_json", "stored_documents"]
+
+#: The statement :func:`chunk_row` fills.
+INSERT_CHUNK = ("INSERT INTO chunks (id, path, corpus_id, n, start_line, end_line, section, title, text, sha256, record_id, page, cell, line_marks) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+
+
+def chunk_row(chunk: Chunk, corpus_id: str) -> tuple[object, ...]:
+    """The values of :data:`INSERT_CHUNK` for ``chunk`` in ``corpus_id``."""
+    marks = json.dumps([list(mark) for mark in chunk.line_marks], separators=(",", ":")) if chunk.line_marks else ""
+    return (chunk.id, chunk.path, corpus_id, chunk.n, chunk.start_line, chunk.end_line, chunk.section, chunk.title, chunk.text,
+            chunk.sha256, chunk.record_id, chunk.page, chunk.cell, marks)
+
+
+def marks_from_json(value: object) -> tuple[tuple[int, int], ...]:
+    """A stored line map (``''`` or a JSON list of ``[offset, line]`` pairs); ``()`` for
+    anything else, so a hand-edited row costs precise quote lines, never a failed read."""
+    if not isinstance(value, str) or not value:
+        return ()
+    try:
+        pairs = json.loads(value)
+    except ValueError:
+        return ()
+    if not isinstance(pairs, list):
+        return ()
+    marks = []
+    for pair in pairs:
+        if not (isinstance(pair, list) and len(pair) == 2 and all(is_int(v) for v in pair)):
+            return ()
+        marks.append((pair[0], pair[1]))
+    return tuple(marks)
+
+
+def _place(value: object) -> int | None:
+    return value if is_int(value) and value >= 1 else None
+
+
+def stored_documents(connection: sqlite3.Connection, corpus_ids: Sequence[str] | None = None, batch: int = 1000) -> Iterator[Document]:
+    """Yield every stored chunk as a :class:`Document`, by path then chunk number.
+
+    Args:
+        connection: An open store database (in a transaction for one consistent snapshot).
+        corpus_ids: Only chunks of these corpora.
+        batch: Rows fetched at a time.
+
+    Returns:
+        An iterator of documents whose metadata holds ``path``, ``start_line``,
+        ``end_line``, ``section``, ``sha256`` (and ``record_id`` for records, ``page`` or
+        ``cell`` and ``line_marks`` for extracted text).
+    """
+    places = "page, cell, line_marks" if "line_marks" in chunk_columns(connection) else "NULL, NULL, ''"
+    query = f"SELECT id, path, corpus_id, start_line, end_line, section, title, text, sha256, record_id, {places} FROM chunks"
+    parameters: tuple[str, ...] = ()
+    if corpus_ids is not None:
+        parameters = tuple(sorted(set(corpus_ids)))
+        query += f" WHERE corpus_id IN ({', '.join('?' for _ in parameters)})"
+    cursor = connection.execute(query + " ORDER BY path, n", parameters)
+    while True:
+        rows = cursor.fetchmany(batch)
+        if not rows:
+            return
+        for chunk_id, path, corpus_id, start, end, section, title, text, sha, record_id, page, cell, marks in rows:
+            metadata = chunk_metadata(path, start, end, section, sha, record_id, _place(page), _place(cell), marks_from_json(marks))
+            yield Document(chunk_id, text, title, corpus_id, metadata)

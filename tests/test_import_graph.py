@@ -1,0 +1,76 @@
+"""The house has no circle: no module of the package imports, at module level (including
+``TYPE_CHECKING`` blocks), a module that imports it back."""
+
+from __future__ import annotations
+
+import ast
+import unittest
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted((SRC / "agentic_rag").rglob("*.py")):
+        parts = list(path.relative_to(SRC).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def _imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The package modules ``name`` imports at module level (``from m import x`` counts as
+    ``m.x`` when that is a module, else ``m``)."""
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for statement in node.body if isinstance(node, ast.If) else [node]:
+            if isinstance(statement, ast.ImportFrom):
+                base = package[: len(package) - statement.level + 1] if statement.level else []
+                module = ".".join(base + ([statement.module] if statement.module else []))
+                for alias in statement.names:
+                    found.add(f"{module}.{alias.name}" if f"{module}.{alias.name}" in known else module)
+            elif isinstance(statement, ast.Import):
+                found.update(alias.name for alias in statement.names)
+    return {m for m in found if m in known and m != name}
+
+
+def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every cycle a depth-first walk meets, each as the path that closes it."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycles.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    return cycles
+
+
+class ImportGraphTest(unittest.TestCase):
+    def test_the_cycle_finder_finds_a_two_module_circle(self):
+        self.assertEqual(find_cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}), [["a", "b", "a"]])
+        self.assertEqual(find_cycles({"a": {"b"}, "b": set()}), [])
+
+    def test_no_module_imports_one_that_imports_it_back(self):
+        known = _modules()
+        graph = {name: _imports(name, path, known) for name, path in known.items()}
+        self.assertIn("agentic_rag._store.knowledge_store", graph["agentic_rag._store"])  # the graph sees imports
+        self.assertEqual([" -> ".join(c) for c in find_cycles(graph)], [])
+
+
+if __name__ == "__main__":
+    unittest.main()
