@@ -204,8 +204,8 @@ def section(rows: list[dict], command: str, load: float | None, started: str) ->
         "",
         "Lowest similarities (all files): " + "; ".join(f"`{row['file']}` {row['similarity']:.3f}" for row in worst) + ".",
         "",
-        "Known differences: pdftotext merges accents drawn as separate glyphs into their letters, drops duplicated "
-        "overlapping text, reads table cells in its own order and reads encrypted files with an empty user "
+        "Known differences: pdftotext drops duplicated overlapping text (fake bold), detects tables and reads their "
+        "cells in its own order, stacks several accents on one letter, and reads encrypted files with an empty user "
         "password, which this extractor refuses; files over `max_pages` (2,000 by default) are refused.",
     ]
     return "\n".join(parts)

@@ -405,6 +405,23 @@ def _weight(value: Any) -> str:
     return "none (unweighted append)" if value is None else f"{value:g}"
 
 
+def issue15_summary(tuning: dict[str, Any], plain_train: float, train_tuned: Sequence[float], test_tuned: Sequence[float], split: str) -> str:
+    """What the component weights changed, and how far apart the tuned rows are."""
+    earlier = {"rm3": None, "rerank": 0.25}  # the behaviour before issue 15
+    first = {key: next((r[2] for r in rows if r[0] == earlier[key]), None) for key, rows in tuning["rows"].items()}
+    chosen = {key: next(r[2] for r in rows if r[0] == tuning["rm3_weight" if key == "rm3" else "prior_weight"])
+              for key, rows in tuning["rows"].items()}
+    spread = (f"The {len(train_tuned)} tuned rows lie within {max(train_tuned) - min(train_tuned):.4f} of each other on train "
+              f"({min(train_tuned):.4f} to {max(train_tuned):.4f}) and span {min(test_tuned):.4f} to {max(test_tuned):.4f} on "
+              f"{split}, so the row picked on train is one draw from that spread.")
+    if first["rm3"] is None or first["rerank"] is None:
+        return spread
+    return (f"Issue 15: with the earlier behaviour (RM3 terms appended unweighted, reranker `prior_weight` 0.25) the RM3 and "
+            f"reranker branch sets fused by default RRF scored {first['rm3']:.4f} and {first['rerank']:.4f} on train, below "
+            f"the plain BM25 + vectors fusion ({plain_train:.4f}); with the weights chosen on train, {chosen['rm3']:.4f} and "
+            f"{chosen['rerank']:.4f}: they no longer lower it, and do not raise it either. {spread}")
+
+
 def report(results: dict[str, Any], command: str, load: float | None, code: str) -> str:
     singles, fused = results["main"]["singles"], results["main"]["fused"]
     best_single = max(s[2] for s in singles if s[0].endswith("(query)"))
@@ -452,6 +469,9 @@ def report(results: dict[str, Any], command: str, load: float | None, code: str)
         f"Default RRF (k 60, equal weights) of the plain BM25 + vectors workflow end to end: {results['default_workflow']:.4f}."),
         *([] if split == "test" else ["", f"(Reported on {split}: the split the settings were tuned on; a check, not a result.)"]),
         "",
+        issue15_summary(tuning, next(f["train_default"] for f in fused if f["set"] == "plain" and f["method"] == "rrf"),
+                        [f["train_tuned"] for f in fused], [f["test_tuned"] for f in fused], split),
+        "",
         _table(["target", "value", "met"], [
             ["fused >= 0.700", f"{headline['workflow']:.4f}", "yes" if headline["workflow"] >= TARGET else "no"],
             [f"fused > best single branch ({best_single:.4f})", f"{headline['workflow']:.4f}", "yes" if headline["workflow"] > best_single else "no"],
@@ -473,6 +493,27 @@ def report(results: dict[str, Any], command: str, load: float | None, code: str)
                          for f in evaluation["fused"]]
             lines.append(_table(["branch or fusion", "train", split], rows))
     return "\n".join(lines)
+
+
+NEURAL_HEADING = "### Benchmark-only neural branch"
+KEPT_NOTE = "Kept from an earlier `--neural` run (not re-run with this one):"
+
+
+def earlier_neural(path: Path) -> str:
+    """The neural subsection of the section now in ``path``, with the command and date of the
+    run that measured it, so a run without ``--neural`` keeps it (marked as earlier)."""
+    current = path.read_text(encoding="utf-8") if path.exists() else ""
+    if START not in current or END not in current:
+        return ""
+    section = current.split(START, 1)[1].split(END, 1)[0]
+    if NEURAL_HEADING not in section:
+        return ""
+    head, neural = section.split(NEURAL_HEADING, 1)
+    heading, _, body = neural.partition("\n")
+    if KEPT_NOTE in body:
+        return NEURAL_HEADING + neural.rstrip()
+    origin = next((line.split("; code:")[0] for line in head.splitlines() if line.startswith("Command: ")), "")
+    return f"{NEURAL_HEADING}{heading}\n\n{KEPT_NOTE} {origin}.\n{body.rstrip()}"
 
 
 def write_section(text: str, path: Path) -> None:
@@ -539,6 +580,9 @@ def main(argv: list[str] | None = None) -> int:
         "HF_HUB_OFFLINE=1 bench/.venv/bin/python bench/bench_scifact_parallel.py --neural"
     command += "".join(f" {flag}" for flag in (argv if argv is not None else sys.argv[1:]) if flag != "--neural")
     text = report(results, command, load, code)
+    if not args.neural and not args.no_write:
+        kept = earlier_neural(ROOT / "docs" / "benchmarks.md")
+        text += f"\n\n{kept}" if kept else ""
     print(text)
     if not args.no_write:
         write_section(text, ROOT / "docs" / "benchmarks.md")

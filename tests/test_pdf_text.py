@@ -51,9 +51,9 @@ class EncodingTests(unittest.TestCase):
         self.assertEqual(_text(text_pdf([line(72, 700, b"\\001nance \\002 ba\\003e caf\\004 \\005 \\006")], font=font)),
                          "finance \u03a9 baffle caf\u00e9 \U0001F600 \u2022")
 
-    def test_unknown_glyph_names_stand_for_their_code(self) -> None:
+    def test_unknown_glyph_names_stand_for_their_code_and_notdef_is_dropped(self) -> None:
         font = _font(b"<< /Differences [65 /mysteryglyph 66 /.notdef] >>")
-        self.assertEqual(_text(text_pdf([line(72, 700, b"xAxBx")], font=font)), "xAxx")
+        self.assertEqual(_text(text_pdf([line(72, 700, b"xAxBx")], font=font)), "xAx x")
 
     def test_to_unicode_bfchar_and_both_bfrange_forms_in_greek(self) -> None:
         builder = PdfBuilder()
@@ -131,7 +131,12 @@ class OperatorTests(unittest.TestCase):
 
     def test_cm_and_q_scale_and_restore(self) -> None:
         content = b"q 2 0 0 2 0 0 cm " + line(36, 350, b"scaled") + b"Q " + line(72, 650, b"plain")
-        self.assertEqual(_text(text_pdf([content])), "scaled\nplain")
+        self.assertEqual(_text(text_pdf([content])), "scaled\n\nplain")
+
+    def test_accents_drawn_apart_land_on_their_letter(self) -> None:
+        # TeX's accent command: the circumflex (WinAnsi 0x88) is drawn over the "o" of "ole".
+        content = line(72, 700, b"r") + line(76.5, 700, b"\\210") + line(76, 700, b"ole")
+        self.assertEqual(_text(text_pdf([content])), "r\u00f4le")
 
     def test_superscripts_join_their_line(self) -> None:
         content = line(72, 700, b"E = mc") + b"BT /F1 7 Tf 110 705 Td (2) Tj ET " + line(118, 700, b"holds")

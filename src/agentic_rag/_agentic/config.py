@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agentic_rag._contracts.serialization import JsonContract
-from agentic_rag._contracts.validation import require_int, require_number
+from agentic_rag._contracts.validation import require_bool, require_int, require_number
 
 __all__ = ["OrchestratorConfig"]
 
@@ -24,6 +24,14 @@ class OrchestratorConfig(JsonContract):
         max_llm_calls: Cap on model calls charged by LLM-backed components (``None``: none).
         max_tokens: Cap on prompt + completion tokens charged (``None``: none).
         replan: Ask the planner for a new plan after each insufficient round.
+        progress_after: From this round on, a round continues the run only when its new
+            snippets carry a term a missing fact still lacks (otherwise the run stops with
+            ``no_progress``); ``None``: any new snippet is progress. With a high
+            ``max_iterations`` as the hard cap, the loop goes on while it still finds what the
+            question misses, and no longer.
+        rank_chains: Rank the final evidence of a bridge question as chains (a passage and
+            the passage its bridge entity leads to, see
+            :class:`~agentic_rag._agentic.chains.ChainRanker`).
 
     Raises:
         InvalidInputError: Any budget below 1.
@@ -37,10 +45,13 @@ class OrchestratorConfig(JsonContract):
     max_llm_calls: int | None = None
     max_tokens: int | None = None
     replan: bool = False
+    progress_after: int | None = None
+    rank_chains: bool = True
 
     def __post_init__(self) -> None:
         for name in ("max_iterations", "max_subqueries_per_iteration", "top_k", "max_snippets"):
             require_int(getattr(self, name), name, minimum=1, stage="config")
-        for name in ("max_llm_calls", "max_tokens"):
+        for name in ("max_llm_calls", "max_tokens", "progress_after"):
             require_int(getattr(self, name), name, minimum=1, optional=True, stage="config")
         require_number(self.deadline_s, "deadline_s (seconds)", above=0, optional=True, stage="config")
+        require_bool(self.rank_chains, "rank_chains", stage="config")

@@ -1,9 +1,10 @@
 """Follow-up queries for missing facts, built from the bridge entities the evidence names.
 
 Multi-hop questions name the first entity and describe the second; the passage about the
-first names the second. So a follow-up query pairs a *bridge entity* (a retrieved passage's
-title, a name, a quoted span or a number near the question's terms, that the question does
-not already name) with the fact's words the evidence still misses.
+first names the second (and the passage about the second names the third). So a follow-up
+query pairs a *bridge entity* (a retrieved passage's title, a name, a quoted span or a number
+near the question's terms, that the question does not already name) with the fact's words
+the evidence still misses.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from agentic_rag._contracts import FeedbackQuery, RequiredFact, Snippet
 from agentic_rag._text.questions import fold_query
 
 __all__ = ["BridgeFeedback"]
+
+# (bridge, fact terms its passage already holds, the passage it comes from)
+_Candidate = tuple[str, frozenset[str], "Snippet | None"]
 
 
 class BridgeFeedback:
@@ -40,11 +44,18 @@ class BridgeFeedback:
     def queries(self, question: str, fact: RequiredFact, item: FactEvidence, all_evidence: Sequence[FactEvidence], snippets: Sequence[Snippet]) -> tuple[FeedbackQuery, ...]:
         """Return up to ``max_queries`` follow-up queries for a missing fact, best first."""
         by_id = {s.id: s for s in snippets}
-        candidates: list[tuple[str, frozenset[str], Snippet | None]] = []  # (bridge, terms found, parent snippet)
+        candidates: list[_Candidate] = []
         if fact.depends_on:
+            limit = self.bridges_per_head * self.heads
             for dep in (e for e in all_evidence if e.fact_id in fact.depends_on):
                 parent = by_id.get(dep.snippet_ids[0]) if dep.snippet_ids else None
-                candidates.extend((b, frozenset(), parent) for b in dep.bridges[: self.bridges_per_head * self.heads])
+                candidates.extend((b, frozenset(), parent) for b in dep.bridges[:limit])
+            tail = by_id.get(item.snippet_ids[-1]) if item.snippet_ids else None
+            if tail is not None:
+                # The next hop's best passage names the hop after it (a question with three
+                # or four hops): its bridges take turns with the first hop's.
+                onward = [(b, frozenset(), tail) for b in item.bridges[:limit]]
+                candidates = _alternate(candidates, onward)
         else:
             needed = set(item.terms)
             # Anchors (passages about what the question names) lead: the next hop is named in
@@ -83,3 +94,10 @@ class BridgeFeedback:
         words = [w for w in analyzer.tokenize(" ".join((fact.description, *fact.required_terms)))
                  if not analyzer.is_stopword(w) and self.evidence.terms_of(w) & missing]
         return list(dict.fromkeys(words))
+
+
+def _alternate(first: list[_Candidate], second: list[_Candidate]) -> list[_Candidate]:
+    """``first[0], second[0], first[1], second[1], ...``, then what remains of the longer."""
+    out = [x for pair in zip(first, second) for x in pair]
+    n = min(len(first), len(second))
+    return out + first[n:] + second[n:]

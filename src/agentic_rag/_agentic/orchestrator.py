@@ -7,7 +7,14 @@ synthesize.
     loop: rewriter -> subqueries -> retriever -> snippets (dedup, lineage)
           -> drafter -> draft -> judge -> assessment (missing facts, feedback)
           stop when sufficient, or on a budget / progress guard
-    synthesizer -> grounded answer -> citation check -> RunResult
+    synthesizer -> grounded answer -> citation check
+    final evidence order (cited, the judge's best, the rest; bridge questions: fused with the
+    chain order of :class:`ChainRanker`) -> RunResult
+
+Rounds: ``max_iterations`` is the hard cap. With ``progress_after``, a round from that one on
+must find new snippets that carry a term a missing fact still lacks, or the run stops
+(``no_progress``), so a high cap lets multi-hop questions follow their chain further without
+spending rounds on questions that found nothing new.
 
 Budgets never raise: hitting one ends the run with the best grounded answer so far and a
 ``stop_reason``. With a deadline, each retriever call is waited for only the time remaining
@@ -23,8 +30,10 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from agentic_rag._agentic.chains import ChainRanker
 from agentic_rag._agentic.config import OrchestratorConfig
 from agentic_rag._agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
+from agentic_rag._agentic.fact_evidence import FactEvidenceModel
 from agentic_rag._agentic.judge import AutoraterStyleSufficiencyJudge
 from agentic_rag._agentic.planner import HeuristicPlanner
 from agentic_rag._agentic.rewriter import PlanFeedbackRewriter
@@ -93,6 +102,10 @@ class AgenticRAGOrchestrator:
         # Used once a budget is spent: they charge nothing, so the run can still finish.
         self._fallback_judge = AutoraterStyleSufficiencyJudge()
         self._fallback_synthesizer = ExtractiveGroundedSynthesizer()
+        # The deterministic judge's evidence model, when there is one, so terms and bridges
+        # are read (and cached) once for judging and for ranking chains.
+        evidence = getattr(self.judge, "evidence", None)
+        self._chains = ChainRanker(evidence if isinstance(evidence, FactEvidenceModel) else self._fallback_judge.evidence)
 
     def run(self, question: str, corpora: Sequence[Corpus]) -> RunResult:
         """Answer ``question`` from ``corpora``.
@@ -120,6 +133,7 @@ class AgenticRAGOrchestrator:
             synthesizer=self.synthesizer,
             fallback_judge=self._fallback_judge,
             fallback_synthesizer=self._fallback_synthesizer,
+            chains=self._chains,
         )
         with use_budget(budget):
             return _RunState(components, self.config, question, corpora, budget).execute()
@@ -138,6 +152,7 @@ class _Components:
     # Stand-ins once a budget is spent: they charge nothing, so the run can still finish.
     fallback_judge: AutoraterStyleSufficiencyJudge
     fallback_synthesizer: ExtractiveGroundedSynthesizer
+    chains: ChainRanker
 
 
 class _RunState:
@@ -183,10 +198,11 @@ class _RunState:
                     break
                 new, truncated = self._retrieve(subqueries)
                 evidence = self._ranked()
+                lacking = self._lacking(plan, evidence)
                 draft = self.components.drafter.draft(self.question, plan, evidence)
                 self.assessment = self.components.judge.assess(self.question, plan, evidence, draft)
                 self.traces.append(IterationTrace(iteration, subqueries, tuple(new), draft, self.assessment))
-                reason = self._stop_reason(plan, new, truncated, iteration)
+                reason = self._stop_reason(plan, new, truncated, iteration, lacking)
                 if reason is not None:
                     stop = reason
                     break
@@ -269,7 +285,7 @@ class _RunState:
         except concurrent.futures.TimeoutError:
             return None
 
-    def _stop_reason(self, plan: RetrievalPlan, new: list[Snippet], truncated: bool, iteration: int) -> StopReason | None:
+    def _stop_reason(self, plan: RetrievalPlan, new: list[Snippet], truncated: bool, iteration: int, lacking: frozenset[str] | None) -> StopReason | None:
         assert self.assessment is not None
         if self.assessment.is_sufficient:
             return StopReason.SUFFICIENT
@@ -281,7 +297,33 @@ class _RunState:
             return StopReason.MAX_SNIPPETS
         if not new:
             return StopReason.NO_PROGRESS
+        if lacking is not None:
+            terms = self.components.chains.evidence.snippet_terms
+            if not any(lacking & terms(s) for s in new):
+                return StopReason.NO_PROGRESS
         return None
+
+    def _lacking(self, plan: RetrievalPlan, evidence: Sequence[Snippet]) -> frozenset[str] | None:
+        """The terms the missing facts still lacked when this round began (the previous
+        assessment's view), or ``None`` when this round needs no progress test.
+
+        A missing fact lacks the terms of its description (or required terms) that none of
+        the snippets the judge found best for it contain. New snippets carrying none of them
+        found nothing the question still misses.
+        """
+        after = self.config.progress_after
+        if after is None or self.assessment is None or len(self.traces) + 1 < after:
+            return None
+        model = self.components.chains.evidence
+        by_id = {s.id: s for s in evidence}
+        support = {item.fact_id: item.snippet_ids for item in self.assessment.support}
+        lacking: set[str] = set()
+        for fact in plan.facts:
+            if fact.id not in self.assessment.missing_fact_ids:
+                continue
+            found = frozenset().union(*(model.snippet_terms(by_id[i]) for i in support.get(fact.id, ()) if i in by_id))
+            lacking |= set(model.fact_terms(fact)) - found
+        return frozenset(lacking)
 
     def _ranked(self) -> list[Snippet]:
         """The evidence best first: by best reciprocal rank in any subquery, then by the sum
@@ -296,17 +338,21 @@ class _RunState:
         order = sorted(range(len(seen)), key=lambda i: (-credit.get(seen[i], (0.0, 0.0))[0], -credit.get(seen[i], (0.0, 0.0))[1], i))
         return [self.snippets[seen[i]] for i in order]
 
-    def _final_order(self, answer: GroundedAnswer) -> tuple[Snippet, ...]:
+    def _final_order(self, answer: GroundedAnswer, plan: RetrievalPlan) -> tuple[Snippet, ...]:
         """The final evidence: snippets the answer cites (in claim order), then those the last
         assessment found best for each fact (covered or not), then the rest best first (see
-        :meth:`_ranked`)."""
+        :meth:`_ranked`); for a bridge question, that order fused with the chain order (see
+        :class:`ChainRanker`), so both hops of the best chains reach the top."""
         cited = list(dict.fromkeys(c.snippet_id for claim in answer.claims for c in claim.citations))
         if self.assessment is not None:
             cited = list(dict.fromkeys(cited + [sid for support in self.assessment.support for sid in support.snippet_ids]))
         position = {sid: n for n, sid in enumerate(cited)}
         ranked = self._ranked()
         order = sorted(range(len(ranked)), key=lambda i: (position.get(ranked[i].id, len(position)), i))
-        return tuple(ranked[i] for i in order)
+        final = [ranked[i] for i in order]
+        if self.config.rank_chains:
+            final = self.components.chains.rank(self.question, plan, final)
+        return tuple(final)
 
     def _finish(self, plan: RetrievalPlan, stop: StopReason) -> RunResult:
         evidence = tuple(self._ranked())
@@ -326,7 +372,7 @@ class _RunState:
             answer = parts.fallback_synthesizer.synthesize(self.question, plan, evidence, self.assessment)
         answer = _enforce_invariants(answer, evidence, self.assessment, parts.fallback_synthesizer)
         answer = dataclasses.replace(answer, iterations=len(self.traces))
-        evidence = self._final_order(answer)
+        evidence = self._final_order(answer, plan)
         snap = self.budget.snapshot()
         usage = Usage(
             retriever_calls=snap.retriever_calls,

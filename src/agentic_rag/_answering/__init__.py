@@ -3,8 +3,20 @@ and the answer-text composer."""
 
 from __future__ import annotations
 
-from agentic_rag._answering.compose import CITATION_MARKER, compose_text, marked_segments, outcome_notes
-from agentic_rag._answering.grounding import grounding_problem
-from agentic_rag._answering.guard import guard_answer, guard_status, least_status, unsupported_claims
+from agentic_rag._lazy import lazy_exports
+
+# Where each name lives; a module is imported when one of its names is first used.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "agentic_rag._answering.compose": (
+        "CITATION_MARKER",
+        "compose_text",
+        "marked_segments",
+        "outcome_notes",
+    ),
+    "agentic_rag._answering.grounding": ("grounding_problem",),
+    "agentic_rag._answering.guard": ("guard_answer", "guard_status", "least_status", "unsupported_claims"),
+}
 
 __all__ = ["CITATION_MARKER", "compose_text", "grounding_problem", "guard_answer", "guard_status", "least_status", "marked_segments", "outcome_notes", "unsupported_claims"]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -18,12 +18,23 @@ The public names are re-exported by :mod:`agentic_rag.llm`.
 
 from __future__ import annotations
 
-from agentic_rag._http.client import HttpResult, JsonHttpClient, provider_message
-from agentic_rag._http.options import HttpBacked, HttpOptions, build_client
-from agentic_rag._http.redaction import Secret, bearer_headers, redact_url
-from agentic_rag._http.retry import RetryPolicy, is_retryable_status
-from agentic_rag._http.transport import HttpAttempt, HttpRequest, HttpResponse, Transport, UrllibTransport
-from agentic_rag._http.urls import normalise_base_url
+from agentic_rag._lazy import lazy_exports
+
+# Where each name lives; a module is imported when one of its names is first used.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "agentic_rag._http.client": ("HttpResult", "JsonHttpClient", "provider_message"),
+    "agentic_rag._http.options": ("HttpBacked", "HttpOptions", "build_client"),
+    "agentic_rag._http.redaction": ("Secret", "bearer_headers", "redact_url"),
+    "agentic_rag._http.retry": ("RetryPolicy", "is_retryable_status"),
+    "agentic_rag._http.transport": (
+        "HttpAttempt",
+        "HttpRequest",
+        "HttpResponse",
+        "Transport",
+        "UrllibTransport",
+    ),
+    "agentic_rag._http.urls": ("normalise_base_url",),
+}
 
 __all__ = [
     "HttpAttempt",
@@ -44,3 +55,5 @@ __all__ = [
     "provider_message",
     "redact_url",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -10,17 +10,37 @@ the page for a PDF, ``path:p12:3-5``; of the cell for a notebook, ``path:c7:1-4`
 
 from __future__ import annotations
 
-from agentic_rag._ingest.blocks import ParsedSource, TextBlock, TextSection
-from agentic_rag._ingest.chunker import Chunk, ChunkOptions, chunk_sections
-from agentic_rag._ingest.docx_loader import parse_docx
-from agentic_rag._ingest.html_loader import parse_html
-from agentic_rag._ingest.loaders import SourceBytes, decode_text, load_path, parse_plain_text, parse_source, read_source
-from agentic_rag._ingest.markdown_loader import parse_markdown
-from agentic_rag._ingest.notebook_loader import parse_notebook
-from agentic_rag._ingest.pdf_loader import PdfBackend, parse_pdf
-from agentic_rag._ingest.rst_loader import parse_rst
-from agentic_rag._ingest.structured_loader import FieldMapping, parse_csv, parse_json, parse_jsonl
-from agentic_rag._ingest.walker import DEFAULT_SKIPPED_FOLDERS, SUPPORTED_SUFFIXES, SkippedFile, SourceFile, WalkOptions, WalkResult, walk_tree
+from agentic_rag._lazy import lazy_exports
+
+# Where each name lives; a module is imported when one of its names is first used.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "agentic_rag._ingest.blocks": ("ParsedSource", "TextBlock", "TextSection"),
+    "agentic_rag._ingest.chunker": ("Chunk", "ChunkOptions", "chunk_sections"),
+    "agentic_rag._ingest.docx_loader": ("parse_docx",),
+    "agentic_rag._ingest.html_loader": ("parse_html",),
+    "agentic_rag._ingest.loaders": (
+        "SourceBytes",
+        "decode_text",
+        "load_path",
+        "parse_plain_text",
+        "parse_source",
+        "read_source",
+    ),
+    "agentic_rag._ingest.markdown_loader": ("parse_markdown",),
+    "agentic_rag._ingest.notebook_loader": ("parse_notebook",),
+    "agentic_rag._ingest.pdf_loader": ("PdfBackend", "parse_pdf"),
+    "agentic_rag._ingest.rst_loader": ("parse_rst",),
+    "agentic_rag._ingest.structured_loader": ("FieldMapping", "parse_csv", "parse_json", "parse_jsonl"),
+    "agentic_rag._ingest.walker": (
+        "DEFAULT_SKIPPED_FOLDERS",
+        "SUPPORTED_SUFFIXES",
+        "SkippedFile",
+        "SourceFile",
+        "WalkOptions",
+        "WalkResult",
+        "walk_tree",
+    ),
+}
 
 __all__ = [
     "Chunk",
@@ -54,3 +74,5 @@ __all__ = [
     "read_source",
     "walk_tree",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

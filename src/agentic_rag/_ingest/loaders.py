@@ -23,13 +23,8 @@ from pathlib import Path
 from agentic_rag._contracts.validation import require_enum
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._ingest.blocks import ParsedSource, TextBlock, TextSection, block_from_lines
-from agentic_rag._ingest.docx_loader import parse_docx
-from agentic_rag._ingest.html_loader import parse_html
-from agentic_rag._ingest.markdown_loader import markdown_source
-from agentic_rag._ingest.notebook_loader import parse_notebook
-from agentic_rag._ingest.pdf_loader import PdfBackend, parse_pdf
-from agentic_rag._ingest.rst_loader import rst_source
-from agentic_rag._ingest.structured_loader import TOO_DEEP, FieldMapping, parse_csv, parse_json, parse_jsonl
+from agentic_rag._ingest.pdf_loader import PdfBackend
+from agentic_rag._ingest.structured_loader import TOO_DEEP, FieldMapping
 from agentic_rag._text.lines import normalize_newlines, split_lines
 
 __all__ = ["BINARY_PARSERS", "PARSERS", "SUFFIXES", "FieldMapping", "SourceBytes", "decode_text", "load_path", "parse_plain_text", "parse_source", "read_source"]
@@ -120,24 +115,71 @@ def parse_plain_text(text: str) -> tuple[TextSection, ...]:
     return (TextSection(tuple(blocks)),) if blocks else ()
 
 
+# Each format's loader module is imported the first time a file of that format is read, so
+# starting the command line, or indexing a folder of Markdown, never loads the PDF parser.
+def _markdown(text: str, fields: FieldMapping) -> ParsedSource:
+    from agentic_rag._ingest.markdown_loader import markdown_source
+
+    return markdown_source(text)
+
+
+def _rst(text: str, fields: FieldMapping) -> ParsedSource:
+    from agentic_rag._ingest.rst_loader import rst_source
+
+    return rst_source(text)
+
+
+def _html(text: str, fields: FieldMapping) -> ParsedSource:
+    from agentic_rag._ingest.html_loader import parse_html
+
+    return ParsedSource(parse_html(text))
+
+
+def _structured(kind: str) -> Callable[[str, FieldMapping], ParsedSource]:
+    def parse(text: str, fields: FieldMapping) -> ParsedSource:
+        from agentic_rag._ingest import structured_loader
+
+        return getattr(structured_loader, f"parse_{kind}")(text, fields)
+
+    return parse
+
+
+def _notebook(text: str, fields: FieldMapping) -> ParsedSource:
+    from agentic_rag._ingest.notebook_loader import parse_notebook
+
+    return parse_notebook(text)
+
+
+def _docx(data: bytes, pdf: PdfBackend) -> ParsedSource:
+    from agentic_rag._ingest.docx_loader import parse_docx
+
+    return parse_docx(data)
+
+
+def _pdf(data: bytes, pdf: PdfBackend) -> ParsedSource:
+    from agentic_rag._ingest.pdf_loader import parse_pdf
+
+    return parse_pdf(data, pdf)
+
+
 #: The loader of each text file ending (lower case, with its dot), given the decoded text.
 PARSERS: dict[str, Callable[[str, FieldMapping], ParsedSource]] = {
     ".txt": lambda text, fields: ParsedSource(parse_plain_text(text)),
-    ".md": lambda text, fields: markdown_source(text),
-    ".markdown": lambda text, fields: markdown_source(text),
-    ".rst": lambda text, fields: rst_source(text),
-    ".html": lambda text, fields: ParsedSource(parse_html(text)),
-    ".htm": lambda text, fields: ParsedSource(parse_html(text)),
-    ".json": parse_json,
-    ".jsonl": parse_jsonl,
-    ".csv": parse_csv,
-    ".ipynb": lambda text, fields: parse_notebook(text),
+    ".md": _markdown,
+    ".markdown": _markdown,
+    ".rst": _rst,
+    ".html": _html,
+    ".htm": _html,
+    ".json": _structured("json"),
+    ".jsonl": _structured("jsonl"),
+    ".csv": _structured("csv"),
+    ".ipynb": _notebook,
 }
 
 #: The loader of each binary file ending, given the bytes and the PDF backend.
 BINARY_PARSERS: dict[str, Callable[[bytes, PdfBackend], ParsedSource]] = {
-    ".docx": lambda data, pdf: parse_docx(data),
-    ".pdf": parse_pdf,
+    ".docx": _docx,
+    ".pdf": _pdf,
 }
 
 #: Every file ending a loader reads; the walker indexes these.

@@ -29,7 +29,8 @@ def _store(args: argparse.Namespace, *, must_exist: bool = True):
 
 def _llm(args: argparse.Namespace) -> Any:
     """The LLM asked for by --llm/--model or the environment, else None (deterministic)."""
-    from agentic_rag.llm.environment import ENV_LLM_BASE_URL as LLM_BASE_URL_ENV, ENV_LLM_MODEL as LLM_MODEL_ENV
+    # The variable names only: the LLM package is imported when a model is asked for.
+    from agentic_rag._http.environment import ENV_LLM_BASE_URL as LLM_BASE_URL_ENV, ENV_LLM_MODEL as LLM_MODEL_ENV
 
     base = args.llm or os.environ.get(LLM_BASE_URL_ENV)
     model = args.model or os.environ.get(LLM_MODEL_ENV)
@@ -37,8 +38,8 @@ def _llm(args: argparse.Namespace) -> Any:
         return None
     if not base or not model:
         raise InvalidInputError(f"--llm needs a base URL and --model a name (or set {LLM_BASE_URL_ENV} and {LLM_MODEL_ENV})", stage="cli")
+    from agentic_rag._http.environment import ENV_LLM_JSON_MODE
     from agentic_rag.llm import OpenAICompatibleLLM
-    from agentic_rag.llm.environment import ENV_LLM_JSON_MODE
 
     return OpenAICompatibleLLM(base, model, json_mode=os.environ.get(ENV_LLM_JSON_MODE, "").strip() or "json_schema")
 
@@ -134,15 +135,16 @@ def _print_answer(payload: dict[str, Any]) -> None:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     """Answer a question from the store."""
-    from agentic_rag._interfaces.html_report import write_run_report
-    from agentic_rag._interfaces.store_service import StoreService
     from agentic_rag._files import atomic_write
+    from agentic_rag._interfaces.store_service import StoreService
 
     outcome = StoreService(_store(args), llm=_llm(args)).ask(args.question, args.mode, corpus=args.corpus, evidence=args.evidence)
     _warn_about_model(outcome.payload)
     if args.trace:
         atomic_write(args.trace, json.dumps(outcome.result.to_dict(), ensure_ascii=False, sort_keys=True, indent=1).encode("utf-8"))
     if args.report:
+        from agentic_rag._interfaces.html_report import write_run_report
+
         write_run_report(outcome.result, args.report, evidence=outcome.payload["evidence"])
     if args.json:
         _print_json(outcome.payload)

@@ -11,36 +11,47 @@
 
 from __future__ import annotations
 
-from agentic_rag._parallel.binding import is_vector_retriever
-from agentic_rag._parallel.contracts import (
-    BranchOutcome,
-    BranchStatus,
-    ParallelTrace,
-    QueryView,
-    RAGRequest,
-    RAGResult,
-    RewriteRequest,
-    RewriteResult,
-    ViewKind,
-)
-from agentic_rag._parallel.evidence import AnswerCitation, Contribution, FusedDocument, GeneratedAnswer
-from agentic_rag._parallel.fusion import (
-    FusionMethod,
-    RankedList,
-    default_dedup_key,
-    distribution_based_score_fusion,
-    fuse,
-    fuse_ranked_lists,
-    reciprocal_rank_fusion,
-    relative_score_fusion,
-)
-from agentic_rag._parallel.answerability import Answerability, RelevanceAnswerability
-from agentic_rag._parallel.generator import ExtractiveGenerator, FunctionGenerator, verify_citations
-from agentic_rag._parallel.ports import Generator, QueryViewRewriter, Reranker
-from agentic_rag._parallel.rerankers import LexicalReranker, MMRReranker
-from agentic_rag._parallel.rewriters import DecompositionRewriter, HyDERewriter, IdentityRewriter, MultiQueryRewriter, RM3Rewriter
-from agentic_rag._parallel.workflow import ParallelRAGWorkflow
-from agentic_rag._retrieval.function_retriever import FunctionRetriever, RetrieverKind
+from agentic_rag._lazy import lazy_exports
+
+# Where each name lives; a module is imported when one of its names is first used.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "agentic_rag._parallel.binding": ("is_vector_retriever",),
+    "agentic_rag._parallel.contracts": (
+        "BranchOutcome",
+        "BranchStatus",
+        "ParallelTrace",
+        "QueryView",
+        "RAGRequest",
+        "RAGResult",
+        "RewriteRequest",
+        "RewriteResult",
+        "ViewKind",
+    ),
+    "agentic_rag._parallel.evidence": ("AnswerCitation", "Contribution", "FusedDocument", "GeneratedAnswer"),
+    "agentic_rag._parallel.fusion": (
+        "FusionMethod",
+        "RankedList",
+        "default_dedup_key",
+        "distribution_based_score_fusion",
+        "fuse",
+        "fuse_ranked_lists",
+        "reciprocal_rank_fusion",
+        "relative_score_fusion",
+    ),
+    "agentic_rag._parallel.answerability": ("Answerability", "RelevanceAnswerability"),
+    "agentic_rag._parallel.generator": ("ExtractiveGenerator", "FunctionGenerator", "verify_citations"),
+    "agentic_rag._parallel.ports": ("Generator", "QueryViewRewriter", "Reranker"),
+    "agentic_rag._parallel.rerankers": ("LexicalReranker", "MMRReranker"),
+    "agentic_rag._parallel.rewriters": (
+        "DecompositionRewriter",
+        "HyDERewriter",
+        "IdentityRewriter",
+        "MultiQueryRewriter",
+        "RM3Rewriter",
+    ),
+    "agentic_rag._parallel.workflow": ("ParallelRAGWorkflow",),
+    "agentic_rag._retrieval.function_retriever": ("FunctionRetriever", "RetrieverKind"),
+}
 
 __all__ = [
     "AnswerCitation",
@@ -84,3 +95,5 @@ __all__ = [
     "relative_score_fusion",
     "verify_citations",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

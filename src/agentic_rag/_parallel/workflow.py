@@ -18,7 +18,6 @@ the deadline's check, on the branches that made it.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import concurrent.futures
 import contextvars
@@ -256,6 +255,8 @@ class ParallelRAGWorkflow:
         Raises:
             The same errors as :meth:`run`.
         """
+        import asyncio  # only async callers pay for importing asyncio
+
         return await asyncio.to_thread(self.run, request)
 
     def _request(self, request: RAGRequest | str | Mapping[str, Any]) -> RAGRequest:

@@ -31,7 +31,7 @@ from operator import mul
 from typing import Any
 
 from agentic_rag._retrieval.bm25_postings import PostingStore
-from agentic_rag._retrieval.bm25_quantised import QuantisedTerm, dense_lanes, quantise
+from agentic_rag._retrieval.bm25_quantised import QuantisedTerm, dense_lanes, lanes_usable, quantise
 from agentic_rag._retrieval.bm25_quantised import LEVELS as _LEVELS
 from agentic_rag._retrieval.bm25_scoring import (
     BM25Variant, impact_parameters, largest_impact, robertson_idf_floor, term_idf, term_impacts,
@@ -42,7 +42,7 @@ from agentic_rag._retrieval.hits import DocumentFilter
 __all__ = ["DerivedCache"]
 
 # Postings whose {doc: impact} dicts may be cached at once (~100 bytes each); beyond it the
-# dict cache starts over. Impact arrays (8 bytes a posting) are always cached.
+# dict cache starts over. Impact arrays (8 bytes a posting; the exact pass's) are always cached.
 _LOOKUP_BUDGET = 4_000_000
 # Terms with fewer postings are left to lazy computation by warm() (cheap on first use, and
 # the many rare terms would make the warm-up pass slow).
@@ -60,10 +60,10 @@ _DENSE_DIVISOR = 64
 # Past the budget, a search builds dense lanes for itself for terms in 1/_UNCACHED_DENSE_DIVISOR
 # of the documents (building them costs about what adding their postings one by one does
 # for rarer terms).
-_UNCACHED_DENSE_DIVISOR = 16
+_UNCACHED_DENSE_DIVISOR = 32
 # Dense lanes kept at once: this many bytes per posting of the index, or _DENSE_FLOOR bytes
 # if more; past it they are built per query and dropped.
-_DENSE_BYTES_PER_POSTING = 8
+_DENSE_BYTES_PER_POSTING = 12
 _DENSE_FLOOR = 16 << 20
 # Queries with fewer postings than 1/_SMALL_QUERY_DIVISOR of the documents go to the exact
 # pass: its dict merges beat the quantised pass's per-document steps there.
@@ -71,7 +71,7 @@ _SMALL_QUERY_DIVISOR = 32
 
 
 class DerivedCache:
-    """Impacts, lookup dicts, presence maps and filter sets of one index generation.
+    """Levels, dense lanes, impacts, lookup dicts, presence maps and filter sets of one index generation.
 
     Args:
         store: The postings (not changed while this cache is in use).
@@ -143,7 +143,9 @@ class DerivedCache:
         """``1 / step`` of this generation's quantisation (0.0: impacts cannot be quantised)."""
         inverse = self._inverse_step
         if inverse is None:
-            top = 0.0 if not self._store.live else largest_impact(self._variant, self._store.live, self._floor(), k1=self._k1, delta=self._delta)
+            top = 0.0
+            if self._store.live and lanes_usable:
+                top = largest_impact(self._variant, self._store.live, self._floor(), k1=self._k1, delta=self._delta)
             inverse = (_LEVELS - 1) / top if top > 0.0 and math.isfinite(top) else 0.0
             self._inverse_step = inverse
         return inverse

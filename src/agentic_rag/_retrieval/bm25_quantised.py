@@ -42,7 +42,7 @@ __all__ = ["LEVELS", "QuantisedTerm", "dense_lanes", "lanes_usable", "quantise",
 LEVELS = 1023
 _LANE_LIMIT = 0xFFFF
 # Rare postings beyond 1/_SEPARATE_SPARSE_DIVISOR of the lanes go to a buffer of their own.
-_SEPARATE_SPARSE_DIVISOR = 32
+_SEPARATE_SPARSE_DIVISOR = 24
 # Past this many candidates to rescore the exact pass is cheaper (a query with very many
 # weak, near-equal matches).
 _MAX_CANDIDATES = 4096
@@ -90,7 +90,8 @@ class QuantisedTerm:
 
     def repeated(self, qtf: int) -> QuantisedTerm:
         """The same term held ``qtf`` times by the query."""
-        return QuantisedTerm(qtf, self.docs, self.tfs, self.levels, self.top_level, self.dense, self.scale, self.extra, self.bound * float(qtf))
+        return QuantisedTerm(qtf, self.docs, self.tfs, self.levels, self.top_level, self.dense, self.scale, self.extra,
+                             self.bound * float(qtf))
 
 
 def quantise(impacts: Sequence[float], inverse_step: float) -> array:

@@ -8,9 +8,14 @@ processes (:meth:`~KnowledgeStore.search`, :meth:`~KnowledgeStore.retriever`,
 
 from __future__ import annotations
 
-from agentic_rag._store.knowledge_store import DEFAULT_STORE_DIRECTORY, KnowledgeStore
-from agentic_rag._store.records import IndexPhase, IndexProgress, IndexReport, StoreHit, StoreStats
-from agentic_rag._store.retriever import StoreRetriever
+from agentic_rag._lazy import lazy_exports
+
+# Where each name lives; a module is imported when one of its names is first used.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "agentic_rag._store.knowledge_store": ("DEFAULT_STORE_DIRECTORY", "KnowledgeStore"),
+    "agentic_rag._store.records": ("IndexPhase", "IndexProgress", "IndexReport", "StoreHit", "StoreStats"),
+    "agentic_rag._store.retriever": ("StoreRetriever",),
+}
 
 __all__ = [
     "DEFAULT_STORE_DIRECTORY",
@@ -22,3 +27,5 @@ __all__ = [
     "StoreRetriever",
     "StoreStats",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

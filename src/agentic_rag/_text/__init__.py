@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from agentic_rag._text.analyzer import STEMMERS, Analyzer
-from agentic_rag._text.entities import EntityMention, extract_entities
-from agentic_rag._text.lines import normalize_newlines, split_lines
-from agentic_rag._text.porter import PorterStemmer
-from agentic_rag._text.relevance import RelevanceModel, ScoredUnit, TermWeights, WeightedTerm
-from agentic_rag._text.segments import PassageUnit, UnitKind, split_units
-from agentic_rag._text.sentences import SentenceSpan, split_sentences
-from agentic_rag._text.snowball import SnowballEnglishStemmer
-from agentic_rag._text.stopwords import STOPWORD_LISTS
+from agentic_rag._lazy import lazy_exports
+
+# Where each name lives; a module is imported when one of its names is first used.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "agentic_rag._text.analyzer": ("STEMMERS", "Analyzer"),
+    "agentic_rag._text.entities": ("EntityMention", "extract_entities"),
+    "agentic_rag._text.lines": ("normalize_newlines", "split_lines"),
+    "agentic_rag._text.porter": ("PorterStemmer",),
+    "agentic_rag._text.relevance": ("RelevanceModel", "ScoredUnit", "TermWeights", "WeightedTerm"),
+    "agentic_rag._text.segments": ("PassageUnit", "UnitKind", "split_units"),
+    "agentic_rag._text.sentences": ("SentenceSpan", "split_sentences"),
+    "agentic_rag._text.snowball": ("SnowballEnglishStemmer",),
+    "agentic_rag._text.stopwords": ("STOPWORD_LISTS",),
+}
 
 __all__ = [
     "Analyzer",
@@ -32,3 +37,5 @@ __all__ = [
     "split_sentences",
     "split_units",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

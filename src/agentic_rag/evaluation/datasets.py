@@ -33,21 +33,21 @@ from agentic_rag.evaluation.dataset_io import (
     _read_lines,
     _records,
 )
-from agentic_rag.evaluation.qa_files import (
-    PoolNotes,
-    _question,
-    detect_file_format,
-    load_2wikimultihopqa,
-    load_hotpotqa,
-    load_musique,
-    sub_questions,
-)
 from agentic_rag.evaluation.dataset_records import (
     BeirDataset,
     DatasetFormat,
     MultiHopDataset,
     MultiHopQuestion,
     Query,
+)
+from agentic_rag.evaluation.qa_files import (
+    PoolNotes,
+    build_question,
+    detect_file_format,
+    load_2wikimultihopqa,
+    load_hotpotqa,
+    load_musique,
+    sub_questions,
 )
 
 __all__ = [
@@ -227,7 +227,7 @@ def load_multihop(folder: _PathArg, *, corpus_id: str | None = None) -> MultiHop
         for key, ids in (("gold_doc_ids", gold), ("pool_doc_ids", pool)):
             if not all(isinstance(doc_id, str) for doc_id in ids):
                 raise _fail(f"{where}: field {key!r} must be a list of document id strings, got {ids!r:.80}")
-        questions.append(_question(
+        questions.append(build_question(
             where, id=question_id, question=_field(record, "question", where),
             answer=_field(record, "answer", where),
             aliases=tuple(_field(record, "answer_aliases", where, list, optional=True) or ()),

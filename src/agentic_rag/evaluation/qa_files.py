@@ -59,7 +59,14 @@ class PoolNotes:
         self.unanswerable = 0
 
     def first_of_each(self, question_id: str, doc_ids: Sequence[str], *, count: bool = True) -> tuple[str, ...]:
-        """Return ``doc_ids`` with repeats dropped (first kept), counting pool repeats."""
+        """Return ``doc_ids`` with repeats dropped, the first of each kept.
+
+        Args:
+            question_id: The question, named in the note.
+            doc_ids: A pool (or gold list) as the file gives it.
+            count: Count the repeats for the notes (pools); gold lists repeat a title once per
+                supporting sentence, which is no defect.
+        """
         kept = tuple(dict.fromkeys(doc_ids))
         if count and len(kept) < len(doc_ids):
             self.duplicates += len(doc_ids) - len(kept)
@@ -68,6 +75,7 @@ class PoolNotes:
         return kept
 
     def notes(self) -> tuple[str, ...]:
+        """One sentence per kind of repair, for :attr:`MultiHopDataset.notes`."""
         out = []
         if self.duplicates:
             question_id, doc_id = self.questions_with_duplicates[0]
@@ -80,9 +88,21 @@ class PoolNotes:
 
 
 def sub_questions(steps: object, where: str, key: str = "decomposition") -> tuple[str, ...]:
-    """One sub-question per hop from a decomposition: null, strings, objects with a
-    ``question`` string (MuSiQue), or ``[subject, relation, object]`` evidence triples
-    (2WikiMultihopQA), which become ``"subject >> relation"``."""
+    """One sub-question per hop from a decomposition.
+
+    Args:
+        steps: ``None``, or a list of strings, of objects with a ``question`` string (MuSiQue),
+            or of ``[subject, relation, object]`` evidence triples (2WikiMultihopQA), which
+            become ``"subject >> relation"``, MuSiQue's notation (the object is the answer).
+        where: ``file:line`` or ``file: record n``, for errors.
+        key: The field's name, for errors.
+
+    Returns:
+        The sub-questions in order.
+
+    Raises:
+        InvalidInputError: Anything else.
+    """
     if steps is None:
         return ()
     if not isinstance(steps, list):
@@ -101,7 +121,8 @@ def sub_questions(steps: object, where: str, key: str = "decomposition") -> tupl
     return tuple(out)
 
 
-def _question(where: str, **fields: Any) -> MultiHopQuestion:
+def build_question(where: str, **fields: Any) -> MultiHopQuestion:
+    """Build a :class:`MultiHopQuestion`, its errors prefixed with ``where`` (file and line)."""
     try:
         return MultiHopQuestion(**fields)
     except InvalidInputError as exc:
@@ -268,7 +289,7 @@ def _hotpot_question(record: Mapping[str, Any], where: str, number: int, paragra
             raise _fail(f"{where}: supporting fact title {fact[0]!r} is not a context title")
         gold.append(by_title[fact[0]])
     steps = record.get("evidences") if fmt is DatasetFormat.TWOWIKI else None
-    return _question(
+    return build_question(
         where, id=question_id, question=_field(record, "question", where), answer=_field(record, "answer", where),
         aliases=tuple(_field(record, "answer_aliases", where, list, optional=True) or ()),
         type=_field(record, "type", where, optional=True) or "",
@@ -308,7 +329,7 @@ def _musique_question(record: Mapping[str, Any], where: str, number: int, paragr
         if idx is not None:
             hops.append(by_idx[idx])
     question_type = question_id.split("__", 1)[0] if "__" in question_id else ""
-    return _question(
+    return build_question(
         where, id=question_id, question=_field(record, "question", where), answer=_field(record, "answer", where),
         aliases=tuple(_field(record, "answer_aliases", where, list, optional=True) or ()), type=question_type,
         gold_doc_ids=notes.first_of_each(question_id, hops + supporting, count=False),

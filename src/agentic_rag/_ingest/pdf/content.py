@@ -50,6 +50,14 @@ def _mul(m1: tuple, m2: tuple) -> tuple:
             e1 * a2 + f1 * c2 + e2, e1 * b2 + f1 * d2 + f2)
 
 
+def _run(e: float, f: float, b: float, first: float, last: float, step: float, height: float,
+         parts: list[str], upright: bool) -> Run:
+    start, end = e + first * step, e + last * step
+    if start > end:  # mirrored text runs right to left on the page
+        start, end = end, start
+    return Run(start, end, f + first * b if upright else f, height, "".join(parts), upright)
+
+
 def _numbers(operands: list, count: int) -> list[float] | None:
     if len(operands) < count:
         return None
@@ -146,38 +154,37 @@ class _Interpreter:
                 matrix = _mul(tm, ctm)
                 a, b, c, d, e, f = matrix
                 height = math.hypot(c, d) * abs(size) * (font.scale * 1000.0)
-                upright = abs(b) <= abs(a) * 0.1 and a > 0 and not font.vertical
+                # Mirrored glyphs (a < 0, as in the XeTeX logo) still sit on a horizontal line.
+                upright = abs(b) <= abs(a) * 0.1 and not font.vertical
                 step = a if upright else math.hypot(a, b)
-                # One run per word: a space glyph or a kerning move wider than WORD_GAP ends it.
+                # One run per word. As in poppler, a glyph's extent excludes Tc and Tw, so a space
+                # glyph, or a gap wider than WORD_GAP font sizes before the next glyph (from
+                # kerning, character or word spacing), ends the word.
                 parts: list[str] = []
                 advance = 0.0
                 first = last = 0.0
-                gap = WORD_GAP * abs(size)
+                gap = WORD_GAP * abs(size * scale)
                 for element in items:
                     if isinstance(element, bytes):
                         for text, glyph_width, is_space in font.decode(element):
-                            width = (glyph_width * size + char_space + (word_space if is_space else 0.0)) * scale
+                            visible = glyph_width * size * scale
                             if text == " " or (text and text.isspace()):
                                 if parts:
-                                    runs.append(Run(e + first * step, e + last * step, f + first * b if upright else f,
-                                                    height, "".join(parts), upright))
+                                    runs.append(_run(e, f, b, first, last, step, height, parts, upright))
                                     parts = []
                             elif text:
+                                if parts and advance - last > gap:
+                                    runs.append(_run(e, f, b, first, last, step, height, parts, upright))
+                                    parts = []
                                 if not parts:
                                     first = advance
                                 parts.append(text)
-                                last = advance + width
-                            advance += width
+                                last = advance + visible
+                            advance += visible + (char_space + (word_space if is_space else 0.0)) * scale
                     elif type(element) in (int, float):
-                        move = -element / 1000.0 * size * scale
-                        advance += move
-                        if move > gap and parts:
-                            runs.append(Run(e + first * step, e + last * step, f + first * b if upright else f,
-                                            height, "".join(parts), upright))
-                            parts = []
+                        advance -= element / 1000.0 * size * scale
                 if parts:
-                    runs.append(Run(e + first * step, e + last * step, f + first * b if upright else f,
-                                    height, "".join(parts), upright))
+                    runs.append(_run(e, f, b, first, last, step, height, parts, upright))
                 tm = (tm[0], tm[1], tm[2], tm[3], advance * tm[0] + tm[4], advance * tm[1] + tm[5])
                 operands = []
                 continue

@@ -10,8 +10,8 @@ The steps follow poppler's text layout analysis (``TextOutputDev``), reimplement
 3. Blocks are sorted topologically with the two rules of T. Breuel's reading order: a block
    comes before one it overlaps horizontally and starts above; a block comes before one to its
    right unless a chain of overlapping blocks leads from the right one down to it.
-4. Consecutive blocks form a flow when the next lies just below within the same column;
-   flows are separated by a blank line.
+4. Blocks are separated by a blank line (poppler only separates its flows, columns of
+   blocks; a blank line per block keeps paragraphs apart for chunking).
 
 Lines keep a space wherever the horizontal gap between words is wider than ``SPACE_GAP``
 font sizes; a word hyphenated at the end of a line is joined to its end. Rotated text follows
@@ -37,9 +37,14 @@ OUTLIER_GAP = 1.0       # outlying words this close beside a block may join it
 SIZE_SAME = 0.05        # relative font size difference for lines above and below
 SIZE_LINE = 0.6         # ... for words on the block's own lines
 SIZE_OUTLIER = 0.2      # ... for outlying words
-BLOCK_SPACING = 2.5     # max gap between blocks of one flow, in font sizes
 MAX_ORDERED_BLOCKS = 600
 _HYPHENATED = re.compile(r"[^\W\d_]-\Z")
+# Spacing accents and the combining marks they become over a letter.
+_ACCENTS = {"\u02c6": "\u0302", "\u02dc": "\u0303", "\xa8": "\u0308", "\xb4": "\u0301", "\u02c7": "\u030c",
+            "\u02d8": "\u0306", "\xaf": "\u0304", "\u02d9": "\u0307", "\u02da": "\u030a", "\u02dd": "\u030b",
+            "\xb8": "\u0327", "\u02db": "\u0328", "`": "\u0300"}
+# Inside a word, only accents never used as apostrophes are moved onto the next letter.
+_ACCENT_IN_WORD = re.compile("([\u02c6\u02dc\xa8\u02c7\u02d8\u02d9\u02da\u02dd])([^\\W\\d_])")
 
 
 class _Word:
@@ -54,14 +59,13 @@ class _Word:
 
 
 class _Block:
-    __slots__ = ("ex0", "ex1", "lines", "pri0", "pri1", "size", "words", "x0", "x1", "y0", "y1")
+    __slots__ = ("ex0", "ex1", "size", "words", "x0", "x1", "y0", "y1")
 
     def __init__(self, word: _Word) -> None:
         self.words = [word]
         self.size = word.size
         self.x0, self.x1 = word.x0, word.x1
         self.y0, self.y1 = word.base - 0.9 * word.size, word.base + 0.25 * word.size
-        self.lines: list[str] = []
 
     def add(self, word: _Word) -> None:
         self.words.append(word)
@@ -159,7 +163,7 @@ def _build_blocks(words: list[_Word]) -> list[_Block]:
 
 
 def _extend(blocks: list[_Block]) -> None:
-    """Whitespace bounds beside each block, and boxes extended over the blocks below them."""
+    """Extend each block sideways over the blocks below it, up to its neighbours on its lines."""
     for block in blocks:
         left, right = float("-inf"), float("inf")
         for other in blocks:
@@ -168,7 +172,6 @@ def _extend(blocks: list[_Block]) -> None:
                     right = other.x0
                 if left < other.x1 < block.x0:
                     left = other.x1
-        block.pri0, block.pri1 = left, right
         block.ex0, block.ex1 = block.x0, block.x1
         for other in blocks:
             if other is not block and other.y0 >= block.y1:
@@ -232,6 +235,7 @@ def _lines(block: _Block) -> list[str]:
     out = []
     for _base, _size, items in groups:
         items.sort(key=lambda w: w.x0)
+        items = _attach_accents(items)
         if _right_to_left(items):
             # Glyphs are drawn left to right; Hebrew or Arabic is read the other way round.
             items = [_Reversed(word) for word in reversed(items)]
@@ -244,8 +248,39 @@ def _lines(block: _Block) -> list[str]:
                 parts.append(" ")
             parts.append(word.text)
         text = " ".join("".join(parts).split())
+        if _ACCENT_IN_WORD.search(text):
+            text = _ACCENT_IN_WORD.sub(lambda m: unicodedata.normalize("NFC", m.group(2) + _ACCENTS[m.group(1)]), text)
         if text:
             out.append(text)
+    return out
+
+
+def _combine(word, accent: _Word) -> bool:
+    """Put ``accent`` on the letter of ``word`` under its middle; False when none is."""
+    middle = (accent.x0 + accent.x1) / 2
+    if not word.x0 <= middle <= word.x1 or word.x1 <= word.x0:
+        return False
+    text = word.text
+    # Glyph positions are not kept, so the letter is found in proportion to the width.
+    index = min(len(text) - 1, int((middle - word.x0) / (word.x1 - word.x0) * len(text)))
+    if not text[index].isalpha():
+        return False
+    word.text = text[:index] + unicodedata.normalize("NFC", text[index] + _ACCENTS[accent.text]) + text[index + 1:]
+    return True
+
+
+def _attach_accents(items: list) -> list:
+    """Put accents drawn as separate glyphs (TeX's \\^o) on the letter under them."""
+    if not any(word.text in _ACCENTS for word in items):
+        return items
+    out: list = []
+    for index, word in enumerate(items):
+        if word.text in _ACCENTS:
+            following = items[index + 1] if index + 1 < len(items) else None
+            if (following is not None and following.text not in _ACCENTS and _combine(following, word)) or \
+                    (out and _combine(out[-1], word)):
+                continue
+        out.append(word)
     return out
 
 
@@ -271,11 +306,6 @@ def _right_to_left(words: list[_Word]) -> bool:
     return balance > 0
 
 
-def _same_flow(previous: _Block, block: _Block) -> bool:
-    return (block.y0 - previous.y1 <= BLOCK_SPACING * previous.size and block.y0 > previous.y0
-            and block.x0 >= previous.pri0 and block.x1 <= previous.pri1 and block.size <= previous.size * 1.05)
-
-
 def _render(blocks: list[_Block]) -> str:
     out: list[str] = []
     previous: _Block | None = None
@@ -283,7 +313,8 @@ def _render(blocks: list[_Block]) -> str:
         lines = _lines(block)
         if not lines:
             continue
-        if previous is not None and not (hasattr(previous, "pri0") and _same_flow(previous, block)):
+        if previous is not None:
+            # Blocks end at a wider vertical gap, a change of font size or a column: paragraphs.
             out.append("")
         for text in lines:
             if out and out[-1] and _HYPHENATED.search(out[-1]) and text[0].isalpha():
