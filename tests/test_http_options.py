@@ -199,8 +199,7 @@ class LayeringTest(unittest.TestCase):
         for path in sorted((SRC / "providers").glob("*.py")):
             with self.subTest(module=path.name):
                 llm_imports = {m for m in self.imports(path) if m.startswith("agentic_rag.llm")}
-                # llm.port's thaw_json is a JSON helper, not HTTP.
-                self.assertLessEqual(llm_imports, {"agentic_rag.llm.port"})
+                self.assertEqual(llm_imports, set())
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ __all__ = [
     "require_text",
     "require_unique",
     "text_tuple",
+    "thaw_json",
 ]
 
 _JSON_SCALARS = (str, int, float, bool, type(None))
@@ -274,6 +275,16 @@ def require_unique(ids: Iterable[str], field: str, *, stage: str = "contracts") 
         if item in seen:
             raise InvalidInputError(f"duplicate {field} {item!r}; ids must be unique", stage=stage)
         seen.add(item)
+
+
+def thaw_json(value: Any) -> Any:
+    """Return a plain, mutable copy of JSON data frozen by ``freeze_metadata`` (mappings
+    become dicts, tuples become lists)."""
+    if isinstance(value, Mapping):
+        return {k: thaw_json(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [thaw_json(v) for v in value]
+    return value
 
 
 def freeze_metadata(value: Mapping[str, Any] | None, field: str = "metadata", *, stage: str = "contracts") -> Mapping[str, Any]:

@@ -8,13 +8,15 @@ original file, so a chunk cut anywhere inside it can still cite ``path:start-end
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from bisect import bisect_right
 from dataclasses import dataclass
 
 from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
 
-__all__ = ["ListNesting", "ParsedSource", "SectionBuilder", "TextBlock", "TextSection", "block_from_lines", "include_problem", "table_row"]
+__all__ = ["ListNesting", "ParsedSource", "SectionBuilder", "TextBlock", "TextSection", "block_from_lines", "include_problem", "paragraph_blocks", "table_row"]
 
 _STAGE = "ingest"
 
@@ -287,3 +289,28 @@ class SectionBuilder:
         """The sections with body text, in order."""
         self.heading("")
         return tuple(self.sections)
+
+
+def paragraph_blocks(lines: Iterable[tuple[str, int]]) -> tuple[TextBlock, ...]:
+    """Paragraphs: runs of non-blank lines, each line kept as written (trailing space cut).
+
+    Args:
+        lines: ``(text, line number)`` pairs in order; a blank line ends a paragraph.
+
+    Returns:
+        One block per paragraph.
+    """
+    blocks: list[TextBlock] = []
+    current: list[tuple[str, int]] = []
+    for text, number in lines:
+        if text.strip():
+            current.append((text.rstrip(), number))
+            continue
+        block = block_from_lines(current)
+        if block is not None:
+            blocks.append(block)
+        current = []
+    block = block_from_lines(current)
+    if block is not None:
+        blocks.append(block)
+    return tuple(blocks)

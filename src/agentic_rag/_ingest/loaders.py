@@ -22,7 +22,7 @@ from pathlib import Path
 
 from agentic_rag._contracts.validation import require_enum
 from agentic_rag._errors import InvalidInputError
-from agentic_rag._ingest.blocks import ParsedSource, TextBlock, TextSection, block_from_lines
+from agentic_rag._ingest.blocks import ParsedSource, TextSection, paragraph_blocks
 from agentic_rag._ingest.pdf_loader import PdfBackend
 from agentic_rag._ingest.structured_loader import TOO_DEEP, FieldMapping
 from agentic_rag._text.lines import normalize_newlines, split_lines
@@ -99,20 +99,8 @@ def parse_plain_text(text: str) -> tuple[TextSection, ...]:
     Returns:
         One untitled section, or nothing when the text is blank.
     """
-    blocks: list[TextBlock] = []
-    current: list[tuple[str, int]] = []
-    for number, line in enumerate(split_lines(text), start=1):
-        if line.strip():
-            current.append((line.rstrip(), number))
-            continue
-        block = block_from_lines(current)
-        if block is not None:
-            blocks.append(block)
-        current = []
-    block = block_from_lines(current)
-    if block is not None:
-        blocks.append(block)
-    return (TextSection(tuple(blocks)),) if blocks else ()
+    blocks = paragraph_blocks((line, number) for number, line in enumerate(split_lines(text), start=1))
+    return (TextSection(blocks),) if blocks else ()
 
 
 # Each format's loader module is imported the first time a file of that format is read, so

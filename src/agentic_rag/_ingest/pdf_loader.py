@@ -18,11 +18,12 @@ import enum
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from agentic_rag._contracts.validation import require_enum
 from agentic_rag._errors import InvalidInputError
-from agentic_rag._ingest.blocks import ParsedSource, TextSection, block_from_lines
+from agentic_rag._ingest.blocks import ParsedSource, TextSection, paragraph_blocks
 from agentic_rag._text.lines import normalize_newlines, split_lines
 
 if TYPE_CHECKING:
@@ -86,22 +87,17 @@ def _extract(data: bytes, backend: PdfBackend) -> PdfExtraction:
 
 
 def _page_section(number: int, text: str) -> TextSection | None:
-    blocks = []
-    current: list[tuple[str, int]] = []
+    blocks = paragraph_blocks(_page_lines(text))
+    return TextSection(blocks, page=number) if blocks else None
+
+
+def _page_lines(text: str) -> Iterator[tuple[str, int]]:
+    """A page's lines numbered as cited: the blank lines between paragraphs do not count."""
     counted = 0
     for line in split_lines(normalize_newlines(text)):
         if line.strip():
             counted += 1
-            current.append((line.rstrip(), counted))
-            continue
-        block = block_from_lines(current)
-        if block is not None:
-            blocks.append(block)
-        current = []
-    block = block_from_lines(current)
-    if block is not None:
-        blocks.append(block)
-    return TextSection(tuple(blocks), page=number) if blocks else None
+        yield line, counted
 
 
 def _skipped_note(skipped: list[tuple[int, str]]) -> str:

@@ -56,6 +56,9 @@ _BELOW = [bytes(range(v)) for v in range(257)]
 # The threshold search stops once this few lanes survive and sorts them (a sort of many
 # small ints costs more than a few more C passes over the summary bytes).
 _SORTED_SURVIVORS = 96
+# Where that search starts: lanes are scaled so the largest possible sum fills 16 bits, and
+# the k-th best lane is typically an eighth to a half of it, so its high byte is above 16.
+_FIRST_THRESHOLD = 16
 _RANGES: dict[tuple[int, int], bytes] = {}
 
 
@@ -142,8 +145,8 @@ def _kth_largest_byte(data: bytes | bytearray, k: int) -> int:
     """
     low, high = 0, 256  # at least k bytes are >= low; fewer than k are >= high
     source = data  # holds every byte >= low
+    middle = _FIRST_THRESHOLD  # the k-th lane's high byte is usually above it: one full pass
     while high - low > 1:
-        middle = (low + high) >> 1
         kept = source.translate(None, _BELOW[middle])
         if len(kept) >= k:
             if len(kept) <= _SORTED_SURVIVORS:
@@ -151,6 +154,7 @@ def _kth_largest_byte(data: bytes | bytearray, k: int) -> int:
             low, source = middle, kept
         else:
             high = middle
+        middle = (low + high) >> 1
     return low
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 import dataclasses
 import inspect
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from agentic_rag import _contracts as core
 from agentic_rag._agentic.config import OrchestratorConfig
@@ -81,7 +83,8 @@ class AgenticRAGOrchestrator:
             InvalidInputError: Bad question, corpora, plan or component output.
             RetrievalError: The retriever failed.
         """
-        run = _Run(self, tuple(corpora) if not isinstance(corpora, (str, bytes)) else corpora)
+        parts = _Parts(self.planner, self.rewriter, self.retriever, self.drafter, self.judge, self.synthesizer)
+        run = _Run(parts, tuple(corpora) if not isinstance(corpora, (str, bytes)) else corpora)
         engine = _CoreOrchestrator(retriever=run, planner=run, rewriter=run, drafter=run, judge=run, synthesizer=run, config=self.config)
         return run.result(engine.run(question, corpora))
 
@@ -104,11 +107,23 @@ def _takes_text(retriever: object) -> bool:
     return len(params) >= 2
 
 
+@dataclass(frozen=True, slots=True)
+class _Parts:
+    """The scaffold-shaped components one run translates to."""
+
+    planner: Any
+    rewriter: Any
+    retriever: Any
+    drafter: Any
+    judge: Any
+    synthesizer: Any
+
+
 class _Run:
     """One run's adapter: every modern port, translating to the scaffold's components."""
 
-    def __init__(self, owner: AgenticRAGOrchestrator, corpora: object) -> None:
-        self.o = owner
+    def __init__(self, parts: _Parts, corpora: object) -> None:
+        self.parts = parts
         self.corpus_ids = tuple(c.id for c in corpora if isinstance(c, core.Corpus)) if isinstance(corpora, tuple) else ()
         self.plan_old: old.RetrievalPlan | None = None
         self.by_text: dict[tuple[str, tuple[str, ...]], old.Subquery] = {}
@@ -116,11 +131,11 @@ class _Run:
         self.drafts: list[old.DraftAnswer] = []
         self.assessments: list[old.ContextAssessment] = []
         self.answer_old: old.GroundedAnswer | None = None
-        self.modern_retriever = _takes_text(owner.retriever)
+        self.modern_retriever = _takes_text(parts.retriever)
 
     # --- the modern ports -------------------------------------------------------------
     def plan(self, question: str, corpora: Sequence[core.Corpus], prior: object = None) -> core.RetrievalPlan:
-        planner = self.o.planner
+        planner = self.parts.planner
         make = getattr(planner, "create_plan", None) or planner.plan  # type: ignore[attr-defined]
         self.plan_old = as_old_plan(make(question, tuple(corpora)))
         if not isinstance(self.plan_old, old.RetrievalPlan):
@@ -130,7 +145,7 @@ class _Run:
     def rewrite(self, plan: core.RetrievalPlan, feedback: Sequence[core.FeedbackQuery], *, iteration: int) -> tuple[core.Subquery, ...]:
         assert self.plan_old is not None
         asked = self.assessments[-1].feedback_queries if iteration > 1 and self.assessments else ()
-        made = self.o.rewriter.rewrite(self.plan_old, asked, iteration=iteration)  # type: ignore[attr-defined]
+        made = self.parts.rewriter.rewrite(self.plan_old, asked, iteration=iteration)  # type: ignore[attr-defined]
         subqueries = made.subqueries if isinstance(made, old.QueryRewriteResult) else tuple(made)
         out = []
         for sq in subqueries:
@@ -143,7 +158,7 @@ class _Run:
         return tuple(out)
 
     def retrieve(self, query: str, k: int, *, corpus_ids: Sequence[str] | None = None) -> tuple[core.Snippet, ...]:
-        retriever = self.o.retriever
+        retriever = self.parts.retriever
         sq = self.by_text.get((query, tuple(corpus_ids or ())))
         if self.modern_retriever or sq is None:
             found = retriever.retrieve(query, k, corpus_ids=corpus_ids)  # type: ignore[attr-defined]
@@ -153,13 +168,13 @@ class _Run:
 
     def draft(self, question: str, plan: core.RetrievalPlan, snippets: Sequence[core.Snippet]) -> core.DraftAnswer:
         assert self.plan_old is not None
-        made = draft_from_core(self.o.drafter.draft(question, self.plan_old, tuple(snippets)))  # type: ignore[attr-defined]
+        made = draft_from_core(self.parts.drafter.draft(question, self.plan_old, tuple(snippets)))  # type: ignore[attr-defined]
         self.drafts.append(made)
         return draft_to_core(made, snippets)
 
     def assess(self, question: str, plan: core.RetrievalPlan, snippets: Sequence[core.Snippet], draft: core.DraftAnswer) -> core.ContextAssessment:
         assert self.plan_old is not None
-        made = self.o.judge.assess(question, self.plan_old, tuple(snippets), draft_from_core(draft))  # type: ignore[attr-defined]
+        made = self.parts.judge.assess(question, self.plan_old, tuple(snippets), draft_from_core(draft))  # type: ignore[attr-defined]
         if isinstance(made, core.ContextAssessment):
             made = read_verdict(made, self.plan_old)
         self.assessments.append(made)
@@ -167,7 +182,7 @@ class _Run:
 
     def synthesize(self, question: str, plan: core.RetrievalPlan, snippets: Sequence[core.Snippet], assessment: core.ContextAssessment) -> core.GroundedAnswer:
         assert self.plan_old is not None
-        synthesizer = self.o.synthesizer
+        synthesizer = self.parts.synthesizer
         write = getattr(synthesizer, "synthesize", None) or synthesizer.finalize  # type: ignore[attr-defined]
         self.answer_old = answer_from_core(write(question, self.plan_old, tuple(snippets), self.assessments[-1]))
         return answer_to_core(self.answer_old, plan, snippets)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Union, runtime_checkable
 
-from agentic_rag._contracts.validation import freeze_metadata, require_enum, require_int, require_number, require_text
+from agentic_rag._contracts.validation import freeze_metadata, require_enum, require_int, require_number, require_text, thaw_json
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._http.transport import HttpAttempt
 
@@ -254,16 +254,6 @@ class ResponseFormat:
     def schema_dict(self) -> dict[str, Any] | None:
         """Return the schema as plain, mutable JSON data (or ``None``)."""
         return None if self.schema is None else thaw_json(self.schema)
-
-
-def thaw_json(value: Any) -> Any:
-    """Return a plain, mutable copy of JSON data frozen by ``freeze_metadata`` (mappings
-    become dicts, tuples become lists)."""
-    if isinstance(value, Mapping):
-        return {k: thaw_json(v) for k, v in value.items()}
-    if isinstance(value, (tuple, list)):
-        return [thaw_json(v) for v in value]
-    return value
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,10 +17,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agentic_rag._contracts.validation import require_int
+from agentic_rag._contracts.validation import require_int, thaw_json
 from agentic_rag._errors import InvalidInputError, StructuredOutputError
 from agentic_rag.llm.json_schema import check_schema, validate_json
-from agentic_rag.llm.port import LLM, Message, MessageRole, ResponseFormat, check_messages, thaw_json
+from agentic_rag.llm.port import LLM, Message, MessageRole, ResponseFormat, check_messages
 
 __all__ = ["complete_json", "extract_json", "schema_instruction"]
 

@@ -21,10 +21,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agentic_rag._contracts import Document, Snippet
-from agentic_rag._contracts.validation import freeze_metadata, require_enum, require_int, require_text, text_tuple
+from agentic_rag._contracts.validation import freeze_metadata, require_enum, require_int, require_text, text_tuple, thaw_json
 from agentic_rag._errors import InvalidInputError, ProviderError
 from agentic_rag._http import HttpBacked, HttpOptions, Secret, build_client, normalise_base_url, redact_url
-from agentic_rag.llm.port import thaw_json
 from agentic_rag._ports import Embedder
 from agentic_rag.providers.elasticsearch_bulk import BulkResult, bulk_ndjson, parse_bulk_response
 
