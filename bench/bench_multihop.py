@@ -124,8 +124,13 @@ def main(argv=None) -> int:
             f"Command: `{command}` · date: {datetime.date.today().isoformat()} · no language model.",
             "Final evidence = the top 10 of each configuration's evidence list (for the iterative loop: the "
             "passages its answer cites, then those the judge found best for each fact, then the rest by best "
-            f"reciprocal rank over its subqueries). Iterative loop: BM25 top {MULTIHOP_LOOP.top_k} per subquery, at most "
-            f"{MULTIHOP_LOOP.max_iterations} rounds and {MULTIHOP_LOOP.max_subqueries_per_iteration} follow-ups per round, judge threshold "
+            "reciprocal rank over its subqueries; for a bridge question that order is fused (reciprocal rank "
+            "fusion) with the chain order, each passage ranked by the best chain it takes part in: first hop "
+            "relevant to the question, second hop naming the first hop's bridge entity and adding the question's "
+            "missing terms). Iterative loop: BM25 top "
+            f"{MULTIHOP_LOOP.top_k} per subquery, at most {MULTIHOP_LOOP.max_iterations} rounds (from round "
+            f"{MULTIHOP_LOOP.progress_after} on only while a round's new passages carry a term a missing fact lacks) and "
+            f"{MULTIHOP_LOOP.max_subqueries_per_iteration} follow-ups per round, judge threshold "
             f"{MULTIHOP_JUDGE_THRESHOLD}, {MULTIHOP_FEEDBACK_PER_FACT} follow-up proposals per missing fact. Tuned on the even lines of "
             "`questions.jsonl`, reported on the odd lines.",
             *sections,

@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
-from agentic_rag._agentic.collection import collection_evidence_model, collection_orchestrator
-from agentic_rag._agentic.config import OrchestratorConfig
-from agentic_rag._agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
-from agentic_rag._agentic.fact_evidence import FactEvidence, FactEvidenceModel
-from agentic_rag._agentic.judge import AutoraterStyleSufficiencyJudge, unsupported_claims
-from agentic_rag._agentic.orchestrator import AgenticRAGOrchestrator
-from agentic_rag._agentic.planner import HeuristicPlanner
-from agentic_rag._agentic.policy import AbstentionPolicy
-from agentic_rag._agentic.rewriter import PlanFeedbackRewriter
-from agentic_rag._agentic.routing import CorpusRouter, RoutingDecision
+from agentic_rag._lazy import lazy_exports
+
+# Where each name lives; a module is imported when one of its names is first used.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "agentic_rag._agentic.chains": ("Chain", "ChainRanker"),
+    "agentic_rag._agentic.collection": ("collection_evidence_model", "collection_orchestrator"),
+    "agentic_rag._agentic.config": ("OrchestratorConfig",),
+    "agentic_rag._agentic.extractive": ("ExtractiveDrafter", "ExtractiveGroundedSynthesizer"),
+    "agentic_rag._agentic.fact_evidence": ("FactEvidence", "FactEvidenceModel"),
+    "agentic_rag._agentic.judge": ("AutoraterStyleSufficiencyJudge", "unsupported_claims"),
+    "agentic_rag._agentic.orchestrator": ("AgenticRAGOrchestrator",),
+    "agentic_rag._agentic.planner": ("HeuristicPlanner",),
+    "agentic_rag._agentic.policy": ("AbstentionPolicy",),
+    "agentic_rag._agentic.rewriter": ("PlanFeedbackRewriter",),
+    "agentic_rag._agentic.routing": ("CorpusRouter", "RoutingDecision"),
+}
 
 __all__ = [
     "AbstentionPolicy",
     "AgenticRAGOrchestrator",
     "AutoraterStyleSufficiencyJudge",
+    "Chain",
+    "ChainRanker",
     "CorpusRouter",
     "ExtractiveDrafter",
     "ExtractiveGroundedSynthesizer",
@@ -30,3 +38,5 @@ __all__ = [
     "collection_orchestrator",
     "unsupported_claims",
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

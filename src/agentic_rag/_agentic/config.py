@@ -31,7 +31,10 @@ class OrchestratorConfig(JsonContract):
             question misses, and no longer.
         rank_chains: Rank the final evidence of a bridge question as chains (a passage and
             the passage its bridge entity leads to, see
-            :class:`~agentic_rag._agentic.chains.ChainRanker`).
+            :class:`~agentic_rag._agentic.chains.ChainRanker`), fused with the loop's order.
+            Off by default: the final evidence then starts with the snippets the answer cites;
+            on, both hops of the best chains lead instead (what a multi-hop evaluation of the
+            top passages measures).
 
     Raises:
         InvalidInputError: Any budget below 1.
@@ -46,7 +49,7 @@ class OrchestratorConfig(JsonContract):
     max_tokens: int | None = None
     replan: bool = False
     progress_after: int | None = None
-    rank_chains: bool = True
+    rank_chains: bool = False
 
     def __post_init__(self) -> None:
         for name in ("max_iterations", "max_subqueries_per_iteration", "top_k", "max_snippets"):

@@ -17,9 +17,6 @@ from agentic_rag._text.questions import fold_query
 
 __all__ = ["BridgeFeedback"]
 
-# (bridge, fact terms its passage already holds, the passage it comes from)
-_Candidate = tuple[str, frozenset[str], "Snippet | None"]
-
 
 class BridgeFeedback:
     """Builds ranked follow-up queries for one missing fact.
@@ -44,7 +41,7 @@ class BridgeFeedback:
     def queries(self, question: str, fact: RequiredFact, item: FactEvidence, all_evidence: Sequence[FactEvidence], snippets: Sequence[Snippet]) -> tuple[FeedbackQuery, ...]:
         """Return up to ``max_queries`` follow-up queries for a missing fact, best first."""
         by_id = {s.id: s for s in snippets}
-        candidates: list[_Candidate] = []
+        candidates: list[tuple[str, frozenset[str], Snippet | None]] = []  # (bridge, terms found, parent snippet)
         if fact.depends_on:
             limit = self.bridges_per_head * self.heads
             for dep in (e for e in all_evidence if e.fact_id in fact.depends_on):
@@ -53,9 +50,8 @@ class BridgeFeedback:
             tail = by_id.get(item.snippet_ids[-1]) if item.snippet_ids else None
             if tail is not None:
                 # The next hop's best passage names the hop after it (a question with three
-                # or four hops): its bridges take turns with the first hop's.
-                onward = [(b, frozenset(), tail) for b in item.bridges[:limit]]
-                candidates = _alternate(candidates, onward)
+                # or four hops): its bridges come after the first hop's.
+                candidates.extend((b, frozenset(), tail) for b in item.bridges[:limit])
         else:
             needed = set(item.terms)
             # Anchors (passages about what the question names) lead: the next hop is named in
@@ -95,9 +91,3 @@ class BridgeFeedback:
                  if not analyzer.is_stopword(w) and self.evidence.terms_of(w) & missing]
         return list(dict.fromkeys(words))
 
-
-def _alternate(first: list[_Candidate], second: list[_Candidate]) -> list[_Candidate]:
-    """``first[0], second[0], first[1], second[1], ...``, then what remains of the longer."""
-    out = [x for pair in zip(first, second) for x in pair]
-    n = min(len(first), len(second))
-    return out + first[n:] + second[n:]

@@ -8,8 +8,8 @@ synthesize.
           -> drafter -> draft -> judge -> assessment (missing facts, feedback)
           stop when sufficient, or on a budget / progress guard
     synthesizer -> grounded answer -> citation check
-    final evidence order (cited, the judge's best, the rest; bridge questions: fused with the
-    chain order of :class:`ChainRanker`) -> RunResult
+    final evidence order (cited, the judge's best, the rest; with ``rank_chains``, a bridge
+    question's order fused with the chain order of :class:`ChainRanker`) -> RunResult
 
 Rounds: ``max_iterations`` is the hard cap. With ``progress_after``, a round from that one on
 must find new snippets that carry a term a missing fact still lacks, or the run stops
@@ -105,7 +105,8 @@ class AgenticRAGOrchestrator:
         # The deterministic judge's evidence model, when there is one, so terms and bridges
         # are read (and cached) once for judging and for ranking chains.
         evidence = getattr(self.judge, "evidence", None)
-        self._chains = ChainRanker(evidence if isinstance(evidence, FactEvidenceModel) else self._fallback_judge.evidence)
+        self._evidence = evidence if isinstance(evidence, FactEvidenceModel) else self._fallback_judge.evidence
+        self._chains = ChainRanker(self._evidence)
 
     def run(self, question: str, corpora: Sequence[Corpus]) -> RunResult:
         """Answer ``question`` from ``corpora``.
@@ -133,6 +134,7 @@ class AgenticRAGOrchestrator:
             synthesizer=self.synthesizer,
             fallback_judge=self._fallback_judge,
             fallback_synthesizer=self._fallback_synthesizer,
+            evidence=self._evidence,
             chains=self._chains,
         )
         with use_budget(budget):
@@ -152,6 +154,8 @@ class _Components:
     # Stand-ins once a budget is spent: they charge nothing, so the run can still finish.
     fallback_judge: AutoraterStyleSufficiencyJudge
     fallback_synthesizer: ExtractiveGroundedSynthesizer
+    # Reads terms for the progress test and orders the final evidence as chains.
+    evidence: FactEvidenceModel
     chains: ChainRanker
 
 
@@ -298,7 +302,7 @@ class _RunState:
         if not new:
             return StopReason.NO_PROGRESS
         if lacking is not None:
-            terms = self.components.chains.evidence.snippet_terms
+            terms = self.components.evidence.snippet_terms
             if not any(lacking & terms(s) for s in new):
                 return StopReason.NO_PROGRESS
         return None
@@ -314,7 +318,7 @@ class _RunState:
         after = self.config.progress_after
         if after is None or self.assessment is None or len(self.traces) + 1 < after:
             return None
-        model = self.components.chains.evidence
+        model = self.components.evidence
         by_id = {s.id: s for s in evidence}
         support = {item.fact_id: item.snippet_ids for item in self.assessment.support}
         lacking: set[str] = set()
@@ -341,8 +345,9 @@ class _RunState:
     def _final_order(self, answer: GroundedAnswer, plan: RetrievalPlan) -> tuple[Snippet, ...]:
         """The final evidence: snippets the answer cites (in claim order), then those the last
         assessment found best for each fact (covered or not), then the rest best first (see
-        :meth:`_ranked`); for a bridge question, that order fused with the chain order (see
-        :class:`ChainRanker`), so both hops of the best chains reach the top."""
+        :meth:`_ranked`). With ``rank_chains`` and a bridge question, that order fused with the
+        chain order (see :class:`ChainRanker`), so both hops of the best chains reach the top;
+        the cited snippets then need not lead."""
         cited = list(dict.fromkeys(c.snippet_id for claim in answer.claims for c in claim.citations))
         if self.assessment is not None:
             cited = list(dict.fromkeys(cited + [sid for support in self.assessment.support for sid in support.snippet_ids]))
