@@ -84,7 +84,7 @@ def main() -> None:
         report = subprocess.run([sys.executable, "-m", "agentic_rag", "index", str(DATA / args.project), "--store", store,
                                  "--corpus", args.project, "--vectors", "--quiet", "--json"],
                                 capture_output=True, text=True, env=ENV, check=True)
-        chunks = json.loads(report.stdout).get("chunks")
+        chunks = json.loads(report.stdout)["chunks_added"]
         ask = {mode: [wall_s(["ask", q, "--store", store, "--mode", mode, "--json"]) for q in questions]
                for mode in ("agentic", "parallel")}
 

@@ -131,8 +131,10 @@ class RunResult(JsonContract):
         answer: The grounded answer.
         iterations: One trace per iteration, in order.
         snippets: All distinct snippets retrieved, as the final evidence ranking: those the
-            answer cites first (in claim order), then the rest by reciprocal-rank credit over
-            every subquery that found them.
+            answer cites first (in claim order), then those the judge found best for each
+            fact, then the rest by reciprocal-rank credit over every subquery that found them;
+            with ``OrchestratorConfig.rank_chains`` on a question with a dependent fact, that
+            order fused with the chain order (a passage and the passage its bridge leads to).
         stop_reason: Why the loop ended.
         usage: Spend counters.
     """

@@ -173,6 +173,8 @@ _LOCATION = {
     "path": {"type": "string", "description": "File path relative to the indexed root."},
     "start_line": {"type": "integer", "minimum": 1, "description": "First line of the span (1-based)."},
     "end_line": {"type": "integer", "minimum": 1, "description": "Last line of the span (inclusive)."},
+    "page": {"type": "integer", "minimum": 1, "description": "PDF only: the page; the lines are counted within it."},
+    "cell": {"type": "integer", "minimum": 1, "description": "Notebook only: the cell; the lines are counted within it."},
 }
 _PASSAGE = {
     **_LOCATION,
