@@ -215,7 +215,12 @@ class FactEvidenceModel:
         if not tail.title:
             return self.mentions(tail, entity)
         title, named = self._terms(tail.title), self._terms(entity)
-        return bool(title) and bool(named) and (title <= named or named <= title)
+        if not title or not named:
+            return False
+        # A short bare number ("4" of "PlayStation 4") is part of many titles without being
+        # what they are about ("Pro Evolution Soccer 4"); a year ("1967") still leads to the
+        # events of that year.
+        return title <= named or (named <= title and not all(t.isdigit() and len(t) < 4 for t in named))
 
     def mentions(self, snippet: Snippet, entity: str) -> bool:
         """True when every analysed term of ``entity`` occurs in the snippet."""
@@ -317,13 +322,16 @@ class FactEvidenceModel:
             pool = [s for s in pool if self._is_about(s, item)]
         single_ok = not (self.require_chains and not fact.required_terms and is_bridge_question(fact.description))
         best: tuple[float, tuple[Snippet, ...]] = (0.0, ())
-        best_about = False
+        best_about = 0
         for snippet in pool:
             share = len(needed & self.snippet_terms(snippet)) / len(needed)
             # Among equally covering snippets, the one *about* the fact (its title made of the
-            # fact's terms: the "Manaslu" article for "Manaslu") is the better evidence.
-            about = bool(snippet.title) and self._terms(snippet.title) <= needed
-            if share > best[0] or (share == best[0] > 0 and about and not best_about):
+            # fact's terms: the "Manaslu" article for "Manaslu") is the better evidence; of
+            # those, the one whose title matches the question longest ("Pro Evolution Soccer
+            # 2016" over the series "Pro Evolution Soccer" when the question names the 2016
+            # edition).
+            about = self._aboutness(snippet, needed, plan.question)
+            if share > best[0] or (share == best[0] > 0 and about > best_about):
                 best, best_about = (share, (snippet,)), about
         if not single_ok:
             # A question describing an unnamed entity ("the founder of X") needs the passage
@@ -332,6 +340,21 @@ class FactEvidenceModel:
         if best[0] < threshold:
             best = max(best, self._chain(needed, plan.question, snippets, best[0] if single_ok else 0.0), key=lambda b: b[0])
         return best
+
+    def _aboutness(self, snippet: Snippet, needed: set[str], question: str) -> int:
+        """How exactly a snippet's title names what a fact asks: 1 when its title is made of
+        the fact's terms; more when its title (qualifier aside) holds the fact's terms and
+        more, and the question spells it out whole, the longest such title the most specific
+        ("Pro Evolution Soccer 2016" over the series "Pro Evolution Soccer" when the question
+        names the 2016 edition); else 0."""
+        title = self._terms(snippet.title) if snippet.title else frozenset()
+        if not title:
+            return 0
+        name = " ".join(_QUALIFIER.sub("", snippet.title).casefold().split())
+        base = self._terms(name)
+        if base > needed and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", " ".join(question.casefold().split())):
+            return 1 + len(base)
+        return 1 if title <= needed else 0
 
     def _dependent(self, fact: RequiredFact, needed: set[str], plan: RetrievalPlan, snippets: list[Snippet], done: dict[str, FactEvidence]) -> tuple[float, tuple[Snippet, ...], frozenset[str]]:
         """Best (base, next hop) for a fact that builds on covered facts.
@@ -361,6 +384,11 @@ class FactEvidenceModel:
                 if tail in base or not any(self._links(tail, b) for b in bridges):
                     continue
                 share = len(needed & (self.snippet_terms(tail) | base_terms)) / len(needed)
+                if needed & self.snippet_terms(tail) == needed & base_terms != needed:
+                    # A next hop that restates the first (the same sentence in a neighbouring
+                    # article: every question word the first hop has, nothing it lacks) does
+                    # not answer the part of the question about the entity it leads to.
+                    share = min(share, self.term_threshold - 1e-6)
                 has_keys = keys <= self.snippet_terms(tail)
                 if (has_keys, share) > (best_keys, best[0]):
                     best, best_keys = (share, (tail,) if n == 0 else (*base, tail), base_terms), has_keys

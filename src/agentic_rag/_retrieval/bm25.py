@@ -41,7 +41,7 @@ from agentic_rag._retrieval.bm25_quantised import rank_quantised
 from agentic_rag._retrieval.bm25_scoring import BM25_VARIANTS
 from agentic_rag._retrieval.bm25_storage import BM25Snapshot, read_snapshot, write_snapshot
 from agentic_rag._retrieval.bm25_topk import rank_postings
-from agentic_rag._retrieval.hits import DocumentFilter, SearchHit
+from agentic_rag._retrieval.hits import DocumentFilter, SearchHit, ranked_hits
 from agentic_rag._text.analyzer import Analyzer
 
 __all__ = ["BM25Index"]
@@ -267,9 +267,13 @@ class BM25Index:
         """
         if not isinstance(query, str):
             raise InvalidInputError(f"query must be a string, got {type(query).__name__}", stage=_STAGE)
-        require_int(k, "k", minimum=1, stage=_STAGE)
+        if type(k) is not int or k < 1:  # the check alone: require_int formats its message up front
+            require_int(k, "k", minimum=1, stage=_STAGE)
         doc_filter = None if corpus_ids is None and where is None else DocumentFilter(corpus_ids, where)
-        query_tfs = Counter(self._analyzer.analyze(query))
+        analysed = self._analyzer.analyze(query)
+        query_tfs: dict[str, int] = dict.fromkeys(analysed, 1)
+        if len(query_tfs) < len(analysed):  # a repeated term (most queries have none)
+            query_tfs = Counter(analysed)
         if not query_tfs:
             return []
         self._lock.acquire_read()
@@ -288,8 +292,7 @@ class BM25Index:
                 if not terms:
                     return []
                 ranked = rank_postings(terms, k, store.ids, allowed=allowed, prune=prune)
-            docs, ids = store.docs, store.ids
-            return [SearchHit(ids[n], score, docs[n].corpus_id) for n, score in ranked]  # type: ignore[arg-type, union-attr]
+            return ranked_hits(ranked, store.ids, store.docs)
         finally:
             self._lock.release_read()
 

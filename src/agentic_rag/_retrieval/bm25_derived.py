@@ -7,7 +7,8 @@ A write changes ``N``, the mean length and document frequencies, so the index re
   (``array('H')``, 2 bytes a posting) for the quantised pass
   (:mod:`~agentic_rag._retrieval.bm25_quantised`), with the exact largest impact (the term's
   bound, which orders the terms); and the **dense lanes** of frequent terms, within a byte
-  budget;
+  budget, with their **dense frequencies** (one byte per document, for the exact
+  rescoring) built on a term's first search within a quarter of that budget;
 - **impacts**: per term, the score contribution of each posting (``array('d')``) and its
   largest values (the pruning bounds), for the exact pass, computed in one pass on first use;
 - **lookup dicts** ``{doc: impact}`` of terms merged whole by a search (merging and probing
@@ -31,7 +32,7 @@ from operator import mul
 from typing import Any
 
 from agentic_rag._retrieval.bm25_postings import PostingStore
-from agentic_rag._retrieval.bm25_quantised import QuantisedTerm, dense_lanes, lanes_usable, quantise
+from agentic_rag._retrieval.bm25_quantised import QuantisedTerm, dense_lanes, dense_tfs, lanes_usable, quantise
 from agentic_rag._retrieval.bm25_quantised import LEVELS as _LEVELS
 from agentic_rag._retrieval.bm25_scoring import (
     BM25Variant, impact_parameters, largest_impact, robertson_idf_floor, term_idf, term_impacts,
@@ -93,6 +94,7 @@ class DerivedCache:
         self._levels: dict[int, _Levels | None] = {}
         self._units: dict[int, QuantisedTerm | None] = {}
         self._dense_budget: int | None = None
+        self._tfs_budget: int | None = None
         self._impacts: dict[int, _Impacts] = {}
         self._lookups: dict[int, dict[int, float]] = {}
         self._lookup_size = 0
@@ -168,11 +170,13 @@ class DerivedCache:
                 unit = self._quantised_term(tid)
             if unit is None:
                 return None  # a negative impact
+            if unit.dense_tfs is None and unit.dense is not None and units.get(tid) is unit:
+                self._add_dense_tfs(unit)  # a cached term's (a per-search one would not pay it back)
             found.append((-unit.bound if qtf == 1 else -(unit.bound * float(qtf)), term, qtf, unit))
             postings += len(unit.docs)
         if not found or postings * _SMALL_QUERY_DIVISOR < len(self._store.ids):
             return None
-        found.sort(key=lambda f: (f[0], f[1]))
+        found.sort()  # by bound, then term: terms are distinct, so units are never compared
         return [unit if qtf == 1 else unit.repeated(qtf) for _, _, qtf, unit in found]
 
     def _quantised_term(self, tid: int, *, uncached_dense: bool = True) -> QuantisedTerm | None:
@@ -199,11 +203,28 @@ class DerivedCache:
             self._units[tid] = unit
         return unit
 
+    def _add_dense_tfs(self, unit: QuantisedTerm) -> None:
+        # Built on a term's first search, not by warm() (it would slow every build), within
+        # a quarter of the dense lanes' budget (each is half its term's lanes); b"": none.
+        # Racing readers may both build it: the same bytes, the budget a soft bound.
+        count = len(self._store.ids)
+        budget = self._tfs_budget
+        if budget is None:
+            budget = self._dense_bytes() // 4
+        found = dense_tfs(unit.docs, unit.tfs, count) if budget >= count else None
+        if found is not None:
+            budget -= count
+        self._tfs_budget = budget
+        unit.dense_tfs = found if found is not None else b""
+
+    def _dense_bytes(self) -> int:
+        return max(_DENSE_FLOOR, _DENSE_BYTES_PER_POSTING * sum(map(len, self._store.docs_of)))
+
     def _reserve(self, size: int) -> bool:
         """Whether ``size`` more bytes of dense lanes may be cached (and count them if so)."""
         budget = self._dense_budget
         if budget is None:
-            budget = max(_DENSE_FLOOR, _DENSE_BYTES_PER_POSTING * sum(map(len, self._store.docs_of)))
+            budget = self._dense_bytes()
         if budget < size:
             self._dense_budget = budget
             return False

@@ -16,24 +16,27 @@ __all__ = ["ReadWriteLock"]
 class ReadWriteLock:
     """Many readers or one writer; not reentrant."""
 
-    __slots__ = ("_cond", "_readers", "_waiting_writers", "_writing")
+    __slots__ = ("_cond", "_mutex", "_readers", "_waiting_writers", "_writing")
 
     def __init__(self) -> None:
-        self._cond = threading.Condition(threading.Lock())
+        # Readers enter the condition's lock directly: a lock's ``with`` runs in C, a
+        # Condition's through Python methods; waiting on the condition needs that lock held.
+        self._mutex = threading.Lock()
+        self._cond = threading.Condition(self._mutex)
         self._readers = 0
         self._writing = False
         self._waiting_writers = 0
 
     def acquire_read(self) -> None:
         """Block until no writer holds or waits for the lock, then enter as a reader."""
-        with self._cond:
+        with self._mutex:
             while self._writing or self._waiting_writers:
                 self._cond.wait()
             self._readers += 1
 
     def release_read(self) -> None:
         """Leave as a reader, waking a waiting writer when the last reader leaves."""
-        with self._cond:
+        with self._mutex:
             self._readers -= 1
             # Only writers wait for readers to leave (notify_all costs a Python-level pass).
             if self._readers == 0 and self._waiting_writers:

@@ -9,7 +9,7 @@ impacts), and a query's scores are accumulated as 16-bit *lanes* of one big inte
 - a frequent term's quantised postings are kept as such a big integer (its *dense lanes*),
   so adding the term to the accumulator is one integer addition, whatever its length;
 - a rare term's postings are added lane by lane through a ``memoryview`` of the
-  accumulator's bytes (``map`` over the postings, no Python loop);
+  accumulator's bytes (a plain loop: ``lanes[doc] += level`` runs on the view's C slots);
 - the top lanes are read back with ``bytes.translate`` (counting lanes above a threshold
   in C) and ``bytes.find`` (finding them), not by visiting every document.
 
@@ -19,10 +19,12 @@ document's exact score ``s`` lies in ``[(L - R) * u, L * u)`` where ``L`` is its
 scaled). If ``Q`` is the k-th largest lane, the k documents at or above it score at least
 ``(Q - R) * u``, so every document of the exact top k, ties with the k-th score included,
 has ``L > Q - R`` (two more units of margin absorb float rounding). Those candidates are
-rescored exactly, adding the terms' exact impacts
-in the same order as the exact pass, in decreasing lane order until a lane can no longer
-reach the k-th exact score: scores, ranking and tie order are the exact pass's, bit for
-bit. A query the lanes cannot hold (a lane sum over 16 bits, negative impacts, or too many
+rescored exactly, adding the terms' exact impacts in the same order as the exact pass:
+scores, ranking and tie order are the exact pass's, bit for bit. A few candidates (the
+usual case) are rescored one term at a time, a frequent term's frequencies read for all
+of them at once from its *dense frequencies* (one byte per document, built on the term's
+first search); many are rescored in decreasing lane order until a lane can no longer
+reach the k-th exact score. A query the lanes cannot hold (a lane sum over 16 bits, negative impacts, or too many
 weak candidates) returns ``None`` and the caller runs the exact pass.
 """
 
@@ -31,18 +33,19 @@ from __future__ import annotations
 import sys
 from array import array
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from heapq import heappush, heapreplace
 from itertools import compress, repeat
-from operator import add, mul
+from operator import itemgetter
 
-__all__ = ["LEVELS", "QuantisedTerm", "dense_lanes", "lanes_usable", "quantise", "rank_quantised"]
+__all__ = ["LEVELS", "QuantisedTerm", "dense_lanes", "dense_tfs", "lanes_usable", "quantise", "rank_quantised"]
 
 #: Largest quantised impact (10 bits): lanes of 16 bits hold the sum of 64 maximal terms.
 LEVELS = 1023
 _LANE_LIMIT = 0xFFFF
-# Rare postings beyond 1/_SEPARATE_SPARSE_DIVISOR of the lanes go to a buffer of their own.
-_SEPARATE_SPARSE_DIVISOR = 24
+# Rare postings beyond 1/_SEPARATE_SPARSE_DIVISOR of the lanes go to a buffer of their own
+# (6 and 2 measured alike on SciFact, 24 slower since the postings loop got cheaper).
+_SEPARATE_SPARSE_DIVISOR = 6
 # Past this many candidates to rescore the exact pass is cheaper (a query with very many
 # weak, near-equal matches).
 _MAX_CANDIDATES = 4096
@@ -55,11 +58,20 @@ lanes_usable = sys.byteorder == "little"
 _BELOW = [bytes(range(v)) for v in range(257)]
 # The threshold search stops once this few lanes survive and sorts them (a sort of many
 # small ints costs more than a few more C passes over the summary bytes).
-_SORTED_SURVIVORS = 96
+_SORTED_SURVIVORS = 64
 # Where that search starts: lanes are scaled so the largest possible sum fills 16 bits, and
-# the k-th best lane is typically an eighth to a half of it, so its high byte is above 16.
-_FIRST_THRESHOLD = 16
+# the k-th best lane is typically an eighth to a half of it (high byte 32 to 128; SciFact's
+# median is 48). Starting near the low end keeps few lanes for the next passes, and a miss
+# costs one more pass (starting at 16 kept ten times more and took twice as long).
+_FIRST_THRESHOLD = 40
 _RANGES: dict[tuple[int, int], bytes] = {}
+# Term frequencies a byte of dense frequencies holds exactly.
+_BYTE_TFS = frozenset(float(v) for v in range(1, 256))
+# Up to this many candidates are rescored term by term, all of them (no early stop).
+_BY_TERM_CANDIDATES = 64
+# A posting list up to this many times the candidates is intersected with them in C; a
+# longer one is binary-searched per candidate.
+_INTERSECT_RATIO = 8
 
 
 class QuantisedTerm:
@@ -75,13 +87,16 @@ class QuantisedTerm:
         scale: ``idf`` (times ``k1 + 1`` where the variant has it): the impact's numerator factor.
         extra: The BM25+ addend (``idf * delta``), else ``None``.
         bound: The largest exact impact (times ``qtf``): orders the terms.
+        dense_tfs: The term's dense frequencies (see :func:`dense_tfs`; ``b""``: none),
+            or ``None`` until the index decides.
     """
 
-    __slots__ = ("bound", "dense", "docs", "extra", "levels", "qtf", "scale", "tfs", "top_level")
+    __slots__ = ("bound", "dense", "dense_tfs", "docs", "extra", "levels", "qtf", "scale", "tfs", "top_level")
 
     def __init__(self, qtf: int, docs: array, tfs: array, levels: array, top_level: int, dense: int | None,
-                 scale: float, extra: float | None, bound: float) -> None:
+                 scale: float, extra: float | None, bound: float, dense_tfs: bytes | None = None) -> None:
         self.qtf = qtf
+        self.dense_tfs = dense_tfs
         self.docs = docs
         self.tfs = tfs
         self.levels = levels
@@ -94,7 +109,7 @@ class QuantisedTerm:
     def repeated(self, qtf: int) -> QuantisedTerm:
         """The same term held ``qtf`` times by the query."""
         return QuantisedTerm(qtf, self.docs, self.tfs, self.levels, self.top_level, self.dense, self.scale, self.extra,
-                             self.bound * float(qtf))
+                             self.bound * float(qtf), self.dense_tfs)
 
 
 def quantise(impacts: Sequence[float], inverse_step: float) -> array:
@@ -113,8 +128,24 @@ def dense_lanes(docs: array, levels: array, count: int) -> int:
     """
     buffer = bytearray(2 * count)
     with memoryview(buffer) as raw, raw.cast("H") as lanes:
-        any(map(lanes.__setitem__, docs, levels))  # setitem returns None: any() runs it all in C
+        for doc, level in zip(docs, levels):  # see _add_postings: faster than a map chain
+            lanes[doc] = level
     return int.from_bytes(buffer, "little")
+
+
+def dense_tfs(docs: array, tfs: array, count: int) -> bytes | None:
+    """The bytes whose byte ``d`` is document ``d``'s term frequency (0: absent), or ``None``
+    when a frequency is not a whole number in ``1..255`` (title weights, long documents).
+
+    Why: reading a candidate's frequency is then one index, not a binary search, and the
+    whole number converts to the very float the postings hold, so scores stay bit-identical.
+    """
+    if not all(map(_BYTE_TFS.__contains__, tfs)):
+        return None
+    buffer = bytearray(count)
+    for doc, tf in zip(docs, tfs):
+        buffer[doc] = int(tf)
+    return bytes(buffer)
 
 
 def _positions(data: bytes | bytearray, low: int, high: int = 255) -> list[int]:
@@ -159,12 +190,19 @@ def _kth_largest_byte(data: bytes | bytearray, k: int) -> int:
 
 
 def _add_postings(lanes: memoryview, pairs: list[tuple[array, array, int]], shift: int) -> None:
-    """Add ``levels * (qtf << shift)`` to the lanes of ``docs`` for each pair, in C."""
-    get, put = lanes.__getitem__, lanes.__setitem__
+    """Add ``levels * (qtf << shift)`` to the lanes of ``docs`` for each pair.
+
+    A plain loop: ``lanes[doc] += level`` runs on the memoryview's C slots, about twice as
+    fast as a ``map`` chain over its ``__getitem__``/``__setitem__`` method wrappers.
+    """
     for docs, levels, qtf in pairs:
         factor = qtf << shift
-        scaled = levels if factor == 1 else map(mul, levels, repeat(factor))
-        any(map(put, docs, map(add, map(get, docs), scaled)))  # put returns None: any() runs it all
+        if factor == 1:
+            for doc, level in zip(docs, levels):
+                lanes[doc] += level
+        else:
+            for doc, level in zip(docs, levels):
+                lanes[doc] += level * factor
 
 
 def rank_quantised(
@@ -189,28 +227,28 @@ def rank_quantised(
         ``(document_number, score)`` pairs, score descending then id ascending; ``None``
         when the quantised pass does not apply (the caller runs the exact pass).
     """
-    total = sum(t.qtf * t.top_level for t in terms)
-    if not lanes_usable or not terms or total > _LANE_LIMIT:
+    if not lanes_usable or not terms:
+        return None
+    total = occurrences = acc = 0
+    sparse = []
+    for term in terms:  # one pass: the bound of the lanes, and the dense terms summed
+        qtf = term.qtf
+        total += qtf * term.top_level
+        occurrences += qtf
+        dense = term.dense
+        if dense is None:
+            sparse.append(term)
+        elif acc:
+            acc += dense * qtf if qtf != 1 else dense
+        else:  # the first: 0 + dense would copy every lane for nothing
+            acc = dense * qtf if qtf != 1 else dense
+    if total > _LANE_LIMIT:
         return None
     # Scale every lane so the largest possible sum uses the top bits: the high byte of a
     # lane is then a fine enough summary to threshold on.
     shift = 16 - total.bit_length()
     count = len(ids)
-    acc = 0
-    sparse = []
-    for term in terms:
-        if term.dense is None:
-            sparse.append(term)
-        else:
-            acc += term.dense * term.qtf if term.qtf != 1 else term.dense
-    pairs = []
-    if sparse:
-        if len(sparse) > 1 and all(t.qtf == 1 for t in sparse):
-            # One pass over all their postings (arrays joined in C). A document in
-            # several of them is read after its previous write: map() is lazy.
-            pairs = [(array("i", b"".join([t.docs for t in sparse])), array("H", b"".join([t.levels for t in sparse])), 1)]
-        else:
-            pairs = [(t.docs, t.levels, t.qtf) for t in sparse]
+    pairs = [(t.docs, t.levels, t.qtf) for t in sparse]
     # Many rare postings are added into a buffer of their own, unscaled, joined to the
     # dense sum as one integer; a few are added, scaled, into the final lanes (cheaper
     # than one more conversion of every lane).
@@ -228,28 +266,91 @@ def rank_quantised(
         if pairs and direct:
             _add_postings(lanes, pairs, shift)
         get = lanes.__getitem__
-        margin = (sum(t.qtf for t in terms) << shift) + 2
+        margin = (occurrences << shift) + 2
         high = buffer[1::2]  # each lane's high byte: a summary of the lanes, thresholded in C
         kth = _kth_largest_byte(high, k)
         if kth:
-            # The lanes of the top k are all among those whose high byte is >= kth; the
-            # band just below is needed only when the margin reaches into it.
-            positions = _positions(high, kth)
-            values = list(map(get, positions))
+            # The lanes of the top k are all among those whose high byte is >= kth, so the
+            # k-th lane is at least kth << 8 and no lane within the margin of it has a
+            # high byte below this floor: one pass finds them all (a second pass for the
+            # band just below, when needed, cost more than the few extra lanes it spares).
+            positions = _positions(high, max(1, ((kth << 8) - margin) >> 8))
+            values = [lanes[p] for p in positions]
             cut = max(1, sorted(values)[-k] - margin)
-            floor = max(1, cut >> 8)
-            if floor < kth:
-                positions += _positions(high, floor, kth - 1)
-                values = list(map(get, positions))
         else:
             positions = list(compress(range(count), lanes))
             values = list(map(get, positions))
             cut = max(1, sorted(values)[-k] - margin) if len(values) > k else 1
-    chosen = sorted(((v, p) for v, p in zip(values, positions) if v >= cut), reverse=True)
-    if len(chosen) > _MAX_CANDIDATES:
+    candidates = list(compress(positions, map(cut.__le__, values)))
+    if len(candidates) <= _BY_TERM_CANDIDATES:
+        return _rescore_by_term(candidates, terms, k, ids, lengths, norm)
+    if len(candidates) > _MAX_CANDIDATES:
         return None
+    chosen = sorted(((v, p) for v, p in zip(values, positions) if v >= cut), reverse=True)
     unit = 1.0 / (inverse_step * (1 << shift)) * (1.0 + _SLACK)
     return _rescore(chosen, terms, k, ids, lengths, norm, unit)
+
+
+def _rescore_by_term(
+    candidates: list[int],
+    terms: Sequence[QuantisedTerm],
+    k: int,
+    ids: Sequence[str | None],
+    lengths: array,
+    norm: tuple[float, float],
+) -> list[tuple[int, float]]:
+    """Exact scores of every candidate, one term at a time (for a few candidates).
+
+    Each candidate's score adds the terms' impacts in the terms' order, as the exact pass
+    does; a term a candidate lacks adds nothing, so the floats are the exact pass's. A term
+    with dense frequencies reads every candidate's at once (``itemgetter``, in C) and
+    ``compress`` skips the absent ones; a short posting list is intersected with the
+    candidates (in C), a long one binary-searched per candidate.
+    """
+    c0, c1 = norm
+    count = len(candidates)
+    pick = itemgetter(*candidates) if count > 1 else (lambda seq: (seq[candidates[0]],))
+    norms = [c0 + c1 * length for length in pick(lengths)]
+    scores = [0.0] * count
+    slots = range(count)
+    wanted: set[int] | None = None
+    for term in terms:
+        scale, extra, qtf = term.scale, term.extra, term.qtf
+        found = term.dense_tfs
+        if found:
+            frequencies = pick(found)
+            if extra is None and qtf == 1:  # the common case, without a list of pairs
+                for i in compress(slots, frequencies):
+                    tf = frequencies[i]
+                    scores[i] += scale * tf / (tf + norms[i])
+                continue
+            pairs: Iterable[tuple[int, float]] = [(i, frequencies[i]) for i in compress(slots, frequencies)]
+        else:
+            docs, tfs = term.docs, term.tfs
+            if len(docs) <= _INTERSECT_RATIO * count:
+                if wanted is None:
+                    wanted = set(candidates)
+                if extra is None and qtf == 1:
+                    for doc in wanted.intersection(docs):
+                        i = candidates.index(doc)
+                        tf = tfs[bisect_left(docs, doc)]
+                        scores[i] += scale * tf / (tf + norms[i])
+                    continue
+                pairs = [(candidates.index(doc), tfs[bisect_left(docs, doc)]) for doc in wanted.intersection(docs)]
+            else:
+                last = len(docs) - 1  # hi=last keeps the position a valid index
+                pairs = [(i, tfs[pos]) for i, pos in enumerate(map(bisect_left, repeat(docs), candidates, repeat(0), repeat(last)))
+                         if docs[pos] == candidates[i]]
+        if extra is None and qtf == 1:  # the common case, without the BM25+ and query-frequency steps
+            for i, tf in pairs:
+                scores[i] += scale * tf / (tf + norms[i])
+        else:
+            for i, tf in pairs:
+                # The very expression of bm25_scoring.term_impacts, so the floats are equal.
+                impact = scale * tf / (tf + norms[i]) if extra is None else scale * tf / (tf + norms[i]) + extra
+                scores[i] += impact if qtf == 1 else impact * float(qtf)
+    ranked = sorted(zip(candidates, scores), key=lambda entry: (-entry[1], ids[entry[0]]))
+    return ranked[:k]
 
 
 def _rescore(

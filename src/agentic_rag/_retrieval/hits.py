@@ -10,7 +10,7 @@ from agentic_rag._contracts import Document
 from agentic_rag._contracts.serialization import JsonContract
 from agentic_rag._errors import InvalidInputError
 
-__all__ = ["DocumentFilter", "SearchHit", "SearchIndex"]
+__all__ = ["DocumentFilter", "SearchHit", "SearchIndex", "ranked_hits"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +26,36 @@ class SearchHit(JsonContract):
     document_id: str
     score: float
     corpus_id: str = "default"
+
+
+_new_object = object.__new__
+# The slots' descriptors: frozen blocks only __setattr__, and setting a slot directly skips
+# the generated __init__ (a Python call setting each field through object.__setattr__).
+_set_document_id = SearchHit.document_id.__set__  # type: ignore[attr-defined]
+_set_score = SearchHit.score.__set__  # type: ignore[attr-defined]
+_set_corpus_id = SearchHit.corpus_id.__set__  # type: ignore[attr-defined]
+
+
+def ranked_hits(ranked: Sequence[tuple[int, float]], ids: Sequence[str | None], documents: Sequence[Any]) -> list[SearchHit]:
+    """An index's hits from its ranked ``(document number, score)`` pairs, built without
+    the dataclass ``__init__`` (twice as fast; the index's own ids, floats and documents).
+
+    Args:
+        ranked: Document numbers and scores, best first.
+        ids: Document id by number.
+        documents: Stored :class:`~agentic_rag._contracts.Document` by number (its corpus id).
+
+    Returns:
+        The hits, equal to ``SearchHit(ids[n], score, documents[n].corpus_id)`` each.
+    """
+    hits = []
+    for number, score in ranked:
+        hit = _new_object(SearchHit)
+        _set_document_id(hit, ids[number])
+        _set_score(hit, score)
+        _set_corpus_id(hit, documents[number].corpus_id)
+        hits.append(hit)
+    return hits
 
 
 @runtime_checkable
