@@ -19,25 +19,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agentic_rag._text.questions import answer_type, is_bridge_question, offers_answer
+from agentic_rag._agentic.passage_terms import QUALIFIER, PassageReader, root_of
 from agentic_rag._contracts import RequiredFact, RetrievalPlan, Snippet
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._text import Analyzer
-from agentic_rag._text.entities import extract_entities
+from agentic_rag._text.questions import answer_type, is_bridge_question, offers_answer
 from agentic_rag._text.relevance import RelevanceModel
-from agentic_rag._text.sentences import split_sentences
 
 __all__ = ["FactEvidence", "FactEvidenceModel"]
 
-#: Terms are compared on their first characters only (see ``FactEvidenceModel.terms_of``).
-ROOT_LENGTH = 5
-
-
-def _root(term: str) -> str:
-    return term[:ROOT_LENGTH]
-
-
-_QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
 _FRAMING_WORDS = (
     "name", "named", "called", "known", "kind", "type", "sort", "also", "one", "famous", "considered",
     "refer", "referred", "commonly", "specific", "particular", "exactly", "originally", "actual",
@@ -70,7 +60,7 @@ class FactEvidence:
     blocked_by: str = ""
 
 
-class FactEvidenceModel:
+class FactEvidenceModel(PassageReader):
     """Computes :class:`FactEvidence` for every fact of a plan.
 
     Args:
@@ -115,9 +105,7 @@ class FactEvidenceModel:
         self.check_answer_type = check_answer_type
         self.term_threshold = term_threshold
         self.max_chain_heads = max_chain_heads
-        self._terms = lru_cache(maxsize=8192)(self._terms_uncached)
-        self._entities = lru_cache(maxsize=4096)(lambda text: tuple((m.text, m.kind, m.start) for m in extract_entities(text)))
-        self._bridges = lru_cache(maxsize=4096)(self._bridges_uncached)
+        super().__init__(self.analyzer)
         self._key_terms = lru_cache(maxsize=1024)(self._key_terms_uncached)
 
     def fact_terms(self, fact: RequiredFact) -> tuple[str, ...]:
@@ -127,9 +115,9 @@ class FactEvidenceModel:
         "called", "kind", "known") are left out: passages state facts, they rarely say so.
         """
         if fact.required_terms:
-            return tuple(dict.fromkeys(_root(t) for source in fact.required_terms for t in self.analyzer.analyze(source)))
+            return tuple(dict.fromkeys(root_of(t) for source in fact.required_terms for t in self.analyzer.analyze(source)))
         framing = self._framing_terms()
-        return tuple(dict.fromkeys(_root(t) for t in self.analyzer.analyze(fact.description) if _root(t) not in framing))
+        return tuple(dict.fromkeys(root_of(t) for t in self.analyzer.analyze(fact.description) if root_of(t) not in framing))
 
     def key_terms(self, description: str) -> frozenset[str]:
         """Terms of the names, quoted titles and numbers ``description`` states."""
@@ -145,87 +133,6 @@ class FactEvidenceModel:
         if self._framing is None:
             self._framing = self._terms(" ".join(_FRAMING_WORDS))
         return self._framing
-
-    def snippet_terms(self, snippet: Snippet) -> frozenset[str]:
-        """Return the analysed terms of a snippet's title and text."""
-        return self._terms(f"{snippet.title}\n{snippet.text}")
-
-    def is_anchor(self, snippet: Snippet, question: str) -> bool:
-        """True when the snippet is *about* something the question names: at least half of
-        its title's terms are in the question (the first hop of a multi-hop question)."""
-        title_terms = self._terms(snippet.title) if snippet.title else frozenset()
-        return bool(title_terms) and 2 * len(title_terms & self._terms(question)) >= len(title_terms)
-
-    def bridges(self, snippet: Snippet, question: str) -> tuple[str, ...]:
-        """Entities in ``snippet`` that ``question`` does not already name, best first.
-
-        Order: the snippet's title unless the snippet is an anchor (its title is mostly in the
-        question); then multi-word names and quoted spans; then single-word names; then
-        single words that only look like names (a sentence's first word, an acronym); then
-        numbers. Within each, entities whose preceding words share more terms with the question
-        come first (a bridge sits next to what the question asks about), then by position.
-        """
-        return self._bridges(snippet.title, snippet.text, self._terms(question))
-
-    def _bridges_uncached(self, title: str, text: str, asked: frozenset[str]) -> tuple[str, ...]:
-        ranked: list[tuple[int, int, int, str]] = []
-        seen: set[str] = set()
-        title_terms = self._terms(title) if title else frozenset()
-        if title_terms and 2 * len(title_terms & asked) < len(title_terms):
-            ranked.append((0, 0, -1, title))
-        if title:
-            seen.add(title.casefold())
-        sentences = split_sentences(text)
-        for entity, kind, start in self._entities(text):
-            terms = self._terms(entity)
-            if not terms or terms <= asked or entity.casefold() in seen:
-                continue
-            seen.add(entity.casefold())
-            sentence = next((s for s in sentences if s.start <= start < s.end), None)
-            # What the question says of the bridge usually stands just before it ("the 2001
-            # film Desert Lanterns"), so only a window before the entity counts.
-            window = text[max(sentence.start if sentence else 0, start - 32):start + len(entity) + 8]
-            overlap = len(self._terms(window) & asked)
-            ranked.append((self._bridge_class(entity, kind, sentence is not None and sentence.start == start), -overlap, start, entity))
-        return tuple(item[3] for item in sorted(ranked))
-
-    @staticmethod
-    def _bridge_class(entity: str, kind: str, sentence_initial: bool) -> int:
-        if kind == "number":
-            return 4
-        if kind == "quoted" or " " in entity:
-            return 1
-        if sentence_initial or entity.isupper():
-            # "Initially", "Along", "TMCF": capitalised by position or an abbreviation.
-            return 3
-        return 2
-
-    def _is_about(self, snippet: Snippet, entity: str) -> bool:
-        """True when a titled snippet's title, without a parenthesised qualifier such as
-        "(film)", is made of the entity's terms; an untitled one must mention the entity."""
-        if not snippet.title:
-            return self.mentions(snippet, entity)
-        base = self._terms(_QUALIFIER.sub("", snippet.title))
-        return bool(base) and base <= self._terms(entity)
-
-    def _links(self, tail: Snippet, entity: str) -> bool:
-        """True when ``tail`` continues a chain through ``entity``: a titled passage must be
-        *about* it (title and entity share every term of the shorter), an untitled one must
-        mention it."""
-        if not tail.title:
-            return self.mentions(tail, entity)
-        title, named = self._terms(tail.title), self._terms(entity)
-        if not title or not named:
-            return False
-        # A short bare number ("4" of "PlayStation 4") is part of many titles without being
-        # what they are about ("Pro Evolution Soccer 4"); a year ("1967") still leads to the
-        # events of that year.
-        return title <= named or (named <= title and not all(t.isdigit() and len(t) < 4 for t in named))
-
-    def mentions(self, snippet: Snippet, entity: str) -> bool:
-        """True when every analysed term of ``entity`` occurs in the snippet."""
-        terms = self._terms(entity)
-        return bool(terms) and terms <= self.snippet_terms(snippet)
 
     def assess(self, plan: RetrievalPlan, snippets: Sequence[Snippet]) -> tuple[FactEvidence, ...]:
         """Return the evidence for every fact of ``plan``, in plan order.
@@ -350,7 +257,7 @@ class FactEvidenceModel:
         title = self._terms(snippet.title) if snippet.title else frozenset()
         if not title:
             return 0
-        name = " ".join(_QUALIFIER.sub("", snippet.title).casefold().split())
+        name = " ".join(QUALIFIER.sub("", snippet.title).casefold().split())
         base = self._terms(name)
         if base > needed and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", " ".join(question.casefold().split())):
             return 1 + len(base)
@@ -415,16 +322,3 @@ class FactEvidenceModel:
                 if share > best[0]:
                     best = (share, (head, tail))
         return best
-
-    def terms_of(self, text: str) -> frozenset[str]:
-        """Return the matching terms of ``text``: analysed terms cut to their first
-        :data:`ROOT_LENGTH` characters.
-
-        Stemmers keep derivations apart ("founder" and "founded" stem to "founder" and
-        "found"); evidence says "founded by" when the question asks for "the founder", so
-        coverage compares these roots, not the stems.
-        """
-        return self._terms(text)
-
-    def _terms_uncached(self, text: str) -> frozenset[str]:
-        return frozenset(_root(t) for t in self.analyzer.analyze(text))
