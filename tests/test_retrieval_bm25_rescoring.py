@@ -79,6 +79,36 @@ class RescoringPathsTest(unittest.TestCase):
         self.assertTrue(built, "some terms should get dense frequencies")
         self.assertLess(len(built), len(units), "the budget should leave some terms without")
 
+    def test_rare_term_frequency_dicts(self) -> None:
+        # Rare terms' {doc: tf} dicts: within the budget (some terms get one, the others read
+        # their postings), and with none at all; the hits stay the exact pass's either way.
+        docs = random_corpus(93, size=400)
+        queries = random_queries(94, 50) + repeated_word_queries(95, 15)
+        cases = [(128, True, 8), (10**12, False, 0), (10**12, False, 10**9)]  # 128: the budget runs out here
+        for share, some, ratio in cases:  # without dicts: rare terms binary-searched, or intersected
+            with self.subTest(share=share, ratio=ratio), mock.patch.object(quantised_module, "_INTERSECT_RATIO", ratio), \
+                    mock.patch.multiple(derived_module, _TF_DICT_SHARE=share, _SMALL_QUERY_DIVISOR=10**9):
+                index = BM25Index.from_documents(docs, analyzer=PLAIN)
+                self.assertGreater(self.check(index, queries, (1, 10, 40)), 100)
+                units = [u for u in index._cache._units.values() if u is not None and u.dense is None]
+                with_dict = [u for u in units if u.tf_of is not None]
+                self.assertEqual(bool(with_dict), some)
+                if some:
+                    self.assertLess(len(with_dict), len(units), "the budget should leave some terms without")
+                for unit in with_dict:
+                    self.assertEqual(unit.tf_of, dict(zip(unit.docs, unit.tfs)))
+
+    def test_lane_offsets(self) -> None:
+        # Dense lanes built at other offsets: sums left in place, shifted down, or (offset 0)
+        # never scaled up; the same hits whatever the offset.
+        docs = random_corpus(96, size=400)
+        queries = random_queries(97, 40) + repeated_word_queries(98, 10)
+        for offset in (0, 2, 4, 8):
+            with self.subTest(offset=offset), mock.patch.object(quantised_module, "LANE_OFFSET", offset), \
+                    mock.patch.multiple(derived_module, LANE_OFFSET=offset, _SMALL_QUERY_DIVISOR=10**9):
+                index = BM25Index.from_documents(docs, analyzer=PLAIN)
+                self.assertGreater(self.check(index, queries, (1, 10)), 50)
+
     def test_dense_tfs(self) -> None:
         docs = array("i", [0, 2, 5])
         self.assertEqual(quantised_module.dense_tfs(docs, array("d", [3.0, 1.0, 255.0]), 7), bytes([3, 0, 1, 0, 0, 255, 0]))

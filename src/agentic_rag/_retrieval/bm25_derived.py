@@ -8,7 +8,10 @@ A write changes ``N``, the mean length and document frequencies, so the index re
   (:mod:`~agentic_rag._retrieval.bm25_quantised`), with the exact largest impact (the term's
   bound, which orders the terms); and the **dense lanes** of frequent terms, within a byte
   budget, with their **dense frequencies** (one byte per document, for the exact
-  rescoring) built on a term's first search within a quarter of that budget;
+  rescoring) built on a term's first search within a quarter of that budget; rare terms'
+  **frequency dicts** ``{doc: tf}`` (for the same rescoring), within a share of the
+  postings; and per analysed term its **entry** (sort key, unit, posting count), so a
+  search skips the vocabulary and unit look-ups;
 - **impacts**: per term, the score contribution of each posting (``array('d')``) and its
   largest values (the pruning bounds), for the exact pass, computed in one pass on first use;
 - **lookup dicts** ``{doc: impact}`` of terms merged whole by a search (merging and probing
@@ -32,7 +35,7 @@ from operator import mul
 from typing import Any
 
 from agentic_rag._retrieval.bm25_postings import PostingStore
-from agentic_rag._retrieval.bm25_quantised import QuantisedTerm, dense_lanes, dense_tfs, lanes_usable, quantise
+from agentic_rag._retrieval.bm25_quantised import LANE_OFFSET, QuantisedTerm, dense_lanes, dense_tfs, lanes_usable, quantise
 from agentic_rag._retrieval.bm25_quantised import LEVELS as _LEVELS
 from agentic_rag._retrieval.bm25_scoring import (
     BM25Variant, impact_parameters, largest_impact, robertson_idf_floor, term_idf, term_impacts,
@@ -66,6 +69,12 @@ _UNCACHED_DENSE_DIVISOR = 32
 # if more; past it they are built per query and dropped.
 _DENSE_BYTES_PER_POSTING = 12
 _DENSE_FLOOR = 16 << 20
+# Rare terms' {doc: frequency} dicts hold at most 1/_TF_DICT_SHARE of the index's postings,
+# and never more than _TF_DICT_CAP (~100 bytes each: about 26 MB); only terms with up to
+# _TF_DICT_MAX_POSTINGS get one (the rescoring binary-searches longer lists anyway).
+_TF_DICT_SHARE = 16
+_TF_DICT_CAP = 1 << 18
+_TF_DICT_MAX_POSTINGS = 256
 # Queries with fewer postings than 1/_SMALL_QUERY_DIVISOR of the documents go to the exact
 # pass: its dict merges beat the quantised pass's per-document steps there.
 _SMALL_QUERY_DIVISOR = 32
@@ -93,8 +102,12 @@ class DerivedCache:
         self._inverse_step: float | None = None
         self._levels: dict[int, _Levels | None] = {}
         self._units: dict[int, QuantisedTerm | None] = {}
+        # Per analysed term (cached units only): its sort key, unit and posting count, so a
+        # search skips the vocabulary and unit look-ups and checks (bounded by the vocabulary).
+        self._entries: dict[str, tuple[float, str, int, QuantisedTerm, int]] = {}
         self._dense_budget: int | None = None
         self._tfs_budget: int | None = None
+        self._tf_dict_budget: int | None = None
         self._impacts: dict[int, _Impacts] = {}
         self._lookups: dict[int, dict[int, float]] = {}
         self._lookup_size = 0
@@ -158,26 +171,41 @@ class DerivedCache:
         so few postings that the exact pass is cheaper)."""
         if not self.inverse_step():
             return None
-        vocab, units = self._store.vocab, self._units
+        vocab, units, entries = self._store.vocab, self._units, self._entries
         found = []
         postings = 0
+        repeated = False
         for term, qtf in query_tfs.items():
-            tid = vocab.get(term)
-            if tid is None:
-                continue
-            unit = units.get(tid, False)
-            if unit is False:
-                unit = self._quantised_term(tid)
-            if unit is None:
-                return None  # a negative impact
-            if unit.dense_tfs is None and unit.dense is not None and units.get(tid) is unit:
-                self._add_dense_tfs(unit)  # a cached term's (a per-search one would not pay it back)
-            found.append((-unit.bound if qtf == 1 else -(unit.bound * float(qtf)), term, qtf, unit))
-            postings += len(unit.docs)
+            entry = entries.get(term)
+            if entry is None:
+                tid = vocab.get(term)
+                if tid is None:
+                    continue
+                unit = units.get(tid, False)
+                if unit is False:
+                    unit = self._quantised_term(tid)
+                if unit is None:
+                    return None  # a negative impact
+                if units.get(tid) is unit:  # a cached term's (a per-search one would not pay them back)
+                    if unit.dense_tfs is None and unit.dense is not None:
+                        self._add_dense_tfs(unit)
+                    elif unit.dense is None and unit.tf_of is None:
+                        self._add_tf_dict(unit)
+                    entry = entries[term] = (-unit.bound, term, 1, unit, len(unit.docs))
+                else:
+                    entry = (-unit.bound, term, 1, unit, len(unit.docs))
+            if qtf != 1:
+                unit = entry[3]
+                entry = (-(unit.bound * float(qtf)), term, qtf, unit, entry[4])
+                repeated = True
+            found.append(entry)
+            postings += entry[4]
         if not found or postings * _SMALL_QUERY_DIVISOR < len(self._store.ids):
             return None
-        found.sort()  # by bound, then term: terms are distinct, so units are never compared
-        return [unit if qtf == 1 else unit.repeated(qtf) for _, _, qtf, unit in found]
+        found.sort()  # by bound, then term: terms are distinct, so nothing further is compared
+        if not repeated:
+            return [entry[3] for entry in found]
+        return [unit if qtf == 1 else unit.repeated(qtf) for _, _, qtf, unit, _ in found]
 
     def _quantised_term(self, tid: int, *, uncached_dense: bool = True) -> QuantisedTerm | None:
         # Racing readers may both build and store the same value: harmless (the budget is
@@ -197,7 +225,7 @@ class DerivedCache:
         if len(docs) * _DENSE_DIVISOR >= count:
             keep = self._reserve(2 * count)
             if keep or (uncached_dense and len(docs) * _UNCACHED_DENSE_DIVISOR >= count):
-                dense = dense_lanes(docs, levels, count)
+                dense = dense_lanes(docs, levels, count, LANE_OFFSET)
         unit = QuantisedTerm(1, docs, store.tfs_of[tid], levels, top_level, dense, scale, extra, bound)
         if keep:
             self._units[tid] = unit
@@ -216,6 +244,19 @@ class DerivedCache:
             budget -= count
         self._tfs_budget = budget
         unit.dense_tfs = found if found is not None else b""
+
+    def _add_tf_dict(self, unit: QuantisedTerm) -> None:
+        # A rare term's {doc: frequency}, for the exact rescoring: probing it for the few
+        # candidates beats intersecting them with the postings and binary-searching each.
+        # Built on a term's first search, within the budget above; racing readers may both
+        # build it (the same dict, a soft bound).
+        budget = self._tf_dict_budget
+        if budget is None:
+            budget = min(sum(map(len, self._store.docs_of)) // _TF_DICT_SHARE, _TF_DICT_CAP)
+        if budget >= len(unit.docs) and len(unit.docs) <= _TF_DICT_MAX_POSTINGS:
+            unit.tf_of = dict(zip(unit.docs, unit.tfs))
+            budget -= len(unit.docs)
+        self._tf_dict_budget = budget
 
     def _dense_bytes(self) -> int:
         return max(_DENSE_FLOOR, _DENSE_BYTES_PER_POSTING * sum(map(len, self._store.docs_of)))

@@ -23,9 +23,11 @@ rescored exactly, adding the terms' exact impacts in the same order as the exact
 scores, ranking and tie order are the exact pass's, bit for bit. A few candidates (the
 usual case) are rescored one term at a time, a frequent term's frequencies read for all
 of them at once from its *dense frequencies* (one byte per document, built on the term's
-first search); many are rescored in decreasing lane order until a lane can no longer
-reach the k-th exact score. A query the lanes cannot hold (a lane sum over 16 bits, negative impacts, or too many
-weak candidates) returns ``None`` and the caller runs the exact pass.
+first search), a rare term's from its ``{document: frequency}`` dict where the index keeps
+one; many are rescored in decreasing lane order until a lane can no longer reach the k-th
+exact score (:mod:`~agentic_rag._retrieval.bm25_rescoring`). A query the lanes cannot
+hold (a lane sum over 16 bits, negative impacts, or too many weak candidates) returns
+``None`` and the caller runs the exact pass.
 """
 
 from __future__ import annotations
@@ -34,11 +36,12 @@ import sys
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from heapq import heappush, heapreplace
 from itertools import compress, repeat
 from operator import itemgetter
 
-__all__ = ["LEVELS", "QuantisedTerm", "dense_lanes", "dense_tfs", "lanes_usable", "quantise", "rank_quantised"]
+from agentic_rag._retrieval.bm25_rescoring import rescore_by_lane
+
+__all__ = ["LANE_OFFSET", "LEVELS", "QuantisedTerm", "dense_lanes", "dense_tfs", "lanes_usable", "quantise", "rank_quantised"]
 
 #: Largest quantised impact (10 bits): lanes of 16 bits hold the sum of 64 maximal terms.
 LEVELS = 1023
@@ -65,6 +68,10 @@ _SORTED_SURVIVORS = 64
 # costs one more pass (starting at 16 kept ten times more and took twice as long).
 _FIRST_THRESHOLD = 40
 _RANGES: dict[tuple[int, int], bytes] = {}
+#: Bits the dense lanes are built shifted up by: a query whose lane sum fits in
+#: ``16 - LANE_OFFSET`` bits (most do) then needs no shift of its sum for its lanes' high
+#: bytes to be a fine summary; the others shift it down, never up.
+LANE_OFFSET = 4
 # Term frequencies a byte of dense frequencies holds exactly.
 _BYTE_TFS = frozenset(float(v) for v in range(1, 256))
 # Up to this many candidates are rescored term by term, all of them (no early stop).
@@ -83,19 +90,24 @@ class QuantisedTerm:
         tfs: Title-weighted term frequencies aligned with ``docs``.
         levels: Quantised impacts aligned with ``docs`` (``array('H')``, each >= 1).
         top_level: The largest of ``levels``.
-        dense: The term's dense lanes (see :func:`dense_lanes`), or ``None``.
+        dense: The term's dense lanes, built ``LANE_OFFSET`` bits up (see :func:`dense_lanes`),
+            or ``None``.
         scale: ``idf`` (times ``k1 + 1`` where the variant has it): the impact's numerator factor.
         extra: The BM25+ addend (``idf * delta``), else ``None``.
         bound: The largest exact impact (times ``qtf``): orders the terms.
         dense_tfs: The term's dense frequencies (see :func:`dense_tfs`; ``b""``: none),
             or ``None`` until the index decides.
+        tf_of: A rare term's ``{document number: frequency}`` (the rescoring probes it for
+            the candidates), or ``None``.
     """
 
-    __slots__ = ("bound", "dense", "dense_tfs", "docs", "extra", "levels", "qtf", "scale", "tfs", "top_level")
+    __slots__ = ("bound", "dense", "dense_tfs", "docs", "extra", "levels", "qtf", "scale", "tf_of", "tfs", "top_level")
 
     def __init__(self, qtf: int, docs: array, tfs: array, levels: array, top_level: int, dense: int | None,
-                 scale: float, extra: float | None, bound: float, dense_tfs: bytes | None = None) -> None:
+                 scale: float, extra: float | None, bound: float, dense_tfs: bytes | None = None,
+                 tf_of: dict[int, float] | None = None) -> None:
         self.qtf = qtf
+        self.tf_of = tf_of
         self.dense_tfs = dense_tfs
         self.docs = docs
         self.tfs = tfs
@@ -109,7 +121,7 @@ class QuantisedTerm:
     def repeated(self, qtf: int) -> QuantisedTerm:
         """The same term held ``qtf`` times by the query."""
         return QuantisedTerm(qtf, self.docs, self.tfs, self.levels, self.top_level, self.dense, self.scale, self.extra,
-                             self.bound * float(qtf), self.dense_tfs)
+                             self.bound * float(qtf), self.dense_tfs, self.tf_of)
 
 
 def quantise(impacts: Sequence[float], inverse_step: float) -> array:
@@ -118,19 +130,21 @@ def quantise(impacts: Sequence[float], inverse_step: float) -> array:
     return array("H", [int(x * inverse_step) + 1 for x in impacts])
 
 
-def dense_lanes(docs: array, levels: array, count: int) -> int:
+def dense_lanes(docs: array, levels: array, count: int, offset: int = 0) -> int:
     """The big integer whose 16-bit lane ``d`` is the level of document ``d`` (0: absent).
 
     Args:
         docs: Sorted document numbers, each below ``count``.
         levels: Their quantised impacts.
         count: Number of lanes (document numbers in use).
+        offset: Bits the whole integer is shifted up by (lane ``d`` then starts at bit
+            ``16 * d + offset``).
     """
     buffer = bytearray(2 * count)
     with memoryview(buffer) as raw, raw.cast("H") as lanes:
         for doc, level in zip(docs, levels):  # see _add_postings: faster than a map chain
             lanes[doc] = level
-    return int.from_bytes(buffer, "little")
+    return int.from_bytes(buffer, "little") << offset
 
 
 def dense_tfs(docs: array, tfs: array, count: int) -> bytes | None:
@@ -167,16 +181,17 @@ def _positions(data: bytes | bytearray, low: int, high: int = 255) -> list[int]:
     return found
 
 
-def _kth_largest_byte(data: bytes | bytearray, k: int) -> int:
+def _kth_largest_byte(data: bytes | bytearray, k: int, first: int = _FIRST_THRESHOLD) -> int:
     """The k-th largest byte of ``data`` (0 when fewer than k bytes are non-zero).
 
     A binary search on the threshold, counting the bytes at or above it with
     ``bytes.translate`` (in C); once a threshold keeps at least k bytes, the higher ones
-    are tried on those bytes only, and a few enough are sorted.
+    are tried on those bytes only, and a few enough are sorted. ``first`` is the first
+    threshold tried (lower it when the bytes cannot reach the top of their range).
     """
     low, high = 0, 256  # at least k bytes are >= low; fewer than k are >= high
     source = data  # holds every byte >= low
-    middle = _FIRST_THRESHOLD  # the k-th lane's high byte is usually above it: one full pass
+    middle = first  # the k-th lane's high byte is usually above it: one full pass
     while high - low > 1:
         kept = source.translate(None, _BELOW[middle])
         if len(kept) >= k:
@@ -244,9 +259,11 @@ def rank_quantised(
             acc = dense * qtf if qtf != 1 else dense
     if total > _LANE_LIMIT:
         return None
-    # Scale every lane so the largest possible sum uses the top bits: the high byte of a
-    # lane is then a fine enough summary to threshold on.
-    shift = 16 - total.bit_length()
+    # Scale every lane so the largest possible sum uses the top bits, the high byte of a
+    # lane is then a fine enough summary to threshold on; a sum of at most 16 - LANE_OFFSET
+    # bits is left where the dense lanes put it (a shift of every lane spared; the summary
+    # loses a bit or two of the few shortest queries).
+    shift = min(16 - total.bit_length(), LANE_OFFSET)
     count = len(ids)
     pairs = [(t.docs, t.levels, t.qtf) for t in sparse]
     # Many rare postings are added into a buffer of their own, unscaled, joined to the
@@ -257,9 +274,12 @@ def rank_quantised(
         scratch = bytearray(2 * count)
         with memoryview(scratch) as raw, raw.cast("H") as lanes:
             _add_postings(lanes, pairs, 0)
-        acc += int.from_bytes(scratch, "little")
-    # One shift of the sum scales every lane (none overflows: the lanes' bound is total).
-    buffer: bytes | bytearray = (acc << shift).to_bytes(2 * count, "little")
+        acc += int.from_bytes(scratch, "little") << LANE_OFFSET
+    # At most one shift of the sum scales every lane (none overflows: the lanes' bound is
+    # total; the bits shifted out are the offset's zeros).
+    if shift < LANE_OFFSET:
+        acc >>= LANE_OFFSET - shift
+    buffer: bytes | bytearray = acc.to_bytes(2 * count, "little")
     if pairs and direct:
         buffer = bytearray(buffer)
     with memoryview(buffer) as raw, raw.cast("H") as lanes:
@@ -268,7 +288,7 @@ def rank_quantised(
         get = lanes.__getitem__
         margin = (occurrences << shift) + 2
         high = buffer[1::2]  # each lane's high byte: a summary of the lanes, thresholded in C
-        kth = _kth_largest_byte(high, k)
+        kth = _kth_largest_byte(high, k, _FIRST_THRESHOLD >> max(0, 16 - total.bit_length() - shift))
         if kth:
             # The lanes of the top k are all among those whose high byte is >= kth, so the
             # k-th lane is at least kth << 8 and no lane within the margin of it has a
@@ -288,7 +308,7 @@ def rank_quantised(
         return None
     chosen = sorted(((v, p) for v, p in zip(values, positions) if v >= cut), reverse=True)
     unit = 1.0 / (inverse_step * (1 << shift)) * (1.0 + _SLACK)
-    return _rescore(chosen, terms, k, ids, lengths, norm, unit)
+    return rescore_by_lane(chosen, terms, k, ids, lengths, norm, unit)
 
 
 def _rescore_by_term(
@@ -325,6 +345,17 @@ def _rescore_by_term(
                     scores[i] += scale * tf / (tf + norms[i])
                 continue
             pairs: Iterable[tuple[int, float]] = [(i, frequencies[i]) for i in compress(slots, frequencies)]
+        elif term.tf_of is not None:
+            tf_of = term.tf_of
+            if wanted is None:
+                wanted = set(candidates)
+            if extra is None and qtf == 1:
+                for doc in tf_of.keys() & wanted:
+                    i = candidates.index(doc)
+                    tf = tf_of[doc]
+                    scores[i] += scale * tf / (tf + norms[i])
+                continue
+            pairs = [(candidates.index(doc), tf_of[doc]) for doc in tf_of.keys() & wanted]
         else:
             docs, tfs = term.docs, term.tfs
             if len(docs) <= _INTERSECT_RATIO * count:
@@ -351,51 +382,3 @@ def _rescore_by_term(
                 scores[i] += impact if qtf == 1 else impact * float(qtf)
     ranked = sorted(zip(candidates, scores), key=lambda entry: (-entry[1], ids[entry[0]]))
     return ranked[:k]
-
-
-def _rescore(
-    chosen: list[tuple[int, int]],
-    terms: Sequence[QuantisedTerm],
-    k: int,
-    ids: Sequence[str | None],
-    lengths: array,
-    norm: tuple[float, float],
-    unit: float,
-) -> list[tuple[int, float]]:
-    """Exact scores of the candidates, best lanes first, stopping once a lane's ceiling
-    (``lane * unit``) falls below the k-th exact score."""
-    c0, c1 = norm
-    simple = all(t.extra is None and t.qtf == 1 for t in terms)
-    plan = [(t.docs, len(t.docs) - 1, t.tfs, t.scale, t.extra, float(t.qtf)) for t in terms]
-    scored: list[tuple[int, float]] = []
-    heap: list[float] = []
-    theta = -1.0
-    for value, doc in chosen:
-        if value * unit < theta:
-            break
-        score = 0.0
-        norm_d = c0 + c1 * lengths[doc]
-        if simple:  # the common case, without the BM25+ and query-frequency steps
-            for docs, last, tfs, scale, _, _ in plan:
-                pos = bisect_left(docs, doc, 0, last)  # hi=last keeps pos a valid index
-                if docs[pos] == doc:
-                    tf = tfs[pos]
-                    score += scale * tf / (tf + norm_d)
-        else:
-            for docs, last, tfs, scale, extra, qtf in plan:
-                pos = bisect_left(docs, doc, 0, last)
-                if docs[pos] == doc:
-                    tf = tfs[pos]
-                    # The very expression of bm25_scoring.term_impacts, so the floats are equal.
-                    impact = scale * tf / (tf + norm_d) if extra is None else scale * tf / (tf + norm_d) + extra
-                    score += impact if qtf == 1.0 else impact * qtf
-        scored.append((doc, score))
-        if len(heap) < k:
-            heappush(heap, score)
-            if len(heap) == k:
-                theta = heap[0]
-        elif score > heap[0]:
-            heapreplace(heap, score)
-            theta = heap[0]
-    scored.sort(key=lambda entry: (-entry[1], ids[entry[0]]))
-    return scored[:k]
