@@ -35,7 +35,7 @@ from operator import mul
 from typing import Any
 
 from agentic_rag._retrieval.bm25_postings import PostingStore
-from agentic_rag._retrieval.bm25_quantised import LANE_OFFSET, QuantisedTerm, dense_lanes, dense_tfs, lanes_usable, quantise
+from agentic_rag._retrieval.bm25_quantised import LANE_OFFSET, QuantisedTerm, dense_lanes, dense_tfs, lanes_usable, level_lift, quantise
 from agentic_rag._retrieval.bm25_quantised import LEVELS as _LEVELS
 from agentic_rag._retrieval.bm25_scoring import (
     BM25Variant, impact_parameters, largest_impact, robertson_idf_floor, term_idf, term_impacts,
@@ -225,7 +225,7 @@ class DerivedCache:
         if len(docs) * _DENSE_DIVISOR >= count:
             keep = self._reserve(2 * count)
             if keep or (uncached_dense and len(docs) * _UNCACHED_DENSE_DIVISOR >= count):
-                dense = dense_lanes(docs, levels, count, LANE_OFFSET)
+                dense = dense_lanes(docs, levels, count, LANE_OFFSET - level_lift())
         unit = QuantisedTerm(1, docs, store.tfs_of[tid], levels, top_level, dense, scale, extra, bound)
         if keep:
             self._units[tid] = unit
@@ -281,10 +281,11 @@ class DerivedCache:
             if idf >= 0.0:  # negative impacts: the exact pass (it does not prune then either)
                 impacts = term_impacts(docs, store.tfs_of[tid], store.lengths, idf=idf, variant=self._variant,
                                        k1=self._k1, b=self._b, delta=self._delta, avgdl=self._avgdl)
-                levels = quantise(impacts, self.inverse_step())
+                lift = level_lift()
+                levels = quantise(impacts, self.inverse_step(), lift)
                 scale, extra, _, _ = impact_parameters(idf, self._variant, k1=self._k1, b=self._b, delta=self._delta,
                                                        avgdl=self._avgdl)
-                entry = (max(impacts), levels, max(levels), scale, extra)
+                entry = (max(impacts), levels, max(levels) >> lift, scale, extra)
         self._levels[tid] = entry
         return entry
 

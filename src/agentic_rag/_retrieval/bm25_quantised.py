@@ -41,7 +41,7 @@ from operator import itemgetter
 
 from agentic_rag._retrieval.bm25_rescoring import rescore_by_lane
 
-__all__ = ["LANE_OFFSET", "LEVELS", "QuantisedTerm", "dense_lanes", "dense_tfs", "lanes_usable", "quantise", "rank_quantised"]
+__all__ = ["LANE_OFFSET", "LEVELS", "QuantisedTerm", "dense_lanes", "dense_tfs", "lanes_usable", "level_lift", "quantise", "rank_quantised"]
 
 #: Largest quantised impact (10 bits): lanes of 16 bits hold the sum of 64 maximal terms.
 LEVELS = 1023
@@ -88,8 +88,9 @@ class QuantisedTerm:
         qtf: How often the query holds the term.
         docs: Sorted document numbers (``array('i')``).
         tfs: Title-weighted term frequencies aligned with ``docs``.
-        levels: Quantised impacts aligned with ``docs`` (``array('H')``, each >= 1).
-        top_level: The largest of ``levels``.
+        levels: Quantised impacts aligned with ``docs``, each >= 1 and stored
+            :func:`level_lift` bits up (``array('H')``).
+        top_level: The largest quantised impact (not lifted).
         dense: The term's dense lanes, built ``LANE_OFFSET`` bits up (see :func:`dense_lanes`),
             or ``None``.
         scale: ``idf`` (times ``k1 + 1`` where the variant has it): the impact's numerator factor.
@@ -124,10 +125,18 @@ class QuantisedTerm:
                              self.bound * float(qtf), self.dense_tfs, self.tf_of)
 
 
-def quantise(impacts: Sequence[float], inverse_step: float) -> array:
-    """Quantise impacts to ``int(impact / step) + 1`` (``array('H')``; impacts must be >= 0
-    and at most ``(LEVELS - 1) * step``)."""
+def quantise(impacts: Sequence[float], inverse_step: float, lift: int = 0) -> array:
+    """Quantise impacts to ``int(impact / step) + 1``, shifted ``lift`` bits up
+    (``array('H')``; impacts must be >= 0 and at most ``(LEVELS - 1) * step``)."""
+    if lift:
+        return array("H", [(int(x * inverse_step) + 1) << lift for x in impacts])
     return array("H", [int(x * inverse_step) + 1 for x in impacts])
+
+
+def level_lift() -> int:
+    """Bits the stored levels are shifted up by: ``LANE_OFFSET`` if 16 bits hold it, else 0
+    (most queries' lanes are at that scale: rare levels are added unmultiplied)."""
+    return LANE_OFFSET if LEVELS << LANE_OFFSET <= _LANE_LIMIT else 0
 
 
 def dense_lanes(docs: array, levels: array, count: int, offset: int = 0) -> int:
@@ -204,15 +213,20 @@ def _kth_largest_byte(data: bytes | bytearray, k: int, first: int = _FIRST_THRES
     return low
 
 
-def _add_postings(lanes: memoryview, pairs: list[tuple[array, array, int]], shift: int) -> None:
-    """Add ``levels * (qtf << shift)`` to the lanes of ``docs`` for each pair.
+def _add_postings(lanes: memoryview, pairs: list[tuple[array, array, int]], shift: int, lift: int) -> None:
+    """Add ``(levels >> lift) * (qtf << shift)`` to the lanes of ``docs`` for each pair.
 
     A plain loop: ``lanes[doc] += level`` runs on the memoryview's C slots, about twice as
     fast as a ``map`` chain over its ``__getitem__``/``__setitem__`` method wrappers.
     """
+    down = lift - shift
     for docs, levels, qtf in pairs:
-        factor = qtf << shift
-        if factor == 1:
+        if down > 0:  # the levels' low bits shifted out are the lift's zeros
+            for doc, level in zip(docs, levels):
+                lanes[doc] += (level >> down) * qtf
+            continue
+        factor = qtf << -down
+        if factor == 1:  # the common case: levels at the lanes' scale
             for doc, level in zip(docs, levels):
                 lanes[doc] += level
         else:
@@ -244,15 +258,17 @@ def rank_quantised(
     """
     if not lanes_usable or not terms:
         return None
-    total = occurrences = acc = 0
-    sparse = []
-    for term in terms:  # one pass: the bound of the lanes, and the dense terms summed
+    total = occurrences = acc = rare = 0
+    pairs = []
+    for term in terms:  # one pass: the bound of the lanes, the dense terms summed, the rare listed
         qtf = term.qtf
         total += qtf * term.top_level
         occurrences += qtf
         dense = term.dense
         if dense is None:
-            sparse.append(term)
+            docs = term.docs
+            pairs.append((docs, term.levels, qtf))
+            rare += len(docs)
         elif acc:
             acc += dense * qtf if qtf != 1 else dense
         else:  # the first: 0 + dense would copy every lane for nothing
@@ -265,26 +281,24 @@ def rank_quantised(
     # loses a bit or two of the few shortest queries).
     shift = min(16 - total.bit_length(), LANE_OFFSET)
     count = len(ids)
-    pairs = [(t.docs, t.levels, t.qtf) for t in sparse]
-    # Many rare postings are added into a buffer of their own, unscaled, joined to the
-    # dense sum as one integer; a few are added, scaled, into the final lanes (cheaper
-    # than one more conversion of every lane).
-    direct = sum(len(docs) for docs, _, _ in pairs) * _SEPARATE_SPARSE_DIVISOR < count
+    # Many rare postings are added into a buffer of their own joined to the dense sum as one
+    # integer; a few into the final lanes (cheaper than one more conversion of every lane).
+    direct, lift = rare * _SEPARATE_SPARSE_DIVISOR < count, level_lift()
+    # At most one shift of the dense sum scales every lane (none overflows: the lanes'
+    # bound is total; the bits shifted out are the offset's zeros).
+    if shift < LANE_OFFSET:
+        acc >>= LANE_OFFSET - shift
     if pairs and not direct:
         scratch = bytearray(2 * count)
         with memoryview(scratch) as raw, raw.cast("H") as lanes:
-            _add_postings(lanes, pairs, 0)
-        acc += int.from_bytes(scratch, "little") << LANE_OFFSET
-    # At most one shift of the sum scales every lane (none overflows: the lanes' bound is
-    # total; the bits shifted out are the offset's zeros).
-    if shift < LANE_OFFSET:
-        acc >>= LANE_OFFSET - shift
+            _add_postings(lanes, pairs, shift, lift)
+        acc += int.from_bytes(scratch, "little")
     buffer: bytes | bytearray = acc.to_bytes(2 * count, "little")
     if pairs and direct:
         buffer = bytearray(buffer)
     with memoryview(buffer) as raw, raw.cast("H") as lanes:
         if pairs and direct:
-            _add_postings(lanes, pairs, shift)
+            _add_postings(lanes, pairs, shift, lift)
         get = lanes.__getitem__
         margin = (occurrences << shift) + 2
         high = buffer[1::2]  # each lane's high byte: a summary of the lanes, thresholded in C
@@ -295,7 +309,7 @@ def rank_quantised(
             # high byte below this floor: one pass finds them all (a second pass for the
             # band just below, when needed, cost more than the few extra lanes it spares).
             positions = _positions(high, max(1, ((kth << 8) - margin) >> 8))
-            values = [lanes[p] for p in positions]
+            values = list(map(get, positions))
             cut = max(1, sorted(values)[-k] - margin)
         else:
             positions = list(compress(range(count), lanes))
@@ -334,6 +348,7 @@ def _rescore_by_term(
     scores = [0.0] * count
     slots = range(count)
     wanted: set[int] | None = None
+    slot_of: dict[int, int] | None = None
     for term in terms:
         scale, extra, qtf = term.scale, term.extra, term.qtf
         found = term.dense_tfs
@@ -347,15 +362,15 @@ def _rescore_by_term(
             pairs: Iterable[tuple[int, float]] = [(i, frequencies[i]) for i in compress(slots, frequencies)]
         elif term.tf_of is not None:
             tf_of = term.tf_of
-            if wanted is None:
-                wanted = set(candidates)
+            if slot_of is None:  # candidate -> its slot, and the set the dicts are intersected with
+                slot_of = dict(zip(candidates, slots))
             if extra is None and qtf == 1:
-                for doc in tf_of.keys() & wanted:
-                    i = candidates.index(doc)
+                for doc in tf_of.keys() & slot_of.keys():
+                    i = slot_of[doc]
                     tf = tf_of[doc]
                     scores[i] += scale * tf / (tf + norms[i])
                 continue
-            pairs = [(candidates.index(doc), tf_of[doc]) for doc in tf_of.keys() & wanted]
+            pairs = [(slot_of[doc], tf_of[doc]) for doc in tf_of.keys() & slot_of.keys()]
         else:
             docs, tfs = term.docs, term.tfs
             if len(docs) <= _INTERSECT_RATIO * count:

@@ -28,6 +28,8 @@ __all__ = ["MAX_TOKEN_LENGTH", "STEMMERS", "Analyzer"]
 MAX_TOKEN_LENGTH = 255
 
 _WORD = re.compile(r"[^\W_]+")
+# The same words in lower-cased ASCII text (a class of ASCII ranges, faster to match).
+_ASCII_WORD = re.compile(r"[0-9a-z]+")
 _TERM_CACHE_SIZE = 500_000
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 
@@ -111,11 +113,14 @@ class Analyzer:
         """
         if not isinstance(text, str):
             raise InvalidInputError(f"text must be a string, got {type(text).__name__}", stage="analyzer")
-        folded = unicodedata.normalize("NFKC", text).casefold()
-        words = _WORD.findall(folded)
+        ascii_only = text.isascii()
+        # ASCII text is its own NFKC form, its case folding is lower() and it holds no CJK:
+        # the checks below are skipped for it (most text), with the very same tokens.
+        folded = text.lower() if ascii_only else unicodedata.normalize("NFKC", text).casefold()
+        words = (_ASCII_WORD if ascii_only else _WORD).findall(folded)
         if len(folded) > MAX_TOKEN_LENGTH and words and max(map(len, words)) > MAX_TOKEN_LENGTH:
             words = [w for w in words if len(w) <= MAX_TOKEN_LENGTH]
-        if not _CJK.search(folded):
+        if ascii_only or not _CJK.search(folded):
             return words  # the common case: one scan of the text, not one per word
         tokens: list[str] = []
         for word in words:
