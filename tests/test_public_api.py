@@ -65,6 +65,10 @@ class RootSurfaceTest(unittest.TestCase):
         self.assertEqual(list(agentic_rag.__all__), sorted(ROOT_NAMES))
         self.assertLessEqual(len(agentic_rag.__all__), 60)
 
+    def test_all_is_the_lazy_table(self):
+        # The root keeps its own small lazy loader: importing it must load no other module.
+        self.assertEqual(list(agentic_rag.__all__), sorted(agentic_rag._HOME))
+
     def test_every_root_name_resolves(self):
         for name in agentic_rag.__all__:
             with self.subTest(name=name):

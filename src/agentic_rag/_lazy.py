@@ -15,16 +15,19 @@ from typing import Any
 __all__ = ["lazy_exports"]
 
 
-def lazy_exports(package: str, exports: Mapping[str, tuple[str, ...]]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
-    """Build a package's ``__getattr__`` and ``__dir__`` from a table of its names.
+def lazy_exports(
+    package: str, exports: Mapping[str, tuple[str, ...]]
+) -> tuple[Callable[[str], Any], Callable[[], list[str]], list[str]]:
+    """Build a package's ``__getattr__``, ``__dir__`` and ``__all__`` from a table of its names.
 
     Args:
         package: The package's ``__name__``.
         exports: Module name -> the names it defines that the package re-exports.
 
     Returns:
-        ``(__getattr__, __dir__)`` to assign in the package's namespace. A name is imported
-        from its module when first asked for, then cached in the package namespace.
+        ``(__getattr__, __dir__, __all__)`` to assign in the package's namespace. A name is
+        imported from its module when first asked for, then cached in the package namespace;
+        ``__all__`` is every name of the table, sorted.
     """
     home = {name: module for module, names in exports.items() for name in names}
 
@@ -39,4 +42,4 @@ def lazy_exports(package: str, exports: Mapping[str, tuple[str, ...]]) -> tuple[
     def __dir__() -> list[str]:
         return sorted(set(vars(sys.modules[package])) | set(home))
 
-    return __getattr__, __dir__
+    return __getattr__, __dir__, sorted(home)

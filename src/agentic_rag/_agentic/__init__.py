@@ -19,24 +19,4 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "agentic_rag._agentic.routing": ("CorpusRouter", "RoutingDecision"),
 }
 
-__all__ = [
-    "AbstentionPolicy",
-    "AgenticRAGOrchestrator",
-    "AutoraterStyleSufficiencyJudge",
-    "Chain",
-    "ChainRanker",
-    "CorpusRouter",
-    "ExtractiveDrafter",
-    "ExtractiveGroundedSynthesizer",
-    "FactEvidence",
-    "FactEvidenceModel",
-    "HeuristicPlanner",
-    "OrchestratorConfig",
-    "PlanFeedbackRewriter",
-    "RoutingDecision",
-    "collection_evidence_model",
-    "collection_orchestrator",
-    "unsupported_claims",
-]
-
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from agentic_rag._agentic.fact_evidence import FactEvidence, FactEvidenceModel
 from agentic_rag._agentic.policy import AbstentionPolicy
-from agentic_rag._answering.compose import compose_text, outcome_notes
+from agentic_rag._answering.compose import compose_answer, compose_text
 from agentic_rag._contracts import (
     AnswerStatus,
     Citation,
@@ -173,15 +173,7 @@ class ExtractiveGroundedSynthesizer:
             if not claims:
                 # Nothing quotable: a partial answer with no claim would claim nothing at all.
                 status = AnswerStatus.UNANSWERABLE
-        notes = outcome_notes(plan, assessment.conflicts, missing, has_claims=bool(claims), status=status)
-        return GroundedAnswer(
-            text=compose_text(claims, notes),
-            claims=claims,
-            status=status,
-            missing_facts=missing,
-            final_score=assessment.sufficiency_score,
-            conflicts=assessment.conflicts,
-        )
+        return compose_answer(plan, assessment, claims, status, missing)
 
     def _conflict_claims(self, plan: RetrievalPlan, snippets: Sequence[Snippet], assessment: ContextAssessment) -> tuple[Claim, ...]:
         by_id = {s.id: s for s in snippets}

@@ -9,14 +9,14 @@ from agentic_rag._lazy import lazy_exports
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "agentic_rag._answering.compose": (
         "CITATION_MARKER",
+        "compose_answer",
         "compose_text",
         "marked_segments",
         "outcome_notes",
+        "removed_note",
     ),
     "agentic_rag._answering.grounding": ("grounding_problem",),
     "agentic_rag._answering.guard": ("guard_answer", "guard_status", "least_status", "unsupported_claims"),
 }
 
-__all__ = ["CITATION_MARKER", "compose_text", "grounding_problem", "guard_answer", "guard_status", "least_status", "marked_segments", "outcome_notes", "unsupported_claims"]
-
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from agentic_rag._contracts import AnswerStatus, Claim, ConflictEvidence, RequiredFact, RetrievalPlan
+from agentic_rag._contracts import AnswerStatus, Claim, ConflictEvidence, ContextAssessment, GroundedAnswer, RequiredFact, RetrievalPlan
 
-__all__ = ["CITATION_MARKER", "compose_text", "marked_segments", "outcome_notes"]
+__all__ = ["CITATION_MARKER", "compose_answer", "compose_text", "marked_segments", "outcome_notes", "removed_note"]
 
 #: A citation marker ``[n]`` of an answer that cites documents by number: after white space and
 #: before white space, closing punctuation or the end, so ``x[0]`` or ``parts[1].lower()`` in
@@ -63,6 +63,44 @@ def outcome_notes(plan: RetrievalPlan, conflicts: Sequence[ConflictEvidence], mi
     elif status is AnswerStatus.UNANSWERABLE:
         notes.append("The evidence is insufficient to answer this question.")
     return notes
+
+
+def removed_note(count: int) -> str:
+    """The note that ``count`` claims were dropped because their citations did not hold
+    (``""`` for none, which :func:`compose_text` skips)."""
+    return f"({count} claim(s) removed: their citations did not hold.)" if count else ""
+
+
+def compose_answer(
+    plan: RetrievalPlan,
+    assessment: ContextAssessment,
+    claims: tuple[Claim, ...],
+    status: AnswerStatus,
+    missing: tuple[RequiredFact, ...],
+    extra_notes: Iterable[str] = (),
+) -> GroundedAnswer:
+    """The final answer of a synthesizer: its claims, then the outcome notes and any others.
+
+    Args:
+        plan: The plan (for the facts' descriptions).
+        assessment: The judge's verdict (conflicts and score).
+        claims: The answer's claims.
+        status: The answer's status.
+        missing: Facts the evidence did not cover.
+        extra_notes: Notes after the outcome notes (a removed-claims note, say).
+
+    Returns:
+        The grounded answer, its text composed by :func:`compose_text`.
+    """
+    notes = outcome_notes(plan, assessment.conflicts, missing, has_claims=bool(claims), status=status) + list(extra_notes)
+    return GroundedAnswer(
+        text=compose_text(claims, notes),
+        claims=claims,
+        status=status,
+        missing_facts=missing,
+        final_score=assessment.sufficiency_score,
+        conflicts=assessment.conflicts,
+    )
 
 
 def marked_segments(text: str) -> list[tuple[str, tuple[int, ...]]]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from agentic_rag._answering.compose import compose_text
+from agentic_rag._answering.compose import compose_text, removed_note
 from agentic_rag._answering.grounding import grounding_problem
 from agentic_rag._contracts import AnswerStatus, Claim, GroundedAnswer, Snippet
 
@@ -89,7 +89,7 @@ def guard_answer(answer: GroundedAnswer, snippets: Sequence[Snippet], verdict: A
         return answer
     text = answer.text
     if bad:
-        text = compose_text(claims, [f"({len(bad)} claim(s) removed: their citations did not hold.)"])
+        text = compose_text(claims, [removed_note(len(bad))])
     elif status is AnswerStatus.UNANSWERABLE and not claims and not text:
         text = "The evidence is insufficient to answer this question."
     return dataclasses.replace(answer, claims=claims, status=status, text=text)

@@ -36,24 +36,4 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "agentic_rag._http.urls": ("normalise_base_url",),
 }
 
-__all__ = [
-    "HttpAttempt",
-    "HttpBacked",
-    "HttpOptions",
-    "HttpRequest",
-    "HttpResponse",
-    "HttpResult",
-    "JsonHttpClient",
-    "RetryPolicy",
-    "Secret",
-    "Transport",
-    "UrllibTransport",
-    "bearer_headers",
-    "build_client",
-    "is_retryable_status",
-    "normalise_base_url",
-    "provider_message",
-    "redact_url",
-]
-
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)

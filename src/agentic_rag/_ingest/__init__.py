@@ -42,37 +42,4 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
 }
 
-__all__ = [
-    "Chunk",
-    "ChunkOptions",
-    "DEFAULT_SKIPPED_FOLDERS",
-    "FieldMapping",
-    "ParsedSource",
-    "PdfBackend",
-    "SUPPORTED_SUFFIXES",
-    "SkippedFile",
-    "SourceBytes",
-    "SourceFile",
-    "TextBlock",
-    "TextSection",
-    "WalkOptions",
-    "WalkResult",
-    "chunk_sections",
-    "decode_text",
-    "load_path",
-    "parse_csv",
-    "parse_docx",
-    "parse_html",
-    "parse_json",
-    "parse_jsonl",
-    "parse_markdown",
-    "parse_notebook",
-    "parse_pdf",
-    "parse_plain_text",
-    "parse_rst",
-    "parse_source",
-    "read_source",
-    "walk_tree",
-]
-
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)

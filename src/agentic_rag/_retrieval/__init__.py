@@ -17,20 +17,4 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "agentic_rag._retrieval.vector": ("VectorIndex",),
 }
 
-__all__ = [
-    "BM25Index",
-    "BM25Retriever",
-    "BM25_VARIANTS",
-    "CallableEmbedder",
-    "DocumentFilter",
-    "FunctionRetriever",
-    "HashingEmbedder",
-    "IndexRetriever",
-    "RetrieverKind",
-    "SearchHit",
-    "SearchIndex",
-    "SparseEmbedder",
-    "VectorIndex",
-]
-
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)

@@ -17,15 +17,4 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "agentic_rag._store.retriever": ("StoreRetriever",),
 }
 
-__all__ = [
-    "DEFAULT_STORE_DIRECTORY",
-    "IndexPhase",
-    "IndexProgress",
-    "IndexReport",
-    "KnowledgeStore",
-    "StoreHit",
-    "StoreRetriever",
-    "StoreStats",
-]
-
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)

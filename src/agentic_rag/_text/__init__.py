@@ -17,25 +17,4 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "agentic_rag._text.stopwords": ("STOPWORD_LISTS",),
 }
 
-__all__ = [
-    "Analyzer",
-    "EntityMention",
-    "PassageUnit",
-    "PorterStemmer",
-    "RelevanceModel",
-    "STEMMERS",
-    "STOPWORD_LISTS",
-    "ScoredUnit",
-    "SentenceSpan",
-    "SnowballEnglishStemmer",
-    "TermWeights",
-    "UnitKind",
-    "WeightedTerm",
-    "extract_entities",
-    "normalize_newlines",
-    "split_lines",
-    "split_sentences",
-    "split_units",
-]
-
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)

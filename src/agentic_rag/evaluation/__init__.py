@@ -44,34 +44,4 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
 }
 
-__all__ = [
-    "BeirDataset",
-    "DatasetFormat",
-    "FramesCase",
-    "FramesComparison",
-    "FramesMetrics",
-    "MultiHopDataset",
-    "MultiHopQuestion",
-    "Query",
-    "RunEvaluation",
-    "SUPPORTED_METRICS",
-    "average_precision",
-    "compare_runs",
-    "detect_format",
-    "evaluate_run",
-    "frames_metrics",
-    "load_2wikimultihopqa",
-    "load_beir",
-    "load_dataset",
-    "load_hotpotqa",
-    "load_multihop",
-    "load_musique",
-    "load_trec",
-    "mean_metrics",
-    "ndcg_at_k",
-    "precision_at_k",
-    "recall_at_k",
-    "reciprocal_rank",
-]
-
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__getattr__, __dir__, __all__ = lazy_exports(__name__, _EXPORTS)

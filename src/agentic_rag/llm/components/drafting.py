@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agentic_rag._agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
-from agentic_rag._answering.compose import compose_text, outcome_notes
+from agentic_rag._answering.compose import compose_answer, compose_text, removed_note
 from agentic_rag._answering.guard import guard_answer, least_status
 from agentic_rag._agentic.policy import AbstentionPolicy
 from agentic_rag._contracts import AnswerStatus, Claim, ContextAssessment, DraftAnswer, FactPriority, GroundedAnswer, RetrievalPlan, Snippet
@@ -31,10 +31,6 @@ from agentic_rag.llm.schemas import LLMRole
 from agentic_rag._ports import Drafter, Synthesizer
 
 __all__ = ["LLMDrafter", "LLMSynthesizer"]
-
-
-def _removed_note(count: int) -> str:
-    return f"({count} claim(s) removed: their citations did not hold.)" if count else ""
 
 
 class _Writer(LLMComponent):
@@ -111,7 +107,7 @@ class LLMDrafter(_Writer):
         try:
             answer = self.ask(build_messages(LLMRole.DRAFTER, sections))
             checked = self._verify(answer, shown, plan)
-            text = compose_text(checked.claims, [_removed_note(len(checked.dropped))])
+            text = compose_text(checked.claims, [removed_note(len(checked.dropped))])
             return DraftAnswer(text=text, claims=checked.claims)
         except ProviderError as error:
             fallback = self.take_over(error)
@@ -213,12 +209,4 @@ class LLMSynthesizer(_Writer):
         if not claims:
             status = AnswerStatus.UNANSWERABLE
         missing = tuple(plan.fact(f) for f in assessment.missing_fact_ids if f in {x.id for x in plan.facts})
-        notes = outcome_notes(plan, assessment.conflicts, missing, has_claims=bool(claims), status=status) + [_removed_note(dropped)]
-        return GroundedAnswer(
-            text=compose_text(claims, notes),
-            claims=claims,
-            status=status,
-            missing_facts=missing,
-            final_score=assessment.sufficiency_score,
-            conflicts=assessment.conflicts,
-        )
+        return compose_answer(plan, assessment, claims, status, missing, [removed_note(dropped)])

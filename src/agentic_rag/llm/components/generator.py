@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from agentic_rag._answering.compose import removed_note
 from agentic_rag._contracts import AnswerStatus, Snippet
 from agentic_rag._contracts.validation import require_text
 from agentic_rag._errors import InvalidInputError, ProviderError
@@ -155,6 +156,6 @@ class LLMGenerator(LLMComponent):
         if status is AnswerStatus.PARTIAL or checked.dropped:
             parts.append("(The retrieved evidence does not answer every part of the question.)")
         if checked.dropped:
-            parts.append(f"({len(checked.dropped)} claim(s) removed: their citations did not hold.)")
+            parts.append(removed_note(len(checked.dropped)))
         partial = status is AnswerStatus.PARTIAL or bool(checked.dropped)
         return GeneratedAnswer(" ".join(parts), tuple(citations), status=AnswerStatus.PARTIAL if partial else AnswerStatus.ANSWERED)
