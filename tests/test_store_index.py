@@ -147,7 +147,7 @@ class IndexAndSearchTest(StoreTestCase):
         self.assertTrue(all(isinstance(d, Document) for d in documents))
         self.assertEqual([d.id for d in documents], sorted(d.id for d in documents))
         first = documents[0]
-        self.assertEqual(set(first.metadata), {"path", "start_line", "end_line", "section", "sha256"})
+        self.assertEqual(set(first.metadata), {"path", "start_line", "end_line", "section", "sha256", "line_marks"})
         self.assertEqual([d.corpus_id for d in self.store.documents(["data"])], ["data", "data"])
         stats = self.store.stats()
         self.assertEqual((stats.generation, stats.corpora, stats.files, stats.chunks, stats.vector), (1, 4, 5, len(documents), False))

@@ -11,17 +11,21 @@ from collections.abc import Sequence
 from agentic_rag._agentic.fact_evidence import FactEvidence, FactEvidenceModel
 from agentic_rag._agentic.policy import AbstentionPolicy
 from agentic_rag._answering.compose import compose_answer, compose_text
+from agentic_rag._answering.earned import ClaimContext, earned_verdict
 from agentic_rag._contracts import (
     AnswerStatus,
     Citation,
     Claim,
     ContextAssessment,
     DraftAnswer,
+    FactPriority,
     GroundedAnswer,
+    RequiredFact,
     RetrievalPlan,
     Snippet,
 )
 from agentic_rag._text import Analyzer
+from agentic_rag._text.focus import answer_units, snippet_title
 from agentic_rag._text.sentences import split_sentences
 
 __all__ = ["ExtractiveDrafter", "ExtractiveGroundedSynthesizer"]
@@ -84,17 +88,18 @@ class ExtractiveDrafter:
         return tuple(out)
 
     def relevant_claims(self, description: str, snippets: Sequence[Snippet], fact_id: str) -> tuple[Claim, ...]:
-        """Claims quoting the units of all ``snippets`` that best answer ``description``.
+        """Claims quoting the focus lines of the ``snippets`` that best answer ``description``
+        (:func:`~agentic_rag._text.focus.answer_units`).
 
         Every round's evidence competes (a later round never hides an earlier, better
         passage): the best unit first, then up to ``max_units - 1`` more that score at least
-        ``keep_ratio`` of the best and do not overlap a unit already taken.
+        ``keep_ratio`` of the best.
         """
         model = self.evidence.relevance
         if model is None or not snippets:
             return ()
         out = []
-        for scored in model.best_units(description, [(s.title, s.text) for s in snippets], max_units=self.max_units, keep_ratio=self.keep_ratio):
+        for scored in answer_units(description, [(snippet_title(s), s.text) for s in snippets], model, max_units=self.max_units, keep_ratio=self.keep_ratio):
             snippet, unit = snippets[scored.passage], scored.unit
             citation = Citation(snippet_id=snippet.id, quote=unit.text, start=unit.start, end=unit.end)
             text = f"{scored.heading}: {unit.text}" if scored.heading else unit.text
@@ -173,7 +178,30 @@ class ExtractiveGroundedSynthesizer:
             if not claims:
                 # Nothing quotable: a partial answer with no claim would claim nothing at all.
                 status = AnswerStatus.UNANSWERABLE
+            elif status is AnswerStatus.ANSWERED:
+                status, missing = self._earned(plan, snippets, claims, missing)
         return compose_answer(plan, assessment, claims, status, missing)
+
+    def _earned(self, plan: RetrievalPlan, snippets: Sequence[Snippet], claims: tuple[Claim, ...],
+                missing: tuple[RequiredFact, ...]) -> tuple[AnswerStatus, tuple[RequiredFact, ...]]:
+        """ANSWERED only when, for every fact that depends on no other, its claims hold what
+        the fact asks for (:func:`~agentic_rag._answering.earned.earned_verdict`); a fact whose
+        claims only talk about its topic is missing and the answer partial."""
+        model = self.drafter.evidence.relevance
+        if model is None:
+            return AnswerStatus.ANSWERED, missing
+        by_id = {s.id: s for s in snippets}
+        unearned = []
+        for fact in plan.facts:
+            said = [ClaimContext(snippet_title(by_id[c.citations[0].snippet_id]), c.text, by_id[c.citations[0].snippet_id].text)
+                    for c in claims if c.fact_id == fact.id and c.citations and c.citations[0].snippet_id in by_id]
+            # A hop that depends on another is answered by the passage its bridge leads to,
+            # which need not name what the question names: the judge's chain check stands.
+            if fact.priority is FactPriority.MUST and not fact.depends_on and earned_verdict(fact.description, said, model).status is not AnswerStatus.ANSWERED:
+                unearned.append(fact)
+        if not unearned:
+            return AnswerStatus.ANSWERED, missing
+        return AnswerStatus.PARTIAL, missing + tuple(f for f in unearned if f not in missing)
 
     def _conflict_claims(self, plan: RetrievalPlan, snippets: Sequence[Snippet], assessment: ContextAssessment) -> tuple[Claim, ...]:
         by_id = {s.id: s for s in snippets}

@@ -83,6 +83,7 @@ class TextSection:
             of that page's text), else ``None``.
         cell: The 1-based cell of a notebook the section comes from (its line numbers count
             lines of that cell), else ``None``.
+        headings: Every open heading, outermost first (``()``: only ``title`` is known).
 
     Raises:
         InvalidInputError: No blocks, a block that is not a ``TextBlock``, or a page or cell
@@ -94,6 +95,7 @@ class TextSection:
     record_id: str = ""
     page: int | None = None
     cell: int | None = None
+    headings: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         blocks = tuple(self.blocks)
@@ -106,6 +108,13 @@ class TextSection:
         object.__setattr__(self, "blocks", blocks)
         object.__setattr__(self, "title", " ".join(str(self.title).split()))
         object.__setattr__(self, "record_id", str(self.record_id))
+        object.__setattr__(self, "headings", tuple(" ".join(str(h).split()) for h in self.headings if str(h).strip()))
+
+    @property
+    def heading_path(self) -> str:
+        """Every heading above the section's text, outermost first, joined by " › " (the
+        title when no fuller path is known)."""
+        return " › ".join(self.headings) if self.headings else self.title
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +244,8 @@ class SectionBuilder:
 
     def _close(self) -> None:
         if self.blocks:
-            self.sections.append(TextSection(tuple(self.blocks), self.title, page=self.page, cell=self.cell))
+            headings = tuple(text for _, text in self.path if text) or ((self.title,) if self.title else ())
+            self.sections.append(TextSection(tuple(self.blocks), self.title, page=self.page, cell=self.cell, headings=headings))
         self.blocks = []
 
     def line(self, text: str, number: int) -> None:
@@ -279,6 +289,7 @@ class SectionBuilder:
         self._close()
         if level is None:
             self.title = title
+            self.path = []
             return
         while self.path and self.path[-1][0] >= level:
             self.path.pop()

@@ -10,10 +10,10 @@ every ``max_words`` words.
 Chunks are numbered from **0** in file order, so the ids ``docs/guide.md#0``,
 ``docs/guide.md#1``... are stable as long as the file and the options are unchanged. Each
 chunk carries the SHA-256 of its text, its 1-based line range in the original file and its
-section title. A chunk of a PDF page or a notebook cell also carries the page or cell (its lines
-count lines of that page or cell) and, for any extracted text (PDF, Word, notebook), its line
-map: where in its text each source line starts, so a quote can be placed on its own lines
-without reading the file again.
+section's heading path (every heading above it, outermost first). A chunk of a PDF page or a
+notebook cell also carries the page or cell (its lines count lines of that page or cell), and,
+when asked (the store always asks), its line map: where in its text each source line starts, so
+a quote or a focus line is placed on its own lines without reading the file again.
 """
 
 from __future__ import annotations
@@ -72,16 +72,17 @@ class Chunk:
         text: The chunk's text (cleaned of markup).
         start_line: First line of the original file it comes from (1-based).
         end_line: Last line (inclusive).
-        section: Title of the section it belongs to (``""`` before any heading).
+        section: The heading path of the section it belongs to ("Guide › Install"; ``""``
+            before any heading).
         title: The section title, else the record id, else the file's stem.
         sha256: Hex SHA-256 of ``text`` (UTF-8).
         record_id: The record's id for JSON, JSONL and CSV rows, else ``""``.
         page: The PDF page it comes from (``start_line``/``end_line`` count that page's
             lines), else ``None``.
         cell: The notebook cell it comes from (lines count that cell's lines), else ``None``.
-        line_marks: For extracted text: ``(offset, line)`` pairs, offsets increasing from 0:
-            ``text`` from ``offset`` on comes from ``line``; ``()`` for files whose lines are
-            read from the file itself.
+        line_marks: ``(offset, line)`` pairs, offsets increasing from 0: ``text`` from
+            ``offset`` on comes from ``line``; ``()`` when not asked for, and for a record
+            (JSON, JSONL, CSV) whose text is no copy of its lines.
     """
 
     id: str
@@ -237,6 +238,8 @@ def _marks(blocks: tuple[TextBlock, ...], groups: list[tuple[int, int, int]]) ->
     lines from its block's marks."""
     marks: list[tuple[int, int]] = []
     base = 0
+    if any(blocks[index].fixed_lines is not None for index, _, _ in groups):
+        return ()  # a record's text is no copy of its lines: its fixed range is all there is
     for index, start, end in groups:
         block = blocks[index]
         found = [(base, block.line_at(start))] + [(base + o - start, n) for o, n in block.line_marks if start < o < end]
@@ -255,8 +258,8 @@ def chunk_sections(sections: tuple[TextSection, ...], path: str, options: ChunkO
         sections: The file's sections (from a loader).
         path: The file's path as the store names it; chunk ids are ``f"{path}#{n}"``.
         options: Chunk size and overlap (default :class:`ChunkOptions`).
-        line_marks: Give each chunk its line map (for extracted text, see
-            :attr:`ParsedSource.extracted`).
+        line_marks: Give each chunk its line map (the store asks for it for every file, so a
+            quote or a focus line is placed on its source lines without reading the file).
 
     Returns:
         Chunks in file order, numbered from 0.
@@ -286,7 +289,7 @@ def chunk_sections(sections: tuple[TextSection, ...], path: str, options: ChunkO
             text = "\n\n".join(parts)
             n = len(chunks)
             title = section.title or section.record_id or stem
-            chunks.append(Chunk(f"{path}#{n}", path, n, text, start_line, end_line, section.title, title,
+            chunks.append(Chunk(f"{path}#{n}", path, n, text, start_line, end_line, section.heading_path, title,
                                 hashlib.sha256(text.encode("utf-8")).hexdigest(), section.record_id, section.page, section.cell,
                                 _marks(blocks, groups) if line_marks else ()))
     return tuple(chunks)

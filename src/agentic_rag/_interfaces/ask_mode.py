@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["AskMode"]
+__all__ = ["DEFAULT_EVIDENCE", "AskMode"]
+
+DEFAULT_EVIDENCE = 3
+"""Passages in an ``ask`` payload's ``evidence`` unless asked otherwise (each shows its focus
+lines; three keep ``ask --json`` near 2.5 KB, see ``bench/bench_agent_cost.py``)."""
 
 
 class AskMode(str, enum.Enum):

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from agentic_rag._errors import AgenticRAGError, IndexFormatError, InvalidInputError, StoreError
-from agentic_rag._interfaces.ask_mode import AskMode
+from agentic_rag._interfaces.ask_mode import DEFAULT_EVIDENCE, AskMode
 
 __all__ = ["EXIT_BROKEN_PIPE", "EXIT_NOT_FOUND", "EXIT_OK", "EXIT_STRICT", "EXIT_USAGE", "build_parser", "main"]
 
@@ -59,12 +59,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the index report as JSON")
     p.set_defaults(handler=c.cmd_index)
 
-    p = sub.add_parser("search", help="ranked chunks with file:lines", description="Search the store with BM25 and print ranked chunks with file:lines, the best lines for the query, scores and relevance (the IDF-weighted share of the query's terms a chunk holds, 0 to 1).")
+    p = sub.add_parser("search", help="ranked chunks with file:lines", description="Search the store with BM25 and print, per hit, file:lines of its focus (the few lines that answer best), its relevance (the IDF-weighted share of the query's terms the chunk holds with its heading, 0 to 1), its section heading path and the focus lines themselves.")
     p.add_argument("query")
     store_arg(p)
     p.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
     p.add_argument("--corpus", metavar="NAME", help="only this corpus")
-    p.add_argument("--json", action="store_true", help="print a JSON list of {path, start_line, end_line, score, text, corpus, focus_start_line, focus_end_line, relevance}, "
+    p.add_argument("--context", type=int, default=0, metavar="N", help="show N more lines of each hit around its focus lines (default 0)")
+    p.add_argument("--full-text", action="store_true", help="give each hit's whole chunk as text in the JSON (default: its focus lines)")
+    p.add_argument("--json", action="store_true", help="print a JSON list of {path, start_line, end_line, section, score, corpus, focus_start_line, focus_end_line, focus_text, relevance}, "
                    "with page (PDF) or cell (notebook) when the hit has one")
     p.set_defaults(handler=c.cmd_search)
 
@@ -75,8 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--corpus", metavar="NAME", help="only this corpus")
     p.add_argument("--llm", metavar="URL", help="an OpenAI-compatible base URL (default: $AGENTIC_RAG_LLM_BASE_URL when --model or $AGENTIC_RAG_LLM_MODEL is set)")
     p.add_argument("--model", metavar="NAME", help="the model name for --llm")
-    p.add_argument("--evidence", type=int, default=5, metavar="N", help="show at most N ranked evidence passages (default 5; 0 for none)")
+    p.add_argument("--evidence", type=int, default=DEFAULT_EVIDENCE, metavar="N", help=f"show at most N ranked evidence passages (default {DEFAULT_EVIDENCE}; 0 for none)")
     p.add_argument("--json", action="store_true", help="print one JSON object: status, answer, claims, missing_facts, iterations, stop_reason, evidence")
+    p.add_argument("--full-text", action="store_true", help="give each evidence passage's whole text in the JSON (default: its focus lines)")
     p.add_argument("--trace", metavar="FILE", help="write the whole run (plan, iterations, snippets) as JSON")
     p.add_argument("--report", metavar="FILE.html", help="write a self-contained HTML report of the run")
     p.add_argument("--strict", action="store_true", help="exit 3 when the answer is partial or unanswerable")

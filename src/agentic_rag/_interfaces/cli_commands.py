@@ -15,7 +15,8 @@ __all__ = ["cmd_ask", "cmd_demo", "cmd_eval", "cmd_index", "cmd_mcp", "cmd_searc
 
 
 def _print_json(value: Any) -> None:
-    print(json.dumps(value, ensure_ascii=False, sort_keys=True, indent=2))
+    # One line, no indentation: an agent pays for every byte (pipe through ``jq`` to read).
+    print(json.dumps(value, ensure_ascii=False, sort_keys=True))
 
 
 def _store(args: argparse.Namespace, *, must_exist: bool = True):
@@ -84,30 +85,42 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    """Print ranked chunks."""
+    """Print ranked hits: where each one's focus lines are, its relevance, its section, and
+    the focus lines themselves."""
     from agentic_rag._interfaces.store_service import StoreService
 
-    hits = StoreService(_store(args)).search(args.query, args.k, args.corpus)
+    hits = StoreService(_store(args)).search(args.query, args.k, args.corpus, context=args.context, full_text=args.full_text)
     if args.json:
         _print_json(hits)
         return 0
     if not hits:
         print("no matching chunks")
     for n, hit in enumerate(hits, start=1):
-        preview = " ".join(hit["text"].split())[:160]
-        print(f"{n:>2}. {_where(hit)}  score {hit['score']:.3f}  relevance {_relevance(hit)}\n    {preview}")
+        print(f"{n}. {_passage_header(hit)}")
+        print(_indented(hit["focus_text"], "   "))
     return 0
 
 
-def _where(item: dict[str, Any]) -> str:
-    """``path:12-40 (best 15-17)``; the focus is left out when it is the whole chunk."""
+def _passage_header(item: dict[str, Any]) -> str:
+    """``path:15-17  relevance 0.83  § Guide › Install``: where the focus lines are (with the
+    page or cell), the relevance, and the section heading path (its last levels when long)."""
     from agentic_rag._interfaces.locations import location_label
 
-    where = location_label(item)  # report.pdf:p12:3-5, notes.ipynb:c7:1-4
-    focus = (item["focus_start_line"], item["focus_end_line"])
-    if focus != (item["start_line"], item["end_line"]):
-        where += f" (best {focus[0]}-{focus[1]})" if focus[0] != focus[1] else f" (best {focus[0]})"
-    return where
+    where = location_label({**item, "start_line": item["focus_start_line"], "end_line": item["focus_end_line"]})
+    section = item.get("section") or ""
+    if len(section) > _SECTION_WIDTH:
+        levels = section.split(" \u203a ")
+        while len(levels) > 1 and len(" \u203a ".join(levels)) > _SECTION_WIDTH - 2:
+            levels = levels[1:]
+        section = "\u2026 " + " \u203a ".join(levels)[-(_SECTION_WIDTH - 2):]
+    return f"{where}  relevance {_relevance(item)}" + (f"  \u00a7 {section}" if section else "")
+
+
+_SECTION_WIDTH = 60
+
+
+def _indented(text: str, prefix: str) -> str:
+    return "\n".join(prefix + line for line in text.split("\n")) if text else prefix + "(no text)"
 
 
 def _relevance(item: dict[str, Any]) -> str:
@@ -123,14 +136,15 @@ def _print_answer(payload: dict[str, Any]) -> None:
     print(f"Answer: {payload['answer']}")
     for n, claim in enumerate(payload["claims"], start=1):
         where = ", ".join(location_label(c) for c in claim["citations"])
-        print(f"  [{n}] {claim['text']}  ({where})")
+        print(f"  [{n}] {' '.join(claim['text'].split())}  ({where})")
     for fact in payload["missing_facts"]:
         print(f"  missing: {fact}")
     if payload.get("evidence"):
         print("Evidence (best first):")
         for item in payload["evidence"]:
             facts = f"  supports {', '.join(item['fact_ids'])}" if item["fact_ids"] else ""
-            print(f"  - {_where(item)}  relevance {_relevance(item)}{facts}")
+            print(f"  - {_passage_header(item)}{facts}")
+            print(_indented(item["focus_text"], "    "))
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -138,7 +152,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from agentic_rag._files import atomic_write
     from agentic_rag._interfaces.store_service import StoreService
 
-    outcome = StoreService(_store(args), llm=_llm(args)).ask(args.question, args.mode, corpus=args.corpus, evidence=args.evidence)
+    outcome = StoreService(_store(args), llm=_llm(args)).ask(args.question, args.mode, corpus=args.corpus, evidence=args.evidence,
+                                                              full_text=args.full_text)
     _warn_about_model(outcome.payload)
     if args.trace:
         atomic_write(args.trace, json.dumps(outcome.result.to_dict(), ensure_ascii=False, sort_keys=True, indent=1).encode("utf-8"))

@@ -21,8 +21,10 @@ from typing import Any
 from agentic_rag._contracts import RunResult, Snippet
 from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
-from agentic_rag._interfaces.locations import citation_location, line_marks, line_span, marked_span
+from agentic_rag._interfaces.ask_mode import DEFAULT_EVIDENCE
+from agentic_rag._interfaces.locations import citation_location, line_marks, line_span
 from agentic_rag._parallel.contracts import RAGResult
+from agentic_rag._text.focus import snippet_title, view_passage
 from agentic_rag._text.lines import split_lines
 from agentic_rag._text.relevance import RelevanceModel, TermWeights
 
@@ -38,8 +40,6 @@ __all__ = [
     "store_hits_payload",
 ]
 
-DEFAULT_EVIDENCE = 5
-"""Passages in an ``ask`` payload's ``evidence`` unless asked otherwise."""
 WEAK_RELEVANCE = 0.5
 """Below this ``relevance`` a hit is a weak match (measured on this project's own docs)."""
 
@@ -69,37 +69,40 @@ def require_evidence_count(value: object) -> int:
 
 
 def focus_fields(query: str, model: RelevanceModel, *, path: str, lines: tuple[int, int] | None, title: str, text: str,
-                 root: Path | None = None, marks: Sequence[tuple[int, int]] = ()) -> dict[str, Any]:
-    """``{focus_start_line, focus_end_line, relevance}`` of one passage for ``query``.
+                 root: Path | None = None, marks: Sequence[tuple[int, int]] = (), context: int = 0) -> dict[str, Any]:
+    """``{focus_start_line, focus_end_line, focus_text, relevance}`` of one passage for ``query``.
+
+    The focus is made below the interfaces (:func:`~agentic_rag._text.focus.view_passage`):
+    the few lines of the passage that answer best, placed on their source lines through the
+    chunk's line map. Only a store written before chunks kept their line map has the file read
+    to place them.
 
     Args:
         query: The query or question.
         model: The store's relevance model (see :func:`relevance_model`).
         path: The passage's file, relative to ``root``.
         lines: The chunk's ``(start_line, end_line)`` when known.
-        title: Its section title (``""`` for none).
+        title: Its section heading path (``""`` for none).
         text: The chunk's text.
-        root: Folder ``path`` is relative to, for finding the focus unit's lines.
-        marks: The chunk's line map, for text extracted from a PDF, Word or notebook file:
-            the unit is placed through it, never looked for in the file.
+        root: Folder ``path`` is relative to (for a store without line maps).
+        marks: The chunk's line map.
+        context: Lines of context around the focus lines.
 
     Returns:
-        The focus lines (the chunk's own lines when the best unit cannot be placed in the
-        file) and the relevance rounded to 4 places.
+        The focus lines (the chunk's own lines when they cannot be placed), the focus text
+        (each line after its source line number when known, long lines trimmed) and the
+        relevance rounded to 4 places.
     """
-    chunk = lines or (1, 1)
-    relevance = round(model.coverage(query, f"{title}\n{text}"), 4)
-    start, end = chunk
-    unit = model.focus(query, title, text)
-    if unit is not None and marks:
-        span = marked_span(text, marks, unit.text)
+    view = view_passage(query, text, model, title=title, marks=marks, context=context)
+    start, end = lines or (1, 1)
+    if view.span is not None:
+        start, end = view.span
+    elif view.focus is not None and root is not None and lines is not None and (root / path).is_file():
+        first, last = view.focus.lines[0], view.focus.lines[-1]
+        span = _unit_lines(str(root / path), f"{text[first.start:first.end]}\n{text[last.start:last.end]}", lines)
         if span is not None:
             start, end = span
-    elif unit is not None and root is not None and (root / path).is_file():
-        span = _unit_lines(str(root / path), unit.text, chunk if lines else None)
-        if span is not None:
-            start, end = span
-    return {"focus_start_line": start, "focus_end_line": end, "relevance": relevance}
+    return {"focus_start_line": start, "focus_end_line": end, "focus_text": view.numbered_text, "relevance": view.relevance}
 
 
 def _unit_lines(file: str, unit: str, within: tuple[int, int] | None) -> tuple[int, int] | None:
@@ -117,13 +120,6 @@ def _unit_lines(file: str, unit: str, within: tuple[int, int] | None) -> tuple[i
     return first[0], last[1]
 
 
-def snippet_title(snippet: Snippet) -> str:
-    """The title a snippet's relevance is read with: its section title when it has one (a
-    stored chunk always says, ``""`` before any heading), else the document title."""
-    section = snippet.metadata.get("section")
-    return section if isinstance(section, str) else snippet.title
-
-
 def evidence_snippets(result: RunResult | RAGResult) -> list[Snippet]:
     """The passages a run considered, best first: an agentic run's final evidence ranking, or
     a parallel run's fused documents that carry a passage.
@@ -139,7 +135,7 @@ def evidence_snippets(result: RunResult | RAGResult) -> list[Snippet]:
 
 
 def evidence_payload(result: RunResult | RAGResult, root: Path | None = None, *, limit: int = DEFAULT_EVIDENCE,
-                     model: RelevanceModel | None = None) -> list[dict[str, Any]]:
+                     model: RelevanceModel | None = None, full_text: bool = False) -> list[dict[str, Any]]:
     """The ``evidence`` list of an ``ask`` payload.
 
     Args:
@@ -147,14 +143,17 @@ def evidence_payload(result: RunResult | RAGResult, root: Path | None = None, *,
         root: Folder the snippet paths are relative to, for finding line numbers.
         limit: At most this many passages (>= 0).
         model: The store's relevance model (default: every term weighs the same).
+        full_text: Also give each passage's whole ``text`` (an agent usually needs only its
+            focus lines).
 
     Returns:
-        Best first, each ``{path, start_line, end_line, score, text, corpus, fact_ids,
-        focus_start_line, focus_end_line, relevance}``, and ``page`` or ``cell`` for a
+        Best first, each ``{path, start_line, end_line, section, score, corpus, fact_ids,
+        focus_start_line, focus_end_line, focus_text, relevance}`` (and ``text`` when
+        ``full_text``), and ``page`` or ``cell`` for a
         passage of a PDF page or a notebook cell (absent otherwise). ``fact_ids`` are the plan's facts the
         passage supports (a claim cites it, or the last judge's verdict found it best for the
         fact), in plan order; a parallel run has no plan, so they are ``[]``. ``score`` is the
-        retrieval score (the fused score for a parallel run).
+        retrieval score (the fused score for a parallel run), rounded to 4 places.
 
     Raises:
         InvalidInputError: ``limit`` is not an int >= 0, or ``result`` is neither kind.
@@ -173,13 +172,16 @@ def evidence_payload(result: RunResult | RAGResult, root: Path | None = None, *,
         item = citation_location(snippet, snippet.text, root)
         path, start, end = item["path"], item["start_line"], item["end_line"]
         known = isinstance(snippet.metadata.get("start_line"), int)
+        title = snippet_title(snippet)
         item.update({
-            "score": scores.get(snippet.id, snippet.score),
-            "text": snippet.text,
+            "section": title,
+            "score": round(scores.get(snippet.id, snippet.score), 4),
             "corpus": snippet.corpus_id,
             "fact_ids": facts.get(snippet.id, []),
         })
-        item.update(focus_fields(question, model, path=path, lines=(start, end) if known else None, title=snippet_title(snippet),
+        if full_text:
+            item["text"] = snippet.text
+        item.update(focus_fields(question, model, path=path, lines=(start, end) if known else None, title=title,
                                  text=snippet.text, root=root, marks=line_marks(snippet.metadata)))
         items.append(item)
     return items
@@ -200,27 +202,34 @@ def _fact_ids(result: RunResult) -> dict[str, list[str]]:
     return {sid: sorted(ids, key=lambda f: (order.get(f, len(order)), f)) for sid, ids in found.items()}
 
 
-def store_hits_payload(query: str, hits: Sequence[Any], model: RelevanceModel, root: Path | None = None) -> list[dict[str, Any]]:
+def store_hits_payload(query: str, hits: Sequence[Any], model: RelevanceModel, root: Path | None = None, *, context: int = 0,
+                       full_text: bool = False) -> list[dict[str, Any]]:
     """Store hits as ``search --json`` objects.
 
     Args:
         query: The query the hits were found for.
         hits: :class:`~agentic_rag._store.StoreHit` objects, best first.
         model: The store's relevance model (see :func:`relevance_model`).
-        root: The store's base folder, for finding the focus lines.
+        root: The store's base folder (for a store without line maps).
+        context: Lines of context around each hit's focus lines.
+        full_text: Give each hit's whole chunk text as ``text``.
 
     Returns:
-        ``{path, start_line, end_line, score, text, corpus, focus_start_line, focus_end_line,
-        relevance}`` per hit, in the given order, and ``page`` or ``cell`` for a hit on a PDF
-        page or in a notebook cell (absent otherwise).
+        ``{path, start_line, end_line, section, score, corpus, focus_start_line,
+        focus_end_line, focus_text, relevance}`` per hit (and ``text`` with ``full_text``), in
+        the given order, and ``page`` or ``cell`` for a hit on a PDF page or in a notebook cell
+        (absent otherwise). ``score`` is rounded to 4 places.
     """
     out = []
     for h in hits:
-        hit = {"path": h.path, "start_line": h.start_line, "end_line": h.end_line, "score": h.score, "text": h.text, "corpus": h.corpus_id}
+        hit = {"path": h.path, "start_line": h.start_line, "end_line": h.end_line, "section": h.section, "score": round(h.score, 4),
+               "corpus": h.corpus_id}
+        if full_text:
+            hit["text"] = h.text
         for key in ("page", "cell"):
             if getattr(h, key, None) is not None:
                 hit[key] = getattr(h, key)
         hit.update(focus_fields(query, model, path=h.path, lines=(h.start_line, h.end_line), title=h.section, text=h.text, root=root,
-                                marks=getattr(h, "line_marks", ())))
+                                marks=getattr(h, "line_marks", ()), context=context))
         out.append(hit)
     return out

@@ -76,11 +76,14 @@ def store_tools(service: StoreService, *, on_answer: Callable[[dict[str, Any]], 
         The three tools, as :func:`build_store_tools` defines them.
     """
 
-    def ask(question: str, mode: AskMode, evidence: int) -> Mapping[str, Any]:
-        payload = service.ask(question, mode, evidence=evidence).payload
+    def search(query: str, k: int, corpus: str | None, context: int, full_text: bool) -> list[dict[str, Any]]:
+        return service.search(query, k, corpus, context=context, full_text=full_text)
+
+    def ask(question: str, mode: AskMode, evidence: int, full_text: bool) -> Mapping[str, Any]:
+        payload = service.ask(question, mode, evidence=evidence, full_text=full_text).payload
         return payload if on_answer is None else on_answer(payload)
 
-    return build_store_tools(service.search, ask, service.corpora)
+    return build_store_tools(search, ask, service.corpora)
 
 
 def serve_stdio(server: McpServer) -> int:

@@ -21,7 +21,7 @@ from typing import Any
 
 from agentic_rag._contracts import Corpus
 from agentic_rag._errors import InvalidInputError
-from agentic_rag._interfaces.ask_mode import AskMode
+from agentic_rag._interfaces.ask_mode import DEFAULT_EVIDENCE, AskMode
 from agentic_rag.llm.json_schema import check_schema, validate_json
 
 __all__ = [
@@ -178,19 +178,22 @@ _LOCATION = {
 }
 _PASSAGE = {
     **_LOCATION,
+    "section": {"type": "string", "description": "The section's heading path (\"Guide \u203a Install\"; empty before any heading)."},
     "score": {"type": "number", "description": "Retrieval score (higher is better; not comparable across queries)."},
-    "text": {"type": "string"},
+    "text": {"type": "string", "description": "The whole chunk (only with full_text)."},
     "corpus": {"type": "string"},
-    "focus_start_line": {"type": "integer", "minimum": 1, "description": "First line of the passage's best unit for the query."},
-    "focus_end_line": {"type": "integer", "minimum": 1, "description": "Last line of that unit (inclusive)."},
+    "focus_start_line": {"type": "integer", "minimum": 1, "description": "First of the passage's focus lines (the few lines that answer best)."},
+    "focus_end_line": {"type": "integer", "minimum": 1, "description": "Last of the focus lines (inclusive)."},
+    "focus_text": {"type": "string", "description": "The focus lines, each after its line number (\"12: ...\"); long lines trimmed with \u2026."},
     "relevance": {
         "type": "number",
         "minimum": 0,
         "maximum": 1,
-        "description": "IDF-weighted share of the query's terms the passage holds; comparable across queries; below 0.5 a weak match.",
+        "description": "IDF-weighted share of the query's terms the passage holds with its heading; comparable across queries; below 0.5 a weak match.",
     },
 }
-_PASSAGE_KEYS = ["path", "start_line", "end_line", "score", "text", "corpus", "focus_start_line", "focus_end_line", "relevance"]
+_PASSAGE_KEYS = ["path", "start_line", "end_line", "section", "score", "corpus", "focus_start_line", "focus_end_line", "focus_text", "relevance"]
+_FULL_TEXT = {"type": "boolean", "default": False, "description": "Also return each passage's whole text (default: its focus lines only)."}
 
 SEARCH_INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -198,6 +201,8 @@ SEARCH_INPUT_SCHEMA: dict[str, Any] = {
         "query": {"type": "string", "minLength": 1, "description": "What to look for, in words."},
         "k": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10, "description": "How many chunks to return."},
         "corpus": {"type": "string", "minLength": 1, "description": "Only search this corpus (see list_corpora)."},
+        "context": {"type": "integer", "minimum": 0, "maximum": 50, "default": 0, "description": "Lines of context around each hit's focus lines."},
+        "full_text": _FULL_TEXT,
     },
     "required": ["query"],
     "additionalProperties": False,
@@ -230,9 +235,10 @@ ASK_INPUT_SCHEMA: dict[str, Any] = {
         "evidence": {
             "type": "integer",
             "minimum": 0,
-            "default": 5,
+            "default": DEFAULT_EVIDENCE,
             "description": "How many ranked evidence passages to return (0: none).",
         },
+        "full_text": _FULL_TEXT,
     },
     "required": ["question"],
     "additionalProperties": False,
@@ -252,8 +258,8 @@ ASK_OUTPUT_SCHEMA: dict[str, Any] = {
                         "type": "array",
                         "items": {
                             "type": "object",
-                            "properties": {**_LOCATION, "quote": {"type": "string", "description": "The exact quoted text."}},
-                            "required": ["path", "start_line", "end_line", "quote"],
+                            "properties": {**_LOCATION, "quote": {"type": "string", "description": "The exact quoted text, when it is not the claim's text itself."}},
+                            "required": ["path", "start_line", "end_line"],
                         },
                     },
                 },
@@ -307,8 +313,8 @@ LIST_CORPORA_OUTPUT_SCHEMA: dict[str, Any] = {
     "required": ["corpora"],
 }
 
-SearchFunction = Callable[[str, int, str | None], Sequence[Any]]
-AskFunction = Callable[[str, AskMode, int], Mapping[str, Any]]
+SearchFunction = Callable[[str, int, str | None, int, bool], Sequence[Any]]
+AskFunction = Callable[[str, AskMode, int, bool], Mapping[str, Any]]
 ListCorporaFunction = Callable[[], Sequence[Any]]
 
 
@@ -316,11 +322,9 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
     """Define the ``search``, ``ask`` and ``list_corpora`` tools over injected functions.
 
     Args:
-        search_fn: ``(query, k, corpus or None) -> hits``, each hit a mapping (or an object
-            with ``to_dict()``) with ``path``, ``start_line``, ``end_line``, ``score``, ``text``,
-            ``corpus``, ``focus_start_line``, ``focus_end_line``, ``relevance`` (the
-            ``search --json`` shape).
-        ask_fn: ``(question, AskMode, evidence) -> answer``, a mapping with ``status``,
+        search_fn: ``(query, k, corpus or None, context, full_text) -> hits``, each hit a
+            mapping (or an object with ``to_dict()``) in the ``search --json`` shape.
+        ask_fn: ``(question, AskMode, evidence, full_text) -> answer``, a mapping with ``status``,
             ``answer``, ``claims``, ``missing_facts``, ``iterations``, ``stop_reason`` and at
             most ``evidence`` passages in ``evidence`` (the ``ask --json`` shape).
         list_corpora_fn: ``() -> corpora``, each a :class:`~agentic_rag._contracts.Corpus` or a
@@ -338,11 +342,11 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
             raise InvalidInputError(f"{label} must be callable, got {fn!r}", stage=_STAGE)
 
     def search(arguments: dict[str, Any]) -> dict[str, Any]:
-        hits = search_fn(arguments["query"], int(arguments["k"]), arguments.get("corpus"))
+        hits = search_fn(arguments["query"], int(arguments["k"]), arguments.get("corpus"), int(arguments["context"]), bool(arguments["full_text"]))
         return {"hits": [_plain(hit) for hit in hits]}
 
     def ask(arguments: dict[str, Any]) -> dict[str, Any]:
-        return _plain(ask_fn(arguments["question"], AskMode(arguments["mode"]), int(arguments["evidence"])))
+        return _plain(ask_fn(arguments["question"], AskMode(arguments["mode"]), int(arguments["evidence"]), bool(arguments["full_text"])))
 
     def list_corpora(arguments: dict[str, Any]) -> dict[str, Any]:
         corpora = [{"id": c.id, "description": c.description} if isinstance(c, Corpus) else _plain(c) for c in list_corpora_fn()]
@@ -352,10 +356,10 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
         McpTool(
             "search",
             "Search the indexed documents",
-            "Rank indexed chunks by relevance to a query. Returns each hit's file path, line range, the lines that best match "
-            "(focus_start_line-focus_end_line), score, relevance and text, best first. relevance (0-1) is the IDF-weighted share "
-            "of the query's terms the hit holds; when the best hit is below 0.5, search again in other words. "
-            "Use it to find passages; use ask for a cited answer.",
+            "Rank indexed chunks by relevance to a query. Returns, best first, each hit's file path, section heading path, "
+            "relevance and focus lines (focus_text: the few lines that answer best, numbered; context widens them; full_text "
+            "adds the whole chunk). relevance (0-1) is the IDF-weighted share of the query's terms the hit holds; when the best "
+            "hit is below 0.5, search again in other words.",
             SEARCH_INPUT_SCHEMA,
             SEARCH_OUTPUT_SCHEMA,
             search,

@@ -24,7 +24,7 @@ __all__ = ["ask_payload"]
 
 
 def ask_payload(result: RunResult | RAGResult, root: Path | None = None, *, evidence: int = DEFAULT_EVIDENCE,
-                model: RelevanceModel | None = None) -> dict[str, Any]:
+                model: RelevanceModel | None = None, full_text: bool = False) -> dict[str, Any]:
     """Return a run as the ``ask`` answer: status, answer, cited claims, missing facts and the
     evidence behind the verdict.
 
@@ -33,9 +33,11 @@ def ask_payload(result: RunResult | RAGResult, root: Path | None = None, *, evid
         root: Folder the snippet paths are relative to, for finding line numbers.
         evidence: At most this many passages in ``evidence`` (>= 0).
         model: The collection's relevance model (default: every term weighs the same).
+        full_text: Give each evidence passage's whole text too (default: its focus lines).
 
     Returns:
         ``{status, answer, claims: [{text, citations: [{path, start_line, end_line, quote}]}],
+        (``quote`` only when it is not the claim's text itself),
         missing_facts, iterations, stop_reason, evidence}``; ``evidence`` as
         :func:`~agentic_rag._interfaces.evidence_payload.evidence_payload` gives it, whatever
         the status. A parallel run is one pass: ``iterations`` is 1, ``stop_reason``
@@ -46,7 +48,8 @@ def ask_payload(result: RunResult | RAGResult, root: Path | None = None, *, evid
             int >= 0.
     """
     payload = _answer_payload(result, root)
-    payload["evidence"] = evidence_payload(result, root, limit=evidence, model=model)
+    payload["claims"] = _without_repeated_quotes(payload["claims"])
+    payload["evidence"] = evidence_payload(result, root, limit=evidence, model=model, full_text=full_text)
     return payload
 
 
@@ -102,3 +105,13 @@ def _parallel_payload(result: RAGResult, root: Path | None) -> dict[str, Any]:
 
 def _citation(snippet: Snippet, quote: str, root: Path | None) -> dict[str, Any]:
     return {**citation_location(snippet, quote, root), "quote": quote}  # with page or cell for a PDF or notebook
+
+
+def _without_repeated_quotes(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Claims whose citation quotes only what the claim says already drop the ``quote``: an
+    agent pays for every byte it reads twice."""
+    for claim in claims:
+        for citation in claim["citations"]:
+            if " ".join(citation["quote"].split()) == " ".join(claim["text"].split()):
+                del citation["quote"]
+    return claims

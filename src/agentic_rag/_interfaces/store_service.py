@@ -21,7 +21,7 @@ from typing import Any
 
 from agentic_rag._agentic import AgenticRAGOrchestrator, OrchestratorConfig
 from agentic_rag._contracts import Corpus, RunResult
-from agentic_rag._contracts.validation import require_enum
+from agentic_rag._contracts.validation import require_bool, require_enum, require_int
 from agentic_rag._errors import InvalidInputError, StoreError
 from agentic_rag._interfaces.ask_mode import AskMode
 from agentic_rag._interfaces.evidence_payload import DEFAULT_EVIDENCE, relevance_model, require_evidence_count, store_hits_payload
@@ -92,23 +92,34 @@ class StoreService:
                 forget_lines()
                 self._generation = generation
 
-    def search(self, query: str, k: int = 10, corpus: str | None = None) -> list[dict[str, Any]]:
+    def search(self, query: str, k: int = 10, corpus: str | None = None, *, context: int = 0, full_text: bool = False) -> list[dict[str, Any]]:
         """The ``k`` best chunks for ``query`` as ``search --json`` hits.
 
+        Args:
+            query: The query.
+            k: How many hits.
+            corpus: Restrict to one corpus.
+            context: Lines of context around each hit's focus lines (>= 0).
+            full_text: Give each hit's whole chunk text too (default: its focus lines).
+
         Returns:
-            Best first, each ``{path, start_line, end_line, score, text, corpus,
-            focus_start_line, focus_end_line, relevance}``.
+            Best first, each ``{path, start_line, end_line, section, score, corpus,
+            focus_start_line, focus_end_line, focus_text, relevance}`` (and ``text`` with
+            ``full_text``).
 
         Raises:
-            InvalidInputError: Unknown corpus or bad ``k``.
+            InvalidInputError: Unknown corpus, bad ``k`` or ``context``.
             StoreError: The store is missing or empty.
         """
+        context = require_int(context, "context", minimum=0, stage="search")
         self.corpora()
         self._follow_generation()
         hits = self.store.search(query, k, corpus_ids=None if corpus is None else [corpus])
-        return store_hits_payload(query, hits, self.relevance_model(), self.store.base)
+        return store_hits_payload(query, hits, self.relevance_model(), self.store.base, context=context,
+                                  full_text=require_bool(full_text, "full_text", stage="search"))
 
-    def ask(self, question: str, mode: AskMode | str = AskMode.AGENTIC, *, corpus: str | None = None, evidence: int = DEFAULT_EVIDENCE) -> AskOutcome:
+    def ask(self, question: str, mode: AskMode | str = AskMode.AGENTIC, *, corpus: str | None = None, evidence: int = DEFAULT_EVIDENCE,
+            full_text: bool = False) -> AskOutcome:
         """Answer ``question`` from the store.
 
         Args:
@@ -117,6 +128,7 @@ class StoreService:
                 vector branches fused by RRF).
             corpus: Restrict to one corpus.
             evidence: At most this many ranked passages in the payload's ``evidence``.
+            full_text: Give each evidence passage's whole text (default: its focus lines).
 
         Returns:
             The run and its payload.
@@ -140,7 +152,7 @@ class StoreService:
             result: RunResult | RAGResult = self._parallel(question, corpora, llm)
         else:
             result = self._orchestrator(llm).run(question, corpora)
-        payload = ask_payload(result, self.store.base, evidence=evidence, model=self.relevance_model())
+        payload = ask_payload(result, self.store.base, evidence=evidence, model=self.relevance_model(), full_text=require_bool(full_text, "full_text", stage="ask"))
         if llm is not None:
             payload["model"] = llm.report()
         elif unavailable:

@@ -14,9 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from agentic_rag._answering.compose import marked_segments
+from agentic_rag._answering.earned import ClaimContext, earned_verdict
 from agentic_rag._contracts import AnswerStatus
 from agentic_rag._contracts.validation import require_fraction
-from agentic_rag._parallel.evidence import FusedDocument
+from agentic_rag._parallel.evidence import FusedDocument, GeneratedAnswer
+from agentic_rag._text.focus import snippet_title
 from agentic_rag._text.questions import split_compound
 from agentic_rag._text.relevance import RelevanceModel
 
@@ -79,3 +82,29 @@ class RelevanceAnswerability:
         else:
             status = AnswerStatus.UNANSWERABLE
         return Answerability(status, round(min(shares), 6), missing)
+
+    def earned(self, query: str, answer: GeneratedAnswer, documents: Sequence[FusedDocument]) -> Answerability:
+        """Judge whether the answer's claims hold what ``query`` asks for
+        (:func:`~agentic_rag._answering.earned.earned_verdict`): passages about the topic
+        pass :meth:`check`, but only claims that state the version, default, number or name
+        asked for earn ANSWERED.
+
+        Args:
+            query: The question.
+            answer: The generated answer (its cited quotes, else its ``[n]``-marked text).
+            documents: The fused documents it cites.
+
+        Returns:
+            The verdict; ``score`` is 1.0 when earned, else 0.0.
+        """
+        def claim(number: int, text: str) -> ClaimContext:
+            document = documents[number - 1] if 1 <= number <= len(documents) else None
+            if document is None:
+                return ClaimContext("", text, text)
+            return ClaimContext(snippet_title(document.snippet) if document.snippet is not None else "", text, document.text)
+
+        claims = [claim(c.number, c.quote) for c in answer.citations]
+        if not claims:
+            claims = [claim(numbers[0] if numbers else 0, text) for text, numbers in marked_segments(answer.text)]
+        verdict = earned_verdict(query, claims, self.model)
+        return Answerability(verdict.status, 1.0 if verdict.status is AnswerStatus.ANSWERED else 0.0, verdict.missing)

@@ -15,6 +15,7 @@ from agentic_rag._contracts.validation import require_int, require_number, requi
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
 from agentic_rag._text.analyzer import Analyzer
+from agentic_rag._text.focus import answer_units, snippet_title
 from agentic_rag._text.relevance import RelevanceModel
 
 __all__ = ["ExtractiveGenerator", "FunctionGenerator", "verify_citations"]
@@ -67,8 +68,8 @@ class ExtractiveGenerator:
     """Answers with the documents' best units (sentences, list items, table rows, code with
     its lead-in), each cited ``[n]``, or refuses.
 
-    Units are ranked by :meth:`RelevanceModel.rank_units` over the fused documents (the same
-    ranking the agentic drafter quotes from): the best one first, then up to
+    Units are each document's focus lines (:func:`~agentic_rag._text.focus.answer_units`, the
+    same choice the agentic drafter quotes from): the best one first, then up to
     ``max_sentences - 1`` more scoring at least ``keep_ratio`` of it. When no unit covers any
     of the question, the answer is a refusal. Whether the documents really answer the
     question is the workflow's answerability check, not the generator's.
@@ -117,8 +118,8 @@ class ExtractiveGenerator:
         docs = _check_documents(query, documents)
         if not self.relevance.question_terms(query):
             return _refusal("the question has no content terms to look for")
-        passages = [(d.snippet.title if d.snippet is not None else "", d.text) for d in docs]
-        picked = self.relevance.best_units(query, passages, max_units=self.max_sentences, keep_ratio=self.keep_ratio)
+        passages = [(snippet_title(d.snippet) if d.snippet is not None else "", d.text) for d in docs]
+        picked = answer_units(query, passages, self.relevance, max_units=self.max_sentences, keep_ratio=self.keep_ratio)
         if not picked:
             return _refusal("no retrieved document mentions the question's terms")
         parts, citations = [], []

@@ -241,6 +241,14 @@ class ParallelRAGWorkflow:
             if verdict.status is not AnswerStatus.ANSWERED:
                 notes.append(f"answerability: {verdict.status.value} (lowest part share {verdict.score:.3f})")
             status, missing = least_status(status, verdict.status), verdict.missing
+            earned = getattr(self.answerability, "earned", None)
+            if status is AnswerStatus.ANSWERED and callable(earned):
+                # Passages about the topic are not yet an answer: the claims must hold what
+                # the question asks for (a version, a default, a name...).
+                judged = earned(query, answer, documents)
+                if judged.status is not AnswerStatus.ANSWERED:
+                    notes.append(f"earned: partial: no claim holds what is asked for in {'; '.join(judged.missing)}")
+                    status, missing = AnswerStatus.PARTIAL, judged.missing
         if status is AnswerStatus.UNANSWERABLE and not answer.refused:
             reason = "; ".join(missing) if missing else "the question"
             answer = GeneratedAnswer(f"The retrieved evidence does not answer: {reason.rstrip('?.! ')}.", (), refused=True)

@@ -224,7 +224,7 @@ class _IndexRun:
             self.kept[key] = planned.corpus_id
             return
         parsed = parse_source(source.data, planned.source.suffix, fields=settings.fields, pdf=settings.pdf)
-        chunks = chunk_sections(parsed.sections, key, settings.chunking, line_marks=parsed.extracted) if not parsed.problem else ()
+        chunks = chunk_sections(parsed.sections, key, settings.chunking, line_marks=True) if not parsed.problem else ()
         if not chunks:
             self.skipped.append((key, parsed.problem or "no indexable text"))
             return

@@ -252,6 +252,12 @@ class RelevanceModel:
         found = self._text_terms(text)
         return min(1.0, sum(t.weight * self._credit(t.term, found) for t in terms) / total)
 
+    def credits(self, question: str, text: str) -> tuple[float, ...]:
+        """The credit ``text`` gives each of :meth:`question_terms`, in the same order
+        (weights left to the caller: a focus window combines the credits of several lines)."""
+        found = self._text_terms(text)
+        return tuple(self._credit(t.term, found) for t in self.question_terms(question))
+
     def missing_named(self, question: str, text: str) -> tuple[str, ...]:
         """Names the question states that ``text`` lacks: named terms (names, identifiers,
         numbers the collection does not use everywhere) not found on their stem, names

@@ -1,0 +1,108 @@
+"""Whether an answer's claims earn the status ``answered``.
+
+A judge that counts the question's terms in the evidence says "sufficient" for a passage that
+merely talks about the topic. An agent reading ``answered`` takes the claims as the answer, so
+that status must be earned by the claims themselves: for every part of the question (a
+compound question has several, :func:`~agentic_rag._text.questions.split_compound`), some
+claim, read with the heading it stands under,
+
+* holds every name, identifier and number the part states (numbers as written: "3.7" is not
+  "3" and "7" somewhere),
+* covers enough of the part's weighted terms (:meth:`RelevanceModel.coverage`),
+* holds what the part asks for (:func:`~agentic_rag._text.answer_slots.slot_filler`): a
+  version, a number, a stated default, a name the question does not already give, and
+* quotes a passage that, with its heading, covers nearly all of the part: a deterministic
+  reader can only vouch for an answer stated in the question's own words. Measured on the
+  development half of the documentation benchmark, this line is what keeps ``answered``
+  right in most cases (short of it, a claim was wrong as often as right); below it the
+  answer is partial and the evidence, with its focus lines, is there to read.
+
+A part no claim earns is missing: the answer is at most partial. One check for both
+workflows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from agentic_rag._contracts import AnswerStatus
+from agentic_rag._text.answer_slots import SlotKind, read_slot, slot_filler
+from agentic_rag._text.questions import split_compound
+from agentic_rag._text.relevance import RelevanceModel
+
+__all__ = ["DEFAULT_CLAIM_COVERAGE", "DEFAULT_PASSAGE_COVERAGE", "ClaimContext", "EarnedVerdict", "earned_verdict"]
+
+#: The weighted share of a question part a claim (with its heading) must cover to answer it;
+#: chosen on the development half of the documentation benchmark (``bench/bench_docs_qa.py
+#: --split dev``) for the precision of ``answered``.
+DEFAULT_CLAIM_COVERAGE = 0.3
+#: The weighted share of a question part the quoted passage (with its heading) must cover;
+#: chosen on the same development half.
+DEFAULT_PASSAGE_COVERAGE = 0.8
+_DOTTED = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?![\w.]*\d)")
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimContext:
+    """One claim as the check reads it.
+
+    Args:
+        heading: The section heading path of the passage it quotes (``""`` for none).
+        text: The claim's text.
+        passage: The whole passage it quotes.
+    """
+
+    heading: str
+    text: str
+    passage: str
+
+
+@dataclass(frozen=True, slots=True)
+class EarnedVerdict:
+    """Which parts of a question the claims answer.
+
+    Args:
+        status: ANSWERED when every part is earned, PARTIAL when some is, UNANSWERABLE when
+            none is.
+        missing: The parts no claim earns, in question order.
+    """
+
+    status: AnswerStatus
+    missing: tuple[str, ...] = ()
+
+
+def earned_verdict(question: str, claims: Sequence[ClaimContext], model: RelevanceModel, *,
+                   min_coverage: float = DEFAULT_CLAIM_COVERAGE, min_passage: float = DEFAULT_PASSAGE_COVERAGE) -> EarnedVerdict:
+    """Judge whether ``claims`` answer every part of ``question``.
+
+    Args:
+        question: The question.
+        claims: The claims with their headings and passages.
+        model: The collection's relevance model.
+        min_coverage: The share of a part a claim (with its heading) must cover.
+        min_passage: The share of a part the quoted passage (with its heading) must cover.
+
+    Returns:
+        The verdict and the parts left unanswered.
+    """
+    parts = split_compound(question)
+    missing = tuple(part for part in parts if not any(_answers(part, claim, model, min_coverage, min_passage) for claim in claims))
+    if not missing:
+        return EarnedVerdict(AnswerStatus.ANSWERED)
+    return EarnedVerdict(AnswerStatus.PARTIAL if len(missing) < len(parts) else AnswerStatus.UNANSWERABLE, missing)
+
+
+def _answers(part: str, claim: ClaimContext, model: RelevanceModel, min_coverage: float, min_passage: float) -> bool:
+    context = f"{claim.heading}\n{claim.text}"
+    if model.missing_named(part, context):
+        return False
+    folded = context.casefold()
+    if any(number.casefold() not in folded for number in _DOTTED.findall(part)):
+        return False
+    if model.coverage(part, context) < min_coverage or model.coverage(part, f"{claim.heading}\n{claim.passage}") < min_passage:
+        return False
+    slot = read_slot(part)
+    # A changelog entry's version stands in its heading, not in the entry.
+    return bool(slot_filler(slot, context if slot.kind is SlotKind.VERSION else claim.text))

@@ -1,0 +1,153 @@
+"""What a question asks for, and whether a piece of text fills it.
+
+A passage that mentions a question's topic is evidence; it answers only when it holds what the
+question asks for: a version for "since which release", a number for "how many", a stated
+default for "what is the default", a name (an exception, a setting, a function) for "which
+exception" or "how do I". :func:`read_slot` reads that from the question's wording and
+:func:`slot_filler` finds it in a text, never counting what the question itself already says
+(its own numbers and identifiers). Questions asking for something open (what a thing does,
+why, yes or no) have no slot to fill: :attr:`SlotKind.OPEN`.
+
+One reader for every place that decides whether an answer was earned (see
+:mod:`agentic_rag._answering.earned`) and that picks a passage's focus lines (see
+:mod:`agentic_rag._text.focus`).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+__all__ = ["AnswerSlot", "SlotKind", "identifiers", "read_slot", "slot_filler"]
+
+
+class SlotKind(str, enum.Enum):
+    """The kind of thing a question asks for."""
+
+    VERSION = "version"
+    NUMBER = "number"
+    DEFAULT = "default"
+    NAME = "name"
+    OPEN = "open"
+
+
+_VERSION_Q = re.compile(
+    r"\b(?:which|what|since|in)\s+(?:\w+\s+){0,2}(?:version|release)s?\b|\bsince\s+when\b|\b(?:version|release)\s+(?:added|introduced|removed|dropped|deprecated)\b"
+    r"|\bwhen\s+(?:was|were|did)\b.*\b(?:added|introduced|removed|dropped|deprecated|renamed|changed)\b",
+    re.IGNORECASE,
+)
+_NUMBER_Q = re.compile(
+    r"\bhow\s+(?:many|much|long|old|often|big|large|small)\b|\b(?:what|which)\s+(?:is\s+the\s+)?(?:\w+\s+){0,2}"
+    r"(?:port|number|count|limit|size|length|timeout|percentage|maximum|minimum|max|min)\b",
+    re.IGNORECASE,
+)
+_DEFAULT_Q = re.compile(r"\bdefaults?\b|\bdefaulted\b|\bout\s+of\s+the\s+box\b|\bif\s+(?:i|you)\s+(?:don't|do\s+not|never)\s+(?:set|pass|give|configure)\b", re.IGNORECASE)
+_NAME_NOUNS = (
+    r"exception|error|warning|class|function|method|setting|option|parameter|argument|arg|flag|hook|decorator|module|command|"
+    r"subcommand|variable|attribute|key|keyword|processor|filter|extension|field|type|signal|header|name|package|object|callable|"
+    r"constant|directive|tag|loader|logger|backend|middleware|helper|api|property|value|context\s+manager|environment\s+variable|"
+    r"renderer|formatter|handler|validator|converter|test|macro|global|mode|strategy|protocol|interface|wrapper|factory|file"
+)
+_NAME_Q = re.compile(
+    rf"\b(?:which|what)\s+(?:\w+\s+){{0,3}}?(?:{_NAME_NOUNS})s?\b|^\s*(?:so\s+|and\s+|but\s+)?how\s+(?:do|can|should|would|could)\s+(?:i|you|we|one)\b"
+    r"|^\s*how\s+to\b|\bwhat\s+(?:do|should|can|must)\s+(?:i|you|we)\s+(?:pass|call|use|set|add|write|import|run|type|put|give|subclass|override|implement)\b"
+    r"|\bis\s+there\s+(?:a|an|any)\s+(?:way|option|setting|flag|function|method|hook|api|helper|built-?in)\b|\bwhat(?:'s|\s+is)\s+the\s+(?:name|command|way)\b",
+    re.IGNORECASE,
+)
+_VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+[a-z]?\d*(?![\w.]*\d)")
+_NUMBER = re.compile(
+    r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
+    r"forty|fifty|sixty|hundred|thousand|million|once|twice|unlimited|infinite|no\s+limit)\b",
+    re.IGNORECASE,
+)
+_STATES_DEFAULT = re.compile(r"\bdefault(?:s|ed)?\b|\bunless\b|\botherwise\b|\bif\s+not\s+(?:given|set|specified|passed)\b|\bout\s+of\s+the\s+box\b", re.IGNORECASE)
+_ASSIGNMENT = re.compile(r"\b([A-Za-z_]\w*)\s*[=:]\s*([^\s,)]+)")
+# A name a documentation answer gives: dotted or underscored words, calls, CamelCase and
+# ALL_CAPS words, command-line options, decorators and dunder names.
+_IDENTIFIER = re.compile(
+    r"--?[A-Za-z][\w-]*|@[A-Za-z_][\w.]*|\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?|\b_*[A-Za-z]\w*_\w*\b|\b\w+\(\)"
+    r"|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b|\b[a-z]+(?:[A-Z][a-z0-9]*)+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{3,}\b"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerSlot:
+    """What one question asks for.
+
+    Args:
+        kind: The kind of answer.
+        numbers: The numbers the question itself states (no filler).
+        names: The identifiers the question itself states, case-folded (no filler).
+    """
+
+    kind: SlotKind
+    numbers: frozenset[str] = frozenset()
+    names: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=1024)
+def read_slot(question: str) -> AnswerSlot:
+    """Read what ``question`` asks for.
+
+    A default is asked for before a version or a number ("what is the default timeout?" wants
+    the stated default, whatever its form), then a version, a number and a name; everything
+    else is open.
+
+    Args:
+        question: A question or one part of a compound question.
+
+    Returns:
+        The slot, with the question's own numbers and identifiers.
+    """
+    numbers = frozenset(m.group().casefold() for m in _NUMBER.finditer(question))
+    names = frozenset(identifiers(question))
+    if _DEFAULT_Q.search(question):
+        kind = SlotKind.DEFAULT
+    elif _VERSION_Q.search(question):
+        kind = SlotKind.VERSION
+    elif _NUMBER_Q.search(question):
+        kind = SlotKind.NUMBER
+    elif _NAME_Q.search(question):
+        kind = SlotKind.NAME
+    else:
+        kind = SlotKind.OPEN
+    return AnswerSlot(kind, numbers, names)
+
+
+def identifiers(text: str) -> tuple[str, ...]:
+    """The identifier-like words of ``text``, case-folded, once each, in order."""
+    out: dict[str, None] = {}
+    for match in _IDENTIFIER.finditer(text):
+        word = match.group().strip("_.-@()").casefold()
+        if len(word) >= 2:
+            out.setdefault(word, None)
+    return tuple(out)
+
+
+def slot_filler(slot: AnswerSlot, text: str) -> str:
+    """The part of ``text`` that fills ``slot``, ``""`` when none does.
+
+    Args:
+        slot: What the question asks for.
+        text: A claim, a passage unit or a line (with its heading, when the heading can hold
+            the answer: a changelog's version heading).
+
+    Returns:
+        The filler (the first found): a version or number the question does not state, a
+        default statement or an assignment to a name the question states, an identifier the
+        question does not state; the text itself (stripped) for an open question.
+    """
+    if slot.kind is SlotKind.OPEN:
+        return text.strip()
+    if slot.kind is SlotKind.VERSION:
+        return next((m.group() for m in _VERSION.finditer(text) if m.group().casefold().lstrip("v") not in slot.numbers), "")
+    if slot.kind is SlotKind.NUMBER:
+        return next((m.group() for m in _NUMBER.finditer(text) if m.group().casefold() not in slot.numbers), "")
+    if slot.kind is SlotKind.DEFAULT:
+        stated = _STATES_DEFAULT.search(text)
+        if stated:
+            return stated.group()
+        return next((m.group() for m in _ASSIGNMENT.finditer(text) if m.group(1).casefold() in slot.names), "")
+    return next((name for name in identifiers(text) if name not in slot.names and not any(name in own or own in name for own in slot.names)), "")
