@@ -7,10 +7,13 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import shlex
 import unittest
 from pathlib import Path
 
 from cli_support import run_cli
+
+from agentic_rag._interfaces.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -66,6 +69,30 @@ class ReadmeShapeTest(unittest.TestCase):
         printed = {line.rstrip() for line in out.splitlines()}
         for line in filter(None, (line.rstrip() for line in sample.group(1).splitlines())):
             self.assertIn(line, printed, "a README sample line the demo no longer prints: refresh the sample from `agentic-rag demo`")
+
+
+class CommandsParseTest(unittest.TestCase):
+    """Every ``agentic-rag ...`` line in the README's and docs/cli.md's shell blocks is a
+    command line the parser accepts (the flags exist and their values fit)."""
+
+    def test_shell_lines_parse(self) -> None:
+        parser = build_parser()
+        seen = 0
+        for path in (README, ROOT / "docs" / "cli.md"):
+            for block in re.findall(r"```bash\n(.*?)```", path.read_text(encoding="utf-8"), re.S):
+                for line in block.splitlines():
+                    words = shlex.split(line, comments=True)
+                    if "--" in words:  # `claude mcp add NAME -- agentic-rag mcp ...` registers one
+                        words = words[words.index("--") + 1:]
+                    if words[:1] != ["agentic-rag"]:
+                        continue
+                    seen += 1
+                    with self.subTest(path=path.name, line=line), contextlib.redirect_stderr(io.StringIO()):
+                        try:
+                            parser.parse_args(words[1:])
+                        except SystemExit as exc:
+                            self.fail(f"{path.name}: {line!r} does not parse (exit {exc.code})")
+        self.assertGreaterEqual(seen, 10)
 
 
 class ExamplesRunTest(unittest.TestCase):
