@@ -2,7 +2,7 @@
 
 Creates a private virtual environment (default ``bench/.cache/mcp-sdk-venv``, ignored by git),
 installs the ``mcp`` package from PyPI into it, and runs the SDK's stdio client against
-``python -m agentic_rag._interfaces.mcp_server --demo-tools`` (started with the interpreter
+``python -m agentic_rag._interfaces.mcp_demo`` (started with the interpreter
 running this script, which does not have the SDK: the server needs only the standard
 library). It connects three ways: ``mode="legacy"`` (initialize handshake), ``mode="auto"``
 (``server/discover`` probe, so the stateless 2026-07-28 revision) and a pinned
@@ -60,7 +60,7 @@ def _client_main(server_python: str) -> int:
     from mcp.shared.exceptions import MCPError
 
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), PYTHONUTF8="1")
-    params = StdioServerParameters(command=server_python, args=["-m", "agentic_rag._interfaces.mcp_server", "--demo-tools"], env=env, cwd=str(ROOT))
+    params = StdioServerParameters(command=server_python, args=["-m", "agentic_rag._interfaces.mcp_demo"], env=env, cwd=str(ROOT))
 
     async def check(mode: str) -> dict:
         report: dict = {"problems": []}

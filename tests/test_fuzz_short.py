@@ -1,8 +1,11 @@
 """A short, seeded run of the fuzz harness in ``bench/fuzz.py``: one test per target.
 
-Each target gets a fixed number of cases from a fixed seed, so the run is the same every time
-(about 20 s in all). A finding fails the test with the input and the traceback. The long run
-(at least a million cases) is ``python bench/fuzz.py``; its figures are in docs/benchmarks.md.
+Each target gets a fixed number of cases from a fixed seed, so the run is the same every time.
+``CASES`` holds the counts CI runs (``.ci/run`` sets ``AGENTIC_RAG_FUZZ_SCALE=1``, about 40 s
+in all); a plain ``python -m pytest`` runs a tenth of each (the same seed, so the first cases
+of CI's run), which keeps the everyday suite fast. ``AGENTIC_RAG_FUZZ_SCALE`` takes any positive
+factor. A finding fails the test with the input and the traceback. The long run (at least a
+million cases) is ``python bench/fuzz.py``; its figures are in docs/benchmarks.md.
 
 Targets with a finding still open are listed in ``OPEN_FINDINGS`` and marked
 ``expectedFailure``: when the defect is fixed the test reports an unexpected success, and the
@@ -12,6 +15,8 @@ entry comes off.
 from __future__ import annotations
 
 import importlib.util
+import math
+import os
 import sys
 import tempfile
 import unittest
@@ -21,6 +26,8 @@ from typing import Any
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "fuzz.py"
 SEED = 20261201
 MAX_SIZE = 2048  # no large inputs here: the long run looks for slow cases
+SCALE_ENV = "AGENTIC_RAG_FUZZ_SCALE"
+DEFAULT_SCALE = 0.1  # everyday runs; CI runs the full counts below
 CASES = {
     "load .txt": 60_000,
     "load .md": 25_000,
@@ -39,6 +46,29 @@ CASES = {
     "llm extract_json": 10_000,
     "llm json_schema": 8_000,
 }
+
+
+def case_scale(environ: Any = os.environ) -> float:
+    """The factor applied to ``CASES``: ``$AGENTIC_RAG_FUZZ_SCALE`` or ``DEFAULT_SCALE``.
+
+    Raises:
+        ValueError: The variable is set to something other than a positive finite number.
+    """
+    raw = environ.get(SCALE_ENV, "").strip()
+    if not raw:
+        return DEFAULT_SCALE
+    try:
+        scale = float(raw)
+    except ValueError:
+        scale = math.nan
+    if not (math.isfinite(scale) and scale > 0):
+        raise ValueError(f"{SCALE_ENV}={raw!r}: expected a positive number (1 runs the full case counts)")
+    return scale
+
+
+def scaled_cases(name: str, scale: float) -> int:
+    """The number of cases ``name`` runs at ``scale`` (at least one)."""
+    return max(1, round(CASES[name] * scale))
 
 
 def _load_harness() -> Any:
@@ -60,6 +90,7 @@ class ShortFuzzRun(unittest.TestCase):
     def setUpClass(cls) -> None:
         if not BENCH.exists():
             raise unittest.SkipTest("bench/fuzz.py is absent (the fuzz harness ships with the repository, not the package)")
+        cls.scale = case_scale()
         cls._folder = tempfile.TemporaryDirectory(prefix="agentic-rag-fuzz-test-")
         cls.harness = _load_harness()
         built = cls.harness.build_targets(cls._folder.name)
@@ -73,15 +104,30 @@ class ShortFuzzRun(unittest.TestCase):
 
     def run_target(self, name: str) -> None:
         self.assertIn(name, self.targets, f"no fuzz target named {name!r}; targets: {sorted(self.targets)}")
-        report = self.harness.fuzz(120.0, SEED, max_cases=CASES[name], max_size=MAX_SIZE, minimise_findings=False,
+        cases = scaled_cases(name, self.scale)
+        report = self.harness.fuzz(120.0, SEED, max_cases=cases, max_size=MAX_SIZE, minimise_findings=False,
                                    targets=[self.targets[name]])
         stats = report.stats[name]
-        self.assertEqual(stats.cases, CASES[name], f"{name}: the run stopped at its time cap after {stats.cases} cases")
+        self.assertEqual(stats.cases, cases, f"{name}: the run stopped at its time cap after {stats.cases} cases")
         if report.findings:
             self.fail(f"{name}: {stats.failures} failing cases\n" + self.harness.findings_text(report, tracebacks=True))
 
     def test_every_target_has_a_case_count(self) -> None:
         self.assertEqual(sorted(self.targets), sorted(CASES))
+
+
+class CaseScaleTest(unittest.TestCase):
+    def test_default_and_full_scale(self) -> None:
+        self.assertEqual(case_scale({}), DEFAULT_SCALE)
+        self.assertEqual(case_scale({SCALE_ENV: " 1 "}), 1.0)
+        self.assertEqual(scaled_cases("load .txt", 1.0), CASES["load .txt"])
+        self.assertEqual(scaled_cases("load .txt", DEFAULT_SCALE), CASES["load .txt"] // 10)
+        self.assertEqual(scaled_cases("VectorIndex.load", 1e-9), 1)
+
+    def test_a_bad_scale_names_the_variable_and_the_value(self) -> None:
+        for bad in ("0", "-1", "nan", "inf", "ten"):
+            with self.subTest(bad=bad), self.assertRaisesRegex(ValueError, f"{SCALE_ENV}='{bad}'"):
+                case_scale({SCALE_ENV: bad})
 
 
 # Findings still open on the current tree (reported, owned by the module's engineers). When the
@@ -92,7 +138,7 @@ OPEN_FINDINGS: dict[str, str] = {}
 def _make_test(name: str) -> Any:
     def test(self: ShortFuzzRun) -> None:
         self.run_target(name)
-    test.__doc__ = f"No finding in {CASES[name]:,} seeded cases of {name!r}."
+    test.__doc__ = f"No finding in the first {CASES[name]:,} (times {SCALE_ENV}, default {DEFAULT_SCALE}) seeded cases of {name!r}."
     return unittest.expectedFailure(test) if name in OPEN_FINDINGS else test
 
 

@@ -1,5 +1,6 @@
-"""The house has no circle: no module of the package imports, at module level (including
-``TYPE_CHECKING`` blocks), a module that imports it back."""
+"""The house has no circle: no module of the package imports a module that imports it back,
+wherever the import statement stands (module level, ``TYPE_CHECKING`` blocks, or inside a
+function, where an import is only deferred, not gone)."""
 
 from __future__ import annotations
 
@@ -21,19 +22,18 @@ def _modules() -> dict[str, Path]:
 
 
 def _imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
-    """The package modules ``name`` imports at module level (``from m import x`` counts as
-    ``m.x`` when that is a module, else ``m``)."""
+    """The package modules ``name`` imports anywhere in its source (``from m import x`` counts
+    as ``m.x`` when that is a module, else ``m``)."""
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     found = set()
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        for statement in node.body if isinstance(node, ast.If) else [node]:
-            if isinstance(statement, ast.ImportFrom):
-                base = package[: len(package) - statement.level + 1] if statement.level else []
-                module = ".".join(base + ([statement.module] if statement.module else []))
-                for alias in statement.names:
-                    found.add(f"{module}.{alias.name}" if f"{module}.{alias.name}" in known else module)
-            elif isinstance(statement, ast.Import):
-                found.update(alias.name for alias in statement.names)
+    for statement in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(statement, ast.ImportFrom):
+            base = package[: len(package) - statement.level + 1] if statement.level else []
+            module = ".".join(base + ([statement.module] if statement.module else []))
+            for alias in statement.names:
+                found.add(f"{module}.{alias.name}" if f"{module}.{alias.name}" in known else module)
+        elif isinstance(statement, ast.Import):
+            found.update(alias.name for alias in statement.names)
     return {m for m in found if m in known and m != name}
 
 
@@ -69,6 +69,10 @@ class ImportGraphTest(unittest.TestCase):
         known = _modules()
         graph = {name: _imports(name, path, known) for name, path in known.items()}
         self.assertIn("agentic_rag._ingest.blocks", graph["agentic_rag._ingest.loaders"])  # the graph sees imports
+        # ... and imports deferred into a function (the CLI imports each command's modules there)
+        self.assertIn("agentic_rag._interfaces.mcp_demo", graph["agentic_rag._interfaces.cli_commands"])
+        # The demo builds on the MCP server, never the other way round.
+        self.assertIn("agentic_rag._interfaces.mcp_server", graph["agentic_rag._interfaces.mcp_demo"])
         self.assertEqual([" -> ".join(c) for c in find_cycles(graph)], [])
 
 

@@ -34,7 +34,7 @@ class CliTestCase(unittest.TestCase):
         self.store = str(self.dir / "store")
 
     def index(self):
-        code, out, err = run_cli("index", "notes", "--store", self.store, "--quiet")
+        code, out, err = run_cli("index", "notes", "--store", self.store)
         self.assertEqual(code, 0, err)
         return out
 
@@ -44,11 +44,54 @@ class IndexRepairTest(CliTestCase):
         self.index()
         for damaged in Path(self.store).glob("bm25-*.idx"):
             damaged.write_bytes(b"")
-        code, out, err = run_cli("index", "notes", "--store", self.store, "--quiet")
+        code, out, err = run_cli("index", "notes", "--store", self.store, "--verbose")
         self.assertEqual(code, 0, err)
         self.assertIn("repaired:", out)
         code, out, _ = run_cli("search", "warehouse robots", "--store", self.store, "--json")
         self.assertEqual((code, json.loads(out)[0]["path"]), (0, "notes/companies/acme.md"))
+
+
+class IndexOutputTest(CliTestCase):
+    """--quiet prints errors only; the default prints one summary line with counts; --verbose
+    lists the files and repairs behind the counts."""
+
+    def setUp(self):
+        super().setUp()
+        for name in ("a.bin", "b.bin"):
+            (self.dir / "notes" / name).write_bytes(b"\x00\x01")
+
+    def test_quiet_prints_nothing_on_success(self):
+        code, out, err = run_cli("index", "notes", "--store", self.store, "--quiet")
+        self.assertEqual((code, out, err), (0, "", ""))
+
+    def test_quiet_still_prints_errors(self):
+        code, out, err = run_cli("index", "no-such-folder", "--store", self.store, "--quiet")
+        self.assertEqual((code, out), (2, ""))
+        self.assertIn("no-such-folder", err)
+
+    def test_default_is_one_summary_line_with_counts(self):
+        code, out, err = run_cli("index", "notes", "--store", self.store)
+        self.assertEqual(code, 0, err)
+        self.assertEqual(len(out.splitlines()), 1, out)
+        self.assertIn("2 added", out)
+        self.assertIn("2 skipped", out)
+        self.assertIn("(--verbose lists them)", out)
+        self.assertNotIn("a.bin", out)
+
+    def test_verbose_lists_the_skipped_files_and_the_corpora(self):
+        code, out, err = run_cli("index", "notes", "--store", self.store, "--verbose")
+        self.assertEqual(code, 0, err)
+        lines = out.splitlines()
+        self.assertIn("2 skipped", lines[0])
+        self.assertNotIn("--verbose", lines[0])
+        self.assertEqual([line.split(":")[0] for line in lines if "skipped notes/" in line],
+                         ["  skipped notes/a.bin", "  skipped notes/b.bin"])
+        self.assertTrue(any(line.startswith("  corpus ") for line in lines), out)
+
+    def test_quiet_and_verbose_together_are_a_usage_error(self):
+        code, _, err = run_cli("index", "notes", "--store", self.store, "--quiet", "--verbose")
+        self.assertEqual(code, 1)
+        self.assertIn("not allowed with", err)
 
 
 class IndexSearchAskTest(CliTestCase):

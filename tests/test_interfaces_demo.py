@@ -116,7 +116,7 @@ class DemoCleanupTest(unittest.TestCase):
 
 @unittest.skipIf(sys.platform == "win32", "SIGTERM is POSIX")
 class DemoServerStopTest(unittest.TestCase):
-    """``mcp_server --demo-tools`` removes its store however it stops: end of input or SIGTERM
+    """``python -m agentic_rag._interfaces.mcp_demo`` removes its store however it stops: end of input or SIGTERM
     (how MCP clients stop a server that outlives its input)."""
 
     def run_server(self, stop) -> tuple[int, list[Path]]:
@@ -124,7 +124,7 @@ class DemoServerStopTest(unittest.TestCase):
         self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
         src = Path(__file__).resolve().parents[1] / "src"
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH")])), TMPDIR=str(tmp))
-        server = subprocess.Popen([sys.executable, "-m", "agentic_rag._interfaces.mcp_server", "--demo-tools"],
+        server = subprocess.Popen([sys.executable, "-m", "agentic_rag._interfaces.mcp_demo"],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         self.addCleanup(self.reap, server)
         server.stdin.write(b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}\n')

@@ -1,5 +1,5 @@
 """The MCP server as a subprocess: a line-oriented client speaks to
-``python -m agentic_rag._interfaces.mcp_server --demo-tools`` over stdio, every wait bounded."""
+``python -m agentic_rag._interfaces.mcp_demo`` over stdio, every wait bounded."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ class _StdioClient:
         src = Path(__file__).resolve().parents[1] / "src"
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(src), os.environ.get("PYTHONPATH")])), PYTHONUTF8="1")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "agentic_rag._interfaces.mcp_server", "--demo-tools"],
+            [sys.executable, "-m", "agentic_rag._interfaces.mcp_demo"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
         )
         self.lines: queue.Queue = queue.Queue()

@@ -193,7 +193,7 @@ class PartlyReadPdfTest(unittest.TestCase):
             cwd = os.getcwd()
             os.chdir(tmp)
             try:
-                code, out, err = run_cli("index", "scan.pdf", "--store", "other", "--quiet")
+                code, out, err = run_cli("index", "scan.pdf", "--store", "other", "--verbose")
             finally:
                 os.chdir(cwd)
         self.assertEqual(code, 0, err)
@@ -295,7 +295,7 @@ class CommandLineTest(unittest.TestCase):
         write_folder(cls.root)
         cls.cwd = os.getcwd()
         os.chdir(cls.root)
-        code, cls.index_out, err = run_cli("index", "docs", "--quiet")
+        code, cls.index_out, err = run_cli("index", "docs", "--verbose")
         assert code == 0, err
 
     @classmethod

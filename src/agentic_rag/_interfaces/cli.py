@@ -55,7 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--vectors", action="store_true", help="also keep a hashed n-gram vector index (for ask --mode parallel)")
     p.add_argument("--pdf", choices=[b.value for b in PdfBackend], default=PdfBackend.BUILTIN.value,
                    help="how PDF text is extracted: the built-in parser (default) or poppler's pdftotext program, which must then be on PATH")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    talk = p.add_mutually_exclusive_group()
+    talk.add_argument("--quiet", action="store_true", help="errors only: no progress bar and no summary (errors still go to stderr)")
+    talk.add_argument("--verbose", action="store_true", help="after the summary, list every skipped or partly indexed file, every repair and the corpora")
     p.add_argument("--json", action="store_true", help="print the index report as JSON")
     p.set_defaults(handler=c.cmd_index)
 

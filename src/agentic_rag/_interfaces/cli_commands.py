@@ -71,17 +71,35 @@ def cmd_index(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(report.to_dict())
         return 0
-    print(f"indexed {report.files_seen} files into {args.store}: {report.added} added, {report.updated} updated, "
-          f"{report.removed} removed, {report.unchanged} unchanged; {report.chunks_added} chunks added, {report.chunks_removed} removed ({report.seconds:.2f} s)")
-    for repair in report.repaired:
-        print(f"  repaired: {repair}")
-    for path, reason in report.skipped:
-        print(f"  skipped {path}: {reason}")
-    for path, note in report.partial:
-        print(f"  partly indexed {path}: {note}")
-    for corpus in store.corpora():
-        print(f"  corpus {corpus.id}: {corpus.description}")
+    if args.quiet:
+        return 0  # errors only, and an error never reaches this line
+    print(_index_summary(report, args.store) + ("" if args.verbose or not _listed(report) else " (--verbose lists them)"))
+    if args.verbose:
+        for repair in report.repaired:
+            print(f"  repaired: {repair}")
+        for path, reason in report.skipped:
+            print(f"  skipped {path}: {reason}")
+        for path, note in report.partial:
+            print(f"  partly indexed {path}: {note}")
+        for corpus in store.corpora():
+            print(f"  corpus {corpus.id}: {corpus.description}")
     return 0
+
+
+def _listed(report: Any) -> int:
+    """How many lines ``--verbose`` would add about files and repairs."""
+    return len(report.skipped) + len(report.partial) + len(report.repaired)
+
+
+def _index_summary(report: Any, store: str) -> str:
+    """One line of counts; the files behind the counts are listed by ``--verbose``."""
+    line = (f"indexed {report.files_seen} files into {store}: {report.added} added, {report.updated} updated, "
+            f"{report.removed} removed, {report.unchanged} unchanged, {len(report.skipped)} skipped")
+    if report.partial:
+        line += f", {len(report.partial)} partly indexed"
+    if report.repaired:
+        line += f", {len(report.repaired)} repairs"
+    return line + f"; {report.chunks_added} chunks added, {report.chunks_removed} removed ({report.seconds:.2f} s)"
 
 
 def cmd_search(args: argparse.Namespace) -> int:

@@ -7,9 +7,9 @@
     serve_stdio(McpServer(store_tools(StoreService(store)), instructions=STORE_INSTRUCTIONS))
 
 (:func:`build_store_tools` defines the same tools over any three functions.)
-``python -m agentic_rag._interfaces.mcp_server --demo-tools`` serves the tools over the bundled
-sample corpus, indexed into a temporary store removed at shutdown (no store needed); the
-server over a store of yours is ``agentic-rag mcp``. Both answer through
+The server over a store of yours is ``agentic-rag mcp``; the one over the bundled sample corpus
+is ``python -m agentic_rag._interfaces.mcp_demo`` (:mod:`agentic_rag._interfaces.mcp_demo`,
+which builds on this module, never the other way round). Both answer through
 :class:`~agentic_rag._interfaces.store_service.StoreService`, so in the same shapes.
 The protocol is described in :mod:`agentic_rag._interfaces.mcp_protocol`, the tools in
 :mod:`agentic_rag._interfaces.mcp_tools`.
@@ -17,12 +17,8 @@ The protocol is described in :mod:`agentic_rag._interfaces.mcp_protocol`, the to
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import os
-import signal
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from agentic_rag._interfaces.mcp_protocol import (
@@ -50,7 +46,6 @@ __all__ = [
     "STATELESS_PROTOCOL_VERSIONS",
     "STORE_INSTRUCTIONS",
     "build_store_tools",
-    "main",
     "serve_stdio",
     "store_tools",
 ]
@@ -107,56 +102,3 @@ def serve_stdio(server: McpServer) -> int:
     finally:
         sys.stdout = saved
 
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the stdio server.
-
-    Args:
-        argv: Arguments (default ``sys.argv[1:]``).
-
-    Returns:
-        The exit code: 0 at end of input, 1 on a usage error.
-    """
-    parser = argparse.ArgumentParser(
-        prog="python -m agentic_rag._interfaces.mcp_server",
-        description="Serve agentic-rag's MCP tools (search, ask, list_corpora) over stdio.",
-    )
-    parser.add_argument("--demo-tools", action="store_true", help="serve the tools over the bundled sample corpus, in a temporary store")
-    args = parser.parse_args(argv)
-    if not args.demo_tools:
-        print("error: pass --demo-tools to serve the sample corpus; `agentic-rag mcp` serves a store", file=sys.stderr)
-        return 1
-    from agentic_rag._interfaces.mcp_demo import DEMO_INSTRUCTIONS, demo_service
-
-    _raise_on_terminate()
-    try:
-        with demo_service() as service:  # the temporary store goes when the server stops
-            return serve_stdio(McpServer(store_tools(service), instructions=DEMO_INSTRUCTIONS))
-    except _Terminated as stop:
-        # The store is gone; leave without interpreter shutdown, which would wait on the input
-        # thread still blocked reading stdin.
-        sys.stderr.flush()
-        os._exit(stop.code)
-
-
-class _Terminated(Exception):
-    """SIGTERM arrived: how MCP clients stop a server that outlives its input."""
-
-    def __init__(self, code: int) -> None:
-        super().__init__(code)
-        self.code = code
-
-
-def _raise_on_terminate() -> None:
-    """Make SIGTERM raise :class:`_Terminated` in the main thread, so ``with`` blocks run (the
-    demo's temporary store is removed) before the process ends."""
-
-    def stop(signum: int, frame: object) -> None:
-        raise _Terminated(128 + signum)
-
-    with contextlib.suppress(ValueError, AttributeError):  # not the main thread, or no SIGTERM here
-        signal.signal(signal.SIGTERM, stop)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
