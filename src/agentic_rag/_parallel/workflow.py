@@ -190,6 +190,7 @@ class ParallelRAGWorkflow:
         ]
         documents = fuse_ranked_lists(lists, method=self.fusion, k=request.rank_constant, rank_window=request.rank_window, key=self.dedup_key, limit=request.top_k)
         generate_start = time.monotonic()
+        owns_text = _workflow_guards_text(self.generator)
         try:
             answer = self.generator.generate(request.query, documents)
         except BudgetExhaustedError as exc:
@@ -199,7 +200,7 @@ class ParallelRAGWorkflow:
 
             answer = ExtractiveGenerator().generate(request.query, documents)
             notes.append(f"generator stopped by the budget ({exc.reason}); answered extractively")
-            fell_back = True
+            fell_back, owns_text = True, True
         if not isinstance(answer, GeneratedAnswer):
             raise InvalidInputError(f"generator {component_name(self.generator)!r} returned {type(answer).__name__}; expected a GeneratedAnswer", stage=_STAGE)
         notes.extend(f"citation problem: {p}" for p in verify_citations(answer, documents))
@@ -218,7 +219,10 @@ class ParallelRAGWorkflow:
             notes=tuple(notes),
         )
         degraded = fell_back or any(not o.ok for o in outcomes)
-        answer, status, missing = self._verdict(request.query, answer, documents, notes)
+        if owns_text:
+            answer, status, missing = self._verdict(request.query, answer, documents, notes)
+        else:
+            status, missing = self._verdict_beside(request.query, answer, documents, notes)
         trace = dataclasses.replace(trace, notes=tuple(notes))
         return RAGResult(request.query, answer, documents, outcomes, degraded, trace, status, missing)
 
@@ -247,6 +251,29 @@ class ParallelRAGWorkflow:
         elif status is AnswerStatus.PARTIAL and missing:
             answer = dataclasses.replace(answer, text=f"{answer.text} Not found in the evidence: {'; '.join(m.rstrip('?.! ') for m in missing)}.", status=status)
         return answer, status, missing
+
+    def _verdict_beside(self, query: str, answer: GeneratedAnswer, documents: Sequence[FusedDocument], notes: list[str]) -> tuple[AnswerStatus, tuple[str, ...]]:
+        """The status beside a caller's own generator's answer, whose text is never changed:
+        the same checks as :meth:`_verdict` (citations, grounding of cited claims, the
+        answerability of the evidence) lower the status and are noted in the trace. An answer
+        citing no ``[n]`` is not lowered for that (a free-text generator is a normal case); the
+        note says its claims were not checked."""
+        status = answer.status
+        if verify_citations(answer, documents):
+            status = least_status(status, AnswerStatus.PARTIAL)
+        _, dropped = _grounded(answer, documents)
+        if dropped:
+            notes.append(f"grounding: {len(dropped)} claim(s) do not hold (the generator's text is kept): {'; '.join(dropped)}")
+            status = least_status(status, AnswerStatus.PARTIAL)
+        if not answer.refused and CITATION_MARKER.search(answer.text) is None:
+            notes.append("the generator's answer cites no document ([n]); its claims were not checked against the evidence")
+        missing: tuple[str, ...] = ()
+        if self.answerability is not False and status is not AnswerStatus.UNANSWERABLE:
+            verdict = self.answerability.check(query, documents)
+            if verdict.status is not AnswerStatus.ANSWERED:
+                notes.append(f"answerability: {verdict.status.value} (lowest part share {verdict.score:.3f}); the generator's text is kept")
+            status, missing = least_status(status, verdict.status), verdict.missing
+        return status, missing
 
     async def arun(self, request: RAGRequest | str | Mapping[str, Any]) -> RAGResult:
         """Answer one request without blocking the event loop (``run`` in a worker thread,
@@ -327,6 +354,13 @@ class ParallelRAGWorkflow:
             out.append(("reranker", component_name(self.reranker)))
         out.append(("generator", component_name(self.generator)))
         return tuple(out)
+
+
+def _workflow_guards_text(generator: object) -> bool:
+    """Whether the workflow may rewrite the generator's text (drop claims that do not hold,
+    turn an unanswerable verdict into a refusal). Only the library's own generators say so
+    (``workflow_guards_text = True``); a caller's generator decides its answer text."""
+    return getattr(generator, "workflow_guards_text", False) is True
 
 
 def _remaining(deadline: float | None) -> float | None:
