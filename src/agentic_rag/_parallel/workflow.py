@@ -83,7 +83,10 @@ class ParallelRAGWorkflow:
             name (its ``name`` attribute, or class name and position).
         rewriter: At most one ``QueryViewRewriter`` (``None``: the query is the one view).
         reranker: At most one ``Reranker``, applied to each branch with the original query.
-        generator: Exactly one ``Generator``.
+        generator: Exactly one ``Generator``. Its answer text is the answer, and the verdict
+            (``status``, ``missing``, trace notes) goes beside it; only the library's own
+            generators (``workflow_guards_text = True``) have claims that do not hold dropped
+            and an unanswerable verdict turned into a refusal.
         max_workers: Threads per request (>= 1; default 16).
         fusion: ``rrf`` (default), ``relative_score`` or ``dbsf``.
         dedup_key: Fusion dedup key of a snippet (default ``(corpus id, document id)``).
@@ -219,61 +222,48 @@ class ParallelRAGWorkflow:
             notes=tuple(notes),
         )
         degraded = fell_back or any(not o.ok for o in outcomes)
-        if owns_text:
-            answer, status, missing = self._verdict(request.query, answer, documents, notes)
-        else:
-            status, missing = self._verdict_beside(request.query, answer, documents, notes)
+        answer, status, missing = self._verdict(request.query, answer, documents, notes, owns_text=owns_text)
         trace = dataclasses.replace(trace, notes=tuple(notes))
         return RAGResult(request.query, answer, documents, outcomes, degraded, trace, status, missing)
 
-    def _verdict(self, query: str, answer: GeneratedAnswer, documents: Sequence[FusedDocument], notes: list[str]) -> tuple[GeneratedAnswer, AnswerStatus, tuple[str, ...]]:
+    def _verdict(self, query: str, answer: GeneratedAnswer, documents: Sequence[FusedDocument], notes: list[str], *, owns_text: bool) -> tuple[GeneratedAnswer, AnswerStatus, tuple[str, ...]]:
         """The honest status: the generator's own, lowered by the answerability check and by
-        citations that do not hold. An unanswerable verdict keeps no claim: the answer
-        becomes a refusal (the documents stay in the result as evidence)."""
+        citations that do not hold. For the library's generators (``owns_text``) claims that do
+        not hold are dropped, and an unanswerable verdict keeps no claim: the answer becomes a
+        refusal (the documents stay in the result as evidence). A caller's generator keeps its
+        text: the same checks lower the status beside it and are noted, and an answer citing
+        no ``[n]`` is not lowered for that (a free-text generator is a normal case)."""
         status = answer.status
         if verify_citations(answer, documents):
             status = least_status(status, AnswerStatus.PARTIAL)
-        answer, dropped = _grounded(answer, documents)
-        if dropped:
+        guarded, dropped = _grounded(answer, documents)
+        if dropped and owns_text:
+            answer = guarded
             notes.append(f"grounding: {len(dropped)} claim(s) removed: {'; '.join(dropped)}")
             status = least_status(status, AnswerStatus.PARTIAL if answer.citations else AnswerStatus.UNANSWERABLE)
-        if not answer.citations and not answer.refused and answer.status is not AnswerStatus.UNANSWERABLE and CITATION_MARKER.search(answer.text) is None:
+        elif dropped:
+            notes.append(f"grounding: {len(dropped)} claim(s) do not hold (the generator's text is kept): {'; '.join(dropped)}")
+            status = least_status(status, AnswerStatus.PARTIAL)
+        uncited = not answer.citations and not answer.refused and CITATION_MARKER.search(answer.text) is None
+        if uncited and owns_text and answer.status is not AnswerStatus.UNANSWERABLE:
             status = AnswerStatus.UNANSWERABLE  # nothing cited, nothing claimed
+        elif uncited and not owns_text:
+            notes.append("the generator's answer cites no document ([n]); its claims were not checked against the evidence")
         missing: tuple[str, ...] = ()
         if self.answerability is not False and status is not AnswerStatus.UNANSWERABLE:
             verdict = self.answerability.check(query, documents)
             if verdict.status is not AnswerStatus.ANSWERED:
-                notes.append(f"answerability: {verdict.status.value} (lowest part share {verdict.score:.3f})")
+                kept = "" if owns_text else "; the generator's text is kept"
+                notes.append(f"answerability: {verdict.status.value} (lowest part share {verdict.score:.3f}){kept}")
             status, missing = least_status(status, verdict.status), verdict.missing
+        if not owns_text:
+            return answer, status, missing
         if status is AnswerStatus.UNANSWERABLE and not answer.refused:
             reason = "; ".join(missing) if missing else "the question"
             answer = GeneratedAnswer(f"The retrieved evidence does not answer: {reason.rstrip('?.! ')}.", (), refused=True)
         elif status is AnswerStatus.PARTIAL and missing:
             answer = dataclasses.replace(answer, text=f"{answer.text} Not found in the evidence: {'; '.join(m.rstrip('?.! ') for m in missing)}.", status=status)
         return answer, status, missing
-
-    def _verdict_beside(self, query: str, answer: GeneratedAnswer, documents: Sequence[FusedDocument], notes: list[str]) -> tuple[AnswerStatus, tuple[str, ...]]:
-        """The status beside a caller's own generator's answer, whose text is never changed:
-        the same checks as :meth:`_verdict` (citations, grounding of cited claims, the
-        answerability of the evidence) lower the status and are noted in the trace. An answer
-        citing no ``[n]`` is not lowered for that (a free-text generator is a normal case); the
-        note says its claims were not checked."""
-        status = answer.status
-        if verify_citations(answer, documents):
-            status = least_status(status, AnswerStatus.PARTIAL)
-        _, dropped = _grounded(answer, documents)
-        if dropped:
-            notes.append(f"grounding: {len(dropped)} claim(s) do not hold (the generator's text is kept): {'; '.join(dropped)}")
-            status = least_status(status, AnswerStatus.PARTIAL)
-        if not answer.refused and CITATION_MARKER.search(answer.text) is None:
-            notes.append("the generator's answer cites no document ([n]); its claims were not checked against the evidence")
-        missing: tuple[str, ...] = ()
-        if self.answerability is not False and status is not AnswerStatus.UNANSWERABLE:
-            verdict = self.answerability.check(query, documents)
-            if verdict.status is not AnswerStatus.ANSWERED:
-                notes.append(f"answerability: {verdict.status.value} (lowest part share {verdict.score:.3f}); the generator's text is kept")
-            status, missing = least_status(status, verdict.status), verdict.missing
-        return status, missing
 
     async def arun(self, request: RAGRequest | str | Mapping[str, Any]) -> RAGResult:
         """Answer one request without blocking the event loop (``run`` in a worker thread,
