@@ -337,6 +337,11 @@ class HyDETest(unittest.TestCase):
             return trigram_retriever(payload, context)
 
         vector.__module__ = "ragskill_sample_component_vector_retriever"  # how the earlier runner names its module
+        # The same component loaded by another loader: only the folder it came from names it.
+        namespace = {"trigram_retriever": trigram_retriever}
+        exec(compile("def run(inputs, context):\n    return trigram_retriever(inputs, context)\n",
+                     "skills/components/component-vector-retriever/scripts/component.py", "exec"), namespace)
+        loaded = namespace["run"]
 
         class EarlierRunner(Slots):
             @property
@@ -345,6 +350,7 @@ class HyDETest(unittest.TestCase):
 
         for slots in (
             EarlierRunner(ScriptedModel(PASSAGE), rewriter=hyde_rewriter, retrievers=[lexical_retriever, vector], generator=grounded_generator),
+            EarlierRunner(ScriptedModel(PASSAGE), rewriter=hyde_rewriter, retrievers=[lexical_retriever, loaded], generator=grounded_generator),
             script.ComponentSlots({"rewriter": hyde_rewriter, "retrievers": [lexical_retriever, _plain_vector], "generator": grounded_generator},
                                   ScriptedModel(PASSAGE), kinds={"retrievers": ["lexical", "vector"]}),
         ):

@@ -91,6 +91,15 @@ class EarlierSkillShapesTest(unittest.TestCase):
         self.assertTrue(seen)
         self.assertEqual(out["documents"][0]["id"], "leaves")
 
+    def test_a_generator_function_keeps_its_answer_and_the_verdict_goes_beside_it(self):
+        text = "Hans Lippershey applied for the first telescope patent."
+        out = script.run({"query": "Who invented the telescope in 1608?", "documents": DOCUMENTS}, {"generator": lambda query, documents: text})
+        self.assertEqual(out["answer"], text)
+        self.assertEqual((out["status"], out["refused"]), ("unanswerable", False))
+        self.assertTrue(any("text is kept" in n for n in out["trace"]["notes"]), out["trace"]["notes"])
+        default = script.run({"query": "Who invented the telescope in 1608?", "documents": DOCUMENTS})
+        self.assertTrue(default["refused"])  # the built-in extractive generator keeps the abstention
+
     def test_two_lambdas_get_distinct_names(self):
         out = script.run({"query": QUERY, "top_k": 2}, {"retrievers": [lambda q, k: _ranked(q, k), lambda q, k: _ranked(q, k)[::-1]]})
         self.assertEqual(sorted({b["retriever"] for b in out["branches"]}), ["<lambda>", "<lambda>#2"])

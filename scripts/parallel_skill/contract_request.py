@@ -23,9 +23,10 @@ DEFAULT_TOP_K = 3
 DEFAULT_RANK_CONSTANT = 60
 DEFAULT_REWRITE_TEMPERATURE = 0.0
 DEFAULT_REWRITE_MAX_TOKENS = 256
-# The package the earlier HyDE component names as the retriever it requires; the earlier
-# skill runner loads a component's script as a module named after its package.
-_VECTOR_PACKAGE_MODULE = "component_vector_retriever"
+# The package the earlier HyDE component names as the retriever it requires. The earlier
+# skill runner loads a component's script as a module named after its package, from the
+# package's folder; either name marks a bound function as that component.
+_VECTOR_PACKAGE_NAMES = ("component_vector_retriever", "component-vector-retriever")
 
 
 def is_slot_object(components: object) -> bool:
@@ -141,8 +142,9 @@ def retriever_kinds(components: Any) -> tuple[str, ...] | None:
 
     Read from ``components.kinds("retrievers")``; else from the callables in
     ``components.bindings["retrievers"]`` (the earlier skill runner's field): their ``kind``
-    attribute, or ``"vector"`` for the earlier vector retriever component. ``None`` when nothing
-    says which retriever is a vector one.
+    attribute, or ``"vector"`` for the earlier vector retriever component (its package name in
+    the module or file the function came from). ``None`` when nothing says which retriever is
+    a vector one.
     """
     kinds_of = getattr(components, "kinds", None)
     if callable(kinds_of):
@@ -163,7 +165,9 @@ def _kind_of(fn: object) -> str:
     kind = getattr(fn, "kind", None)
     if isinstance(kind, str) and kind:
         return kind
-    return "vector" if str(getattr(fn, "__module__", "")).endswith(_VECTOR_PACKAGE_MODULE) else "other"
+    code = getattr(fn, "__code__", None)
+    where = f"{getattr(fn, '__module__', '')} {getattr(code, 'co_filename', '')}".replace("\\", "/")
+    return "vector" if any(name in where for name in _VECTOR_PACKAGE_NAMES) else "other"
 
 
 class ComponentSlots:
