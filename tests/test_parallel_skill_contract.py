@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import math
+import random
 import threading
 import unittest
 from pathlib import Path
@@ -254,6 +255,18 @@ class ReferenceRRFTest(unittest.TestCase):
         # a and b: 1/11 + 1/12 each (a tie, broken by id); c: 1/13, d: 1/13.
         self.assertEqual(asked, [4])
         self.assertEqual([(d["id"], d["score"]) for d in out["documents"]], [("a", 1 / 11 + 1 / 12), ("b", 1 / 11 + 1 / 12)])
+
+    def test_random_rankings_with_many_ties_match_the_reference(self):
+        rng = random.Random(21)
+        ids = [f"d{n}" for n in range(8)]
+        for case in range(150):
+            lists = [[{"id": i, "text": i} for i in rng.sample(ids, rng.randint(0, len(ids)))] for _ in range(rng.randint(2, 4))]
+            retrievers = [lambda payload, context, rows=rows: {"documents": rows[: payload["top_k"]]} for rows in lists]
+            request = {"query": "q", "top_k": rng.randint(1, 5), "rank_constant": rng.randint(1, 70)}
+            with self.subTest(case=case):
+                ours = script.run(request, Slots(retrievers=retrievers, generator=lambda p, c: {"answer": "ok"}))
+                expected = reference_run(request, Slots(retrievers=retrievers, generator=lambda p, c: {"answer": "ok"}))
+                self.assertEqual(ours["documents"], expected["documents"])
 
     def test_the_first_object_seen_for_an_id_is_returned(self):
         def first(payload, context):
