@@ -12,14 +12,19 @@ it as a vector retriever); a generator is a ``Generator`` object or ``fn(query, 
 (default: the extractive generator). ``rewriter`` and ``reranker`` may be objects or names
 (``identity``, ``multi_query``, ``decomposition``, ``rm3``; ``lexical``, ``mmr``).
 
-The earlier parallel-RAG skill's shapes are accepted too: ``documents`` in the request (a list of
-``{"id", "text", "title"?, "corpus_id"?, "metadata"?}``, searched in memory by BM25 and hashed
-vectors when no retriever is given), a rewriter function ``fn(query) -> list[str]`` or
-``{"queries": [...]}``, a reranker function ``fn(query, documents, top_k) -> documents``, a
-components object with ``has(name)``, ``call(name, ...)`` and ``call_all(name, ...)`` instead of a
-mapping, and the request keys ``max_tokens`` (for a model-backed generator) and
-``rewrite_temperature`` / ``rewrite_max_tokens`` (for a model-backed rewriter), noted as ignored
-in the trace otherwise. ``trace["events"]`` lists ``{"step": ...}`` events beside the trace.
+The earlier parallel-RAG skill's contract runs unchanged: pass its components object (``has``,
+``call(slot, payload)``, ``call_all(slot, payload)``; slots ``rewriter``, ``retrievers``,
+``reranker``, ``generator``) and its request (``query``, ``top_k``, ``rank_constant``,
+``documents``, ``rewrite_temperature``, ``rewrite_max_tokens``, ``max_tokens``) and the result
+is its ``{"answer", "documents", "trace"}``, fused by its RRF (see ``parallel_skill``).
+``ComponentSlots`` binds component functions ``fn(payload, context)`` to those slots.
+With a mapping of components, the request may also carry ``documents`` (a list of ``{"id",
+"text", "title"?, "corpus_id"?, "metadata"?}``, searched in memory by BM25 and hashed vectors),
+a rewriter may be ``fn(query) -> list[str]`` or ``{"queries": [...]}``, a reranker
+``fn(query, documents, top_k) -> documents``, and ``max_tokens`` / ``rewrite_temperature`` /
+``rewrite_max_tokens`` reach model-backed components (noted as ignored in the trace otherwise);
+``trace["events"]`` lists ``{"step": ...}`` events beside the trace. A generator you bind
+decides the answer text; the workflow's verdict goes beside it (``status``, trace notes).
 
 As a command, it reads one JSON request on stdin and answers it over a built-in demo corpus,
 or over a folder of ``.txt`` files (``--docs DIR``), with a BM25 and a hashed-vector retriever::
@@ -35,27 +40,26 @@ from __future__ import annotations
 
 import argparse
 import copy
-import dataclasses
-import inspect
 import json
 import sys
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-# Import the package from the repository's src/ when it is not installed.
+# Import the package from the repository's src/ when it is not installed, and this script's
+# own helpers (the parallel_skill package beside it).
 _SRC = Path(__file__).resolve().parents[1] / "src"
 if _SRC.is_dir() and str(_SRC) not in sys.path:
     sys.path.insert(0, str(_SRC))
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from agentic_rag._contracts import Document, Snippet  # noqa: E402
+from agentic_rag._contracts import Document  # noqa: E402
 from agentic_rag._errors import AgenticRAGError, BranchFailureError, InvalidInputError  # noqa: E402
 from agentic_rag._parallel import (  # noqa: E402
     DecompositionRewriter,
     ExtractiveGenerator,
     FunctionGenerator,
-    FunctionRetriever,
     IdentityRewriter,
     LexicalReranker,
     MMRReranker,
@@ -65,7 +69,9 @@ from agentic_rag._parallel import (  # noqa: E402
     RAGResult,
     RM3Rewriter,
 )
-from agentic_rag._parallel.contracts import RewriteRequest, RewriteResult  # noqa: E402
+from agentic_rag._parallel.contracts import RewriteResult  # noqa: E402,F401  (for callers building rewrites)
+from parallel_skill import ComponentSlots, is_slot_object, run_contract  # noqa: E402,F401  (ComponentSlots: for callers)
+from parallel_skill.function_adapters import FunctionReranker, FunctionViewRewriter, TunedRewriter, accepts, function_retriever  # noqa: E402,F401
 
 REQUEST_KEYS = ("query", "top_k", "rank_constant", "weights", "rank_window", "deadline_s", "min_branches", "branch_k", "corpus_ids")
 # Keys of the earlier skill's requests, handled here rather than by RAGRequest.
@@ -100,25 +106,31 @@ def run(request: Mapping[str, Any], components: Any = None) -> dict[str, Any]:
             ``rewrite_max_tokens``.
         components: A mapping with ``retrievers`` (a list of Retriever objects or functions),
             optional ``rewriter``, ``reranker`` (objects, functions or names) and ``generator``
-            (object or function); or an object with ``has``/``call``/``call_all``; or ``None``
-            when the request carries ``documents``.
+            (object or function); or ``None`` when the request carries ``documents``; or the
+            earlier skill's object with ``has``/``call``/``call_all`` (its contract, its result).
 
     Returns:
-        JSON-serialisable ``answer``, ``refused``, ``citations``, ``documents`` (each with
-        ``id``, ``corpus_id``, ``text``, ``score``, ``normalized_score``, ``rank`` and
+        For the earlier skill's object, its ``answer``, ``documents`` and ``trace`` (see
+        ``parallel_skill.run_contract``). Otherwise JSON-serialisable ``answer``,
+        ``refused``, ``status``, ``missing``, ``citations``, ``documents`` (each with ``id``,
+        ``corpus_id``, ``text``, ``score``, ``normalized_score``, ``rank`` and
         ``contributions``), ``branches`` (each with ``retriever``, ``query``, ``status``,
         ``elapsed_s``...), ``degraded`` and ``trace`` (with ``events``).
 
     Raises:
-        InvalidInputError: A bad request or component (``BindingError`` for a wrong slot).
+        InvalidInputError: A bad request or component (``BindingError`` for a wrong slot);
+            for the earlier contract also ``top_k`` or ``rank_constant`` <= 0 and a rewriter
+            that returned no query, as the earlier skill raised (``ValueError`` subclasses).
         BranchFailureError: Fewer branches succeeded than ``min_branches``.
     """
+    if is_slot_object(components):
+        return run_contract(request, components)
     if not isinstance(request, Mapping):
         raise InvalidInputError(f"request must be a JSON object, got {type(request).__name__}", stage="workflow")
     fields = {k: v for k, v in request.items() if k not in EXTRA_KEYS}
     rag_request = parse_request(fields)
     tuning = {k: request[k] for k in EXTRA_KEYS[1:] if request.get(k) is not None}
-    components = _component_mapping(components, request.get("documents"), rag_request.query, rag_request.hits_per_branch)
+    components = _component_mapping(components, request.get("documents"))
     notes: list[str] = []
     workflow = build_workflow(components, tuning=tuning, notes=notes)
     out = result_to_json(workflow.run(rag_request))
@@ -127,19 +139,18 @@ def run(request: Mapping[str, Any], components: Any = None) -> dict[str, Any]:
     return out
 
 
-def _component_mapping(components: Any, documents: Any, query: str, k: int) -> Mapping[str, Any]:
-    """The components as a mapping: an object with ``has``/``call``/``call_all`` is adapted,
-    and ``documents`` become the BM25 and hashed-vector retrievers when none is given."""
+def _component_mapping(components: Any, documents: Any) -> Mapping[str, Any]:
+    """The components as a mapping; ``documents`` become the BM25 and hashed-vector retrievers
+    when none is given."""
     if components is None:
         components = {}
-    elif not isinstance(components, Mapping) and all(callable(getattr(components, m, None)) for m in ("has", "call", "call_all")):
-        components = _from_object(components, query, k)
     if not isinstance(components, Mapping):
         raise InvalidInputError(f"components must be a mapping or an object with has/call/call_all, got {type(components).__name__}", stage="workflow")
     if documents is None:
         return components
     if components.get("retrievers"):
-        raise InvalidInputError("give the request 'documents' or components['retrievers'], not both", stage="workflow")
+        raise InvalidInputError("give the request 'documents' or components['retrievers'], not both; to hand the request's documents "
+                                "to your own retrievers, bind them as the earlier skill did (ComponentSlots or an object with has/call/call_all)", stage="workflow")
     return {**components, **demo_components(request_documents(documents))}
 
 
@@ -164,55 +175,6 @@ def request_documents(documents: Any) -> list[Document]:
         out.append(Document(id=str(item.get("id", f"doc-{n + 1}")), text=item["text"], title=item.get("title", ""),
                             corpus_id=item.get("corpus_id", "default"), metadata=item.get("metadata") or {}))
     return out
-
-
-def _from_object(obj: Any, query: str, k: int) -> dict[str, Any]:
-    """Adapt the earlier skill's components object (``has``/``call``/``call_all``)."""
-    out: dict[str, Any] = {}
-    if obj.has("retriever"):
-        out["retrievers"] = _ObjectRetrievers(obj).retrievers(query, k)
-    if obj.has("rewriter"):
-        out["rewriter"] = _named_fn(lambda query: obj.call("rewriter", query), "rewriter")
-    if obj.has("reranker"):
-        out["reranker"] = _named_fn(lambda query, documents, top_k: obj.call("reranker", query, documents, top_k), "reranker")
-    if obj.has("generator"):
-        out["generator"] = _named_fn(lambda query, documents: obj.call("generator", query, documents), "generator")
-    return out
-
-
-def _named_fn(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
-    fn.__name__ = name
-    return fn
-
-
-class _ObjectRetrievers:
-    """The retrievers behind ``call_all("retriever", query, k)``, one branch each. How many
-    there are is learnt from the answer for the user's query; each query is asked once (the
-    first branch to ask fills a cache the others read)."""
-
-    def __init__(self, obj: Any) -> None:
-        self.obj = obj
-        self.lock = threading.Lock()
-        self.cache: dict[tuple[str, int], list[Any]] = {}
-
-    def results(self, query: str, k: int) -> list[Any]:
-        with self.lock:
-            if (query, k) not in self.cache:
-                made = self.obj.call_all("retriever", query, k)
-                if not isinstance(made, (list, tuple)):
-                    raise InvalidInputError(f"call_all('retriever', ...) must return one result per retriever, got {type(made).__name__}", stage="workflow")
-                self.cache[(query, k)] = list(made)
-            return self.cache[(query, k)]
-
-    def retrievers(self, query: str, k: int) -> list[Any]:
-        count = len(self.results(query, k))
-        return [FunctionRetriever(self._one(i), name=f"retriever#{i + 1}") for i in range(count)]
-
-    def _one(self, i: int) -> Callable[[str, int], Any]:
-        def retrieve(query: str, k: int) -> Any:
-            found = self.results(query, k)
-            return found[i] if i < len(found) else []
-        return retrieve
 
 
 def parse_request(request: Mapping[str, Any]) -> RAGRequest:
@@ -258,7 +220,7 @@ def build_workflow(components: Mapping[str, Any], *, tuning: Mapping[str, Any] |
     if not isinstance(raw, (list, tuple)):
         raise InvalidInputError(f"components['retrievers'] must be a list, got {type(raw).__name__}", stage="workflow")
     taken: dict[str, int] = {}
-    retrievers = [_retriever(r, taken) for r in raw]
+    retrievers = [function_retriever(r, taken) for r in raw]
     rewriter = components.get("rewriter")
     if isinstance(rewriter, str):
         rewriter = _named(REWRITERS, rewriter, "rewriter")(retrievers[0] if retrievers else None)
@@ -275,7 +237,7 @@ def build_workflow(components: Mapping[str, Any], *, tuning: Mapping[str, Any] |
     if generator is None:
         generator = ExtractiveGenerator()
     elif callable(generator) and not callable(getattr(generator, "generate", None)):
-        if "max_tokens" in tuning and _accepts(generator, "max_tokens"):
+        if "max_tokens" in tuning and accepts(generator, "max_tokens"):
             fn, limit = generator, tuning.pop("max_tokens")
             generator = FunctionGenerator(lambda query, documents: fn(query, documents, max_tokens=limit), name=getattr(fn, "__name__", ""))
         else:
@@ -287,81 +249,6 @@ def build_workflow(components: Mapping[str, Any], *, tuning: Mapping[str, Any] |
         slot = "generator" if key == "max_tokens" else "rewriter"
         notes.append(f"{key}={tuning[key]!r} ignored: no model-backed {slot} to pass it to")
     return ParallelRAGWorkflow(retrievers, rewriter=rewriter, reranker=reranker, generator=generator)
-
-
-def _accepts(fn: Callable[..., Any], name: str) -> bool:
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    return any(p.name == name or p.kind is p.VAR_KEYWORD for p in params)
-
-
-def _retriever(item: Any, taken: dict[str, int]) -> Any:
-    """A Retriever object as is; a function wrapped, with a distinct name (the second
-    ``<lambda>`` is ``<lambda>#2``)."""
-    if callable(getattr(item, "retrieve", None)) or not callable(item):
-        return item
-    base = getattr(item, "name", None) or getattr(item, "__name__", "") or type(item).__name__
-    taken[base] = taken.get(base, 0) + 1
-    name = base if taken[base] == 1 else f"{base}#{taken[base]}"
-    return FunctionRetriever(item, name=name, kind=getattr(item, "kind", "other"))
-
-
-class FunctionViewRewriter:
-    """A function ``fn(query) -> list[str]`` or ``{"queries": [...]}`` as a query-view rewriter."""
-
-    def __init__(self, fn: Callable[[str], Any]) -> None:
-        self.fn = fn
-        self.name = getattr(fn, "__name__", "") or "rewriter"
-
-    def rewrite(self, request: RewriteRequest) -> RewriteResult:
-        made = self.fn(request.query)
-        if isinstance(made, Mapping):
-            unknown = sorted(set(made) - {"queries"})
-            if unknown:
-                raise InvalidInputError(f"rewriter returned unknown keys {unknown}; expected {{'queries': [...]}}", stage="workflow")
-            made = made.get("queries")
-        if not isinstance(made, (list, tuple)) or not made:
-            raise InvalidInputError(f"rewriter must return a non-empty list of strings or {{'queries': [...]}}, got {made!r}"[:200], stage="workflow")
-        return RewriteResult(queries=tuple(made))
-
-
-class TunedRewriter:
-    """A model-backed rewriter asked with the request's temperature and token cap."""
-
-    def __init__(self, inner: Any, temperature: float | None, max_tokens: int | None) -> None:
-        self.inner, self.temperature, self.max_tokens = inner, temperature, max_tokens
-        self.name = getattr(inner, "name", "") or type(inner).__name__
-        self.requires_vector_retriever = getattr(inner, "requires_vector_retriever", False)
-
-    def rewrite(self, request: RewriteRequest) -> RewriteResult:
-        return self.inner.rewrite(RewriteRequest(request.query, temperature=self.temperature, max_tokens=self.max_tokens))
-
-
-class FunctionReranker:
-    """A function ``fn(query, documents, top_k) -> documents`` as a reranker: it sees each hit
-    as ``{"id", "corpus_id", "text", "score"}`` and returns those (or their ids), best first; a
-    returned ``score`` replaces the hit's score, else the order sets it."""
-
-    def __init__(self, fn: Callable[[str, list[dict[str, Any]], int], Any]) -> None:
-        self.fn = fn
-        self.name = getattr(fn, "__name__", "") or "reranker"
-
-    def rerank(self, query: str, hits: Sequence[Snippet], top_k: int) -> tuple[Snippet, ...]:
-        by_id = {h.document_id: h for h in hits}
-        shown = [{"id": h.document_id, "corpus_id": h.corpus_id, "text": h.text, "score": h.score} for h in hits]
-        made = self.fn(query, shown, top_k)
-        if not isinstance(made, (list, tuple)):
-            raise InvalidInputError(f"reranker must return a list of documents, got {type(made).__name__}", stage="workflow")
-        out: dict[str, Snippet] = {}
-        for n, item in enumerate(made[:top_k]):
-            key = item.get("id") if isinstance(item, Mapping) else item
-            if key not in by_id:
-                raise InvalidInputError(f"reranker returned a document not in its input: {key!r}", stage="workflow")
-            score = item.get("score") if isinstance(item, Mapping) and isinstance(item.get("score"), (int, float)) else float(len(made) - n)
-            out.setdefault(key, dataclasses.replace(by_id[key], score=float(score)))
-        return tuple(out.values())
 
 
 def trace_events(out: Mapping[str, Any], notes: Sequence[str]) -> list[dict[str, Any]]:
@@ -389,6 +276,8 @@ def result_to_json(result: RAGResult) -> dict[str, Any]:
         "query": result.query,
         "answer": result.answer.text,
         "refused": result.answer.refused,
+        "status": result.status.value,
+        "missing": list(result.missing),
         "citations": [c.to_dict() for c in result.answer.citations],
         "documents": [
             {

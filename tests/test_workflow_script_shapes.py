@@ -1,5 +1,6 @@
-"""``scripts/workflow.py`` takes the earlier parallel-RAG skill's request and component shapes,
-and a HyDE passage never pushes out the real document that says the same thing."""
+"""``scripts/workflow.py`` with a mapping of components takes the earlier parallel-RAG skill's
+request keys and plain-function shapes, and a HyDE passage never pushes out the real document
+that says the same thing. The earlier skill's components object: ``test_parallel_skill_contract``."""
 
 from __future__ import annotations
 
@@ -31,25 +32,6 @@ def _ranked(query, top_k, docs=DOCUMENTS):
     words = set(query.lower().replace("?", "").split())
     scored = [{"id": d["id"], "text": d["text"], "score": float(len(words & set(d["text"].lower().rstrip(".").split())))} for d in docs]
     return sorted((r for r in scored if r["score"] > 0), key=lambda r: (-r["score"], r["id"]))[:top_k]
-
-
-class Components:
-    """The earlier skill's components object: named components behind has/call/call_all."""
-
-    def __init__(self, **named):
-        self.named = {k: v if isinstance(v, list) else [v] for k, v in named.items()}
-        self.calls = []
-
-    def has(self, name):
-        return name in self.named
-
-    def call(self, name, *args):
-        self.calls.append(name)
-        return self.named[name][0](*args)
-
-    def call_all(self, name, *args):
-        self.calls.append(name)
-        return [fn(*args) for fn in self.named[name]]
 
 
 class HyDERegressionTest(unittest.TestCase):
@@ -109,14 +91,14 @@ class EarlierSkillShapesTest(unittest.TestCase):
         self.assertTrue(seen)
         self.assertEqual(out["documents"][0]["id"], "leaves")
 
-    def test_components_object_with_has_call_call_all(self):
-        components = Components(retriever=[_ranked, lambda q, k: _ranked(q, k, DOCUMENTS[::-1])],
-                                generator=lambda query, documents: documents[0].snippet.text + " [1]")
-        out = script.run({"query": QUERY, "top_k": 2}, components)
-        self.assertEqual(sorted({b["retriever"] for b in out["branches"]}), ["retriever#1", "retriever#2"])
-        self.assertIn("generator", components.calls)
-        self.assertEqual(components.calls.count("retriever"), 1)  # one call_all per query, shared by both branches
-        self.assertEqual(out["answer"], DOCUMENTS[0]["text"] + " [1]")
+    def test_a_generator_function_keeps_its_answer_and_the_verdict_goes_beside_it(self):
+        text = "Hans Lippershey applied for the first telescope patent."
+        out = script.run({"query": "Who invented the telescope in 1608?", "documents": DOCUMENTS}, {"generator": lambda query, documents: text})
+        self.assertEqual(out["answer"], text)
+        self.assertEqual((out["status"], out["refused"]), ("unanswerable", False))
+        self.assertTrue(any("text is kept" in n for n in out["trace"]["notes"]), out["trace"]["notes"])
+        default = script.run({"query": "Who invented the telescope in 1608?", "documents": DOCUMENTS})
+        self.assertTrue(default["refused"])  # the built-in extractive generator keeps the abstention
 
     def test_two_lambdas_get_distinct_names(self):
         out = script.run({"query": QUERY, "top_k": 2}, {"retrievers": [lambda q, k: _ranked(q, k), lambda q, k: _ranked(q, k)[::-1]]})

@@ -292,7 +292,9 @@ class RAGResult(JsonContract):
         degraded: True when a branch timed out or failed, or the rewriter fell back.
         trace: What the workflow did.
         status: The verdict: the generator's own status, lowered by the answerability check
-            and by citations that do not hold; never ANSWERED without a cited claim.
+            and by citations that do not hold; for the library's generators never ANSWERED
+            without a cited claim (a caller's generator keeps its text, and the status is
+            the verdict on the evidence beside it).
         missing: The question parts the answerability check found no passage for.
     """
 

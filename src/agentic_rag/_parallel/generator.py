@@ -86,6 +86,9 @@ class ExtractiveGenerator:
         InvalidInputError: ``max_sentences`` below 1 or ``keep_ratio`` outside (0, 1].
     """
 
+    #: The workflow may refuse in its place when the evidence does not answer (its abstention).
+    workflow_guards_text = True
+
     def __init__(
         self,
         analyzer: Analyzer | None = None,

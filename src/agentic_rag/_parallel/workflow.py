@@ -83,7 +83,10 @@ class ParallelRAGWorkflow:
             name (its ``name`` attribute, or class name and position).
         rewriter: At most one ``QueryViewRewriter`` (``None``: the query is the one view).
         reranker: At most one ``Reranker``, applied to each branch with the original query.
-        generator: Exactly one ``Generator``.
+        generator: Exactly one ``Generator``. Its answer text is the answer, and the verdict
+            (``status``, ``missing``, trace notes) goes beside it; only the library's own
+            generators (``workflow_guards_text = True``) have claims that do not hold dropped
+            and an unanswerable verdict turned into a refusal.
         max_workers: Threads per request (>= 1; default 16).
         fusion: ``rrf`` (default), ``relative_score`` or ``dbsf``.
         dedup_key: Fusion dedup key of a snippet (default ``(corpus id, document id)``).
@@ -190,6 +193,7 @@ class ParallelRAGWorkflow:
         ]
         documents = fuse_ranked_lists(lists, method=self.fusion, k=request.rank_constant, rank_window=request.rank_window, key=self.dedup_key, limit=request.top_k)
         generate_start = time.monotonic()
+        owns_text = _workflow_guards_text(self.generator)
         try:
             answer = self.generator.generate(request.query, documents)
         except BudgetExhaustedError as exc:
@@ -199,7 +203,7 @@ class ParallelRAGWorkflow:
 
             answer = ExtractiveGenerator().generate(request.query, documents)
             notes.append(f"generator stopped by the budget ({exc.reason}); answered extractively")
-            fell_back = True
+            fell_back, owns_text = True, True
         if not isinstance(answer, GeneratedAnswer):
             raise InvalidInputError(f"generator {component_name(self.generator)!r} returned {type(answer).__name__}; expected a GeneratedAnswer", stage=_STAGE)
         notes.extend(f"citation problem: {p}" for p in verify_citations(answer, documents))
@@ -218,28 +222,39 @@ class ParallelRAGWorkflow:
             notes=tuple(notes),
         )
         degraded = fell_back or any(not o.ok for o in outcomes)
-        answer, status, missing = self._verdict(request.query, answer, documents, notes)
+        answer, status, missing = self._verdict(request.query, answer, documents, notes, owns_text=owns_text)
         trace = dataclasses.replace(trace, notes=tuple(notes))
         return RAGResult(request.query, answer, documents, outcomes, degraded, trace, status, missing)
 
-    def _verdict(self, query: str, answer: GeneratedAnswer, documents: Sequence[FusedDocument], notes: list[str]) -> tuple[GeneratedAnswer, AnswerStatus, tuple[str, ...]]:
+    def _verdict(self, query: str, answer: GeneratedAnswer, documents: Sequence[FusedDocument], notes: list[str], *, owns_text: bool) -> tuple[GeneratedAnswer, AnswerStatus, tuple[str, ...]]:
         """The honest status: the generator's own, lowered by the answerability check and by
-        citations that do not hold. An unanswerable verdict keeps no claim: the answer
-        becomes a refusal (the documents stay in the result as evidence)."""
+        citations that do not hold. For the library's generators (``owns_text``) claims that do
+        not hold are dropped, and an unanswerable verdict keeps no claim: the answer becomes a
+        refusal (the documents stay in the result as evidence). A caller's generator keeps its
+        text: the same checks lower the status beside it and are noted, and an answer citing
+        no ``[n]`` is not lowered for that (a free-text generator is a normal case)."""
         status = answer.status
         if verify_citations(answer, documents):
             status = least_status(status, AnswerStatus.PARTIAL)
-        answer, dropped = _grounded(answer, documents)
-        if dropped:
+        guarded, dropped = _grounded(answer, documents)
+        if dropped and owns_text:
+            answer = guarded
             notes.append(f"grounding: {len(dropped)} claim(s) removed: {'; '.join(dropped)}")
             status = least_status(status, AnswerStatus.PARTIAL if answer.citations else AnswerStatus.UNANSWERABLE)
-        if not answer.citations and not answer.refused and answer.status is not AnswerStatus.UNANSWERABLE and CITATION_MARKER.search(answer.text) is None:
+        elif dropped:
+            notes.append(f"grounding: {len(dropped)} claim(s) do not hold (the generator's text is kept): {'; '.join(dropped)}")
+            status = least_status(status, AnswerStatus.PARTIAL)
+        uncited = not answer.citations and not answer.refused and CITATION_MARKER.search(answer.text) is None
+        if uncited and owns_text and answer.status is not AnswerStatus.UNANSWERABLE:
             status = AnswerStatus.UNANSWERABLE  # nothing cited, nothing claimed
+        elif uncited and not owns_text:
+            notes.append("the generator's answer cites no document ([n]); its claims were not checked against the evidence")
         missing: tuple[str, ...] = ()
         if self.answerability is not False and status is not AnswerStatus.UNANSWERABLE:
             verdict = self.answerability.check(query, documents)
             if verdict.status is not AnswerStatus.ANSWERED:
-                notes.append(f"answerability: {verdict.status.value} (lowest part share {verdict.score:.3f})")
+                kept = "" if owns_text else "; the generator's text is kept"
+                notes.append(f"answerability: {verdict.status.value} (lowest part share {verdict.score:.3f}){kept}")
             status, missing = least_status(status, verdict.status), verdict.missing
             earned = getattr(self.answerability, "earned", None)
             if status is AnswerStatus.ANSWERED and callable(earned):
@@ -249,6 +264,8 @@ class ParallelRAGWorkflow:
                 if judged.status is not AnswerStatus.ANSWERED:
                     notes.append(f"earned: partial: no claim holds what is asked for in {'; '.join(judged.missing)}")
                     status, missing = AnswerStatus.PARTIAL, judged.missing
+        if not owns_text:
+            return answer, status, missing
         if status is AnswerStatus.UNANSWERABLE and not answer.refused:
             reason = "; ".join(missing) if missing else "the question"
             answer = GeneratedAnswer(f"The retrieved evidence does not answer: {reason.rstrip('?.! ')}.", (), refused=True)
@@ -335,6 +352,13 @@ class ParallelRAGWorkflow:
             out.append(("reranker", component_name(self.reranker)))
         out.append(("generator", component_name(self.generator)))
         return tuple(out)
+
+
+def _workflow_guards_text(generator: object) -> bool:
+    """Whether the workflow may rewrite the generator's text (drop claims that do not hold,
+    turn an unanswerable verdict into a refusal). Only the library's own generators say so
+    (``workflow_guards_text = True``); a caller's generator decides its answer text."""
+    return getattr(generator, "workflow_guards_text", False) is True
 
 
 def _remaining(deadline: float | None) -> float | None:

@@ -81,6 +81,9 @@ class LLMGenerator(LLMComponent):
         InvalidInputError: Bad arguments.
     """
 
+    #: The library's generator: the workflow's grounding check may drop its claims.
+    workflow_guards_text = True
+
     def __init__(
         self,
         llm: Any,
