@@ -142,6 +142,12 @@ class TrickyTree(unittest.TestCase):
         self.assertNotIn("local.md", self._walked(self.root / "sub"))
         self.assertEqual(self._walked(self.root / "top"), ["keep.md", "sub/c.md"])
 
+    def test_a_folder_asked_for_is_walked_even_when_ignored_above(self):
+        # As ripgrep does with a path it is given; rules above still apply to what is inside.
+        self._git_repo()
+        self.assertEqual(self._walked(self.root / "build"), ["a.md"])
+        self.assertEqual(self._walked(self.root / "logs"), ["keep.md"])
+
     def test_git_folder_is_never_walked(self):
         self._git_repo()
         _write(self.root / ".git" / "notes.md")

@@ -57,7 +57,9 @@ class WalkOptions:
         max_file_bytes: Larger files are listed as skipped.
         ignore_files: Leave out what ``.gitignore`` and ``.ignore`` files ignore, from the
             walked folder down and, inside a git repository, from the repository's top
-            (with its ``info/exclude``), as ripgrep does; ignored paths are not listed.
+            (with its ``info/exclude``), as ripgrep does; ignored paths are not listed. The
+            walked folder itself is never tested (a folder asked for is walked even when a
+            rule above it ignores it, as ripgrep does), nor is a single file asked for.
         exclude: Gitignore-style globs matched against paths relative to the walked folder
             (``"drafts/"``, ``"*.min.html"``, ``"/CHANGES.rst"``); what they match is left out,
             whatever the ignore files say, and not listed.
