@@ -192,6 +192,17 @@ class IgnoreFileTest(unittest.TestCase):
         self.assertEqual([f.relative for f in result.files], ["page.md"])
         self.assertEqual(result.skipped, ())
 
+    def test_a_linked_worktree_reads_the_common_info_exclude(self):
+        # A linked worktree's ".git" is a file naming its git folder, whose "commondir"
+        # leads to the folder holding info/exclude.
+        base = Path(self._tmp.name)
+        _write(base / "main.git" / "info" / "exclude", "local-only.md\n")
+        _write(base / "main.git" / "worktrees" / "docs" / "commondir", "../..\n")
+        _write(self.root / ".git", f"gitdir: {base / 'main.git' / 'worktrees' / 'docs'}\n")
+        _write(self.root / "local-only.md")
+        _write(self.root / "guide.md")
+        self.assertEqual(self._files(), ["guide.md"])
+
     def test_parse_rules_matches_like_git(self):
         rules = RuleSet(parse_rules("*.md\n!important.md\ndocs/**/draft.md\n"))
         self.assertTrue(rules.ignores("notes.md", False))
