@@ -12,7 +12,7 @@ from agentic_rag._parallel.contracts import RewriteResult, ViewKind
 from agentic_rag._parallel.rewriters import DecompositionRewriter
 from agentic_rag._retrieval.function_retriever import FunctionRetriever
 from agentic_rag._text.analyzer import Analyzer
-from agentic_rag._text.questions import QUESTION_WORDS, find_comparison, fold_query, split_clauses, split_compound
+from agentic_rag._text.questions import QUESTION_WORDS, anchor_entity, find_comparison, fold_query, split_clauses, split_compound
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "agentic_rag"
 
@@ -64,6 +64,46 @@ class ComparisonTest(unittest.TestCase):
     def test_named_items_come_before_worded_forms(self):
         # The "X vs Y" wording alone would take "Cobalt Foods: which is older" as an item.
         self.assertEqual(DecompositionRewriter.decompose("Acme Robotics vs Cobalt Foods: which is older?"), ["Acme Robotics older", "Cobalt Foods older"])
+
+
+class SlashTokenTest(unittest.TestCase):
+    """A token joined by a slash is never cut: "HTTP/3 over QUIC" once became "How do I turn HTTP on?"."""
+
+    analyzer = Analyzer()
+
+    def test_the_issue_example_keeps_http_3_in_the_second_part(self):
+        question = "Does httpx support HTTP/3 over QUIC, and how do I turn it on?"
+        self.assertEqual(split_compound(question), ("Does httpx support HTTP/3 over QUIC?", "How do I turn HTTP/3 on?"))
+        facts = HeuristicPlanner().derive_facts(question)
+        self.assertEqual([f.description for f in facts], ["Does httpx support HTTP/3 over QUIC?", "How do I turn HTTP/3 on?"])
+
+    def test_a_pronoun_takes_the_whole_token(self):
+        cases = {
+            "Is TCP/IP used and how is it configured?": ("Is TCP/IP used?", "How is TCP/IP configured?"),
+            "Is Read/Write the default mode, and how do I change it?": ("Is Read/Write the default mode?", "How do I change Read/Write?"),
+            "Does Input/Output buffering apply and when is it flushed?": ("Does Input/Output buffering apply?", "When is Input/Output flushed?"),
+        }
+        for question, parts in cases.items():
+            with self.subTest(question=question):
+                self.assertEqual(split_compound(question), parts)
+
+    def test_lower_case_tokens_stay_whole_in_every_part(self):
+        for question, token in (("Does the client take a path and/or a URL, and how is it passed?", "and/or"),
+                                ("Is the file opened read/write and when is it closed?", "read/write"),
+                                ("Which is slower, input/output or parsing?", "input/output")):
+            with self.subTest(question=question):
+                parts = split_compound(question)
+                self.assertEqual(sum(token in part for part in parts), 1)
+                self.assertFalse(any(p.startswith(("Or", "Write", "Output")) for p in parts))
+                comparison = find_comparison(question, self.analyzer)
+                if comparison is not None:
+                    self.assertIn(token, comparison.items)
+
+    def test_compared_items_and_anchors_are_whole_tokens(self):
+        comparison = find_comparison("Which is faster, TCP/IP or QUIC?", self.analyzer)
+        self.assertEqual(comparison.items, ("TCP/IP", "QUIC"))
+        self.assertEqual(anchor_entity("Where was the author of the HTTP/2 specification born?"), "HTTP/2")
+        self.assertEqual(anchor_entity("Who wrote Read/Write Mode Guide?"), "Read/Write Mode Guide")
 
 
 class FoldQueryTest(unittest.TestCase):

@@ -2,9 +2,11 @@
 
 :func:`read_source` reads and hashes the bytes (the store compares hashes before parsing
 anything); :func:`parse_source` decodes them and hands them to the loader for the file type:
-plain text (paragraphs), Markdown (:mod:`~agentic_rag._ingest.markdown_loader`),
+plain text (paragraphs; a ``.txt`` file that is reStructuredText by its content goes to
+the reStructuredText loader, see :mod:`~agentic_rag._ingest.text_format`), Markdown (:mod:`~agentic_rag._ingest.markdown_loader`),
 reStructuredText (:mod:`~agentic_rag._ingest.rst_loader`), HTML
-(:mod:`~agentic_rag._ingest.html_loader`), JSON, JSONL and CSV
+(:mod:`~agentic_rag._ingest.html_loader`; a template rather than a page is skipped, see
+:mod:`~agentic_rag._ingest.template_html`), JSON, JSONL and CSV
 (:mod:`~agentic_rag._ingest.structured_loader`), Jupyter notebooks
 (:mod:`~agentic_rag._ingest.notebook_loader`); the binary formats, Word documents
 (:mod:`~agentic_rag._ingest.docx_loader`) and PDF (:mod:`~agentic_rag._ingest.pdf_loader`),
@@ -111,6 +113,13 @@ def _markdown(text: str, fields: FieldMapping) -> ParsedSource:
     return markdown_source(text)
 
 
+def _text(text: str, fields: FieldMapping) -> ParsedSource:
+    from agentic_rag._ingest.text_format import looks_like_rst
+
+    # Sphinx projects name reStructuredText ".txt" (Django's documentation): read by content.
+    return _rst(text, fields) if looks_like_rst(text) else ParsedSource(parse_plain_text(text))
+
+
 def _rst(text: str, fields: FieldMapping) -> ParsedSource:
     from agentic_rag._ingest.rst_loader import rst_source
 
@@ -119,8 +128,11 @@ def _rst(text: str, fields: FieldMapping) -> ParsedSource:
 
 def _html(text: str, fields: FieldMapping) -> ParsedSource:
     from agentic_rag._ingest.html_loader import parse_html
+    from agentic_rag._ingest.template_html import template_problem
 
-    return ParsedSource(parse_html(text))
+    parsed = ParsedSource(parse_html(text))
+    problem = "" if parsed.problem else template_problem(parsed.text)
+    return ParsedSource(problem=problem) if problem else parsed
 
 
 def _structured(kind: str) -> Callable[[str, FieldMapping], ParsedSource]:
@@ -152,7 +164,7 @@ def _pdf(data: bytes, pdf: PdfBackend) -> ParsedSource:
 
 #: The loader of each text file ending (lower case, with its dot), given the decoded text.
 PARSERS: dict[str, Callable[[str, FieldMapping], ParsedSource]] = {
-    ".txt": lambda text, fields: ParsedSource(parse_plain_text(text)),
+    ".txt": _text,
     ".md": _markdown,
     ".markdown": _markdown,
     ".rst": _rst,

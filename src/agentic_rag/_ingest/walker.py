@@ -4,7 +4,9 @@ The walk visits a tree in sorted order and returns every file a loader can read 
 file it passed over with the reason. Symbolic links are followed only while their target stays
 inside the indexed root (a link out of it is listed as skipped, a link cycle is visited once);
 hidden folders and tool folders (``.git``, ``__pycache__``, ``node_modules``, the store's own
-``.agentic-rag``) are left out silently. A file or folder whose name is not valid UTF-8 cannot be
+``.agentic-rag``) are left out silently, and so is whatever the ignore files ignore
+(``.gitignore``, ``.ignore``, the repository's ``info/exclude``: see
+:mod:`~agentic_rag._ingest.ignore_rules`) or an ``exclude`` glob names. A file or folder whose name is not valid UTF-8 cannot be
 stored or cited: it is listed as skipped under its name with the bad bytes written ``\\xff``.
 A folder that cannot be listed is skipped and named in :attr:`WalkResult.unreadable`, so an
 index run keeps what it held before instead of taking its files for deleted.
@@ -20,6 +22,7 @@ from pathlib import Path
 
 from agentic_rag._contracts.validation import require_bool, require_int
 from agentic_rag._errors import InvalidInputError
+from agentic_rag._ingest.ignore_rules import RuleSet, compile_excludes, repository_rules
 from agentic_rag._ingest.loaders import SUFFIXES
 
 __all__ = [
@@ -52,18 +55,34 @@ class WalkOptions:
         suffixes: File endings to index (lower case, with the dot); others are listed as
             skipped.
         max_file_bytes: Larger files are listed as skipped.
+        ignore_files: Leave out what ``.gitignore`` and ``.ignore`` files ignore, from the
+            walked folder down and, inside a git repository, from the repository's top
+            (with its ``info/exclude``), as ripgrep does; ignored paths are not listed. The
+            walked folder itself is never tested (a folder asked for is walked even when a
+            rule above it ignores it, as ripgrep does), nor is a single file asked for.
+        exclude: Gitignore-style globs matched against paths relative to the walked folder
+            (``"drafts/"``, ``"*.min.html"``, ``"/CHANGES.rst"``); what they match is left out,
+            whatever the ignore files say, and not listed.
 
     Raises:
-        InvalidInputError: A wrong type or ``max_file_bytes`` below 1.
+        InvalidInputError: A wrong type, ``max_file_bytes`` below 1, or a blank exclude glob
+            or one starting with ``!``.
     """
 
     include_hidden: bool = False
     skipped_folders: frozenset[str] = DEFAULT_SKIPPED_FOLDERS
     suffixes: frozenset[str] = SUPPORTED_SUFFIXES
     max_file_bytes: int = 32 * 1024 * 1024
+    ignore_files: bool = True
+    exclude: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         require_bool(self.include_hidden, "include_hidden", stage=_STAGE)
+        require_bool(self.ignore_files, "ignore_files", stage=_STAGE)
+        if isinstance(self.exclude, str) or not all(isinstance(g, str) for g in self.exclude):
+            raise InvalidInputError(f"exclude must be a collection of glob strings, got {self.exclude!r}", stage=_STAGE)
+        object.__setattr__(self, "exclude", tuple(self.exclude))
+        compile_excludes(self.exclude)  # a bad glob is said here, not in the middle of a walk
         for name in ("skipped_folders", "suffixes"):
             value = getattr(self, name)
             if isinstance(value, str) or not all(isinstance(v, str) for v in value):
@@ -157,7 +176,7 @@ def walk_tree(root: str | os.PathLike[str], options: WalkOptions | None = None, 
     if not top.is_dir():
         raise InvalidInputError(f"cannot index {os.fspath(root)!r}: not a regular file or folder", stage=_STAGE)
     walker = _Walker(top, options, {os.path.realpath(e) for e in exclude})
-    walker.visit(top, "")
+    walker.visit(top, "", walker.rules)
     return WalkResult(top, tuple(sorted(walker.files, key=lambda f: f.relative)), tuple(sorted(walker.skipped, key=lambda s: s.relative)),
                       tuple(sorted(walker.unreadable)))
 
@@ -171,11 +190,16 @@ class _Walker:
         self.files: list[SourceFile] = []
         self.skipped: list[SkippedFile] = []
         self.unreadable: list[str] = []
+        self.excludes = RuleSet(compile_excludes(options.exclude))
+        # Ignore rules see paths relative to the repository's top when the walk is inside one.
+        self.rules, self.lead = repository_rules(top) if options.ignore_files else (RuleSet(), "")
 
     def _inside(self, real: str) -> bool:
         return real == self.real_top or real.startswith(self.real_top.rstrip(os.sep) + os.sep)
 
-    def visit(self, folder: Path, prefix: str) -> None:
+    def visit(self, folder: Path, prefix: str, rules: RuleSet) -> None:
+        if self.options.ignore_files:
+            rules = rules.with_folder(folder, self.lead + prefix)
         try:
             with os.scandir(folder) as listing:
                 entries = sorted(listing, key=lambda e: e.name)
@@ -184,9 +208,12 @@ class _Walker:
             self.unreadable.append(prefix.rstrip("/"))
             return
         for entry in entries:
-            self._entry(entry, prefix)
+            self._entry(entry, prefix, rules)
 
-    def _entry(self, entry: os.DirEntry[str], prefix: str) -> None:
+    def _left_out(self, relative: str, is_folder: bool, rules: RuleSet) -> bool:
+        return self.excludes.ignores(relative, is_folder) or rules.ignores(self.lead + relative, is_folder)
+
+    def _entry(self, entry: os.DirEntry[str], prefix: str, rules: RuleSet) -> None:
         name, relative = entry.name, prefix + entry.name
         options = self.options
         hidden = name.startswith(".") and not options.include_hidden
@@ -203,11 +230,13 @@ class _Walker:
             link = entry.is_symlink()
             info = os.stat(entry.path) if link else entry.stat(follow_symlinks=False)
         except OSError:
-            if not hidden:
+            if not hidden and not self._left_out(relative, False, rules):
                 self.skipped.append(SkippedFile(relative, "broken symbolic link"))
             return
+        if self._left_out(relative, stat.S_ISDIR(info.st_mode), rules):
+            return
         if stat.S_ISDIR(info.st_mode):
-            if hidden or name in options.skipped_folders:
+            if hidden or name in options.skipped_folders or name == ".git":
                 return
             real = os.path.realpath(entry.path)
             if link and not self._inside(real):
@@ -216,7 +245,7 @@ class _Walker:
             if real in self.excluded or real in self.visited:
                 return  # the store itself, or a folder already walked through another link
             self.visited.add(real)
-            self.visit(Path(entry.path), relative + "/")
+            self.visit(Path(entry.path), relative + "/", rules)
             return
         if hidden:
             return

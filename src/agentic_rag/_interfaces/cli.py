@@ -55,6 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--vectors", action="store_true", help="also keep a hashed n-gram vector index (for ask --mode parallel)")
     p.add_argument("--pdf", choices=[b.value for b in PdfBackend], default=PdfBackend.BUILTIN.value,
                    help="how PDF text is extracted: the built-in parser (default) or poppler's pdftotext program, which must then be on PATH")
+    p.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                   help="leave out paths matching this gitignore-style glob, relative to each indexed folder (repeatable); "
+                   "files indexed before and now excluded are removed")
+    p.add_argument("--no-ignore", action="store_true", help="do not honour .gitignore, .ignore and the repository's info/exclude "
+                   "(honoured by default, as ripgrep does)")
     talk = p.add_mutually_exclusive_group()
     talk.add_argument("--quiet", action="store_true", help="errors only: no progress bar and no summary (errors still go to stderr)")
     talk.add_argument("--verbose", action="store_true", help="after the summary, list every skipped or partly indexed file, every repair and the corpora")

@@ -57,6 +57,7 @@ def _warn_about_model(payload: dict[str, Any]) -> dict[str, Any]:
 
 def cmd_index(args: argparse.Namespace) -> int:
     """Index paths into the store."""
+    from agentic_rag._ingest.walker import WalkOptions
     from agentic_rag._interfaces.progress import ProgressBar
     from agentic_rag._store import KnowledgeStore
 
@@ -65,7 +66,8 @@ def cmd_index(args: argparse.Namespace) -> int:
     for path in args.paths:
         if not Path(path).exists():
             raise FileNotFoundError(f"no such file or folder: {path!r}")
-    store = KnowledgeStore(args.store, base=os.getcwd(), vector=True if args.vectors else None, pdf=args.pdf)
+    walk = WalkOptions(ignore_files=not args.no_ignore, exclude=tuple(args.exclude))
+    store = KnowledgeStore(args.store, base=os.getcwd(), vector=True if args.vectors else None, pdf=args.pdf, walk=walk)
     with ProgressBar(quiet=args.quiet or args.json) as bar:
         report = store.index(args.paths, corpus=args.corpus, description=args.description, progress=bar)
     if args.json:

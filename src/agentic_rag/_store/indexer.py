@@ -32,6 +32,7 @@ from agentic_rag._contracts import Document
 from agentic_rag._errors import IndexFormatError, StoreError
 from agentic_rag._ingest.chunker import Chunk, chunk_sections
 from agentic_rag._ingest.loaders import parse_source, read_source
+from agentic_rag._ingest.text_format import SphinxSuffixes
 from agentic_rag._ingest.walker import SourceFile, walk_tree
 from agentic_rag._retrieval.bm25 import BM25Index
 from agentic_rag._store.descriptions import describe_corpora, file_terms, terms_from_json, terms_to_json
@@ -54,6 +55,7 @@ class _Planned:
     key: str
     source: SourceFile
     corpus_id: str
+    read_as: str  # the loader's file ending: the file's own, or what a Sphinx conf.py says
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +92,7 @@ def _plan(settings: StoreSettings, paths: Sequence[Path], corpus: str | None) ->
         unreadable.extend(_Scope(_join(root_key, folder) if folder else root_key, False) for folder in result.unreadable)
         folder = root.parent if single else root
         folder_name = folder.name or "root"
+        sphinx = SphinxSuffixes(folder)
         for item in result.skipped:
             reason = item.reason
             if (item.relative.rstrip("/") if item.relative != "." else "") in result.unreadable:
@@ -105,7 +108,7 @@ def _plan(settings: StoreSettings, paths: Sequence[Path], corpus: str | None) ->
             else:
                 corpus_id, corpus_root = folder_name, settings.key(folder)
             if key not in planned:
-                planned[key] = _Planned(key, source, corpus_id)
+                planned[key] = _Planned(key, source, corpus_id, sphinx.read_as(source.path))
                 corpus_roots.setdefault(corpus_id, corpus_root)
     ordered = [planned[k] for k in sorted(planned)]
     return ordered, sorted((k, r) for k, r in skipped.items() if k not in planned), scopes, corpus_roots, unreadable
@@ -202,7 +205,7 @@ class _IndexRun:
             self._flush()
 
     def _signature(self, planned: _Planned) -> str:
-        suffix = planned.source.suffix
+        suffix = planned.read_as
         if suffix not in self.signatures:
             self.signatures[suffix] = self.settings.chunking_signature(suffix)
         return self.signatures[suffix]
@@ -223,7 +226,7 @@ class _IndexRun:
             self.counts["unchanged"] += 1
             self.kept[key] = planned.corpus_id
             return
-        parsed = parse_source(source.data, planned.source.suffix, fields=settings.fields, pdf=settings.pdf)
+        parsed = parse_source(source.data, planned.read_as, fields=settings.fields, pdf=settings.pdf)
         chunks = chunk_sections(parsed.sections, key, settings.chunking, line_marks=True) if not parsed.problem else ()
         if not chunks:
             self.skipped.append((key, parsed.problem or "no indexable text"))

@@ -28,6 +28,10 @@ __all__ = ["LOADER_VERSION", "StoreSettings", "index_file_names", "is_index_file
 #: by an older version are re-made on the next index run.
 LOADER_VERSION = 1
 
+# Formats whose loader changed since: their files alone are re-read once (HTML templates are
+# skipped now; a ``.txt`` file may be read as reStructuredText).
+_FORMAT_VERSIONS = {".html": 2, ".htm": 2, ".txt": 2}
+
 _INDEX_FILE = re.compile(r"^\.?(bm25|vector)-\d+\.idx(\..*\.tmp)?$")
 
 
@@ -68,6 +72,8 @@ class StoreSettings:
         }
         if suffix.lower() == ".pdf":
             described["pdf"] = self.pdf.value
+        if suffix.lower() in _FORMAT_VERSIONS:
+            described["format"] = _FORMAT_VERSIONS[suffix.lower()]
         return hashlib.sha256(json.dumps(described, sort_keys=True).encode("utf-8")).hexdigest()[:16]
 
     def key(self, path: Path) -> str:

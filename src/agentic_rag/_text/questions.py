@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agentic_rag._text.analyzer import Analyzer
-from agentic_rag._text.entities import extract_entities
+from agentic_rag._text.entities import EntityMention, extract_entities
 
 __all__ = [
     "AnswerType",
@@ -68,6 +68,36 @@ _WORDED_COMPARISONS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tupl
 )
 
 
+# Words joined by a slash are one token ("HTTP/3", "TCP/IP", "Read/Write", "and/or"): the
+# entity reader stops at the slash, and a name cut there ("HTTP" for "HTTP/3") is another
+# thing, which a question part or a compared item must never become.
+_SLASH_TOKEN = re.compile(r"[\w.\-]+(?:/[\w.\-]+)+")
+
+
+def _mentions(text: str) -> list[EntityMention]:
+    """The entities of ``text`` with every name widened to the whole slash-joined token it
+    sits in (numbers inside such a token belong to it and are dropped)."""
+    tokens = [(m.start(), m.end()) for m in _SLASH_TOKEN.finditer(text)]
+    spans: list[tuple[int, int, str]] = []
+    for mention in extract_entities(text):
+        start, end = mention.start, mention.start + len(mention.text)
+        if mention.kind == "name":
+            for first, last in tokens:
+                if first < end and start < last:
+                    start, end = min(start, first), max(end, last)
+        spans.append((start, end, mention.kind))
+    names = [(a, b) for a, b, kind in spans if kind == "name"]
+    merged: list[list[int]] = []
+    for start, end in sorted(names):
+        if merged and start < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    out = [EntityMention(text[a:b], a, "name") for a, b in merged]
+    out.extend(EntityMention(text[a:b], a, kind) for a, b, kind in spans if kind != "name" and not any(m <= a and b <= n for m, n in merged))
+    return sorted(out, key=lambda m: (m.start, m.text))
+
+
 @dataclass(frozen=True, slots=True)
 class Comparison:
     """A comparison question: the items compared and what is asked of each."""
@@ -117,7 +147,7 @@ def find_comparison(question: str, analyzer: Analyzer) -> Comparison | None:
 def _named_comparison(text: str, analyzer: Analyzer) -> Comparison | None:
     if not _COMPARE_CUES.search(text):
         return None
-    entities = extract_entities(text)
+    entities = _mentions(text)
     connectives = (_OR, _VERSUS, _AND) if _AND_CUES.search(text) else (_OR, _VERSUS)
     for connective in connectives:
         for match in connective.finditer(text):
@@ -194,7 +224,7 @@ def split_compound(question: str) -> tuple[str, ...]:
         # "Who founded Acme, and when?": a part with no words of its own is no separate
         # question; the whole question is one.
         return (text,)
-    names = [m.text for m in extract_entities(parts[0]) if m.kind != "number"]
+    names = [m.text for m in _mentions(parts[0]) if m.kind != "number"]
     out = [parts[0] + "?"]
     for part in parts[1:]:
         if names:
@@ -241,7 +271,7 @@ def anchor_entity(question: str) -> str:
     Quoted titles first, then multi-word names, then single capitalised words; numbers never.
     ``""`` when the question names nothing.
     """
-    mentions = [m for m in extract_entities(question) if m.kind != "number"]
+    mentions = [m for m in _mentions(question) if m.kind != "number"]
     ranked = sorted(mentions, key=lambda m: (0 if m.kind == "quoted" else 1 if " " in m.text else 2, m.start))
     return ranked[0].text if ranked else ""
 

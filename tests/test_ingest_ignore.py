@@ -1,0 +1,246 @@
+"""Ignore files and exclude globs: git's pattern semantics, checked against git itself."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+from agentic_rag._errors import InvalidInputError
+from agentic_rag._ingest import WalkOptions, walk_tree
+from agentic_rag._ingest.ignore_rules import RuleSet, parse_rules
+
+# Each line exercises one part of gitignore(5); the files below sit on both sides of it.
+_ROOT_RULES = """\
+# a comment line, and a blank line next
+
+\\#literal.md
+\\!literal.md
+trailing.md   \n\
+sp\\ ace.md
+*.tmp.md
+!keep.tmp.md
+build/
+/rooted.md
+docs/anchored.md
+**/deep/any.md
+logs/**
+!logs/keep.md
+!logs/sub/keep.md
+a/**/b.md
+[abc]class.md
+[!x]neg.md
+?single.md
+thing.md/
+foo**bar.md
+**/nested/
+/top/*.md
+!/top/keep.md
+out/
+!out/inner.md
+[[:digit:]]posix.md
+.hidden2/
+[a-c]range.md
+"""
+
+_FILES = (
+    "#literal.md", "!literal.md", "trailing.md", "sp ace.md", "spXace.md",
+    "x.tmp.md", "keep.tmp.md", "sub/y.tmp.md", "sub/keep.tmp.md", "sub/z.tmp.md",
+    "build/a.md", "sub/build/b.md", "build.md",
+    "rooted.md", "sub/rooted.md",
+    "docs/anchored.md", "sub/docs/anchored.md",
+    "deep/any.md", "x/deep/any.md", "x/y/deep/any.md", "deep/other.md",
+    "logs/a.md", "logs/keep.md", "logs/sub/keep.md",
+    "a/b.md", "a/x/b.md", "a/x/y/b.md", "c/a/b.md",
+    "aclass.md", "dclass.md", "ab/class.md",
+    "yneg.md", "xneg.md",
+    "1single.md", "12single.md",
+    "thing.md", "sub/thing.md/in.md",
+    "foobar.md", "fooXYbar.md", "foo/bar.md",
+    "nested/n.md", "q/nested/n.md", "q/nested.md",
+    "top/a.md", "top/keep.md", "top/sub/c.md",
+    "out/inner.md", "out/other.md",
+    "5posix.md", "xposix.md",
+    ".hidden/h.md", ".hidden2/h.md",
+    "brange.md", "drange.md",
+    "info.md", "sub/info.md",
+    "sub/local.md", "sub/deeper/local.md",
+    "sub/deeper/more/skip.md", "sub/deeper/more/kept.md",
+)
+
+_SUB_RULES = "!y.tmp.md\n/local.md\n!info.md\n"
+_DEEPER_RULES = "more/*.md\n!more/kept.md\n"
+
+
+def _git() -> str | None:
+    return shutil.which("git")
+
+
+def _write(path: Path, text: str = "Some text.\n") -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+class TrickyTree(unittest.TestCase):
+    """A generated tree of the cases gitignore(5) describes."""
+
+    def setUp(self) -> None:
+        self._tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self._tmp.cleanup)
+        self.root = Path(self._tmp.name) / "repo"
+        for name in _FILES:
+            _write(self.root / name)
+        _write(self.root / ".gitignore", _ROOT_RULES)
+        _write(self.root / "sub" / ".gitignore", _SUB_RULES)
+        _write(self.root / "sub" / "deeper" / ".gitignore", _DEEPER_RULES)
+
+    def _git_repo(self) -> dict[str, str]:
+        git = _git()
+        if git is None:
+            self.skipTest("git is not installed: the comparison with git check-ignore needs it")
+        env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "HOME": self._tmp.name}
+        subprocess.run([git, "init", "-q", str(self.root)], check=True, env=env, timeout=60)
+        _write(self.root / ".git" / "info" / "exclude", "info.md\n")
+        return env
+
+    def _git_files(self, env: dict[str, str], under: str = "") -> list[str]:
+        listed = subprocess.run([_git() or "git", "ls-files", "--others", "--exclude-standard", "-z"], cwd=self.root, env=env,
+                                check=True, capture_output=True, timeout=60).stdout.decode("utf-8")
+        return sorted(p[len(under):] for p in listed.split("\0") if p.endswith(".md") and p.startswith(under))
+
+    def _walked(self, folder: Path, **options: object) -> list[str]:
+        walk = WalkOptions(include_hidden=True, skipped_folders=frozenset(), **options)  # type: ignore[arg-type]
+        return [f.relative for f in walk_tree(folder, walk).files]
+
+    def test_same_files_as_git(self):
+        env = self._git_repo()
+        expected = self._git_files(env)
+        self.assertIn("logs/keep.md", expected)  # a sanity check of the tree itself
+        self.assertNotIn("logs/sub/keep.md", expected)
+        self.assertEqual(self._walked(self.root), expected)
+
+    def test_each_ignored_path_agrees_with_git_check_ignore(self):
+        env = self._git_repo()
+        walked = set(self._walked(self.root))
+        checked = subprocess.run([_git() or "git", "check-ignore", "--stdin", "-z", "--no-index"], cwd=self.root, env=env,
+                                 input="\0".join(_FILES).encode("utf-8"), capture_output=True, timeout=60)
+        ignored = {p for p in checked.stdout.decode("utf-8").split("\0") if p}
+        # check-ignore tests each path on its own; a file under an ignored folder is ignored
+        # by the walk without a rule naming it, so those are compared through their folder.
+        for name in _FILES:
+            under_ignored = any("/".join(name.split("/")[:n]) in ignored for n in range(1, name.count("/") + 1))
+            with self.subTest(path=name):
+                self.assertEqual(name not in walked, name in ignored or under_ignored)
+
+    def test_a_subfolder_walk_reads_the_repository_rules_above_it(self):
+        env = self._git_repo()
+        self.assertEqual(self._walked(self.root / "sub"), self._git_files(env, "sub/"))
+        self.assertIn("y.tmp.md", self._walked(self.root / "sub"))
+        self.assertNotIn("local.md", self._walked(self.root / "sub"))
+        self.assertEqual(self._walked(self.root / "top"), ["keep.md", "sub/c.md"])
+
+    def test_a_folder_asked_for_is_walked_even_when_ignored_above(self):
+        # As ripgrep does with a path it is given; rules above still apply to what is inside.
+        self._git_repo()
+        self.assertEqual(self._walked(self.root / "build"), ["a.md"])
+        self.assertEqual(self._walked(self.root / "logs"), ["keep.md"])
+
+    def test_git_folder_is_never_walked(self):
+        self._git_repo()
+        _write(self.root / ".git" / "notes.md")
+        self.assertNotIn(".git/notes.md", self._walked(self.root))
+
+    def test_without_a_repository_the_folder_rules_still_apply_and_can_be_turned_off(self):
+        walked = self._walked(self.root)
+        self.assertNotIn("build/a.md", walked)
+        self.assertIn("info.md", walked)  # no repository: no info/exclude
+        everything = self._walked(self.root, ignore_files=False)
+        self.assertEqual(everything, sorted(_FILES))
+
+
+class IgnoreFileTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self._tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self._tmp.cleanup)
+        self.root = Path(self._tmp.name) / "docs"
+
+    def _files(self, **options: object) -> list[str]:
+        return [f.relative for f in walk_tree(self.root, WalkOptions(**options)).files]  # type: ignore[arg-type]
+
+    def test_dot_ignore_overrides_gitignore_in_the_same_folder(self):
+        for name in ("a.md", "b.md", "c.md"):
+            _write(self.root / name)
+        _write(self.root / ".gitignore", "*.md\n")
+        _write(self.root / ".ignore", "!a.md\nc.txt\n")
+        self.assertEqual(self._files(), ["a.md"])
+
+    def test_deeper_file_overrides_a_higher_one(self):
+        _write(self.root / "x" / "a.md")
+        _write(self.root / "x" / "b.md")
+        _write(self.root / ".gitignore", "a.md\n")
+        _write(self.root / "x" / ".gitignore", "!a.md\nb.md\n")
+        self.assertEqual(self._files(), ["x/a.md"])
+
+    def test_ignored_files_are_not_listed_as_skipped(self):
+        _write(self.root / "theme" / "nav.html", "<nav></nav>")
+        _write(self.root / "page.md")
+        _write(self.root / ".gitignore", "theme/\n")
+        result = walk_tree(self.root)
+        self.assertEqual([f.relative for f in result.files], ["page.md"])
+        self.assertEqual(result.skipped, ())
+
+    def test_a_linked_worktree_reads_the_common_info_exclude(self):
+        # A linked worktree's ".git" is a file naming its git folder, whose "commondir"
+        # leads to the folder holding info/exclude.
+        base = Path(self._tmp.name)
+        _write(base / "main.git" / "info" / "exclude", "local-only.md\n")
+        _write(base / "main.git" / "worktrees" / "docs" / "commondir", "../..\n")
+        _write(self.root / ".git", f"gitdir: {base / 'main.git' / 'worktrees' / 'docs'}\n")
+        _write(self.root / "local-only.md")
+        _write(self.root / "guide.md")
+        self.assertEqual(self._files(), ["guide.md"])
+
+    def test_parse_rules_matches_like_git(self):
+        rules = RuleSet(parse_rules("*.md\n!important.md\ndocs/**/draft.md\n"))
+        self.assertTrue(rules.ignores("notes.md", False))
+        self.assertFalse(rules.ignores("important.md", False))
+        self.assertTrue(rules.ignores("docs/draft.md", False))
+        self.assertTrue(rules.ignores("docs/a/b/draft.md", False))
+        self.assertFalse(RuleSet(parse_rules("build/\n")).ignores("build", False))
+        self.assertTrue(RuleSet(parse_rules("build/\n")).ignores("x/build", True))
+        self.assertFalse(RuleSet(parse_rules("[z-a].md\n")).ignores("b.md", False))
+
+
+class ExcludeGlobTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self._tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self._tmp.cleanup)
+        self.root = Path(self._tmp.name) / "docs"
+        for name in ("guide.md", "drafts/a.md", "api/drafts/b.md", "CHANGES.rst", "old/CHANGES.rst", "site/x.min.html", "site/y.html"):
+            _write(self.root / name)
+
+    def _files(self, *globs: str) -> list[str]:
+        return [f.relative for f in walk_tree(self.root, WalkOptions(exclude=globs)).files]
+
+    def test_globs_are_gitignore_patterns_relative_to_the_walked_folder(self):
+        self.assertEqual(self._files("drafts/"), ["CHANGES.rst", "guide.md", "old/CHANGES.rst", "site/x.min.html", "site/y.html"])
+        self.assertEqual(self._files("/CHANGES.rst"), ["api/drafts/b.md", "drafts/a.md", "guide.md", "old/CHANGES.rst", "site/x.min.html", "site/y.html"])
+        self.assertEqual(self._files("*.min.html", "api/**"), ["CHANGES.rst", "drafts/a.md", "guide.md", "old/CHANGES.rst", "site/y.html"])
+
+    def test_an_exclude_wins_over_a_negated_ignore_rule(self):
+        _write(self.root / ".gitignore", "!guide.md\n")
+        self.assertNotIn("guide.md", self._files("guide.md"))
+
+    def test_bad_globs_are_refused_up_front(self):
+        for bad in ("", "   ", "!keep.md"):
+            with self.subTest(glob=bad), self.assertRaises(InvalidInputError):
+                WalkOptions(exclude=(bad,))
+        with self.assertRaises(InvalidInputError):
+            WalkOptions(exclude="drafts/")  # type: ignore[arg-type]
+
+
+if __name__ == "__main__":
+    unittest.main()
