@@ -21,7 +21,7 @@ from typing import Any
 
 from agentic_rag._contracts import Corpus
 from agentic_rag._errors import InvalidInputError
-from agentic_rag._interfaces.ask_mode import AskMode
+from agentic_rag._interfaces.ask_mode import MAX_QUERY_CHARS, AskMode
 from agentic_rag.llm.json_schema import check_schema, validate_json
 
 __all__ = [
@@ -195,7 +195,7 @@ _PASSAGE_KEYS = ["path", "start_line", "end_line", "score", "text", "corpus", "f
 SEARCH_INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "query": {"type": "string", "minLength": 1, "description": "What to look for, in words."},
+        "query": {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS, "description": "What to look for, in words."},
         "k": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10, "description": "How many chunks to return."},
         "corpus": {"type": "string", "minLength": 1, "description": "Only search this corpus (see list_corpora)."},
     },
@@ -220,7 +220,7 @@ SEARCH_OUTPUT_SCHEMA: dict[str, Any] = {
 ASK_INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "question": {"type": "string", "minLength": 1, "description": "The question to answer from the indexed documents."},
+        "question": {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS, "description": "The question to answer from the indexed documents."},
         "mode": {
             "type": "string",
             "enum": [m.value for m in AskMode],

@@ -23,7 +23,7 @@ from agentic_rag._agentic import AgenticRAGOrchestrator, OrchestratorConfig
 from agentic_rag._contracts import Corpus, RunResult
 from agentic_rag._contracts.validation import require_enum
 from agentic_rag._errors import InvalidInputError, StoreError
-from agentic_rag._interfaces.ask_mode import AskMode
+from agentic_rag._interfaces.ask_mode import MAX_QUERY_CHARS, AskMode
 from agentic_rag._interfaces.evidence_payload import DEFAULT_EVIDENCE, relevance_model, require_evidence_count, store_hits_payload
 from agentic_rag._interfaces.locations import forget_lines
 from agentic_rag._interfaces.model_report import ObservedLLM
@@ -100,9 +100,11 @@ class StoreService:
             focus_start_line, focus_end_line, relevance}``.
 
         Raises:
-            InvalidInputError: Unknown corpus or bad ``k``.
+            InvalidInputError: Unknown corpus, bad ``k``, or a query longer than
+                :data:`~agentic_rag._interfaces.ask_mode.MAX_QUERY_CHARS`.
             StoreError: The store is missing or empty.
         """
+        _require_short(query, "query")
         self.corpora()
         self._follow_generation()
         hits = self.store.search(query, k, corpus_ids=None if corpus is None else [corpus])
@@ -122,9 +124,11 @@ class StoreService:
             The run and its payload.
 
         Raises:
-            InvalidInputError: Unknown mode or corpus, or ``evidence`` not an int >= 0.
+            InvalidInputError: Unknown mode or corpus, ``evidence`` not an int >= 0, or a
+                question longer than :data:`~agentic_rag._interfaces.ask_mode.MAX_QUERY_CHARS`.
             StoreError: The store is missing or empty.
         """
+        _require_short(question, "question")
         evidence = require_evidence_count(evidence)
         mode = require_enum(AskMode, mode, "mode", stage="ask")
         corpora = self.corpora()
@@ -192,3 +196,9 @@ class StoreService:
         index = VectorIndex(HashingEmbedder())
         index.add(list(self.store.documents()))
         return IndexRetriever(index, name="hashing-vectors")
+
+
+def _require_short(text: object, field: str) -> None:
+    """Refuse a query or question over :data:`MAX_QUERY_CHARS` before any work is done."""
+    if isinstance(text, str) and len(text) > MAX_QUERY_CHARS:
+        raise InvalidInputError(f"the {field} is {len(text)} characters long; at most {MAX_QUERY_CHARS} are accepted", stage="ask" if field == "question" else "search")
