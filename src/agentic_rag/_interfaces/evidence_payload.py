@@ -23,6 +23,7 @@ from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._interfaces.locations import citation_location, line_marks, line_span, marked_span
 from agentic_rag._parallel.contracts import RAGResult
+from agentic_rag._text.instructions import is_instruction_like
 from agentic_rag._text.lines import split_lines
 from agentic_rag._text.relevance import RelevanceModel, TermWeights
 
@@ -85,7 +86,8 @@ def focus_fields(query: str, model: RelevanceModel, *, path: str, lines: tuple[i
 
     Returns:
         The focus lines (the chunk's own lines when the best unit cannot be placed in the
-        file) and the relevance rounded to 4 places.
+        file) and the relevance rounded to 4 places; ``instruction_like: true`` when the text
+        holds a sentence addressed to a model (absent otherwise).
     """
     chunk = lines or (1, 1)
     relevance = round(model.coverage(query, f"{title}\n{text}"), 4)
@@ -99,7 +101,10 @@ def focus_fields(query: str, model: RelevanceModel, *, path: str, lines: tuple[i
         span = _unit_lines(str(root / path), unit.text, chunk if lines else None)
         if span is not None:
             start, end = span
-    return {"focus_start_line": start, "focus_end_line": end, "relevance": relevance}
+    fields: dict[str, Any] = {"focus_start_line": start, "focus_end_line": end, "relevance": relevance}
+    if is_instruction_like(text):  # words addressed to a model: the agent reading them is warned
+        fields["instruction_like"] = True
+    return fields
 
 
 def _unit_lines(file: str, unit: str, within: tuple[int, int] | None) -> tuple[int, int] | None:

@@ -119,6 +119,8 @@ _CHAT_TEMPLATE = [
     (_TEMPLATE_WORDS, r"(?:<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text|end)\|>|\[/?inst\]|<</?sys>>"
     r"|<(?:start|end)_of_turn>)(?:\s*(?:system|user|assistant|model)\b)?\s*(?:<\|end_header_id\|>)?\s*[^\s<\[][^\n]{0,120}?" + _DIRECTIVE
     + r"|(?:<\|im_start\|>|<start_of_turn>)\s*(?:system|user|assistant|model)\b"),
+    # Text closed by an end-of-turn token is the content of a turn.
+    (("<|", "[/inst", "<</sys", "<end_of_turn"), r"\S[^\n]{0,300}?(?:<\|(?:im_end|eot_id|end)\|>|\[/inst\]|<</sys>>|<end_of_turn>)"),
     # Two turns of a template: a scripted exchange.
     r"<\|(?:user|assistant|system)\|>[^\n]{0,300}?<\|(?:user|assistant|system|end)\|>",
 ]
