@@ -70,14 +70,18 @@ def cmd_index(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(report.to_dict())
         return 0
-    print(f"indexed {report.files_seen} files into {args.store}: {report.added} added, {report.updated} updated, "
-          f"{report.removed} removed, {report.unchanged} unchanged; {report.chunks_added} chunks added, {report.chunks_removed} removed ({report.seconds:.2f} s)")
+    from agentic_rag._interfaces.locations import display_path
+
+    # Skipped files are found but not indexed: counted apart, never as indexed.
+    print(f"indexed {report.added + report.updated} of {report.files_seen} files found into {args.store}: {report.added} added, "
+          f"{report.updated} updated, {report.unchanged} unchanged, {len(report.skipped)} skipped; {report.removed} removed; "
+          f"{report.chunks_added} chunks added, {report.chunks_removed} removed ({report.seconds:.2f} s)")
     for repair in report.repaired:
         print(f"  repaired: {repair}")
     for path, reason in report.skipped:
-        print(f"  skipped {path}: {reason}")
+        print(f"  skipped {display_path(path)}: {reason}")
     for path, note in report.partial:
-        print(f"  partly indexed {path}: {note}")
+        print(f"  partly indexed {display_path(path)}: {note}")
     for corpus in store.corpora():
         print(f"  corpus {corpus.id}: {corpus.description}")
     return 0
