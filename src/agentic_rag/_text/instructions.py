@@ -103,7 +103,7 @@ _OVERRIDE = [
 
 _ROLE_MARKER = [
     (("system", "assistant", "developer"), rf"^[ \t>#*\-]*(?:\[|<)?\s*(?:(?:new|updated|begin|hidden)\s+)?(?:system|assistant|developer)(?:\s+(?:prompt|message|note|instructions?|override|update))?"
-    rf"\s*(?:\]|>)?\s*:[^\n]{{0,200}}?{_DIRECTIVE}"),
+    rf"\s*(?:\]|>)?\s*:[^\n]{{0,200}}?(?:{_DIRECTIVE}|{_LINK}|\bvisit\b)"),
     (("system",), rf"(?<![\w-])(?:new|updated|begin|hidden)\s+system\s+(?:prompt|message|instructions?)\s*:[^\n]{{0,200}}?{_DIRECTIVE}"),
     (("##",), rf"^[ \t]*#{{2,}}\s*(?:instruction|system|response)s?\s*:?[^\n]{{0,200}}?{_DIRECTIVE}"),
     r"\bhuman\s*:[^\n]{0,300}?\bassistant\s*:",
@@ -127,7 +127,10 @@ _CHAT_TEMPLATE = [
 
 _ADDRESSED = [
     rf"\b(?:notes?|messages?|instructions?|reminders?|memos?|notices?|warnings?|hints?|requests?|directives?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+|an?\s+|every\s+)?{_MODEL}\b",
-    (_MODEL_WORDS, rf"(?:^|[.!?:;]\s+|\b(?:hey|hi|hello|dear|attention|psst|ok|okay)\s*,?\s+)(?:dear\s+)?(?:the\s+)?{_MODEL}\s*[,:]"),
+    # A vocative: "Dear AI,", "Attention AI assistant:", or a sentence opened by "Assistant," and
+    # a directive (a wrapped line starting "the model," is no vocative).
+    (_MODEL_WORDS, rf"\b(?:hey|hi|hello|dear|attention|psst|ok|okay)\s*,?\s+(?:dear\s+)?{_MODEL}\s*[,:]"),
+    (_MODEL_WORDS, rf"(?:\A|[.!?:;]\s+|\n\s*\n)\s*{_MODEL}\s*,[^.!?\n]{{0,80}}?{_DIRECTIVE}"),
     ((*_MODEL_WORDS, "language", "automated"),
      r"\bif\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|(?:large\s+)?language\s+model|ai\s+assistant|chat\s?bot|bot|gpt|automated\s+(?:system|agent))\b"),
     (_MODEL_WORDS, rf"\b(?:to|for)\s+(?:any|all|every)\s+{_MODEL}\s*[,:]"),
@@ -155,7 +158,7 @@ _PERSONA = [
     r"\bpretend\s+(?:that\s+)?(?:you\s+are|to\s+be|you're)\b",
     (("anything", "developer", "jailbreak"), r"\b(?:do\s+anything\s+now|developer\s+mode\s+(?:enabled|on)|jailbreak\s+mode)\b"),
     r"\b(?:reveal|print|show|output|repeat|leak|disclose)\s+(?:me\s+)?(?:your\s+(?:(?:hidden|secret|original|initial|full)\s+)?(?:system\s+prompt|instructions|prompt|guidelines|rules|configuration)"
-    r"|the\s+(?:(?:hidden|secret|original|initial|full)\s+)?system\s+prompt|the\s+(?:hidden|secret)\s+\w+)",
+    r"|the\s+(?:(?:hidden|secret|original|initial|full)\s+)?system\s+prompt)",
     r"\byour\s+(?:real|true|actual|new|only|hidden|secret|primary)\s+(?:task|goal|purpose|job|instructions?|objective|mission|role)\s+(?:is|are|now)\b",
     r"\bnew\s+(?:system\s+)?(?:instructions?|directives?|system\s+message|task)\s*:",
     r"\bfrom\s+now\s+on,?\s+(?:you|always|never|only|answer|respond|reply|say|speak|write|talk)\b",
