@@ -253,6 +253,18 @@ def _leading_literals(pattern: str) -> tuple[str, ...]:
 _COMPILED: tuple[tuple[str, tuple[tuple[frozenset[str], tuple[str, ...], re.Pattern[str]], ...]], ...] = tuple(
     (name, tuple(_anchored(p) for p in patterns)) for name, patterns in zip(INSTRUCTION_FAMILIES, _PATTERNS)
 )
+# Which patterns (by position in _ORDER) each anchor can wake, so a text costs one set
+# intersection and a few substring tests before any pattern runs.
+_ORDER = tuple((name, pattern) for name, patterns in _COMPILED for _, _, pattern in patterns)
+_BY_PREFIX: dict[str, list[int]] = {}
+_BY_SUBSTRING: dict[str, list[int]] = {}
+for _position, (_prefixes, _substrings) in enumerate((p, s) for _, patterns in _COMPILED for p, s, _ in patterns):
+    for _word in _prefixes:
+        _BY_PREFIX.setdefault(_word, []).append(_position)
+    for _word in _substrings:
+        _BY_SUBSTRING.setdefault(_word, []).append(_position)
+_ASCII_SUBSTRINGS = tuple(w for w in _BY_SUBSTRING if w.isascii())
+_PREFIX_WORDS = frozenset(_BY_PREFIX)
 
 _WORD = re.compile(r"\w+")
 _INLINE_CODE = re.compile(r"`[^`\n]{1,200}`")
@@ -269,12 +281,15 @@ def _family_uncached(text: str) -> str:
     if not text.strip():
         return ""
     folded = _normalise(text).casefold()
-    words = set(_WORD.findall(folded))
-    starts = {word[:n] for word in words for n in range(2, min(len(word), _PREFIX_CHARS) + 1)}
-    for name, patterns in _COMPILED:
-        for prefixes, substrings, pattern in patterns:
-            if (not prefixes.isdisjoint(starts) or any(s in folded for s in substrings)) and pattern.search(folded):
-                return name
+    starts = {word[:n] for word in set(_WORD.findall(folded)) for n in range(2, min(len(word), _PREFIX_CHARS) + 1)}
+    woken = {position for word in starts & _PREFIX_WORDS for position in _BY_PREFIX[word]}
+    for word in (_ASCII_SUBSTRINGS if folded.isascii() else _BY_SUBSTRING):
+        if word in folded:
+            woken.update(_BY_SUBSTRING[word])
+    for position in sorted(woken):  # family order, then pattern order: the first family found wins
+        name, pattern = _ORDER[position]
+        if pattern.search(folded):
+            return name
     return ""
 
 
