@@ -92,6 +92,54 @@ class IndexOutputTest(CliTestCase):
         code, _, err = run_cli("index", "notes", "--store", self.store, "--quiet", "--verbose")
         self.assertEqual(code, 1)
         self.assertIn("not allowed with", err)
+class NamesInTextOutputTest(CliTestCase):
+    """File names that would break a text citation (table row 16)."""
+
+    def test_odd_names_are_quoted_and_skipped_files_counted_apart(self):
+        odd = self.dir / "notes" / "odd"
+        odd.mkdir()
+        try:
+            (odd / "bad\nname.md").write_text("# Quokka\n\nThe quokka lives on Rottnest Island.\n", encoding="utf-8")
+            (odd / "x.md:p3:1-2.md").write_text("# Wombat\n\nThe wombat digs burrows in the quokka country.\n", encoding="utf-8")
+        except OSError as exc:
+            self.skipTest(f"this file system refuses such names: {exc}")
+        (odd / "broken.pdf").write_bytes(b"this is not a PDF file")
+        out = self.index()
+        self.assertIn("indexed 4 of 5 files found", out)
+        self.assertIn("4 added, 0 updated, 0 unchanged, 1 skipped", out)
+        self.assertIn("  skipped notes/odd/broken.pdf:", out)
+        code, out, _ = run_cli("search", "quokka", "--store", self.store)
+        self.assertEqual(code, 0)
+        labels = [line.split("  score")[0].split(". ", 1)[1] for line in out.splitlines() if "  score " in line]
+        self.assertIn('"notes/odd/bad\\nname.md":3', [label[:len('"notes/odd/bad\\nname.md":3')] for label in labels])
+        self.assertTrue(any(label.startswith('"notes/odd/x.md:p3:1-2.md":') for label in labels), labels)
+        self.assertEqual(len([line for line in out.splitlines() if line[:3].strip().rstrip(".").isdigit()]), len(labels))
+        code, out, _ = run_cli("ask", "Where does the quokka live?", "--store", self.store)
+        self.assertIn('("notes/odd/bad\\nname.md":3-3)', out)
+        self.assertNotIn("bad\nname", out)
+
+
+class DisplayPathTest(unittest.TestCase):
+    def test_plain_names_stay_and_others_are_quoted_and_escaped(self):
+        from agentic_rag._interfaces.locations import display_path, location_label
+
+        cases = {
+            "docs/a.md": "docs/a.md",
+            "my notes/a b.md": "my notes/a b.md",
+            "C:\\docs\\a.md": "C:\\docs\\a.md",
+            "x.md:p3:1-2.md": '"x.md:p3:1-2.md"',
+            "bad\nname.md": '"bad\\nname.md"',
+            "tab\there.md": '"tab\\there.md"',
+            "a\u202eb.md": '"a\\u202eb.md"',
+            "e\x1b[31m.md": '"e\\u001b[31m.md"',
+            'q"uote\\x:y.md': '"q\\"uote\\\\x:y.md"',
+            "sep\u2028x.md": '"sep\\u2028x.md"',
+        }
+        for path, shown in cases.items():
+            with self.subTest(path=path):
+                self.assertEqual(display_path(path), shown)
+                self.assertNotIn("\n", display_path(path))
+        self.assertEqual(location_label({"path": "x.md:p3:1-2.md", "start_line": 4, "end_line": 5, "page": 2}), '"x.md:p3:1-2.md":p2:4-5')
 
 
 class IndexSearchAskTest(CliTestCase):

@@ -9,6 +9,8 @@ import unittest
 
 from agentic_rag._contracts import Corpus
 from agentic_rag._errors import InvalidInputError
+from agentic_rag._interfaces.ask_mode import MAX_QUERY_CHARS
+from agentic_rag._interfaces.mcp_channel import MAX_MESSAGE_BYTES, McpClientChannel
 from agentic_rag._interfaces.mcp_server import (
     HANDSHAKE_PROTOCOL_VERSIONS,
     PROTOCOL_VERSION_META_KEY,
@@ -276,6 +278,28 @@ class ServeLoopTest(unittest.TestCase):
     def test_empty_input_exits_0_with_no_output(self):
         self.assertEqual(self._serve([]), (0, [], ""))
 
+    def test_a_message_over_the_size_limit_is_refused_unread_and_serving_goes_on(self):
+        big = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "x" * 5000}}})
+        ping = json.dumps({"jsonrpc": "2.0", "id": 8, "method": "ping"})
+        for binary in (False, True):
+            with self.subTest(binary=binary):
+                text = f"{big}\n{ping}\n"
+                stdin = io.BytesIO(text.encode("utf-8")) if binary else io.StringIO(text)
+                stdout = io.BytesIO() if binary else io.StringIO()
+                server = McpServer(_test_tools(), channel=McpClientChannel(max_message_bytes=4096))
+                self.assertEqual(server.serve(stdin, stdout, io.StringIO()), 0)
+                out = stdout.getvalue().decode("utf-8") if binary else stdout.getvalue()
+                first, second = [json.loads(line) for line in out.splitlines()]
+                self.assertEqual((first["id"], first["error"]["code"]), (None, -32600))
+                self.assertEqual(first["error"]["data"], {"size": len(big) + 1, "limit": 4096})
+                self.assertIn("at most 4096 bytes", first["error"]["message"])
+                self.assertEqual(second, {"jsonrpc": "2.0", "id": 8, "result": {}})
+
+    def test_the_default_limit_holds_a_megabyte(self):
+        self.assertEqual(MAX_MESSAGE_BYTES, 1 << 20)
+        with self.assertRaises(InvalidInputError):
+            McpClientChannel(max_message_bytes=10)
+
     def test_output_lines_escape_line_separators(self):
         tool = McpTool("sep", "", "", {"type": "object"}, None, lambda a: {"text": "a\u2028b\nc"})
         server = McpServer([tool])
@@ -336,6 +360,17 @@ class StoreToolsTest(unittest.TestCase):
         self.assertEqual(result["structuredContent"]["hits"][0]["path"], "docs/a.md")
         self.session.call("search", {"query": "alpha", "k": 3, "corpus": "docs"})
         self.assertEqual(self.calls[-1], ("search", "alpha", 3, "docs"))
+
+    def test_queries_and_questions_over_the_cap_are_tool_errors_naming_it(self):
+        long = "word " * (MAX_QUERY_CHARS // 5 + 1)
+        for tool, key in (("search", "query"), ("ask", "question")):
+            with self.subTest(tool=tool):
+                result = self.session.call(tool, {key: long})
+                self.assertIs(result["isError"], True)
+                self.assertIn(f"longer than maxLength {MAX_QUERY_CHARS}", result["content"][0]["text"])
+        self.assertEqual(self.calls, [])
+        self.session.call("search", {"query": long[:MAX_QUERY_CHARS]})
+        self.assertEqual(len(self.calls), 1)
 
     def test_search_k_out_of_range_is_a_tool_error(self):
         for k in (0, 51, "5"):

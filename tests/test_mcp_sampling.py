@@ -129,8 +129,8 @@ def _oracle_sampler(oracle: Oracle):
 
 class _LoopbackClient:
     """An MCP client on the other end of two pipes: it answers the server's
-    ``sampling/createMessage`` with ``sampler(params)`` (a text, an ``{"error": ...}`` dict, or
-    ``NO_ANSWER``) and queues everything else."""
+    ``sampling/createMessage`` with ``sampler(params)`` (a text, an ``{"error": ...}`` dict,
+    raw bytes sent as the whole line, or ``NO_ANSWER``) and queues everything else."""
 
     def __init__(self, write, read, sampler):
         self._write, self.sampler = write, sampler
@@ -156,7 +156,10 @@ class _LoopbackClient:
                 reply = self.sampler(message["params"])
                 if reply is NO_ANSWER:
                     continue
-                if isinstance(reply, dict):
+                if isinstance(reply, bytes):
+                    self._write.write(reply + b"\n")
+                    self._write.flush()
+                elif isinstance(reply, dict):
                     self.send({"jsonrpc": "2.0", "id": message["id"], "error": reply["error"]})
                 else:
                     self.send({"jsonrpc": "2.0", "id": message["id"], "result": {
@@ -207,8 +210,8 @@ class McpSamplingServerTest(unittest.TestCase):
     def tearDownClass(cls) -> None:
         cls._tmp.cleanup()
 
-    def serve(self, sampler, *, deadline_s=60.0, timeout_s=60.0) -> _LoopbackClient:
-        channel = McpClientChannel()
+    def serve(self, sampler, *, deadline_s=60.0, timeout_s=60.0, max_message_bytes=None) -> _LoopbackClient:
+        channel = McpClientChannel() if max_message_bytes is None else McpClientChannel(max_message_bytes=max_message_bytes)
         service = StoreService(self.store, llm=McpSamplingLLM(channel, timeout_s=timeout_s), config=OrchestratorConfig(top_k=5, deadline_s=deadline_s))
         tools = build_store_tools(lambda q, k, c: service.search(q, k, c),
                                   lambda question, mode, evidence: service.ask(question, mode.value, evidence=evidence).payload, service.corpora)
@@ -317,6 +320,58 @@ class McpSamplingServerTest(unittest.TestCase):
             time.sleep(0.01)
         self.assertEqual(client.cancelled[0]["requestId"], "agentic-rag-1")
         self.assertIn(answer["stop_reason"], ("deadline", "sufficient", "budget", "max_iterations", "no_progress"))
+
+    def test_an_unparseable_reply_fails_the_waiting_request_at_once(self) -> None:
+        # Before: the request waited its whole timeout (60 s in the report), then fell back.
+        for mode in ("agentic", "parallel"):
+            with self.subTest(mode=mode):
+                client = self.serve(lambda params: b'{"jsonrpc": "2.0", "id": "agentic-rag-1", "result": {"role": "assis', timeout_s=WAIT_S)
+                client.initialize(sampling=True)
+                started = time.monotonic()
+                answer = client.ask(2, mode=mode)
+                self.assertLess(time.monotonic() - started, WAIT_S / 3)
+                self.assertFalse(answer["model"]["used"])
+                self.assertGreaterEqual(answer["model"]["failed_calls"], 1)
+                self.assertIn("not JSON", answer["model"]["reason"])
+                self.assertIn(answer["status"], ("answered", "partial"))
+                parse_error = client.receive(None)  # the line itself is answered once the tool call is done
+                self.assertEqual(parse_error["error"]["code"], -32700)
+                self.assertTrue(client.cancelled, "the failed request was not cancelled")
+
+    def test_an_error_without_id_and_a_non_object_fail_at_once(self) -> None:
+        for line, reason in ((b'{"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "bad"}}', "error and no id"),
+                             (b"[1, 2]", "not a JSON-RPC object")):
+            with self.subTest(line=line):
+                client = self.serve(lambda params, line=line: line, timeout_s=WAIT_S)
+                client.initialize(sampling=True)
+                started = time.monotonic()
+                answer = client.ask(2, mode="parallel")
+                self.assertLess(time.monotonic() - started, WAIT_S / 3)
+                self.assertIn(reason, answer["model"]["reason"])
+
+    def test_an_oversized_reply_is_dropped_unread_and_fails_at_once(self) -> None:
+        huge = "A" * (2 * (1 << 20))  # over the default limit of one megabyte
+        client = self.serve(lambda params: huge, timeout_s=WAIT_S)
+        client.initialize(sampling=True)
+        started = time.monotonic()
+        answer = client.ask(2, mode="parallel")
+        self.assertLess(time.monotonic() - started, WAIT_S / 3)
+        self.assertFalse(answer["model"]["used"])
+        self.assertIn("over the limit of 1048576", answer["model"]["reason"])
+        refused = client.receive(None)
+        self.assertEqual((refused["error"]["code"], refused["error"]["data"]["limit"]), (-32600, 1 << 20))
+        self.assertGreater(refused["error"]["data"]["size"], 2 * (1 << 20))
+        self.assertEqual(client.request("ping", {}, "after")["result"], {})
+
+    def test_the_service_refuses_an_overlong_query_or_question(self) -> None:
+        from agentic_rag._interfaces.ask_mode import MAX_QUERY_CHARS
+
+        service = StoreService(self.store)
+        too_long = "x" * (MAX_QUERY_CHARS + 1)
+        with self.assertRaisesRegex(InvalidInputError, f"{MAX_QUERY_CHARS + 1} characters long; at most {MAX_QUERY_CHARS}"):
+            service.search(too_long)
+        with self.assertRaisesRegex(InvalidInputError, "question"):
+            service.ask(too_long)
 
     def test_the_parallel_workflow_waits_at_most_the_timeout(self) -> None:
         client = self.serve(lambda params: NO_ANSWER, timeout_s=0.5)

@@ -26,6 +26,7 @@ from agentic_rag._contracts import (
 )
 from agentic_rag._text import Analyzer
 from agentic_rag._text.focus import answer_units, snippet_title
+from agentic_rag._text.instructions import is_instruction_like
 from agentic_rag._text.sentences import split_sentences
 
 __all__ = ["ExtractiveDrafter", "ExtractiveGroundedSynthesizer"]
@@ -118,10 +119,13 @@ class ExtractiveDrafter:
                 qualify, falling back to the best sentence overall.
 
         Returns:
-            The claim, or ``None`` for a snippet without text.
+            The claim, or ``None`` for a snippet without text (or whose every sentence is
+            addressed to a model).
         """
         best = None
         for sentence in split_sentences(snippet.text):
+            if is_instruction_like(sentence.text):
+                continue  # addressed to a model: never a claim
             found = self.evidence.terms_of(sentence.text)
             score = len(terms & found) + sum(1 for b in bridges if b.casefold() in sentence.text.casefold())
             if must_mention and must_mention.casefold() in sentence.text.casefold():

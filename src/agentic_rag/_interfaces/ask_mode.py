@@ -1,4 +1,5 @@
-"""Which workflow answers ``ask``: the one list the CLI, the MCP tools and the store service use.
+"""Which workflow answers ``ask``, and the longest query or question: the one list and the one
+limit the CLI, the MCP tools and the store service use.
 
 Kept in a module of its own, with no imports, so the command line can build its ``--mode``
 choices without loading the workflows.
@@ -8,11 +9,14 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["DEFAULT_EVIDENCE", "AskMode"]
+__all__ = ["DEFAULT_EVIDENCE", "MAX_QUERY_CHARS", "AskMode"]
 
 DEFAULT_EVIDENCE = 3
 """Passages in an ``ask`` payload's ``evidence`` unless asked otherwise (each shows its focus
 lines; three keep ``ask --json`` near 2.5 KB, see ``bench/bench_agent_cost.py``)."""
+MAX_QUERY_CHARS = 4096
+"""Longest ``search`` query or ``ask`` question, in characters. A question is a sentence or a
+paragraph; a megabyte of it is a mistake or an attack, and would hold the server for seconds."""
 
 
 class AskMode(str, enum.Enum):

@@ -72,8 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
     p.add_argument("--corpus", metavar="NAME", help="only this corpus")
     p.add_argument("--context", type=int, default=0, metavar="N", help="show N more lines of each hit around its focus lines (default 0)")
-    p.add_argument("--full-text", action="store_true", help="give each hit's whole chunk as text in the JSON (default: its focus lines)")
-    p.add_argument("--json", action="store_true", help="print a JSON list of {path, start_line, end_line, section, score, corpus, focus_start_line, focus_end_line, focus_text, relevance}, "
+    p.add_argument("--json", action="store_true", help="print a JSON list of {path, start_line, end_line, section, score, text, corpus, focus_start_line, focus_end_line, focus_text, relevance}, "
                    "with page (PDF) or cell (notebook) when the hit has one")
     p.set_defaults(handler=c.cmd_search)
 

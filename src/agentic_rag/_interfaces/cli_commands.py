@@ -77,12 +77,14 @@ def cmd_index(args: argparse.Namespace) -> int:
         return 0  # errors only, and an error never reaches this line
     print(_index_summary(report, args.store) + ("" if args.verbose or not _listed(report) else " (--verbose lists them)"))
     if args.verbose:
+        from agentic_rag._interfaces.locations import display_path
+
         for repair in report.repaired:
             print(f"  repaired: {repair}")
         for path, reason in report.skipped:
-            print(f"  skipped {path}: {reason}")
+            print(f"  skipped {display_path(path)}: {reason}")
         for path, note in report.partial:
-            print(f"  partly indexed {path}: {note}")
+            print(f"  partly indexed {display_path(path)}: {note}")
         for corpus in store.corpora():
             print(f"  corpus {corpus.id}: {corpus.description}")
     return 0
@@ -95,8 +97,9 @@ def _listed(report: Any) -> int:
 
 def _index_summary(report: Any, store: str) -> str:
     """One line of counts; the files behind the counts are listed by ``--verbose``."""
-    line = (f"indexed {report.files_seen} files into {store}: {report.added} added, {report.updated} updated, "
-            f"{report.removed} removed, {report.unchanged} unchanged, {len(report.skipped)} skipped")
+    # Skipped files are found but not indexed: counted apart, never as indexed.
+    line = (f"indexed {report.added + report.updated} of {report.files_seen} files found into {store}: {report.added} added, "
+            f"{report.updated} updated, {report.unchanged} unchanged, {len(report.skipped)} skipped; {report.removed} removed")
     if report.partial:
         line += f", {len(report.partial)} partly indexed"
     if report.repaired:
@@ -109,7 +112,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     the focus lines themselves."""
     from agentic_rag._interfaces.store_service import StoreService
 
-    hits = StoreService(_store(args)).search(args.query, args.k, args.corpus, context=args.context, full_text=args.full_text)
+    hits = StoreService(_store(args)).search(args.query, args.k, args.corpus, context=args.context)
     if args.json:
         _print_json(hits)
         return 0

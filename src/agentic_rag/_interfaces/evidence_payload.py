@@ -25,6 +25,7 @@ from agentic_rag._interfaces.ask_mode import DEFAULT_EVIDENCE
 from agentic_rag._interfaces.locations import citation_location, line_marks, line_span
 from agentic_rag._parallel.contracts import RAGResult
 from agentic_rag._text.focus import snippet_title, view_passage
+from agentic_rag._text.instructions import is_instruction_like
 from agentic_rag._text.lines import split_lines
 from agentic_rag._text.relevance import RelevanceModel, TermWeights
 
@@ -91,7 +92,8 @@ def focus_fields(query: str, model: RelevanceModel, *, path: str, lines: tuple[i
     Returns:
         The focus lines (the chunk's own lines when they cannot be placed), the focus text
         (each line after its source line number when known, long lines trimmed) and the
-        relevance rounded to 4 places.
+        relevance rounded to 4 places; ``instruction_like: true`` when the text holds a
+        sentence addressed to a model (absent otherwise).
     """
     view = view_passage(query, text, model, title=title, marks=marks, context=context)
     start, end = lines or (1, 1)
@@ -102,7 +104,10 @@ def focus_fields(query: str, model: RelevanceModel, *, path: str, lines: tuple[i
         span = _unit_lines(str(root / path), f"{text[first.start:first.end]}\n{text[last.start:last.end]}", lines)
         if span is not None:
             start, end = span
-    return {"focus_start_line": start, "focus_end_line": end, "focus_text": view.numbered_text, "relevance": view.relevance}
+    fields: dict[str, Any] = {"focus_start_line": start, "focus_end_line": end, "focus_text": view.numbered_text, "relevance": view.relevance}
+    if is_instruction_like(text):  # words addressed to a model: the agent reading them is warned
+        fields["instruction_like"] = True
+    return fields
 
 
 def _unit_lines(file: str, unit: str, within: tuple[int, int] | None) -> tuple[int, int] | None:
@@ -202,8 +207,7 @@ def _fact_ids(result: RunResult) -> dict[str, list[str]]:
     return {sid: sorted(ids, key=lambda f: (order.get(f, len(order)), f)) for sid, ids in found.items()}
 
 
-def store_hits_payload(query: str, hits: Sequence[Any], model: RelevanceModel, root: Path | None = None, *, context: int = 0,
-                       full_text: bool = False) -> list[dict[str, Any]]:
+def store_hits_payload(query: str, hits: Sequence[Any], model: RelevanceModel, root: Path | None = None, *, context: int = 0) -> list[dict[str, Any]]:
     """Store hits as ``search --json`` objects.
 
     Args:
@@ -212,20 +216,17 @@ def store_hits_payload(query: str, hits: Sequence[Any], model: RelevanceModel, r
         model: The store's relevance model (see :func:`relevance_model`).
         root: The store's base folder (for a store without line maps).
         context: Lines of context around each hit's focus lines.
-        full_text: Give each hit's whole chunk text as ``text``.
 
     Returns:
-        ``{path, start_line, end_line, section, score, corpus, focus_start_line,
-        focus_end_line, focus_text, relevance}`` per hit (and ``text`` with ``full_text``), in
-        the given order, and ``page`` or ``cell`` for a hit on a PDF page or in a notebook cell
-        (absent otherwise). ``score`` is rounded to 4 places.
+        ``{path, start_line, end_line, section, score, text, corpus, focus_start_line,
+        focus_end_line, focus_text, relevance}`` per hit, in the given order, and ``page`` or
+        ``cell`` for a hit on a PDF page or in a notebook cell (absent otherwise). ``score``
+        is rounded to 4 places.
     """
     out = []
     for h in hits:
         hit = {"path": h.path, "start_line": h.start_line, "end_line": h.end_line, "section": h.section, "score": round(h.score, 4),
-               "corpus": h.corpus_id}
-        if full_text:
-            hit["text"] = h.text
+               "text": h.text, "corpus": h.corpus_id}
         for key in ("page", "cell"):
             if getattr(h, key, None) is not None:
                 hit[key] = getattr(h, key)

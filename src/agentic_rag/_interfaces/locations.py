@@ -11,7 +11,10 @@ lines count lines of a page, of a cell, of the extracted text): a stored chunk o
 carries its line map (``line_marks``), and a quote is placed on its lines through it. Such a
 chunk also says its ``page`` (PDF) or ``cell`` (notebook), which JSON payloads carry beside
 ``path``, ``start_line`` and ``end_line`` (absent for other files) and text shows as
-``report.pdf:p12:3-5`` and ``notes.ipynb:c7:1-4`` (:func:`location_label`).
+``report.pdf:p12:3-5`` and ``notes.ipynb:c7:1-4`` (:func:`location_label`). Every path text
+output shows goes through :func:`display_path`: a name holding a control character (a newline
+would split a citation across lines), a colon (``x.md:p3:1-2.md`` would read as a page
+citation) or a double quote is shown in double quotes, escaped.
 
 Lines are counted by :func:`~agentic_rag._text.lines.split_lines`, as ingestion counts them (a
 form feed or U+2028 ends no line). Files read here are cached by their identity on disk (size,
@@ -25,6 +28,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import unicodedata
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -34,10 +38,47 @@ from agentic_rag._contracts import Snippet
 from agentic_rag._contracts.validation import is_int
 from agentic_rag._text.lines import split_lines
 
-__all__ = ["citation_location", "forget_lines", "line_marks", "line_span", "location_label", "marked_span", "place_fields", "source_location"]
+__all__ = ["citation_location", "display_path", "forget_lines", "line_marks", "line_span", "location_label", "marked_span", "place_fields",
+           "source_location"]
 
 _TOKEN = re.compile(r"\S+")
 _PLACES = (("page", "p"), ("cell", "c"))
+_DRIVE = re.compile(r"[A-Za-z]:[\\/]")
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _unsafe(char: str) -> bool:
+    # Cc: C0/C1 controls (newline, escape...); Cf: format characters (bidi overrides, zero
+    # width); Zl/Zp: the Unicode line and paragraph separators.
+    return char in ':"' or unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp")
+
+
+def display_path(path: str) -> str:
+    """``path`` as text output shows it, so it is read as one name and nothing else.
+
+    Plain names are shown as they are. A name holding a control or format character, a
+    colon or a double quote is shown in double quotes, with ``\\``, ``"``, ``\\n``, ``\\r``,
+    ``\\t`` escaped and other such characters as ``\\uXXXX``: ``"a\\nb.md":3-5``,
+    ``"x.md:p3:1-2.md":1-2``. A leading drive (``C:\\``) is no colon of the name.
+
+    Args:
+        path: A file path, relative to the indexed root or absolute.
+
+    Returns:
+        The text to print.
+    """
+    body = path[2:] if _DRIVE.match(path) else path
+    if not any(_unsafe(char) for char in body):
+        return path
+    out = []
+    for char in path:
+        if char in _ESCAPES:
+            out.append(_ESCAPES[char])
+        elif char != ":" and _unsafe(char):
+            out.append(f"\\u{ord(char):04x}" if ord(char) <= 0xFFFF else f"\\U{ord(char):08x}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
 
 
 def place_fields(metadata: Mapping[str, Any]) -> dict[str, int]:
@@ -51,9 +92,10 @@ def place_fields(metadata: Mapping[str, Any]) -> dict[str, int]:
 
 def location_label(item: Mapping[str, Any]) -> str:
     """``path:start-end`` of a payload item (a hit, a citation, an evidence passage), with the
-    page or cell when it has one: ``report.pdf:p12:3-5``, ``notes.ipynb:c7:1-4``."""
+    page or cell when it has one: ``report.pdf:p12:3-5``, ``notes.ipynb:c7:1-4``; the path as
+    :func:`display_path` shows it."""
     place = "".join(f"{mark}{item[key]}:" for key, mark in _PLACES if isinstance(item.get(key), int))
-    return f"{item['path']}:{place}{item['start_line']}-{item['end_line']}"
+    return f"{display_path(str(item['path']))}:{place}{item['start_line']}-{item['end_line']}"
 
 
 def line_marks(metadata: Mapping[str, Any]) -> tuple[tuple[int, int], ...]:

@@ -30,7 +30,9 @@ from ``initialize`` are kept for that; a stateless request has no session to sen
 
 Errors: -32700 unparsable JSON, nesting too deep to parse included (id null); -32600 anything
 that is not one request object: batch arrays, an id that is not a string or a finite number
-(``1e400``; id null), nesting deeper than :data:`MAX_NESTING` levels; -32601 unknown method; -32602 bad params, an unknown tool included.
+(``1e400``; id null), nesting deeper than :data:`MAX_NESTING` levels, a line longer than
+:data:`~agentic_rag._interfaces.mcp_channel.MAX_MESSAGE_BYTES` (id null, ``data: {size, limit}``;
+the line is never held whole); -32601 unknown method; -32602 bad params, an unknown tool included.
 Arguments that fail a tool's ``inputSchema`` and tools that raise give a tool result with
 ``isError: true`` (SEP-1303: the model can read the message and correct itself).
 Notifications are never answered and the loop keeps serving after every error.
@@ -48,7 +50,7 @@ from typing import IO, Any
 
 from agentic_rag._contracts.validation import is_number
 from agentic_rag._errors import InvalidInputError
-from agentic_rag._interfaces.mcp_channel import McpClientChannel
+from agentic_rag._interfaces.mcp_channel import McpClientChannel, OversizedMessage
 from agentic_rag._interfaces.mcp_tools import McpTool
 
 __all__ = [
@@ -170,7 +172,7 @@ class McpServer:
                 if line is None:
                     return 0
                 try:
-                    answer = self.handle_line(line)
+                    answer = self._oversized(line) if isinstance(line, OversizedMessage) else self.handle_line(line)
                 except Exception as exc:  # last resort: a bug of ours must not end the session
                     self._log(f"internal error: {type(exc).__name__}: {exc}")
                     answer = _encode(_error(None, ErrorCode.INTERNAL_ERROR, f"internal error: {type(exc).__name__}"))
@@ -179,6 +181,12 @@ class McpServer:
                     return 0
         finally:
             self.channel.stopped("the MCP server stopped serving")
+
+    def _oversized(self, message: OversizedMessage) -> str:
+        self._log(f"refused a message of {message.size} bytes (limit {message.limit})")
+        return _encode(_error(None, ErrorCode.INVALID_REQUEST,
+                              f"invalid request: the message is {message.size} bytes; this server reads at most {message.limit} bytes per message",
+                              {"size": message.size, "limit": message.limit}))
 
     def handle_line(self, line: str | bytes) -> str | None:
         """Answer one line of input.

@@ -23,7 +23,7 @@ from agentic_rag._agentic import AgenticRAGOrchestrator, OrchestratorConfig
 from agentic_rag._contracts import Corpus, RunResult
 from agentic_rag._contracts.validation import require_bool, require_enum, require_int
 from agentic_rag._errors import InvalidInputError, StoreError
-from agentic_rag._interfaces.ask_mode import AskMode
+from agentic_rag._interfaces.ask_mode import MAX_QUERY_CHARS, AskMode
 from agentic_rag._interfaces.evidence_payload import DEFAULT_EVIDENCE, relevance_model, require_evidence_count, store_hits_payload
 from agentic_rag._interfaces.locations import forget_lines
 from agentic_rag._interfaces.model_report import ObservedLLM
@@ -92,7 +92,7 @@ class StoreService:
                 forget_lines()
                 self._generation = generation
 
-    def search(self, query: str, k: int = 10, corpus: str | None = None, *, context: int = 0, full_text: bool = False) -> list[dict[str, Any]]:
+    def search(self, query: str, k: int = 10, corpus: str | None = None, *, context: int = 0) -> list[dict[str, Any]]:
         """The ``k`` best chunks for ``query`` as ``search --json`` hits.
 
         Args:
@@ -100,23 +100,22 @@ class StoreService:
             k: How many hits.
             corpus: Restrict to one corpus.
             context: Lines of context around each hit's focus lines (>= 0).
-            full_text: Give each hit's whole chunk text too (default: its focus lines).
 
         Returns:
-            Best first, each ``{path, start_line, end_line, section, score, corpus,
-            focus_start_line, focus_end_line, focus_text, relevance}`` (and ``text`` with
-            ``full_text``).
+            Best first, each ``{path, start_line, end_line, section, score, text, corpus,
+            focus_start_line, focus_end_line, focus_text, relevance}``.
 
         Raises:
-            InvalidInputError: Unknown corpus, bad ``k`` or ``context``.
+            InvalidInputError: Unknown corpus, bad ``k`` or ``context``, or a query longer than
+                :data:`~agentic_rag._interfaces.ask_mode.MAX_QUERY_CHARS`.
             StoreError: The store is missing or empty.
         """
+        _require_short(query, "query")
         context = require_int(context, "context", minimum=0, stage="search")
         self.corpora()
         self._follow_generation()
         hits = self.store.search(query, k, corpus_ids=None if corpus is None else [corpus])
-        return store_hits_payload(query, hits, self.relevance_model(), self.store.base, context=context,
-                                  full_text=require_bool(full_text, "full_text", stage="search"))
+        return store_hits_payload(query, hits, self.relevance_model(), self.store.base, context=context)
 
     def ask(self, question: str, mode: AskMode | str = AskMode.AGENTIC, *, corpus: str | None = None, evidence: int = DEFAULT_EVIDENCE,
             full_text: bool = False) -> AskOutcome:
@@ -134,9 +133,11 @@ class StoreService:
             The run and its payload.
 
         Raises:
-            InvalidInputError: Unknown mode or corpus, or ``evidence`` not an int >= 0.
+            InvalidInputError: Unknown mode or corpus, ``evidence`` not an int >= 0, or a
+                question longer than :data:`~agentic_rag._interfaces.ask_mode.MAX_QUERY_CHARS`.
             StoreError: The store is missing or empty.
         """
+        _require_short(question, "question")
         evidence = require_evidence_count(evidence)
         mode = require_enum(AskMode, mode, "mode", stage="ask")
         corpora = self.corpora()
@@ -204,3 +205,9 @@ class StoreService:
         index = VectorIndex(HashingEmbedder())
         index.add(list(self.store.documents()))
         return IndexRetriever(index, name="hashing-vectors")
+
+
+def _require_short(text: object, field: str) -> None:
+    """Refuse a query or question over :data:`MAX_QUERY_CHARS` before any work is done."""
+    if isinstance(text, str) and len(text) > MAX_QUERY_CHARS:
+        raise InvalidInputError(f"the {field} is {len(text)} characters long; at most {MAX_QUERY_CHARS} are accepted", stage="ask" if field == "question" else "search")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agentic_rag._contracts import RunResult, Snippet
-from agentic_rag._interfaces.locations import location_label, place_fields
+from agentic_rag._interfaces.locations import display_path, location_label, place_fields
 
 __all__ = ["format_run", "snippet_location"]
 
@@ -16,7 +16,7 @@ def snippet_location(snippet: Snippet) -> str:
     if isinstance(path, str) and isinstance(meta.get("start_line"), int):
         end = meta.get("end_line", meta["start_line"])
         return location_label({"path": path, "start_line": meta["start_line"], "end_line": end, **place_fields(meta)})
-    return path if isinstance(path, str) else snippet.id
+    return display_path(path) if isinstance(path, str) else display_path(snippet.id)
 
 
 def format_run(result: RunResult, *, show_iterations: bool = True) -> str:
