@@ -48,6 +48,7 @@ import io
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -182,7 +183,8 @@ class Runner:
         self.copy = self.work / name
         shutil.copytree(self.loaded.folder, self.copy)
         index_out = run_cli(["index", ".", "--corpus", name, "--quiet"], self.copy)
-        self.index_line = index_out.splitlines()[0] if index_out else ""
+        # The first line without its seconds, which vary from run to run.
+        self.index_line = re.sub(r" \([0-9.]+ s\)$", "", index_out.splitlines()[0]) if index_out else ""
         self.grep = GrepFolder(self.loaded.folder)
         self.texts: Path | None = None
         self.grep_texts: GrepFolder | None = None
