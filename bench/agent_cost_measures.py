@@ -170,10 +170,11 @@ def recall_within(values: Sequence[int | None], budget: int) -> float | None:
     return sum(1 for v in values if v is not None and v <= budget) / len(values)
 
 
-def show_bytes(value: float | None) -> str:
-    """``812 B``, ``3.4 KB``, ``32 KB+`` or ``-``."""
+def show_bytes(value: float | None, *, capped: bool = True) -> str:
+    """``812 B``, ``3.4 KB``, ``32 KB+`` (never reached, or beyond :data:`CAP` when
+    ``capped``) or ``-``."""
     if value is None:
         return "-"
-    if math.isinf(value) or value > CAP:
+    if math.isinf(value) or (capped and value > CAP):
         return "32 KB+"
     return f"{value:.0f} B" if value < KB else f"{value / KB:.1f} KB"

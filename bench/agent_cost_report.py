@@ -42,6 +42,7 @@ class Observations:
     to_key: dict[tuple[str, str], list[int | None]] = field(default_factory=dict)
     unanswerable_read: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     calls: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    call_counts: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     chars: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     hits: dict[str, list[tuple[float, bool]]] = field(default_factory=dict)
 
@@ -51,6 +52,7 @@ class Observations:
             raise ValueError(f"unknown policy {policy!r}")
         if parts:
             self.to_key.setdefault((name, policy), []).append(found)
+            self.call_counts.setdefault((name, policy), []).append(len(calls))
         else:
             self.unanswerable_read.setdefault((name, policy), []).append(read)
         self.calls.setdefault((name, policy), []).extend(calls)
@@ -83,16 +85,17 @@ def policy_table(obs: Observations, name: str) -> str:
     answerable = len(obs.pooled(obs.to_key, name, "search -k 5"))
     unanswerable = len(obs.pooled(obs.unanswerable_read, name, "search -k 5"))
     rows = [f"**{name}** ({answerable} answerable, {unanswerable} unanswerable questions)", "",
-            "| policy | key within 1 KB | 2 KB | 4 KB | 8 KB | 16 KB | median bytes to the key | median bytes / call | unanswerable: median bytes read |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            "| policy | key within 1 KB | 2 KB | 4 KB | 8 KB | 16 KB | median bytes to the key | median calls | median bytes / call | unanswerable: median bytes read |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for policy in POLICIES:
         found = obs.pooled(obs.to_key, name, policy)
         read = obs.pooled(obs.unanswerable_read, name, policy)
         calls = obs.pooled(obs.calls, name, policy)
+        counts = obs.pooled(obs.call_counts, name, policy)
         if not (found or read):
             continue
         recall = " | ".join(_pct(m.recall_within(found, b)) for b in m.BUDGETS)
-        rows.append(f"| {policy} | {recall} | {m.show_bytes(m.median_bytes(found))} | {m.show_bytes(_median(calls))} | {m.show_bytes(_median(read))} |")
+        rows.append(f"| {policy} | {recall} | {m.show_bytes(m.median_bytes(found))} | {'-' if not counts else f'{_median(counts):g}'} | {m.show_bytes(_median(calls), capped=False)} | {m.show_bytes(_median(read), capped=False)} |")
     return "\n".join(rows)
 
 
@@ -121,7 +124,7 @@ def budget_table(obs: Observations) -> str:
     for label, policy, target, shown in checks:
         value = _median(obs.pooled(obs.calls, ALL, policy))
         met = "-" if value is None else "yes" if value <= target else "no"
-        rows.append(f"| {label} | {shown} | {m.show_bytes(value)} ({'-' if value is None else f'{value:.0f} B'}) | {met} |")
+        rows.append(f"| {label} | {shown} | {m.show_bytes(value, capped=False)} ({'-' if value is None else f'{value:.0f} B'}) | {met} |")
     for mode in ("agentic", "parallel"):
         value = _median([c for s in obs.sets() for c in obs.chars.get((s, mode), [])])
         met = "-" if value is None else "yes" if value <= 400 else "no"
@@ -142,7 +145,8 @@ def report_text(obs: Observations, *, weak: float, split: str, notes: Sequence[s
         "alternative) stands in the output read so far, case-insensitive, white space folded. Key measures count "
         "answerable questions only; a key not seen within 32 KB (or never) counts as larger than any figure, so a "
         "median shown as \"32 KB+\" means half or more never reached the key within 32 KB. \"Median bytes / call\" "
-        "is the median size of one call's whole output (every question). The unanswerable column is what the policy "
+        "is the median size of one call's whole output (every question); \"median calls\" counts the calls made on an answerable "
+        "question until the key appeared or the policy stopped. The unanswerable column is what the policy "
         "reads in all on questions the docs do not answer. The CLI runs in-process through its entry point on a "
         "store made by `index . --corpus NAME` in a copy of each folder (no `--vectors`: the parallel mode's vector "
         "branch is off, as after a plain `index`).\n\n" + GREP_POLICY

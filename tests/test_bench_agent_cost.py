@@ -115,6 +115,8 @@ class Summaries(unittest.TestCase):
         self.assertTrue(math.isinf(self.m.median_bytes([100, None, 40_000])))
         self.assertEqual(self.m.show_bytes(self.m.median_bytes([100, None, None, 50])), "32 KB+")
         self.assertEqual(self.m.show_bytes(2048.0), "2.0 KB")
+        self.assertEqual(self.m.show_bytes(40_960.0), "32 KB+")
+        self.assertEqual(self.m.show_bytes(40_960.0, capped=False), "40.0 KB")
 
     def test_recall_within(self) -> None:
         self.assertEqual(self.m.recall_within([500, 1024, 1025, None], 1024), 0.5)
