@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,7 @@ def _fetched(script: str) -> Callable[[], Path]:
         spec = importlib.util.spec_from_file_location(f"agentic_rag_bench_{script}", path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # dataclasses in the script look their module up
         spec.loader.exec_module(module)
         return Path(module.fetch(CACHE))
 
