@@ -173,7 +173,7 @@ def run(split: str, verbose: bool, *, llm: object = None, per_project: int = 0) 
                     started = time.perf_counter()
                     payload = service.ask(question["question"], mode).payload
                     elapsed = time.perf_counter() - started
-                    for key in ("all", question["kind"]):
+                    for key in ("all", question["kind"], f"set:{project}"):
                         tally = tallies[mode].setdefault(key, Tally())
                         _count(tally, question, payload, elapsed, store.base)
                         tally.tokens.append((counter.tokens if counter is not None else 0) - before)
@@ -242,6 +242,16 @@ def table(tallies: dict[str, dict[str, Tally]]) -> str:
         t = tallies[mode].get("all", Tally())
         answered = t.answered_answerable + t.false_answers
         rows.append(f"| {mode} | {answered} | {_pct(t.correct, answered)} | {_pct(t.false_answers, t.unanswerable)} | {_pct(t.correct, t.answerable)} |")
+    projects = sorted({key[4:] for mode in MODES for key in tallies[mode] if key.startswith("set:")})
+    if len(projects) > 1:
+        rows.append("")
+        rows.append("| set | mode | questions | correct (answerable) | unanswerable: answered | precision of `answered` |")
+        rows.append("|---|---|---|---|---|---|")
+        for project in projects:
+            for mode in MODES:
+                t = tallies[mode].get(f"set:{project}", Tally())
+                rows.append(f"| {project} | {mode} | {t.answerable + t.unanswerable} | {_pct(t.correct, t.answerable)} | "
+                            f"{_pct(t.false_answers, t.unanswerable)} | {_pct(t.correct, t.answered_answerable + t.false_answers)} |")
     rows.append("")
     rows.append("| target (report half) | measured | met |")
     rows.append("|---|---|---|")
