@@ -1,0 +1,147 @@
+"""The pure pieces of the agent-cost benchmark (``bench/bench_agent_cost.py``): bytes read up to
+the answer key, the grep policy's words and their order, ROC AUC with ties, and the medians.
+
+The benchmark ships with the repository, not the package: without ``bench/`` these tests skip.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import shutil
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def _load(name: str) -> Any:
+    path = BENCH / f"{name}.py"
+    if not path.exists():
+        raise unittest.SkipTest(f"bench/{name}.py is absent (benchmarks ship with the repository, not the package)")
+    # The benchmark imports its sibling modules by name, as when run as a script.
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCH))
+    return module
+
+
+class BytesToKey(unittest.TestCase):
+    """UTF-8 bytes read up to the end of the last part's first appearance."""
+
+    def setUp(self) -> None:
+        self.m = _load("agent_cost_measures")
+
+    def test_one_part(self) -> None:
+        self.assertEqual(self.m.bytes_to_key("abc DEFAULT 100 xyz", [["default 100"]]), 15)
+
+    def test_case_and_white_space_folded(self) -> None:
+        # "max\n   connections" reads as "max connections": 3 + 4 (newline and spaces) + 11.
+        self.assertEqual(self.m.bytes_to_key("MAX\n   Connections!", [["max connections"]]), 18)
+
+    def test_the_earliest_alternative_counts(self) -> None:
+        self.assertEqual(self.m.bytes_to_key("xx beta alpha", [["alpha", "beta"]]), 7)
+
+    def test_every_part_must_appear(self) -> None:
+        stream = "first: 20.1.0 then later: FrozenInstanceError"
+        self.assertEqual(self.m.bytes_to_key(stream, [["20.1.0"], ["FrozenInstanceError"]]), len(stream))
+        self.assertIsNone(self.m.bytes_to_key(stream, [["20.1.0"], ["absent"]]))
+        self.assertIsNone(self.m.bytes_to_key(stream, []))
+
+    def test_bytes_are_utf8(self) -> None:
+        # "é" and "→" are 2 and 3 bytes: "é → key" ends at 2 + 1 + 3 + 1 + 3 bytes.
+        self.assertEqual(self.m.bytes_to_key("é → key and more", [["KEY"]]), 10)
+
+    def test_case_folding_that_lengthens(self) -> None:
+        # "ß" folds to "ss" but is 2 bytes in the stream: "straße" is 7 bytes.
+        self.assertEqual(self.m.bytes_to_key("Straße!", [["strasse"]]), 7)
+
+
+class GrepWords(unittest.TestCase):
+    """The grep policy's content words and their rarest-first order."""
+
+    def setUp(self) -> None:
+        self.m = _load("agent_cost_measures")
+
+    def test_content_words(self) -> None:
+        question = "Which HTTP/3 option does attr.ib use, and what is the max_connections default? The http/3 one."
+        self.assertEqual(self.m.content_words(question), ["HTTP/3", "option", "attr.ib", "max_connections", "default"])
+
+    def test_short_and_stop_words_dropped(self) -> None:
+        self.assertEqual(self.m.content_words("How do I set it up with the API?"), ["set", "API"])
+
+    def test_rarest_first_ties_by_word_and_absent_words_dropped(self) -> None:
+        counts = {"beta": 2, "Alpha": 2, "gamma": 1, "delta": 0}
+        self.assertEqual(self.m.rarest_first(["beta", "delta", "Alpha", "gamma", "omega"], counts), ["gamma", "Alpha", "beta"])
+
+
+class RocAuc(unittest.TestCase):
+    """ROC AUC as the share of (positive, negative) pairs ordered right, ties counting half."""
+
+    def setUp(self) -> None:
+        self.m = _load("agent_cost_measures")
+
+    def test_ties_count_half(self) -> None:
+        # Pairs: 0.9 beats 0.8, 0.5, 0.2 (3); 0.5 ties 0.5 (0.5) and beats 0.2 (1): 4.5 of 6.
+        self.assertAlmostEqual(self.m.roc_auc([0.9, 0.5], [0.8, 0.5, 0.2]), 4.5 / 6)
+
+    def test_perfect_reversed_and_all_tied(self) -> None:
+        self.assertEqual(self.m.roc_auc([0.9, 0.8], [0.1]), 1.0)
+        self.assertEqual(self.m.roc_auc([0.1], [0.9, 0.8]), 0.0)
+        self.assertEqual(self.m.roc_auc([0.5, 0.5], [0.5]), 0.5)
+
+    def test_needs_both_kinds(self) -> None:
+        self.assertIsNone(self.m.roc_auc([], [0.3]))
+        self.assertIsNone(self.m.roc_auc([0.3], []))
+
+
+class Summaries(unittest.TestCase):
+    """Keys never seen within 32 KB count above every figure."""
+
+    def setUp(self) -> None:
+        self.m = _load("agent_cost_measures")
+
+    def test_median_with_keys_never_seen(self) -> None:
+        self.assertEqual(self.m.median_bytes([100, 300, None]), 300)
+        self.assertTrue(math.isinf(self.m.median_bytes([100, None, 40_000])))
+        self.assertEqual(self.m.show_bytes(self.m.median_bytes([100, None, None, 50])), "32 KB+")
+        self.assertEqual(self.m.show_bytes(2048.0), "2.0 KB")
+        self.assertEqual(self.m.show_bytes(40_960.0), "32 KB+")
+        self.assertEqual(self.m.show_bytes(40_960.0, capped=False), "40.0 KB")
+
+    def test_recall_within(self) -> None:
+        self.assertEqual(self.m.recall_within([500, 1024, 1025, None], 1024), 0.5)
+
+
+class GrepPolicy(unittest.TestCase):
+    """The grep policy on a small folder, with the real grep."""
+
+    def test_rarest_word_first_and_stops_at_the_key(self) -> None:
+        if shutil.which("grep") is None:
+            self.skipTest("grep is not on PATH")
+        bench = _load("bench_agent_cost")
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            (folder / "a.md").write_text("session cookie\nthe pool timeout\n", encoding="utf-8")
+            (folder / "b.md").write_text("pool size\n\nmax_pool defaults to 17\n", encoding="utf-8")
+            grep = bench.GrepFolder(folder)
+            # "max_pool" is in one file, "pool" in two, "nothing" in none: max_pool is read first.
+            found, read, calls = grep.policy("What does max_pool pool nothing mean?", [["17"]])
+            first = "./b.md-1-pool size\n./b.md-2-\n./b.md:3:max_pool defaults to 17\n"
+            self.assertEqual(calls[0], len(first.encode("utf-8")))
+            self.assertEqual(found, len(first) - 1)
+            self.assertEqual(len(calls), 1)
+            self.assertEqual(read, calls[0])
+
+
+if __name__ == "__main__":
+    unittest.main()
