@@ -177,3 +177,25 @@ class MarkdownLineRangeTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class HeadingPathAndLineMapTest(unittest.TestCase):
+    """What a hit shows is made at index time: its section's heading path and its line map."""
+
+    TEXT = "# Guide\n\nIntro.\n\n## Install\n\n### With pip\n\nRun pip install demo\nthen import it.\n\n## Use\n\nCall run().\n"
+
+    def test_each_chunk_carries_every_heading_above_it(self):
+        chunks = chunk_sections(parse_markdown(self.TEXT), "guide.md")
+        sections = [c.section for c in chunks]
+        self.assertEqual(sections, ["Guide", "Guide \u203a Install \u203a With pip", "Guide \u203a Use"])
+        # the title the retriever reads stays the nearest two headings
+        self.assertEqual(chunks[1].title, "Install \u203a With pip")
+
+    def test_the_line_map_places_every_line_of_the_chunk(self):
+        (chunk,) = [c for c in chunk_sections(parse_markdown(self.TEXT), "guide.md", line_marks=True) if "pip" in c.text]
+        source = self.TEXT.split("\n")
+        offsets = [offset for offset, _ in chunk.line_marks]
+        for offset, line in chunk.line_marks:
+            end = chunk.text.find("\n", offset)
+            self.assertEqual(chunk.text[offset:end if end >= 0 else None].strip(), source[line - 1].strip())
+        self.assertEqual(offsets, sorted(offsets))

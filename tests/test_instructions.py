@@ -124,6 +124,8 @@ class AnswersTest(unittest.TestCase):
                         self.assertFalse(is_instruction_like(claim["text"]), claim)
                         for citation in claim["citations"]:
                             self.assertFalse(is_instruction_like(citation["quote"]), citation)
+                    for item in payload["evidence"]:
+                        self.assertNotIn("text", item)  # the focus lines only, unless asked
                     for phrase in ("free for everyone", "acme-reset.example", "Acme is closed", "im_start", "Always recommend"):
                         self.assertNotIn(phrase, payload["answer"])
 
@@ -134,7 +136,7 @@ class AnswersTest(unittest.TestCase):
                 self.assertIn("9 to 5", self.service.ask(QUESTIONS[2], mode).payload["answer"])
 
     def test_evidence_and_hits_holding_an_instruction_are_flagged(self) -> None:
-        payload = self.service.ask(QUESTIONS[1], "agentic", evidence=10).payload
+        payload = self.service.ask(QUESTIONS[1], "agentic", evidence=10, full_text=True).payload
         flagged = [e for e in payload["evidence"] if e.get("instruction_like")]
         self.assertTrue(flagged, payload["evidence"])
         for item in payload["evidence"]:

@@ -33,8 +33,8 @@ class CliTestCase(unittest.TestCase):
         (people / "jane.md").write_text("# Jane Doe\n\nJane Doe was born in Lyon in 1968.\n", encoding="utf-8")
         self.store = str(self.dir / "store")
 
-    def index(self):
-        code, out, err = run_cli("index", "notes", "--store", self.store)
+    def index(self, *flags: str):
+        code, out, err = run_cli("index", "notes", "--store", self.store, *flags)
         self.assertEqual(code, 0, err)
         return out
 
@@ -104,13 +104,13 @@ class NamesInTextOutputTest(CliTestCase):
         except OSError as exc:
             self.skipTest(f"this file system refuses such names: {exc}")
         (odd / "broken.pdf").write_bytes(b"this is not a PDF file")
-        out = self.index()
+        out = self.index("--verbose")
         self.assertIn("indexed 4 of 5 files found", out)
         self.assertIn("4 added, 0 updated, 0 unchanged, 1 skipped", out)
         self.assertIn("  skipped notes/odd/broken.pdf:", out)
         code, out, _ = run_cli("search", "quokka", "--store", self.store)
         self.assertEqual(code, 0)
-        labels = [line.split("  score")[0].split(". ", 1)[1] for line in out.splitlines() if "  score " in line]
+        labels = [line.split("  relevance")[0].split(". ", 1)[1] for line in out.splitlines() if "  relevance " in line]
         self.assertIn('"notes/odd/bad\\nname.md":3', [label[:len('"notes/odd/bad\\nname.md":3')] for label in labels])
         self.assertTrue(any(label.startswith('"notes/odd/x.md:p3:1-2.md":') for label in labels), labels)
         self.assertEqual(len([line for line in out.splitlines() if line[:3].strip().rstrip(".").isdigit()]), len(labels))

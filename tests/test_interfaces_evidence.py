@@ -17,8 +17,9 @@ from agentic_rag._interfaces.store_service import StoreService
 from agentic_rag._store import KnowledgeStore
 from cli_support import run_cli
 
-EVIDENCE_KEYS = {"path", "start_line", "end_line", "score", "text", "corpus", "fact_ids", "focus_start_line", "focus_end_line", "relevance"}
-HIT_KEYS = EVIDENCE_KEYS - {"fact_ids"}
+EVIDENCE_KEYS = {"path", "start_line", "end_line", "section", "score", "corpus", "fact_ids", "focus_start_line", "focus_end_line", "focus_text",
+                 "relevance"}
+HIT_KEYS = (EVIDENCE_KEYS - {"fact_ids"}) | {"text"}
 
 GLOBEX = """# Globex
 
@@ -77,7 +78,12 @@ class AskEvidenceTest(EvidenceTestCase):
             self.assert_passage(item, EVIDENCE_KEYS)
         run = json.loads(trace.read_text(encoding="utf-8"))
         # best first: the run's own final evidence ranking, in order
-        self.assertEqual([e["text"] for e in evidence], [s["text"] for s in run["snippets"]][: len(evidence)])
+        self.assertEqual([(e["path"], e["start_line"]) for e in evidence],
+                         [(s["metadata"]["path"], s["metadata"]["start_line"]) for s in run["snippets"]][: len(evidence)])
+        # the whole chunk text only when asked for
+        full = self.ask_json("Where was the founder of Acme Robotics born?", "--full-text")["evidence"]
+        self.assertEqual([e["text"] for e in full], [s["text"] for s in run["snippets"]][: len(full)])
+        self.assertEqual([{k: v for k, v in e.items() if k != "text"} for e in full], evidence)
         facts = {f["id"] for f in run["plan"]["facts"]}
         cited = {c["path"] for claim in payload["claims"] for c in claim["citations"]}
         for item in evidence:
@@ -123,7 +129,8 @@ class AskEvidenceTest(EvidenceTestCase):
         code, out, err = run_cli("ask", "Which robots does Initech build?", "--store", self.store, "--report", str(report))
         self.assertEqual(code, 0, err)
         self.assertIn("Evidence (best first):", out)
-        self.assertIn("notes/companies/acme.md:3-5 (best 5)", out)
+        self.assertIn("notes/companies/acme.md:5-5  relevance", out)  # where the focus lines are
+        self.assertIn("    5: It builds warehouse robots.", out)
         page = report.read_text(encoding="utf-8")
         self.assertIn('id="evidence"', page)
         self.assertEqual(page.count('class="evidence-item"'), len(self.ask_json("Which robots does Initech build?")["evidence"]))
@@ -153,7 +160,9 @@ class SearchFocusTest(EvidenceTestCase):
         for hit in hits:
             self.assert_passage(hit, HIT_KEYS)
         # a table row whose markup (pipes, backticks) the loader stripped is still found on its line
-        self.assertEqual((hits[0]["focus_start_line"], hits[0]["focus_end_line"]), (9, 9))
+        self.assertEqual(hits[0]["focus_end_line"], 9)
+        self.assertIn("9: kettle | 2004", hits[0]["focus_text"])
+        self.assertEqual(hits[0]["section"], "Globex")
         self.assertGreaterEqual(hits[0]["relevance"], WEAK_RELEVANCE)
 
     def test_a_name_the_store_never_mentions_makes_a_weak_match(self):
@@ -163,11 +172,28 @@ class SearchFocusTest(EvidenceTestCase):
         self.assertGreaterEqual(strong["relevance"], WEAK_RELEVANCE)
         self.assertLess(weak["relevance"], WEAK_RELEVANCE)
 
+    def test_context_widens_the_focus_and_every_shown_line_is_its_source_line(self):
+        import re
+
+        narrow = self.search_json("When did Globex launch the kettle?")[0]
+        wide = self.search_json("When did Globex launch the kettle?", "--context", "2")[0]
+        self.assertLessEqual(wide["focus_start_line"], narrow["focus_start_line"])
+        self.assertGreater(len(wide["focus_text"].split("\n")), len(narrow["focus_text"].split("\n")))
+        source = (self.dir / wide["path"]).read_text(encoding="utf-8").split("\n")
+        for row in wide["focus_text"].split("\n"):
+            number, shown = row.split(": ", 1)
+            # the shown words are the words of that very line of the file (markup stripped)
+            self.assertLessEqual(set(re.findall(r"\w+", shown)), set(re.findall(r"\w+", source[int(number) - 1])), row)
+        code, out, err = run_cli("search", "kettle", "--store", self.store, "--context", "-1")
+        self.assertEqual(code, 1)
+        self.assertIn("context", err)
+
     def test_human_output_shows_the_best_lines(self):
         code, out, _ = run_cli("search", "When did Globex launch the kettle?", "--store", self.store, "-k", "1")
         self.assertEqual(code, 0)
-        self.assertIn("notes/companies/globex.md:3-9 (best 9)", out)
-        self.assertIn("relevance", out)
+        self.assertIn("notes/companies/globex.md:3-9  relevance", out)
+        self.assertIn("\n   9: kettle | 2004", out)
+        self.assertNotIn("  score", out)
 
     def test_relevance_model_is_built_once_per_generation(self):
         store = KnowledgeStore(self.store, base=self.dir)

@@ -309,20 +309,21 @@ class ServeLoopTest(unittest.TestCase):
         self.assertEqual(json.loads(line)["result"]["structuredContent"], {"text": "a\u2028b\nc"})
 
 
-PASSAGE = {"path": "docs/a.md", "start_line": 3, "end_line": 5, "score": 1.5, "text": "alpha", "corpus": "docs",
-           "focus_start_line": 4, "focus_end_line": 4, "relevance": 0.75}
+PASSAGE = {"path": "docs/a.md", "start_line": 3, "end_line": 5, "section": "Guide", "score": 1.5, "corpus": "docs",
+           "focus_start_line": 4, "focus_end_line": 4, "focus_text": "4: alpha", "relevance": 0.75}
+HIT = {**PASSAGE, "text": "alpha"}
 
 
 class StoreToolsTest(unittest.TestCase):
     def setUp(self):
         self.calls = []
 
-        def search(query, k, corpus):
-            self.calls.append(("search", query, k, corpus))
-            return [dict(PASSAGE)]
+        def search(query, k, corpus, context):
+            self.calls.append(("search", query, k, corpus, context))
+            return [dict(HIT)]
 
-        def ask(question, mode, evidence):
-            self.calls.append(("ask", question, mode, evidence))
+        def ask(question, mode, evidence, full_text):
+            self.calls.append(("ask", question, mode, evidence, full_text))
             return {"status": "partial", "answer": "A.", "claims": [], "missing_facts": ["b"], "iterations": 2, "stop_reason": "max_iterations",
                     "evidence": [{**PASSAGE, "fact_ids": ["f1"]}][:evidence]}
 
@@ -345,21 +346,23 @@ class StoreToolsTest(unittest.TestCase):
             tools["ask"]["outputSchema"]["required"], ["status", "answer", "claims", "missing_facts", "iterations", "stop_reason", "evidence"]
         )
         evidence = tools["ask"]["inputSchema"]["properties"]["evidence"]
-        self.assertEqual((evidence["type"], evidence["minimum"], evidence["default"]), ("integer", 0, 5))
+        self.assertEqual((evidence["type"], evidence["minimum"], evidence["default"]), ("integer", 0, 3))
+        self.assertEqual(tools["ask"]["inputSchema"]["properties"]["full_text"]["default"], False)
+        self.assertEqual(tools["search"]["inputSchema"]["properties"]["context"]["default"], 0)
         passage = tools["ask"]["outputSchema"]["properties"]["evidence"]["items"]
         self.assertEqual(sorted(passage["required"]), sorted([*PASSAGE, "fact_ids"]))
         hit = tools["search"]["outputSchema"]["properties"]["hits"]["items"]
-        self.assertEqual(hit["required"], list(PASSAGE))
+        self.assertEqual(sorted(hit["required"]), sorted(HIT))
         self.assertEqual((hit["properties"]["relevance"]["minimum"], hit["properties"]["relevance"]["maximum"]), (0, 1))
         self.assertIn("relevance", tools["search"]["description"])
         self.assertIn("evidence", tools["ask"]["description"])
 
     def test_search_fills_defaults_and_delegates(self):
         result = self.session.call("search", {"query": "alpha"})
-        self.assertEqual(self.calls, [("search", "alpha", 10, None)])
+        self.assertEqual(self.calls, [("search", "alpha", 10, None, 0)])
         self.assertEqual(result["structuredContent"]["hits"][0]["path"], "docs/a.md")
-        self.session.call("search", {"query": "alpha", "k": 3, "corpus": "docs"})
-        self.assertEqual(self.calls[-1], ("search", "alpha", 3, "docs"))
+        self.session.call("search", {"query": "alpha", "k": 3, "corpus": "docs", "context": 2})
+        self.assertEqual(self.calls[-1], ("search", "alpha", 3, "docs", 2))
 
     def test_queries_and_questions_over_the_cap_are_tool_errors_naming_it(self):
         long = "word " * (MAX_QUERY_CHARS // 5 + 1)
@@ -380,7 +383,7 @@ class StoreToolsTest(unittest.TestCase):
 
     def test_ask_passes_the_mode_and_the_evidence_count(self):
         result = self.session.call("ask", {"question": "Why?", "mode": "parallel"})
-        self.assertEqual(self.calls, [("ask", "Why?", AskMode.PARALLEL, 5)])
+        self.assertEqual(self.calls, [("ask", "Why?", AskMode.PARALLEL, 3, False)])
         self.assertEqual(result["structuredContent"]["status"], "partial")
         self.assertEqual(result["structuredContent"]["evidence"][0]["fact_ids"], ["f1"])
         self.session.call("ask", {"question": "Why?"})
@@ -388,6 +391,8 @@ class StoreToolsTest(unittest.TestCase):
         none = self.session.call("ask", {"question": "Why?", "evidence": 0})
         self.assertEqual((self.calls[-1][3], none["structuredContent"]["evidence"]), (0, []))
         self.assertIs(self.session.call("ask", {"question": "Why?", "mode": "fast"})["isError"], True)
+        self.session.call("ask", {"question": "Why?", "full_text": True})
+        self.assertIs(self.calls[-1][4], True)
 
     def test_bad_evidence_counts_are_tool_errors(self):
         for evidence in (-1, "5", 2.5, True):
@@ -398,7 +403,7 @@ class StoreToolsTest(unittest.TestCase):
         self.assertEqual(self.calls, [])
 
     def test_an_answer_without_evidence_breaks_the_output_schema(self):
-        tools = build_store_tools(lambda q, k, c: [], lambda q, m, e: {"status": "answered", "answer": "A.", "claims": [], "missing_facts": [],
+        tools = build_store_tools(lambda q, k, c, n: [], lambda q, m, e, f: {"status": "answered", "answer": "A.", "claims": [], "missing_facts": [],
                                                                            "iterations": 1, "stop_reason": "sufficient"}, lambda: [])
         result = tools[1].call({"question": "Why?", "mode": "agentic", "evidence": 5})
         self.assertIs(result["isError"], True)

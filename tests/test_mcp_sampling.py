@@ -213,8 +213,9 @@ class McpSamplingServerTest(unittest.TestCase):
     def serve(self, sampler, *, deadline_s=60.0, timeout_s=60.0, max_message_bytes=None) -> _LoopbackClient:
         channel = McpClientChannel() if max_message_bytes is None else McpClientChannel(max_message_bytes=max_message_bytes)
         service = StoreService(self.store, llm=McpSamplingLLM(channel, timeout_s=timeout_s), config=OrchestratorConfig(top_k=5, deadline_s=deadline_s))
-        tools = build_store_tools(lambda q, k, c: service.search(q, k, c),
-                                  lambda question, mode, evidence: service.ask(question, mode.value, evidence=evidence).payload, service.corpora)
+        tools = build_store_tools(lambda q, k, c, n: service.search(q, k, c, context=n),
+                                  lambda question, mode, evidence, full: service.ask(question, mode.value, evidence=evidence, full_text=full).payload,
+                                  service.corpora)
         server = McpServer(tools, channel=channel)
         in_r, in_w = os.pipe()
         out_r, out_w = os.pipe()

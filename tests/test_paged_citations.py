@@ -328,7 +328,8 @@ class CommandLineTest(unittest.TestCase):
         # The best lines are placed through the chunk's line map: line 3 of page 2.
         self.assertEqual((hit["focus_start_line"], hit["focus_end_line"]), (3, 3))
         code, out, err = run_cli("search", "replaced by a Grundfos unit", "-k", "1")
-        self.assertIn("docs/report.pdf:p2:1-3 (best 3)", out)
+        self.assertIn("docs/report.pdf:p2:3-3  relevance", out)  # the focus line, on its page
+        self.assertIn("   3: It was replaced by a Grundfos unit.", out)
         code, out, err = run_cli("search", "office opens", "--json", "-k", "1")
         (hit,) = json.loads(out)
         self.assertEqual(hit["path"], "docs/readme.md")
@@ -341,8 +342,8 @@ class CommandLineTest(unittest.TestCase):
         from agentic_rag._interfaces.store_service import StoreService
 
         service = StoreService(KnowledgeStore(self.root / ".agentic-rag", base=self.root))
-        search, ask, _ = build_store_tools(lambda q, k, c: service.search(q, k, c),
-                                           lambda q, m, e: service.ask(q, m.value, evidence=e).payload, service.corpora)
+        search, ask, _ = build_store_tools(lambda q, k, c, n: service.search(q, k, c, context=n),
+                                           lambda q, m, e, f: service.ask(q, m.value, evidence=e, full_text=f).payload, service.corpora)
         result = search.call({"query": "coolant pump failed", "k": 1})
         self.assertIs(result.get("isError", False), False, result)
         self.assertEqual(result["structuredContent"]["hits"][0]["page"], 2)

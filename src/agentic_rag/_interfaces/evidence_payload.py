@@ -45,6 +45,13 @@ WEAK_RELEVANCE = 0.5
 """Below this ``relevance`` a hit is a weak match (measured on this project's own docs)."""
 
 
+SEARCH_FOCUS_LINES = 3
+"""Most focus lines of a search hit."""
+EVIDENCE_FOCUS_LINES = 2
+"""Most focus lines of an ``ask`` evidence passage: its claims already quote the best units, so
+the evidence only has to show where else to look (measured: keeps ``ask --json`` near 2.5 KB)."""
+
+
 def relevance_model(index: Any = None) -> RelevanceModel:
     """A relevance model over a BM25 index's statistics and analyzer.
 
@@ -70,7 +77,8 @@ def require_evidence_count(value: object) -> int:
 
 
 def focus_fields(query: str, model: RelevanceModel, *, path: str, lines: tuple[int, int] | None, title: str, text: str,
-                 root: Path | None = None, marks: Sequence[tuple[int, int]] = (), context: int = 0) -> dict[str, Any]:
+                 root: Path | None = None, marks: Sequence[tuple[int, int]] = (), context: int = 0,
+                 max_lines: int = SEARCH_FOCUS_LINES) -> dict[str, Any]:
     """``{focus_start_line, focus_end_line, focus_text, relevance}`` of one passage for ``query``.
 
     The focus is made below the interfaces (:func:`~agentic_rag._text.focus.view_passage`):
@@ -88,6 +96,7 @@ def focus_fields(query: str, model: RelevanceModel, *, path: str, lines: tuple[i
         root: Folder ``path`` is relative to (for a store without line maps).
         marks: The chunk's line map.
         context: Lines of context around the focus lines.
+        max_lines: Most focus lines.
 
     Returns:
         The focus lines (the chunk's own lines when they cannot be placed), the focus text
@@ -95,7 +104,7 @@ def focus_fields(query: str, model: RelevanceModel, *, path: str, lines: tuple[i
         relevance rounded to 4 places; ``instruction_like: true`` when the text holds a
         sentence addressed to a model (absent otherwise).
     """
-    view = view_passage(query, text, model, title=title, marks=marks, context=context)
+    view = view_passage(query, text, model, title=title, marks=marks, context=context, max_lines=max_lines)
     start, end = lines or (1, 1)
     if view.span is not None:
         start, end = view.span
@@ -187,7 +196,7 @@ def evidence_payload(result: RunResult | RAGResult, root: Path | None = None, *,
         if full_text:
             item["text"] = snippet.text
         item.update(focus_fields(question, model, path=path, lines=(start, end) if known else None, title=title,
-                                 text=snippet.text, root=root, marks=line_marks(snippet.metadata)))
+                                 text=snippet.text, root=root, marks=line_marks(snippet.metadata), max_lines=EVIDENCE_FOCUS_LINES))
         items.append(item)
     return items
 

@@ -37,7 +37,6 @@ def ask_payload(result: RunResult | RAGResult, root: Path | None = None, *, evid
 
     Returns:
         ``{status, answer, claims: [{text, citations: [{path, start_line, end_line, quote}]}],
-        (``quote`` only when it is not the claim's text itself),
         missing_facts, iterations, stop_reason, evidence}``; ``evidence`` as
         :func:`~agentic_rag._interfaces.evidence_payload.evidence_payload` gives it, whatever
         the status. A parallel run is one pass: ``iterations`` is 1, ``stop_reason``
@@ -48,7 +47,6 @@ def ask_payload(result: RunResult | RAGResult, root: Path | None = None, *, evid
             int >= 0.
     """
     payload = _answer_payload(result, root)
-    payload["claims"] = _without_repeated_quotes(payload["claims"])
     payload["evidence"] = evidence_payload(result, root, limit=evidence, model=model, full_text=full_text)
     return payload
 
@@ -105,13 +103,3 @@ def _parallel_payload(result: RAGResult, root: Path | None) -> dict[str, Any]:
 
 def _citation(snippet: Snippet, quote: str, root: Path | None) -> dict[str, Any]:
     return {**citation_location(snippet, quote, root), "quote": quote}  # with page or cell for a PDF or notebook
-
-
-def _without_repeated_quotes(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Claims whose citation quotes only what the claim says already drop the ``quote``: an
-    agent pays for every byte it reads twice."""
-    for claim in claims:
-        for citation in claim["citations"]:
-            if " ".join(citation["quote"].split()) == " ".join(claim["text"].split()):
-                del citation["quote"]
-    return claims

@@ -27,9 +27,8 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from agentic_rag._answering import CITATION_MARKER, grounding_problem, least_status, marked_segments
 from agentic_rag._budget import current_budget
-from agentic_rag._contracts import AnswerStatus, Snippet
+from agentic_rag._contracts import Snippet
 from agentic_rag._contracts.validation import require_enum, require_int
 from agentic_rag._daemon_threads import DaemonExecutor
 from agentic_rag._errors import BranchFailureError, BudgetExhaustedError, InvalidInputError, RetrievalError
@@ -46,10 +45,11 @@ from agentic_rag._parallel.contracts import (
     ViewKind,
 )
 from agentic_rag._parallel.answerability import RelevanceAnswerability
-from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
+from agentic_rag._parallel.evidence import GeneratedAnswer
 from agentic_rag._parallel.fusion_engine import FusionMethod, RankedList, fuse_ranked_lists
 from agentic_rag._parallel.generator import verify_citations
 from agentic_rag._parallel.ports import Generator, QueryViewRewriter, Reranker
+from agentic_rag._parallel.verdict import answer_verdict
 from agentic_rag._ports import Retriever
 from agentic_rag._text.questions import fold_query
 
@@ -222,56 +222,9 @@ class ParallelRAGWorkflow:
             notes=tuple(notes),
         )
         degraded = fell_back or any(not o.ok for o in outcomes)
-        answer, status, missing = self._verdict(request.query, answer, documents, notes, owns_text=owns_text)
+        answer, status, missing = answer_verdict(request.query, answer, documents, notes, self.answerability, owns_text=owns_text)
         trace = dataclasses.replace(trace, notes=tuple(notes))
         return RAGResult(request.query, answer, documents, outcomes, degraded, trace, status, missing)
-
-    def _verdict(self, query: str, answer: GeneratedAnswer, documents: Sequence[FusedDocument], notes: list[str], *, owns_text: bool) -> tuple[GeneratedAnswer, AnswerStatus, tuple[str, ...]]:
-        """The honest status: the generator's own, lowered by the answerability check and by
-        citations that do not hold. For the library's generators (``owns_text``) claims that do
-        not hold are dropped, and an unanswerable verdict keeps no claim: the answer becomes a
-        refusal (the documents stay in the result as evidence). A caller's generator keeps its
-        text: the same checks lower the status beside it and are noted, and an answer citing
-        no ``[n]`` is not lowered for that (a free-text generator is a normal case)."""
-        status = answer.status
-        if verify_citations(answer, documents):
-            status = least_status(status, AnswerStatus.PARTIAL)
-        guarded, dropped = _grounded(answer, documents)
-        if dropped and owns_text:
-            answer = guarded
-            notes.append(f"grounding: {len(dropped)} claim(s) removed: {'; '.join(dropped)}")
-            status = least_status(status, AnswerStatus.PARTIAL if answer.citations else AnswerStatus.UNANSWERABLE)
-        elif dropped:
-            notes.append(f"grounding: {len(dropped)} claim(s) do not hold (the generator's text is kept): {'; '.join(dropped)}")
-            status = least_status(status, AnswerStatus.PARTIAL)
-        uncited = not answer.citations and not answer.refused and CITATION_MARKER.search(answer.text) is None
-        if uncited and owns_text and answer.status is not AnswerStatus.UNANSWERABLE:
-            status = AnswerStatus.UNANSWERABLE  # nothing cited, nothing claimed
-        elif uncited and not owns_text:
-            notes.append("the generator's answer cites no document ([n]); its claims were not checked against the evidence")
-        missing: tuple[str, ...] = ()
-        if self.answerability is not False and status is not AnswerStatus.UNANSWERABLE:
-            verdict = self.answerability.check(query, documents)
-            if verdict.status is not AnswerStatus.ANSWERED:
-                kept = "" if owns_text else "; the generator's text is kept"
-                notes.append(f"answerability: {verdict.status.value} (lowest part share {verdict.score:.3f}){kept}")
-            status, missing = least_status(status, verdict.status), verdict.missing
-            earned = getattr(self.answerability, "earned", None)
-            if status is AnswerStatus.ANSWERED and callable(earned):
-                # Passages about the topic are not yet an answer: the claims must hold what
-                # the question asks for (a version, a default, a name...).
-                judged = earned(query, answer, documents)
-                if judged.status is not AnswerStatus.ANSWERED:
-                    notes.append(f"earned: partial: no claim holds what is asked for in {'; '.join(judged.missing)}")
-                    status, missing = AnswerStatus.PARTIAL, judged.missing
-        if not owns_text:
-            return answer, status, missing
-        if status is AnswerStatus.UNANSWERABLE and not answer.refused:
-            reason = "; ".join(missing) if missing else "the question"
-            answer = GeneratedAnswer(f"The retrieved evidence does not answer: {reason.rstrip('?.! ')}.", (), refused=True)
-        elif status is AnswerStatus.PARTIAL and missing:
-            answer = dataclasses.replace(answer, text=f"{answer.text} Not found in the evidence: {'; '.join(m.rstrip('?.! ') for m in missing)}.", status=status)
-        return answer, status, missing
 
     async def arun(self, request: RAGRequest | str | Mapping[str, Any]) -> RAGResult:
         """Answer one request without blocking the event loop (``run`` in a worker thread,
@@ -406,39 +359,3 @@ def _outcome(branch: _Branch, report: _BranchReport | None, waited: float) -> Br
             error_message=str(report.error),
         )
     return BranchOutcome(**common, status=BranchStatus.OK, elapsed_s=report.elapsed_s, hit_count=len(report.hits))
-
-
-def _grounded(answer: GeneratedAnswer, documents: Sequence[FusedDocument]) -> tuple[GeneratedAnswer, list[str]]:
-    """Drop the claims of ``answer`` that fail the grounding check (their quotes are no
-    evidence, or they say what the cited documents do not), with the citations only they used.
-
-    Returns:
-        The answer (unchanged when every claim holds) and one reason per dropped claim.
-    """
-    if answer.refused:
-        return answer, []
-    kept_parts: list[str] = []
-    kept: list[AnswerCitation] = []
-    dropped: list[str] = []
-    pending = list(answer.citations)
-    for claim, numbers in marked_segments(answer.text):
-        # Each marker takes the first citation of its number not yet taken, in order.
-        cited = [c for c in (next((p for p in pending if p.number == n), None) for n in numbers) if c is not None]
-        for citation in cited:
-            pending.remove(citation)
-        quotes = [c.quote for c in cited if c.quote]
-        sources = [f"{d.snippet.title if d.snippet is not None else ''}\n{d.text}" for n in numbers if 1 <= n <= len(documents) for d in (documents[n - 1],)]
-        problem = grounding_problem(claim, quotes, sources)
-        if problem:
-            dropped.append(problem)
-            continue
-        end = claim[-1] if claim and claim[-1] in ".!?" and "\n" not in claim else ""
-        markers = "".join(f" [{n}]" for n in numbers)
-        kept_parts.append(f"{claim[:-1] if end else claim}{markers}{end}")
-        kept.extend(cited)
-    if not dropped:
-        return answer, []
-    citations = tuple(kept)
-    if not kept_parts:
-        return GeneratedAnswer("The retrieved evidence does not support any claim of the answer.", (), refused=True), dropped
-    return dataclasses.replace(answer, text=" ".join(kept_parts), citations=citations), dropped

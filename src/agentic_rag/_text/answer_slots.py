@@ -63,7 +63,7 @@ _NUMBER = re.compile(
     re.IGNORECASE,
 )
 _STATES_DEFAULT = re.compile(r"\bdefault(?:s|ed)?\b|\bunless\b|\botherwise\b|\bif\s+not\s+(?:given|set|specified|passed)\b|\bout\s+of\s+the\s+box\b", re.IGNORECASE)
-_ASSIGNMENT = re.compile(r"\b([A-Za-z_]\w*)\s*[=:]\s*([^\s,)]+)")
+_ASSIGNMENT = re.compile(r"\b([A-Za-z_]\w*)\s*[=:]\s*([^\s,()]+)")
 # A name a documentation answer gives: dotted or underscored words, calls, CamelCase and
 # ALL_CAPS words, command-line options, decorators and dunder names.
 _IDENTIFIER = re.compile(

@@ -34,7 +34,7 @@ __all__ = ["Focus", "FocusLine", "PassageView", "answer_units", "focus_of", "sni
 #: Most lines in a focus, how far apart they may be, and how wide a shown line is.
 MAX_LINES = 3
 SPAN = 6
-WIDTH = 160
+WIDTH = 120
 _FILLER_BONUS = 0.25
 _EXACT_NAME_BONUS = 0.2
 _MIN_GAIN = 0.04
@@ -240,7 +240,7 @@ class PassageView:
 
 
 def view_passage(question: str, text: str, model: RelevanceModel, *, title: str = "", marks: Sequence[tuple[int, int]] = (),
-                 context: int = 0) -> PassageView:
+                 context: int = 0, max_lines: int = MAX_LINES) -> PassageView:
     """The relevance and focus of one passage for ``question``.
 
     Args:
@@ -251,12 +251,13 @@ def view_passage(question: str, text: str, model: RelevanceModel, *, title: str 
         marks: Its line map, ``(offset, line)`` pairs with offsets increasing from 0 (a
             stored chunk's); ``()`` leaves the focus lines' numbers unknown.
         context: Lines of context around the focus (see :func:`focus_of`).
+        max_lines: Most focus lines.
 
     Returns:
         The view.
     """
     relevance = round(model.coverage(question, f"{title}\n{text}"), 4)
-    focus = focus_of(question, text, model, title=title, context=context)
+    focus = focus_of(question, text, model, title=title, context=context, max_lines=max_lines)
     numbers: tuple[int, ...] = ()
     if focus is not None and marks:
         offsets = [offset for offset, _ in marks]
@@ -265,7 +266,7 @@ def view_passage(question: str, text: str, model: RelevanceModel, *, title: str 
 
 
 def answer_units(question: str, passages: Sequence[tuple[str, str]], model: RelevanceModel, *, max_units: int = 2,
-                 keep_ratio: float = 0.8, max_lines: int = 8) -> list[ScoredUnit]:
+                 keep_ratio: float = 0.8, max_lines: int = 5) -> list[ScoredUnit]:
     """The units an extractive answer quotes: the best units of the passages
     (:meth:`RelevanceModel.best_units`: sentences, list items, table rows, code with its
     lead-in); a code block, or a lead-in with the block it introduces, that runs longer than
@@ -288,7 +289,7 @@ def answer_units(question: str, passages: Sequence[tuple[str, str]], model: Rele
         unit = scored.unit
         if unit.text.count("\n") >= max_lines and (unit.kind is UnitKind.CODE or "\n\n" in unit.text):
             title, text = passages[scored.passage]
-            focus = focus_of(question, unit.text, model, title=title, max_lines=6, span=8)
+            focus = focus_of(question, unit.text, model, title=title, max_lines=4, span=6)
             if focus is not None:
                 start, end = unit.start + focus.start, unit.start + focus.end
                 unit = PassageUnit(start, end, text[start:end], unit.kind)

@@ -1,0 +1,113 @@
+"""The parallel workflow's verdict on a generated answer: citations, grounding, instruction-like
+text, the answerability check and whether the claims earn ``answered``.
+
+The library's own generators have their text guarded (claims that do not hold dropped, an
+unanswerable verdict turned into a refusal); a caller's generator keeps its text and the
+verdict goes beside it, except for text addressed to a model, which is never an answer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from agentic_rag._answering import CITATION_MARKER, grounding_problem, least_status, marked_segments
+from agentic_rag._contracts import AnswerStatus
+from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
+from agentic_rag._parallel.generator import verify_citations
+from agentic_rag._text.instructions import is_instruction_like
+
+__all__ = ["answer_verdict"]
+
+
+def answer_verdict(query: str, answer: GeneratedAnswer, documents: Sequence[FusedDocument], notes: list[str], answerability: Any, *,
+                   owns_text: bool) -> tuple[GeneratedAnswer, AnswerStatus, tuple[str, ...]]:
+    """The honest status of a generated answer: the generator's own, lowered by the answerability check and by
+    citations that do not hold. For the library's generators (``owns_text``) claims that do
+    not hold are dropped, and an unanswerable verdict keeps no claim: the answer becomes a
+    refusal (the documents stay in the result as evidence). A caller's generator keeps its
+    text: the same checks lower the status beside it and are noted, and an answer citing
+    no ``[n]`` is not lowered for that (a free-text generator is a normal case)."""
+    if not owns_text and is_instruction_like(answer.text):
+        # Words addressed to a model are never an answer, whoever wrote them down: a
+        # caller's generator that repeats an instruction from a document was steered by it.
+        notes.append("the generator's answer holds text addressed to a model; it is withheld")
+        return GeneratedAnswer("The generator's answer was withheld: it holds text addressed to a model.", (), refused=True), AnswerStatus.UNANSWERABLE, ()
+    status = answer.status
+    if verify_citations(answer, documents):
+        status = least_status(status, AnswerStatus.PARTIAL)
+    guarded, dropped = _grounded(answer, documents)
+    if dropped and owns_text:
+        answer = guarded
+        notes.append(f"grounding: {len(dropped)} claim(s) removed: {'; '.join(dropped)}")
+        status = least_status(status, AnswerStatus.PARTIAL if answer.citations else AnswerStatus.UNANSWERABLE)
+    elif dropped:
+        notes.append(f"grounding: {len(dropped)} claim(s) do not hold (the generator's text is kept): {'; '.join(dropped)}")
+        status = least_status(status, AnswerStatus.PARTIAL)
+    uncited = not answer.citations and not answer.refused and CITATION_MARKER.search(answer.text) is None
+    if uncited and owns_text and answer.status is not AnswerStatus.UNANSWERABLE:
+        status = AnswerStatus.UNANSWERABLE  # nothing cited, nothing claimed
+    elif uncited and not owns_text:
+        notes.append("the generator's answer cites no document ([n]); its claims were not checked against the evidence")
+    missing: tuple[str, ...] = ()
+    if answerability is not False and status is not AnswerStatus.UNANSWERABLE:
+        verdict = answerability.check(query, documents)
+        if verdict.status is not AnswerStatus.ANSWERED:
+            kept = "" if owns_text else "; the generator's text is kept"
+            notes.append(f"answerability: {verdict.status.value} (lowest part share {verdict.score:.3f}){kept}")
+        status, missing = least_status(status, verdict.status), verdict.missing
+        earned = getattr(answerability, "earned", None)
+        if status is AnswerStatus.ANSWERED and callable(earned) and owns_text:
+            # Passages about the topic are not yet an answer: the library's claims must
+            # hold what the question asks for (a version, a default, a name...). A
+            # caller's generator writes in its own words, which no lexical check can vouch
+            # for; the passage check above stands beside its text.
+            judged = earned(query, answer, documents)
+            if judged.status is not AnswerStatus.ANSWERED:
+                notes.append(f"earned: partial: no claim holds what is asked for in {'; '.join(judged.missing)}")
+                status, missing = AnswerStatus.PARTIAL, judged.missing
+    if not owns_text:
+        return answer, status, missing
+    if status is AnswerStatus.UNANSWERABLE and not answer.refused:
+        reason = "; ".join(missing) if missing else "the question"
+        answer = GeneratedAnswer(f"The retrieved evidence does not answer: {reason.rstrip('?.! ')}.", (), refused=True)
+    elif status is AnswerStatus.PARTIAL and missing:
+        answer = dataclasses.replace(answer, text=f"{answer.text} Not found in the evidence: {'; '.join(m.rstrip('?.! ') for m in missing)}.", status=status)
+    return answer, status, missing
+
+
+def _grounded(answer: GeneratedAnswer, documents: Sequence[FusedDocument]) -> tuple[GeneratedAnswer, list[str]]:
+    """Drop the claims of ``answer`` that fail the grounding check (their quotes are no
+    evidence, or they say what the cited documents do not), with the citations only they used.
+
+    Returns:
+        The answer (unchanged when every claim holds) and one reason per dropped claim.
+    """
+    if answer.refused:
+        return answer, []
+    kept_parts: list[str] = []
+    kept: list[AnswerCitation] = []
+    dropped: list[str] = []
+    pending = list(answer.citations)
+    for claim, numbers in marked_segments(answer.text):
+        # Each marker takes the first citation of its number not yet taken, in order.
+        cited = [c for c in (next((p for p in pending if p.number == n), None) for n in numbers) if c is not None]
+        for citation in cited:
+            pending.remove(citation)
+        quotes = [c.quote for c in cited if c.quote]
+        sources = [f"{d.snippet.title if d.snippet is not None else ''}\n{d.text}" for n in numbers if 1 <= n <= len(documents) for d in (documents[n - 1],)]
+        problem = grounding_problem(claim, quotes, sources)
+        if problem:
+            dropped.append(problem)
+            continue
+        end = claim[-1] if claim and claim[-1] in ".!?" and "\n" not in claim else ""
+        markers = "".join(f" [{n}]" for n in numbers)
+        kept_parts.append(f"{claim[:-1] if end else claim}{markers}{end}")
+        kept.extend(cited)
+    if not dropped:
+        return answer, []
+    citations = tuple(kept)
+    if not kept_parts:
+        return GeneratedAnswer("The retrieved evidence does not support any claim of the answer.", (), refused=True), dropped
+    return dataclasses.replace(answer, text=" ".join(kept_parts), citations=citations), dropped

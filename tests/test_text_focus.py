@@ -1,0 +1,125 @@
+"""Focus lines: the few lines of a passage an agent is shown, made once below the interfaces."""
+
+from __future__ import annotations
+
+import unittest
+
+from agentic_rag._text.focus import answer_units, focus_of, trim_line, view_passage
+from agentic_rag._text.relevance import RelevanceModel
+
+SETTINGS = """SESSION_COOKIE_DOMAIN
+The value of the Domain parameter on the session cookie.
+
+Default: None
+
+SESSION_COOKIE_NAME
+The name of the session cookie. Can be changed in case you already have a
+cookie with the same name.
+
+Default: 'session'
+
+SESSION_COOKIE_PATH
+The path that the session cookie will be valid for.
+
+Default: None"""
+
+
+def marks_of(text: str, first_line: int) -> tuple[tuple[int, int], ...]:
+    """A line map giving each line of ``text`` its own source line, from ``first_line``."""
+    marks, offset = [], 0
+    for number, line in enumerate(text.split("\n")):
+        marks.append((offset, first_line + number))
+        offset += len(line) + 1
+    return tuple(marks)
+
+
+class FocusOfTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.model = RelevanceModel()
+
+    def test_a_setting_and_its_default_line_below_it(self):
+        focus = focus_of("What is the default value of SESSION_COOKIE_NAME?", SETTINGS, self.model, title="Builtin Configuration Values")
+        self.assertIsNotNone(focus)
+        shown = focus.text
+        self.assertIn("SESSION_COOKIE_NAME", shown)
+        self.assertIn("Default: 'session'", shown)
+        self.assertNotIn("Domain", shown)
+        self.assertLessEqual(len(focus.lines), 3)
+
+    def test_a_line_that_goes_on_brings_the_next_one(self):
+        text = "Blocks can be marked as required.\nRendering a child that never fills it in will raise\nTemplateRuntimeError.\nUnrelated text about loops."
+        focus = focus_of("What gets raised when a required block is never filled?", text, self.model)
+        self.assertIn("TemplateRuntimeError.", focus.text)
+
+    def test_a_lead_in_keeps_what_it_introduces_past_a_blank_line(self):
+        text = "Some words about other things.\n\nYou can install the package from PyPI using pip:\n\n$ pip install structlog\n\nMore text."
+        focus = focus_of("How do I install the package from PyPI?", text, self.model)
+        self.assertIn("$ pip install structlog", focus.text)
+
+    def test_offsets_are_whole_lines_of_the_text(self):
+        focus = focus_of("session cookie name default", SETTINGS, self.model)
+        for line in focus.lines:
+            self.assertEqual(SETTINGS[line.start:line.end].strip(), SETTINGS[line.start:line.end])
+            self.assertNotIn("\n", SETTINGS[line.start:line.end])
+        self.assertEqual([line.start for line in focus.lines], sorted(line.start for line in focus.lines))
+
+    def test_the_same_input_gives_the_same_focus(self):
+        first = focus_of("session cookie", SETTINGS, self.model)
+        self.assertEqual(first, focus_of("session cookie", SETTINGS, self.model))
+
+    def test_context_widens_to_every_line_around(self):
+        narrow = focus_of("What is the default value of SESSION_COOKIE_NAME?", SETTINGS, self.model)
+        wide = focus_of("What is the default value of SESSION_COOKIE_NAME?", SETTINGS, self.model, context=1)
+        self.assertGreater(len(wide.lines), len(narrow.lines))
+        self.assertLessEqual(wide.start, narrow.start)
+        self.assertGreaterEqual(wide.end, narrow.end)
+
+    def test_no_letters_no_focus(self):
+        self.assertIsNone(focus_of("anything", "  \n--- \n", self.model))
+
+
+class TrimLineTest(unittest.TestCase):
+    def test_a_long_line_is_cut_around_the_anchor(self):
+        line = " ".join(f"word{i}" for i in range(100)) + " needle " + " ".join(f"tail{i}" for i in range(100))
+        shown = trim_line(line, ["needle"], width=80)
+        self.assertIn("needle", shown)
+        self.assertLessEqual(len(shown), 84)
+        self.assertTrue(shown.startswith("\u2026 ") and shown.endswith(" \u2026"))
+
+    def test_a_short_line_is_only_collapsed(self):
+        self.assertEqual(trim_line("a   b\tc", ["b"]), "a b c")
+
+
+class ViewPassageTest(unittest.TestCase):
+    def test_focus_lines_are_numbered_through_the_line_map(self):
+        view = view_passage("What is the default value of SESSION_COOKIE_NAME?", SETTINGS, RelevanceModel(), title="Builtin Configuration Values",
+                            marks=marks_of(SETTINGS, 140))
+        self.assertEqual(view.span, (145, 149))
+        self.assertTrue(view.numbered_text.startswith("145: SESSION_COOKIE_NAME"))
+        self.assertIn("149: Default: 'session'", view.numbered_text)
+        self.assertGreater(view.relevance, 0.5)
+
+    def test_without_a_line_map_the_numbers_are_unknown(self):
+        view = view_passage("session cookie", SETTINGS, RelevanceModel())
+        self.assertIsNone(view.span)
+        self.assertNotIn(": ", view.numbered_text.split("\n")[0][:6])
+
+
+class AnswerUnitsTest(unittest.TestCase):
+    def test_a_long_code_block_is_cut_to_its_focus_lines(self):
+        code = "Configure it like this:\n\n" + "\n".join(f"option_{i} = {i}" for i in range(30)) + "\nretries_max_count = 7\n" + "\n".join(
+            f"other_{i} = {i}" for i in range(30))
+        units = answer_units("Which option sets retries_max_count?", [("Setup", code)], RelevanceModel())
+        self.assertTrue(units)
+        self.assertIn("retries_max_count = 7", units[0].unit.text)
+        self.assertLessEqual(units[0].unit.text.count("\n"), 5)
+        self.assertEqual(code[units[0].unit.start:units[0].unit.end], units[0].unit.text)
+
+    def test_prose_units_stay_whole(self):
+        text = "The cache keeps entries for five minutes. It is cleared on restart."
+        units = answer_units("How long does the cache keep entries?", [("Cache", text)], RelevanceModel())
+        self.assertEqual(units[0].unit.text, "The cache keeps entries for five minutes.")
+
+
+if __name__ == "__main__":
+    unittest.main()
