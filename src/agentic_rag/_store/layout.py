@@ -25,8 +25,9 @@ from agentic_rag._ingest.walker import WalkOptions
 __all__ = ["LOADER_VERSION", "StoreSettings", "index_file_names", "is_index_file"]
 
 #: Bumped whenever a loader or the chunker changes what it produces, so stored chunks made
-#: by an older version are re-made on the next index run.
-LOADER_VERSION = 1
+#: by an older version are re-made on the next index run. 2: every chunk keeps its line map
+#: and its section's whole heading path.
+LOADER_VERSION = 2
 
 # Formats whose loader changed since: their files alone are re-read once (HTML templates are
 # skipped now; a ``.txt`` file may be read as reStructuredText).
