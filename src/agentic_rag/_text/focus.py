@@ -108,13 +108,14 @@ def _lines(text: str) -> list[tuple[int, int]]:
 
 def trim_line(line: str, anchors: Sequence[str], width: int = WIDTH) -> str:
     """``line`` with white space collapsed, cut to about ``width`` characters around the first
-    of ``anchors`` (case-insensitive) it holds; ``…`` marks each cut."""
+    of ``anchors`` (in their order of preference, case-insensitive) it holds; ``…`` marks each
+    cut."""
     line = " ".join(line.split())
     if len(line) <= width:
         return line
     folded = line.casefold()
     hits = [folded.find(a.casefold()) for a in anchors if a and a.casefold() in folded]
-    at = min(hits) if hits else 0
+    at = hits[0] if hits else 0  # anchors come in order of preference
     start = max(0, min(at - width // 4, len(line) - width))
     start = line.rfind(" ", 0, start) + 1 if start > 0 else 0
     cut = line[start:start + width]
@@ -193,8 +194,15 @@ def focus_of(question: str, text: str, model: RelevanceModel, *, title: str = ""
     if context > 0:
         chosen = list(range(max(0, min(chosen) - context), min(len(lines), max(chosen) + context + 1)))
     anchors = [t.term for t in terms] + names
-    shown = tuple(FocusLine(lines[i][0], lines[i][1], trim_line(text[lines[i][0]:lines[i][1]], _anchor_words(text[lines[i][0]:lines[i][1]], anchors), width))
-                  for i in sorted(chosen))
+
+    def shown_line(i: int) -> str:
+        line = text[lines[i][0]:lines[i][1]]
+        # A long line is cut around what the question asks for when it holds it, else around
+        # the question's words.
+        filler = slot_filler(slot, line) if slot.kind is not SlotKind.OPEN else ""
+        return trim_line(line, ([filler] if filler and filler.casefold() in line.casefold() else []) + _anchor_words(line, anchors), width)
+
+    shown = tuple(FocusLine(lines[i][0], lines[i][1], shown_line(i)) for i in sorted(chosen))
     return Focus(shown, round(current, 6))
 
 
