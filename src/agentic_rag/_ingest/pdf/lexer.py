@@ -23,6 +23,7 @@ _REGULAR = re.compile(rb"[^ \t\r\n\x0c\x00()<>\[\]{}/%]+")
 _NAME = re.compile(rb"/[^ \t\r\n\x0c\x00()<>\[\]{}/%]*")
 _NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)\Z")
 _INTEGER = re.compile(rb"[+-]?\d+\Z")
+_MAX_INT_DIGITS = 19  # with a sign: every int a PDF needs fits, and conversion stays linear
 _HEX = re.compile(rb"<([0-9A-Fa-f \t\r\n\x0c\x00]*)>")
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 _STRING_SPECIAL = re.compile(rb"[()\\]")
@@ -148,8 +149,10 @@ class Lexer:
         token = match.group()
         self.pos = match.end()
         if _NUMBER.match(token):
-            if _INTEGER.match(token):
+            if _INTEGER.match(token) and len(token) <= _MAX_INT_DIGITS:
                 return int(token)
+            # A 100,000-digit integer is no offset or count: read it as a (huge) real, which
+            # never passes an integer check, instead of spending quadratic time converting it.
             return float(token)
         if token == b"true":
             return True
