@@ -141,7 +141,7 @@ def docx_declared_encoding(encoding: str = "Shift_JIS") -> tuple[str, bytes]:
 
 def docx_empty_elements(count: int = 15_000_000) -> tuple[str, bytes]:
     """Row 7: one paragraph holding ``count`` empty elements."""
-    return ".docx", docx(body(b"<w:p>" + b"<w:r/>" * count + b"</w:p>" + paragraph("tail")))
+    return ".docx", docx(body(b"<w:p>" + b"<a/>" * count + b"</w:p>" + paragraph("tail")))
 
 
 def docx_paragraphs(count: int = 1_000_000) -> tuple[str, bytes]:

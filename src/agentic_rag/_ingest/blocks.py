@@ -283,6 +283,7 @@ class SectionBuilder:
         self.paragraph: list[list[tuple[str, int]]] = []
         self.page: int | None = None
         self.cell: int | None = None
+        self.line_offset = 0  # added to every line number given (cells grouped in one section)
 
     def move_to(self, *, page: int | None = None, cell: int | None = None) -> None:
         """Close the current section and go on, under the same heading, on another page or in
@@ -299,14 +300,14 @@ class SectionBuilder:
     def line(self, text: str, number: int) -> None:
         """Add one cleaned line that came from 1-based line ``number``."""
         if text.strip():
-            self.paragraph.append([(text, number)])
+            self.paragraph.append([(text, number + self.line_offset)])
 
     def append(self, text: str, number: int) -> None:
         """Continue the last line with ``text`` from line ``number`` (a new line if none)."""
         if not self.paragraph:
             self.line(text.lstrip(), number)
         elif text:
-            self.paragraph[-1].append((text, number))
+            self.paragraph[-1].append((text, number + self.line_offset))
 
     def end_paragraph(self) -> None:
         """Close the current block (a no-op when it is empty)."""

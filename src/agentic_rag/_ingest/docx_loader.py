@@ -29,7 +29,7 @@ from xml.etree import ElementTree
 
 from agentic_rag._ingest.blocks import ParsedSource, SectionBuilder, table_row
 from agentic_rag._ingest.docx_parts import MAX_ENTRIES, MAX_PART_BYTES, Archive as _Archive, Refused as _Refused
-from agentic_rag._ingest.work_budget import WorkBudget
+from agentic_rag._ingest.work_budget import WorkBudget, WorkLimitError
 
 __all__ = ["MAX_ENTRIES", "MAX_PART_BYTES", "parse_docx"]
 
@@ -297,9 +297,20 @@ def parse_docx(data: bytes) -> ParsedSource:
         if "word/document.xml" not in archive.names:
             raise _Refused("not a Word document: the archive holds no word/document.xml")
         reader = _Reader(_styles(archive), _title(archive), archive.work)
-        archive.xml("word/document.xml", required=True, on_end=reader.body_child_ended)
+        notes: tuple[str, ...] = ()
+        try:
+            archive.xml("word/document.xml", required=True, on_end=reader.body_child_ended)
+        except WorkLimitError as exc:
+            if not reader.line:
+                raise
+            # What was read so far is kept; the rest of the document is named as left out.
+            reader.end_list()
+            reader.seen_body = True
+            notes = (f"not indexed after line {reader.line}: over a work limit: {exc.message}",)
         if not reader.seen_body:
             return ParsedSource(problem="not a Word document: word/document.xml has no body")
+        if notes:
+            return ParsedSource(reader.out.finish(), extracted=True, notes=notes)
         reader.notes_section(archive.xml("word/footnotes.xml") if reader.notes["footnote"] else None, "footnote", "Footnotes")
         reader.notes_section(archive.xml("word/endnotes.xml") if reader.notes["endnote"] else None, "endnote", "Endnotes")
     except _Refused as exc:

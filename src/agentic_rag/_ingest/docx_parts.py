@@ -28,7 +28,7 @@ MAX_ENTRIES = 10_000
 MAX_PART_BYTES = 64 * 1024 * 1024
 
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-_FEED = 1 << 20  # bytes handed to the streaming parser at a time
+_FEED = 1 << 18  # bytes handed to the streaming parser at a time (a limit stops within one)
 _CHARGE_EVERY = 1024  # elements counted locally before the budget is charged
 
 try:

@@ -70,7 +70,7 @@ class IngestLimits:
     max_filter_input_bytes: int = 8 * 1024 * 1024
     max_content_tokens: int = 1_000_000
     max_chars: int = 16_000_000
-    max_elements: int = 2_000_000
+    max_elements: int = 400_000
     max_cells: int = 200_000
     max_chunks: int = 50_000
     max_layout_words: int = 20_000
