@@ -75,7 +75,7 @@ def pdf_many_runs(runs: int = 200_000, per_line: int = 50) -> tuple[str, bytes]:
     parts = [b"BT /F1 10 Tf\n"]
     for index in range(runs):
         row, column = divmod(index, per_line)
-        parts.append(b"1 0 0 1 %d %d Tm (w%d) Tj\n" % (20 + 11 * column, 100_000 - 12 * row, index % 1000))
+        parts.append(b"1 0 0 1 %d %d Tm (w%d) Tj\n" % (20 + 30 * column, 100_000 - 12 * row, index % 1000))
     parts.append(b"ET\n")
     return ".pdf", text_pdf([b"".join(parts)], filters=["FlateDecode"])
 
