@@ -22,7 +22,7 @@ from agentic_rag._ingest.pdf.document import Document, Limits
 from agentic_rag._ingest.pdf.filters import UnsupportedFilterError
 from agentic_rag._ingest.pdf.layout import page_text
 from agentic_rag._ingest.pdf.lexer import PdfError, PdfLimitError
-from agentic_rag._ingest.work_budget import WorkBudget, WorkLimitError, current_work_budget
+from agentic_rag._ingest.work_budget import IngestLimits, WorkBudget, WorkLimitError, current_work_budget
 
 __all__ = ["Limits", "PdfError", "PdfExtraction", "PdfLimitError", "PdfPage", "PdfSkippedPage",
            "extract_pdf", "extract_pdf_strict", "extract_pdf_with_pdftotext"]
@@ -136,8 +136,11 @@ def _extract(data: bytes, max_pages: int, limits: Limits | None, budget: WorkBud
     data = bytes(data)
     if b"%PDF-" not in data[:1024]:
         return PdfExtraction((), (), "not a PDF file (no %PDF- header)")
+    if budget is None:
+        # Limits given without a budget keep their byte limit; otherwise the file's budget
+        # (the one parse_source opened) is shared with the rest of the read.
+        budget = current_work_budget() if limits is None else WorkBudget(IngestLimits(max_decoded_bytes=limits.max_decoded_bytes))
     limits = limits or Limits()
-    budget = budget if budget is not None else current_work_budget()
     try:
         doc = Document(data, limits, budget)
         if doc.trailer.get("Encrypt") is not None:
