@@ -31,7 +31,7 @@ from agentic_rag._ingest.blocks import ParsedSource, SectionBuilder, table_row
 from agentic_rag._ingest.docx_parts import MAX_ENTRIES, MAX_PART_BYTES, Archive as _Archive, Refused as _Refused
 from agentic_rag._ingest.work_budget import WorkBudget, WorkLimitError
 
-__all__ = ["MAX_ENTRIES", "MAX_PART_BYTES", "parse_docx"]
+__all__ = ["BLOCK_ELEMENTS", "MAX_ENTRIES", "MAX_PART_BYTES", "parse_docx"]
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
@@ -40,6 +40,8 @@ _SKIPPED = frozenset(f"{_W}{tag}" for tag in ("pPr", "rPr", "del", "delText", "i
                                                "moveFrom", "footnotePr", "endnotePr", "fldData"))
 _SKIPPED_ALIEN = ("AlternateContent",)  # mc:AlternateContent: a drawing's choices, never body text
 _BULLET = "bullet"
+#: What reading one paragraph or table of the body costs, in XML elements of the budget.
+BLOCK_ELEMENTS = 4
 
 
 @dataclass(slots=True)
@@ -248,6 +250,8 @@ class _Reader:
     def body_child_ended(self, element: ElementTree.Element, open_elements: list[ElementTree.Element]) -> None:
         """Read each child of the body as it ends, then drop it: one block in memory at a time."""
         if len(open_elements) == 2 and open_elements[1].tag == f"{_W}body":
+            # A block costs far more to read than an element to parse: charged as several.
+            self.budget.element(BLOCK_ELEMENTS)
             self.block(element)
             open_elements[1].remove(element)
         elif len(open_elements) == 1 and element.tag == f"{_W}body":

@@ -85,15 +85,17 @@ def check_prolog(data: bytes, name: str) -> None:
     raise Refused(f"damaged Word document: {name} holds no XML element")
 
 
-def stream_xml(data: bytes, name: str, budget: WorkBudget, on_end: EndHandler | None = None) -> ElementTree.Element:
+def stream_xml(data: bytes, name: str, budget: WorkBudget, on_end: EndHandler | None = None, end_depth: int = 2) -> ElementTree.Element:
     """Parse ``data`` as a stream, charging each element to ``budget``.
 
     Args:
         data: The part's bytes (its prolog checked by :func:`check_prolog`).
         name: The part's name, for messages.
         budget: The file's budget.
-        on_end: Called with each element that ends and the stack of its open ancestors
-            (root first); it may remove the element from its parent to free it.
+        on_end: Called with each element that ends at most ``end_depth`` levels below the
+            root, and the stack of its open ancestors (root first); it may remove the element
+            from its parent to free it.
+        end_depth: How deep ``on_end`` is called (2: the root's children's children).
 
     Returns:
         The root element (what ``on_end`` left of it).
@@ -120,7 +122,7 @@ def stream_xml(data: bytes, name: str, budget: WorkBudget, on_end: EndHandler | 
             stack.pop()
             if not stack:
                 roots.append(element)
-            if on_end is not None:
+            if on_end is not None and len(stack) <= end_depth:
                 on_end(element, stack)
 
     try:
@@ -162,13 +164,14 @@ class Archive:
         self.budget = 4 * MAX_PART_BYTES
         self.work = current_work_budget()
 
-    def xml(self, name: str, required: bool = False, on_end: EndHandler | None = None) -> ElementTree.Element | None:
-        """The part ``name`` parsed (``None`` when absent and not ``required``)."""
+    def xml(self, name: str, required: bool = False, on_end: EndHandler | None = None, end_depth: int = 2) -> ElementTree.Element | None:
+        """The part ``name`` parsed (``None`` when absent and not ``required``); see
+        :func:`stream_xml` for ``on_end`` and ``end_depth``."""
         data = self.part(name, required)
         if data is None:
             return None
         check_prolog(data, name)
-        return stream_xml(data, name, self.work, on_end)
+        return stream_xml(data, name, self.work, on_end, end_depth)
 
     def part(self, name: str, required: bool = False) -> bytes | None:
         """The part's bytes, inflated within the bounds."""

@@ -56,7 +56,8 @@ class IngestLimits:
             what reading that many tokens does).
         max_chars: Characters of text extracted (PDF glyphs as font maps produce them, Word
             text, notebook cells).
-        max_elements: XML elements read (every part of a Word document).
+        max_elements: XML elements read (every part of a Word document); each paragraph or
+            table of the body costs ``BLOCK_ELEMENTS`` more.
         max_cells: Notebook cells.
         max_chunks: Chunks cut from one file.
         max_layout_words: Words on one PDF page laid out in full reading order; a page with
