@@ -67,20 +67,29 @@ class ContentTokensTest(unittest.TestCase):
         budget = WorkBudget(IngestLimits(max_content_tokens=20_000))
         result = extract_pdf_strict(data, budget=budget)
         self.assertEqual(result.pages, ())
-        self.assertIn("operators and operands", result.problem)
+        self.assertIn("operators, operands and objects", result.problem)
         self.assertEqual(len(result.skipped), 10, "every page is listed with the reason")
         self.assertLessEqual(budget.content_tokens, 20_000 + 64)
 
     def test_pages_read_before_the_budget_ran_out_are_kept(self):
         pages = [hostile.line(72, 700, b"page %d" % n) for n in range(1, 6)]
         data = text_pdf(pages)
-        result = extract_pdf(data, budget=WorkBudget(IngestLimits(max_content_tokens=25)))
-        self.assertEqual([p.number for p in result.pages], [1, 2])
-        self.assertEqual([p.number for p in result.skipped], [3, 4, 5])
+        full = WorkBudget()
+        self.assertEqual(len(extract_pdf(data, budget=full).pages), 5)
+        # The smallest budget that reads some pages but not all: those read are kept, in order,
+        # and every page after them is listed with the reason.
+        for limit in range(10, full.content_tokens):
+            result = extract_pdf(data, budget=WorkBudget(IngestLimits(max_content_tokens=limit)))
+            if result.pages:
+                break
+        read = [p.number for p in result.pages]
+        self.assertEqual(read, list(range(1, len(read) + 1)))
+        self.assertLess(len(read), 5)
+        self.assertEqual([p.number for p in result.skipped], list(range(len(read) + 1, 6)))
         self.assertIn("over a work limit", result.skipped[0].reason)
-        parsed = parse_source(data, ".pdf", limits=IngestLimits(max_content_tokens=25))
-        self.assertEqual([s.page for s in parsed.sections], [1, 2])
-        self.assertIn("pages 3, 4, 5: over a work limit", parsed.notes[0])
+        parsed = parse_source(data, ".pdf", limits=IngestLimits(max_content_tokens=limit))
+        self.assertEqual([s.page for s in parsed.sections], read)
+        self.assertIn(": over a work limit", parsed.notes[0])
 
 
 class LayoutTest(unittest.TestCase):

@@ -50,10 +50,10 @@ class IngestLimits:
         max_filter_input_bytes: Bytes fed through the filters that run in Python code, byte by
             byte (PDF ASCII85, LZW, RunLength, PNG/TIFF predictors): bounded apart because
             they cost far more per byte than inflating.
-        max_content_tokens: PDF content-stream tokens (operators and their operands, items
-            of an array included) over every page of the file; a Form XObject drawn again
-            counts again, and each drawing costs ``FORM_TOKENS`` more (setting it up costs
-            what reading that many tokens does).
+        max_content_tokens: PDF tokens read over the whole file: content streams
+            (operators and operands, items of arrays included) on every page, CMaps and
+            objects; a Form XObject drawn again is read again, and each drawing costs
+            ``FORM_TOKENS`` more (setting it up costs what reading that many tokens does).
         max_chars: Characters of text extracted (PDF glyphs as font maps produce them, Word
             text, notebook cells).
         max_elements: XML elements read (every part of a Word document); each paragraph or
@@ -88,13 +88,14 @@ class WorkBudget:
         limits: The limits (default :class:`IngestLimits`).
     """
 
-    __slots__ = ("cells", "chars", "content_tokens", "decoded_bytes", "elements", "filter_input_bytes", "limits")
+    __slots__ = ("cells", "chars", "content_tokens", "decoded_bytes", "elements", "filter_input_bytes", "limits", "token_limit")
 
     def __init__(self, limits: IngestLimits | None = None) -> None:
         self.limits = limits if limits is not None else IngestLimits()
         self.decoded_bytes = 0
         self.filter_input_bytes = 0
         self.content_tokens = 0
+        self.token_limit = self.limits.max_content_tokens  # read on every PDF token
         self.chars = 0
         self.elements = 0
         self.cells = 0
@@ -136,7 +137,7 @@ class WorkBudget:
         """
         self.content_tokens += count
         if self.content_tokens > self.limits.max_content_tokens:
-            raise self._over("more content-stream operators and operands than one file may run", self.limits.max_content_tokens)
+            raise self._over("more PDF operators, operands and objects than one file may read", self.limits.max_content_tokens)
 
     def text(self, count: int) -> None:
         """Charge ``count`` extracted characters.

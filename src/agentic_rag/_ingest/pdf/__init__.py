@@ -22,7 +22,7 @@ from agentic_rag._ingest.pdf.document import Document, Limits
 from agentic_rag._ingest.pdf.filters import UnsupportedFilterError
 from agentic_rag._ingest.pdf.layout import page_text
 from agentic_rag._ingest.pdf.lexer import PdfError, PdfLimitError
-from agentic_rag._ingest.work_budget import IngestLimits, WorkBudget, WorkLimitError, current_work_budget
+from agentic_rag._ingest.work_budget import IngestLimits, WorkBudget, WorkLimitError, current_work_budget, use_work_budget
 
 __all__ = ["Limits", "PdfError", "PdfExtraction", "PdfLimitError", "PdfPage", "PdfSkippedPage",
            "extract_pdf", "extract_pdf_strict", "extract_pdf_with_pdftotext"]
@@ -141,6 +141,12 @@ def _extract(data: bytes, max_pages: int, limits: Limits | None, budget: WorkBud
         # (the one parse_source opened) is shared with the rest of the read.
         budget = current_work_budget() if limits is None else WorkBudget(IngestLimits(max_decoded_bytes=limits.max_decoded_bytes))
     limits = limits or Limits()
+    # Current for the whole read: every lexer the parser makes charges its tokens to it.
+    with use_work_budget(budget):
+        return _read(data, max_pages, limits, budget, strict)
+
+
+def _read(data: bytes, max_pages: int, limits: Limits, budget: WorkBudget, strict: bool) -> PdfExtraction:
     try:
         doc = Document(data, limits, budget)
         if doc.trailer.get("Encrypt") is not None:

@@ -118,28 +118,21 @@ class _Interpreter:
         tm = tlm = _IDENTITY
         runs = self.runs
         token = lexer.token
-        budget = self.budget
-        pending = 0  # operand tokens read since the last operator, charged with it
         while True:
             item = token()
             if not isinstance(item, Operator):
                 if item is None and lexer.pos >= len(data):
                     break
                 operands.append(item)
-                pending += 1
                 if len(operands) > 4096:
                     operands = operands[-16:]
                 continue
             if item == "[" or item == "<<":
-                value = lexer.parse_object(item, has_first=True)
-                operands.append(value)
-                pending += 1 + (len(value) if isinstance(value, (list, dict)) else 0)
+                operands.append(lexer.parse_object(item, has_first=True))
                 continue
             self.operators += 1
             if self.operators > self.max_operators:
                 raise PdfLimitError(f"more than {self.max_operators} content operators on the page")
-            budget.content(pending + 1)
-            pending = 0
             op = str(item)
             if op in ("Tj", "TJ", "'", '"'):
                 if op == "'" or op == '"':
