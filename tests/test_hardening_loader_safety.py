@@ -10,9 +10,11 @@ from pathlib import Path
 from unittest import mock
 
 import hostile_inputs as hostile
+from pdf_builder import line, text_pdf
 
 from agentic_rag._ingest import chunk_sections, loaders, parse_source, read_source
-from agentic_rag._ingest.pdf import extract_pdf_strict
+from agentic_rag._ingest import pdf as pdf_package
+from agentic_rag._ingest.pdf import extract_pdf, extract_pdf_strict
 from agentic_rag._store import KnowledgeStore
 from agentic_rag._store import indexer
 
@@ -47,6 +49,27 @@ class PdfStructureTest(unittest.TestCase):
         _, data = hostile.pdf_self_length()
         result = extract_pdf_strict(data)
         self.assertEqual([page.text for page in result.pages], ["length of itself"])
+
+
+class PageFailureTest(unittest.TestCase):
+    """A failure on one page (a bug, say) costs that page, not the file."""
+
+    def test_the_other_pages_are_kept(self):
+        data = text_pdf([line(72, 700, b"page %d" % n) for n in (1, 2, 3)])
+        real = pdf_package.page_text
+
+        def fail_on_two(runs, **kwargs):
+            text = real(runs, **kwargs)
+            if text == "page 2":
+                raise IndexError("a bug on page 2")
+            return text
+
+        with mock.patch.object(pdf_package, "page_text", side_effect=fail_on_two):
+            result = extract_pdf(data)
+            with self.assertRaises(IndexError):
+                extract_pdf_strict(data)  # the fuzz harness's entry point still sees the bug
+        self.assertEqual([p.text for p in result.pages], ["page 1", "page 3"])
+        self.assertIn("unreadable page (IndexError", result.skipped[0].reason)
 
 
 class WordEncodingTest(FolderTestCase):

@@ -184,9 +184,6 @@ def _read(data: bytes, max_pages: int, limits: Limits, budget: WorkBudget, stric
         except PdfError as exc:
             skipped.append(PdfSkippedPage(number, f"malformed content: {exc.message}"))
             continue
-        except (RecursionError, MemoryError) as exc:
-            skipped.append(PdfSkippedPage(number, f"malformed content: {type(exc).__name__}"))
-            continue
         except Exception as exc:  # noqa: BLE001 - outside strict mode, a bug costs one page, not the file
             if strict:
                 raise
