@@ -8,7 +8,9 @@ inputs are timed by ``bench/bench_hostile_inputs.py``.
 
 from __future__ import annotations
 
+import io
 import tracemalloc
+import zipfile
 import unittest
 from unittest import mock
 
@@ -139,6 +141,18 @@ class WordElementsTest(unittest.TestCase):
         self.assertIn("over a work limit", parsed.notes[0])
         kept = sum(len(s.blocks) for s in parsed.sections)
         self.assertTrue(300 < kept < 1_100, kept)
+
+    def test_notes_past_the_budget_leave_the_body_indexed(self):
+        body = hostile.body(b'<w:p><w:r><w:t>Body text</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r></w:p>')
+        notes = (b"<w:footnotes " + hostile.W_NS + b'><w:footnote w:id="1">' + hostile.paragraph("note") * 2_000
+                 + b"</w:footnote></w:footnotes>")
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as archive:
+            archive.writestr("word/document.xml", body)
+            archive.writestr("word/footnotes.xml", notes)
+        parsed = parse_source(out.getvalue(), ".docx", limits=IngestLimits(max_elements=1_000))
+        self.assertEqual(parsed.text, "Body text[1]")
+        self.assertIn("footnotes and endnotes not indexed: over a work limit", parsed.notes[0])
 
     def test_paragraphs_are_dropped_once_read(self):
         _, data = hostile.docx_paragraphs(count=2_000)

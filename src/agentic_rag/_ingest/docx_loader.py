@@ -315,8 +315,12 @@ def parse_docx(data: bytes) -> ParsedSource:
             return ParsedSource(problem="not a Word document: word/document.xml has no body")
         if notes:
             return ParsedSource(reader.out.finish(), extracted=True, notes=notes)
-        reader.notes_section(archive.xml("word/footnotes.xml") if reader.notes["footnote"] else None, "footnote", "Footnotes")
-        reader.notes_section(archive.xml("word/endnotes.xml") if reader.notes["endnote"] else None, "endnote", "Endnotes")
+        try:
+            reader.notes_section(archive.xml("word/footnotes.xml") if reader.notes["footnote"] else None, "footnote", "Footnotes")
+            reader.notes_section(archive.xml("word/endnotes.xml") if reader.notes["endnote"] else None, "endnote", "Endnotes")
+        except WorkLimitError as exc:
+            # The body is read: notes past the budget are named, not the whole file lost.
+            return ParsedSource(reader.out.finish(), extracted=True, notes=(f"footnotes and endnotes not indexed: over a work limit: {exc.message}",))
     except _Refused as exc:
         return ParsedSource(problem=str(exc))
     except RecursionError:
