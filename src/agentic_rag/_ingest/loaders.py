@@ -70,27 +70,23 @@ def read_source(path: str | os.PathLike[str], *, max_bytes: int = 32 * 1024 * 10
         The bytes and their SHA-256, or a ``problem``.
     """
     try:
-        # Non-blocking, so a file swapped for a FIFO since the walk cannot hang the run.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except OSError as exc:
-        return SourceBytes(b"", "", f"unreadable: {exc.strerror or exc}", unreadable=True)
-    try:
-        problem = _opened_elsewhere(fd, path, within)
-        if problem:
-            return SourceBytes(b"", "", problem)
-        with os.fdopen(fd, "rb") as handle:
-            fd = -1
+        with open(path, "rb", opener=_open_nonblocking) as handle:
+            problem = _opened_elsewhere(handle.fileno(), path, within)
+            if problem:
+                return SourceBytes(b"", "", problem)
             data = handle.read(max_bytes + 1)
     except OSError as exc:
         return SourceBytes(b"", "", f"unreadable: {exc.strerror or exc}", unreadable=True)
-    finally:
-        if fd >= 0:
-            os.close(fd)
     if len(data) > max_bytes:
         return SourceBytes(b"", "", f"file too large: over {max_bytes} bytes")
     if b"\0" in data and Path(path).suffix.lower() not in BINARY_PARSERS:
         return SourceBytes(b"", hashlib.sha256(data).hexdigest(), "binary file (contains NUL bytes)")
     return SourceBytes(data, hashlib.sha256(data).hexdigest())
+
+
+def _open_nonblocking(path: str, flags: int) -> int:
+    # Non-blocking, so a file swapped for a FIFO since the walk cannot hang the run.
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
 
 
 def _opened_elsewhere(fd: int, path: str | os.PathLike[str], within: str | os.PathLike[str] | None) -> str:
