@@ -123,7 +123,7 @@ def _size(count: int) -> str:
 def _outcome(result: dict) -> str:
     text = result["outcome"]
     if text == "read":
-        text = f"read, {result['chunks']:,} chunks"
+        text = f"read, {result['chunks']:,} chunk{'s' if result['chunks'] != 1 else ''}"
         if result["notes"]:
             text += "; " + result["notes"][0]
     return text.replace("|", "/")[:160]
