@@ -7,10 +7,15 @@ files (raw bytes, an edited header, an edited payload with its checksum recomput
 loads must also answer a search), the MCP message handler on raw lines, ``extract_json`` and the
 JSON-schema checker and validator.
 
+Structure-aware targets (``bench/fuzz_structured.py``) build PDFs (filters, fonts, forms, CMaps),
+Word archives and notebooks from random structure and read them as an index run does.
+
 The rule checked for every case: no exception outside the library's tree
 (``AgenticRAGError``), no broken promise (an MCP answer that is not a JSON-RPC response or is an
-internal error, a contract that does not round-trip), and no case over 1 s (a case still running
-after 10 s is stopped and reported). Each distinct finding (exception type and the library line
+internal error, a contract that does not round-trip, a loader failure caught by the safety net),
+no case over 1 s (a case still running after 10 s is stopped and reported) and no case whose
+process peaks over 512 MB of resident memory (measured per case where Linux lets the peak be
+reset, ``/proc/self/clear_refs``). Each distinct finding (exception type and the library line
 that raised it) is shrunk to a small input and printed with its traceback.
 
 Each worker process runs every target in turn, a fifth of a second at a time, until the time is
@@ -54,8 +59,35 @@ START = "<!-- bench:fuzz -->"
 END = "<!-- /bench:fuzz -->"
 SLOW_S = 1.0
 HANG_S = 10.0
+FILE_S = 10.0  # a whole-file target's budget: what one file may cost an index run (README)
 SLICE_S = 0.2
+MEMORY_MB = 512.0
 SMALL_SIZE = 2048  # most inputs; one in fifty may grow to --max-size
+
+
+class CaseOverMemory(Exception):
+    """The process's peak resident memory during a case went over ``MEMORY_MB``."""
+
+
+def _reset_peak_memory() -> bool:
+    """Reset the process's peak resident memory (Linux: ``/proc/self/clear_refs``)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as handle:
+            handle.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def _peak_memory_mb() -> float:
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        pass
+    return 0.0
 
 
 class CaseTimeout(BaseException):
@@ -130,6 +162,8 @@ def _signature(target: str, exc: BaseException) -> str:
         where = str(exc).split(":", 1)[0][:80]
     if isinstance(exc, CaseTimeout):
         where = "hang"
+    if isinstance(exc, CaseOverMemory):
+        where = "memory"
     return f"{target} | {type(exc).__name__} | {where}"
 
 
@@ -137,11 +171,18 @@ def _on_alarm(signum: int, frame: Any) -> None:
     raise CaseTimeout(f"case still running after {HANG_S:.0f} s")
 
 
+def slow_limit(target: Target) -> float:
+    """The time one case of ``target`` may take: ``SLOW_S``, or the per-file budget for the
+    structured whole-file targets, whose cases may do up to a file's whole budget of work."""
+    return FILE_S if "(structured)" in target.name else SLOW_S
+
+
 def run_case(target: Target, value: Any) -> tuple[float, BaseException | None]:
     """Run one case; return its duration and the exception that makes it a finding, if any."""
     alarm = hasattr(signal, "setitimer") and threading_main()
     if alarm:
-        signal.setitimer(signal.ITIMER_REAL, HANG_S)
+        signal.setitimer(signal.ITIMER_REAL, max(HANG_S, 2 * slow_limit(target)))
+    measured = _reset_peak_memory()
     started = time.perf_counter()
     failure: BaseException | None = None
     try:
@@ -151,7 +192,12 @@ def run_case(target: Target, value: Any) -> tuple[float, BaseException | None]:
     finally:
         if alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
-    return time.perf_counter() - started, failure
+    elapsed = time.perf_counter() - started
+    if failure is None and measured:
+        peak = _peak_memory_mb()
+        if peak > MEMORY_MB:
+            failure = CaseOverMemory(f"peak resident memory {peak:.0f} MB (limit {MEMORY_MB:.0f} MB)")
+    return elapsed, failure
 
 
 def threading_main() -> bool:
@@ -163,7 +209,7 @@ def threading_main() -> bool:
 def _fails_alike(target: Target, value: Any, signature: str, slow: bool) -> bool:
     elapsed, failure = run_case(target, value)
     if slow:
-        return elapsed > SLOW_S
+        return elapsed > slow_limit(target)
     return failure is not None and _signature(target.name, failure) == signature
 
 
@@ -225,7 +271,7 @@ def fuzz(seconds: float, seed: int, *, worker: int = 0, max_cases: int | None = 
                         elapsed, failure = run_case(target, value)
                         stats.cases += 1
                         stats.slowest_ms = max(stats.slowest_ms, elapsed * 1000)
-                        if failure is None and elapsed <= SLOW_S:
+                        if failure is None and elapsed <= slow_limit(target):
                             continue
                         stats.failures += 1
                         _record(report, target, value, failure, elapsed, minimise_findings, deadline)
@@ -245,7 +291,7 @@ def _record(report: FuzzReport, target: Target, value: Any, failure: BaseExcepti
         report.findings[signature].count += 1
         report.findings[signature].variants.update([variant] if variant else [])
         return
-    error = f"case took {elapsed:.2f} s (limit {SLOW_S:.0f} s)" if slow else f"{type(failure).__name__}: {str(failure)[:300]}"
+    error = f"case took {elapsed:.2f} s (limit {slow_limit(target):.0f} s)" if slow else f"{type(failure).__name__}: {str(failure)[:300]}"
     text = "" if slow else "".join(traceback.format_exception(type(failure), failure, failure.__traceback__))
     finding = Finding(target.name, signature, error, _short_repr(value), text[-4000:], variants={variant} if variant else set())
     if shrink_it:
@@ -314,7 +360,10 @@ def section(report: FuzzReport, command: str, load: float | None) -> str:
         + (f"; 1-minute load average {load:.1f} when it started." if load is not None else "."),
         "Random and mutated inputs (`bench/fuzz_inputs.py`, targets in `bench/fuzz_targets.py`); a failure is an exception outside `AgenticRAGError`, "
         "an MCP answer that is not a JSON-RPC response or is an internal error (-32603), a contract that accepts a value "
-        "it cannot write back as strict JSON or read again, or a case over 1 s.",
+        "it cannot write back as strict JSON or read again, a loader failure caught by the loaders' safety net, a case over 1 s "
+        f"(over {FILE_S:.0f} s, the per-file budget, for the structured whole-file targets), "
+        f"or a case whose process peaks over {MEMORY_MB:.0f} MB resident. The `(structured)` targets build PDFs, Word archives "
+        "and notebooks from random structure (`bench/fuzz_structured.py`).",
         "",
         table(report),
         "",
@@ -342,7 +391,11 @@ def main(argv: list[str] | None = None) -> int:
     print(findings_text(report, tracebacks=True))
     if not args.no_write:
         command = "python bench/fuzz.py " + " ".join(a for a in (argv if argv is not None else sys.argv[1:]) if a != "--no-write")
-        replace_section(ROOT / "docs" / "benchmarks.md", START, END, section(report, command.strip(), load))
+        start, end = START, END
+        if args.target:  # a run of some targets writes a section of its own, beside the full run's
+            slug = "-".join("".join(c if c.isalnum() else "-" for c in name.lower()).strip("-") for name in args.target)
+            start, end = f"<!-- bench:fuzz-{slug} -->", f"<!-- /bench:fuzz-{slug} -->"
+        replace_section(ROOT / "docs" / "benchmarks.md", start, end, section(report, command.strip(), load))
     return 1 if report.findings else 0
 
 

@@ -521,6 +521,9 @@ def build_targets(workdir: str | os.PathLike[str] | None = None) -> list[Target]
     folder = Path(workdir) if workdir is not None else Path(tempfile.mkdtemp(prefix="agentic-rag-fuzz-"))
     targets = [_loader_target(kind) for kind in ("txt", "md", "rst", "html", "json", "jsonl", "csv")]
     targets += [_docx_target(), _ipynb_target()]
+    from fuzz_structured import structured_targets  # imports this module's Target: imported here, not at the top
+
+    targets += structured_targets()
     targets += [_chunker_target(), _contracts_target(), _saved_index_target("bm25", folder), _saved_index_target("vector", folder),
                 _mcp_target(), _extract_json_target(), _schema_target()]
     return targets

@@ -14,7 +14,7 @@ from pathlib import Path
 from unittest import mock
 
 from agentic_rag._ingest import chunk_sections, parse_docx, parse_source, read_source
-from agentic_rag._ingest import docx_loader
+from agentic_rag._ingest import docx_parts
 
 W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
 STYLES = (f'<w:styles {W}>'
@@ -189,12 +189,12 @@ class BadArchiveTest(unittest.TestCase):
 
     def test_a_part_inflating_past_the_bound_is_refused(self):
         data = docx_bytes(para("x" * 5000))
-        with mock.patch.object(docx_loader, "MAX_PART_BYTES", 4096):
+        with mock.patch.object(docx_parts, "MAX_PART_BYTES", 4096):
             self.assertProblem(data, "too large", "word/document.xml")
 
     def test_too_many_entries_are_refused(self):
         data = docx_bytes(para("x"), parts={f"junk/{n}.xml": "<a/>" for n in range(12)})
-        with mock.patch.object(docx_loader, "MAX_ENTRIES", 10):
+        with mock.patch.object(docx_parts, "MAX_ENTRIES", 10):
             self.assertProblem(data, "entries")
 
     def test_a_document_with_no_text(self):

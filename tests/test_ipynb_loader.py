@@ -1,5 +1,5 @@
-"""The notebook (.ipynb) loader: cells as sections, headings across cells, code and outputs,
-lines counted within each cell, nbformat 3, malformed notebooks."""
+"""The notebook (.ipynb) loader: small cells grouped into sections, headings across cells, code
+and outputs, lines counted on from a group's first cell, nbformat 3, malformed notebooks."""
 
 from __future__ import annotations
 
@@ -46,10 +46,10 @@ class CellsTest(unittest.TestCase):
             markdown("## Results"),
             code("print(score)", stream("0.93\n")),
         ])
+        # Small cells share their group's section; a cell opening with a heading starts one.
         self.assertEqual(sections_of(data), [
-            (1, "Training", ["We fit the model here."]),
-            (2, "Training", ["```python\nmodel.fit(x)\n```"]),
-            (4, "Training \u203a Results", ["```python\nprint(score)\n```", "0.93"]),
+            (1, "Training", ["We fit the model here.", "```python\nmodel.fit(x)\n```"]),
+            (3, "Training \u203a Results", ["```python\nprint(score)\n```", "0.93"]),
         ])
 
     def test_outputs_keep_text_and_drop_images_and_html(self):
@@ -69,7 +69,7 @@ class CellsTest(unittest.TestCase):
 
     def test_raw_cells_are_paragraphs_and_empty_cells_nothing(self):
         data = notebook_json([code(""), {"cell_type": "raw", "metadata": {}, "source": "one\n\ntwo"}, markdown("")])
-        self.assertEqual(sections_of(data), [(2, "", ["one", "two"])])
+        self.assertEqual(sections_of(data), [(1, "", ["one", "two"])])
 
 
 class CellLinesTest(unittest.TestCase):
@@ -81,21 +81,32 @@ class CellLinesTest(unittest.TestCase):
         parsed = parse_source(data, ".ipynb")
         self.assertTrue(parsed.extracted)
         marks = [(s.cell, [b.line_marks for b in s.blocks]) for s in parsed.sections]
-        self.assertEqual(marks, [
-            (1, [((0, 3), (12, 4))]),
-            # The fences stand on the first and last source lines; outputs follow line 4.
-            (2, [((0, 1), (22, 3), (34, 4)), ((0, 5),), ((0, 6),)]),
-        ])
+        # Cell 2 joins cell 1's group: its lines count on after cell 1's four. The fences stand
+        # on the first and last source lines; outputs follow the source.
+        self.assertEqual(marks, [(1, [((0, 3), (12, 4)), ((0, 5), (22, 7), (34, 8)), ((0, 9),), ((0, 10),)])])
 
-    def test_a_chunk_never_spans_two_cells_and_cites_its_cell(self):
+    def test_a_large_cell_is_alone_and_keeps_its_own_lines(self):
+        big = "word " * 200
+        data = notebook_json([markdown("small one"), markdown(big), markdown("small two"), markdown("small three")])
+        parsed = parse_source(data, ".ipynb")
+        self.assertEqual([(s.cell, [b.line_marks for b in s.blocks]) for s in parsed.sections],
+                         [(1, [((0, 1),)]), (2, [((0, 1),)]), (3, [((0, 1),), ((0, 2),)])])
+
+    def test_small_cells_share_a_chunk_citing_the_first_cell(self):
         cells = [markdown(f"Cell {n} says word{n} " + "filler " * 8) for n in range(1, 6)]
         chunks = chunk_sections(parse_notebook(notebook_json(cells).decode()).sections, "nb.ipynb", ChunkOptions(500, 0), line_marks=True)
-        self.assertEqual([c.cell for c in chunks], [1, 2, 3, 4, 5])
-        self.assertEqual(chunks[2].citation, "nb.ipynb:c3:1-1")
-        self.assertTrue(all(c.page is None and c.line_marks == ((0, 1),) for c in chunks))
-        metadata = chunks[2].to_document("notes").metadata
-        self.assertEqual((metadata["cell"], metadata["line_marks"]), (3, ((0, 1),)))
+        self.assertEqual([c.cell for c in chunks], [1])
+        self.assertEqual(chunks[0].citation, "nb.ipynb:c1:1-5")
+        metadata = chunks[0].to_document("notes").metadata
+        self.assertEqual([line for _, line in metadata["line_marks"]], [1, 2, 3, 4, 5])
         self.assertNotIn("page", metadata)
+
+    def test_many_small_cells_make_chunks_like_the_same_text(self):
+        cells = [code(f"x_{n} = {n} + 1\n") for n in range(2000)]
+        chunks = chunk_sections(parse_notebook(notebook_json(cells).decode()).sections, "nb.ipynb", line_marks=True)
+        # Before cells were grouped, each cell was a chunk of its own (2,000 here).
+        self.assertLess(len(chunks), 2000 // 10)
+        self.assertEqual(chunks[0].cell, 1)
 
 
 class LineMapTest(unittest.TestCase):
@@ -103,7 +114,8 @@ class LineMapTest(unittest.TestCase):
         sources = ["Alpha beta gamma. Delta epsilon.\nZeta eta theta iota.\n\nKappa lambda mu.",
                    "for i in range(3):\n    total += i\n\nprint(total)\nprint('done')"]
         cells = [markdown(sources[0]), code(sources[1], stream("0\n1\n3\n"))]
-        cell_lines = {1: sources[0].split("\n"), 2: sources[1].split("\n") + ["0", "1", "3"]}
+        # The two cells are one group: lines count on from cell 1 through cell 2.
+        cell_lines = {1: sources[0].split("\n") + sources[1].split("\n") + ["0", "1", "3"]}
         parsed = parse_notebook(notebook_json(cells).decode())
         for max_words, overlap in ((2, 0), (3, 1), (5, 2), (40, 5)):
             for chunk in chunk_sections(parsed.sections, "nb.ipynb", ChunkOptions(max_words, overlap), line_marks=True):
@@ -125,8 +137,7 @@ class FormatsTest(unittest.TestCase):
              "outputs": [{"output_type": "pyout", "text": ["42"]}, {"output_type": "stream", "stream": "stdout", "text": ["hi\n"]}]},
             {"cell_type": "markdown", "source": "Closing words."},
         ]}]}).encode()
-        self.assertEqual(sections_of(data), [(2, "Old style", ["```python\na = 2\na * 21\n```", "42", "hi"]),
-                                             (3, "Old style", ["Closing words."])])
+        self.assertEqual(sections_of(data), [(1, "Old style", ["```python\na = 2\na * 21\n```", "42", "hi", "Closing words."])])
 
     def test_malformed_notebooks_are_problems(self):
         cases = {

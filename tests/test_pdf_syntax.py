@@ -10,8 +10,9 @@ from pdf_builder import PdfBuilder, incremental_update, line, lzw_encode, stream
 
 from agentic_rag._errors import AgenticRAGError, InvalidInputError
 from agentic_rag._ingest.pdf import Limits, PdfExtraction, extract_pdf, extract_pdf_strict
-from agentic_rag._ingest.pdf.filters import ByteBudget, UnsupportedFilterError, decode_stream
+from agentic_rag._ingest.pdf.filters import UnsupportedFilterError, decode_stream
 from agentic_rag._ingest.pdf.lexer import PdfError, PdfLimitError
+from agentic_rag._ingest.work_budget import IngestLimits, WorkBudget, WorkLimitError
 
 
 def _texts(result: PdfExtraction) -> list[str]:
@@ -19,7 +20,7 @@ def _texts(result: PdfExtraction) -> list[str]:
 
 
 def _decode(raw: bytes, entries: dict, budget: int = 1 << 24) -> bytes:
-    return decode_stream(raw, entries, ByteBudget(budget), lambda value: value)
+    return decode_stream(raw, entries, WorkBudget(IngestLimits(max_decoded_bytes=budget)), lambda value: value)
 
 
 class FilterTests(unittest.TestCase):
@@ -71,7 +72,7 @@ class FilterTests(unittest.TestCase):
             _decode(b"x", {"Filter": ["FlateDecode", "JBIG2Decode"]})
 
     def test_inflating_past_the_budget_is_a_limit_error(self) -> None:
-        with self.assertRaises(PdfLimitError):
+        with self.assertRaises(WorkLimitError):
             _decode(zlib.compress(bytes(5_000_000)), {"Filter": "FlateDecode"}, budget=1_000_000)
 
 

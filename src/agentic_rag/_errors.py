@@ -15,8 +15,9 @@
         ├── ProviderTimeoutError         the endpoint did not answer within the deadline
         └── StructuredOutputError        a model answer that is not valid for its schema
 
-The PDF parser's own ``PdfError`` / ``PdfLimitError`` (subclasses of the root) never leave
-it: a PDF that cannot be read comes back as a listed problem, not an exception.
+The PDF parser's own ``PdfError`` / ``PdfLimitError`` and the loaders' ``WorkLimitError`` (a
+file over its work budget; all subclasses of the root) never leave the loaders: a file that
+cannot be read comes back as a listed problem, not an exception.
 
 Every error carries ``stage`` (where it was raised) and a message that names the bad value
 and what was expected.

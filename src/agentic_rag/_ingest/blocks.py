@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bisect import bisect_right
+import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
 
-__all__ = ["ListNesting", "ParsedSource", "SectionBuilder", "TextBlock", "TextSection", "block_from_lines", "include_problem", "paragraph_blocks", "table_row"]
+__all__ = ["ListNesting", "ParsedSource", "SectionBuilder", "TextBlock", "TextSection", "block_from_lines", "clean_source", "clean_text", "include_problem", "paragraph_blocks", "table_row"]
 
 _STAGE = "ingest"
 
@@ -149,6 +150,63 @@ class ParsedSource:
         return "\n\n".join(block.text for section in self.sections for block in section.blocks)
 
 
+# Bidirectional embeddings, overrides and isolates, and the byte-order mark / zero-width
+# no-break space: invisible, and able to make a quote read differently from what it holds.
+_INVISIBLE = re.compile("[\u202a-\u202e\u2066-\u2069\ufeff]")
+# A lone surrogate (from a JSON escape such as "\\ud83d") cannot be written as UTF-8.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(text: str) -> str:
+    """``text`` without bidirectional controls and byte-order marks, lone surrogates replaced
+    by U+FFFD (so it always encodes as UTF-8)."""
+    return _INVISIBLE.sub("", _SURROGATE.sub("\ufffd", text))
+
+
+def _clean_block(block: TextBlock) -> TextBlock | None:
+    text = block.text
+    if _SURROGATE.search(text):
+        text = _SURROGATE.sub("\ufffd", text)  # same length: the marks still hold
+    removed = [m.start() for m in _INVISIBLE.finditer(text)]
+    if not removed:
+        return block if text is block.text else TextBlock(text, block.line_marks, block.fixed_lines)
+    text = _INVISIBLE.sub("", text)
+    if not text.strip():
+        return None
+    marks: list[tuple[int, int]] = []
+    for offset, line in block.line_marks:
+        shifted = offset - bisect_left(removed, offset)
+        if marks and marks[-1][0] == shifted:
+            marks[-1] = (shifted, line)  # everything of the earlier line was removed
+        elif shifted < len(text):
+            marks.append((shifted, line))
+    return TextBlock(text, tuple(marks), block.fixed_lines)
+
+
+def clean_source(parsed: ParsedSource) -> ParsedSource:
+    """``parsed`` with every block and title cleaned by :func:`clean_text` (line maps shifted
+    to match; a block left blank is dropped). Returns ``parsed`` itself when nothing changes."""
+    if parsed.problem or not any(_SURROGATE.search(t) or _INVISIBLE.search(t) for t in _texts(parsed)):
+        return parsed
+    sections = []
+    for section in parsed.sections:
+        blocks = tuple(b for b in (_clean_block(block) for block in section.blocks) if b is not None)
+        if blocks:
+            sections.append(TextSection(blocks, clean_text(section.title), clean_text(section.record_id), section.page, section.cell))
+    if not sections:
+        return ParsedSource(problem="no indexable text", extracted=parsed.extracted, notes=parsed.notes)
+    return ParsedSource(tuple(sections), extracted=parsed.extracted, notes=tuple(clean_text(n) for n in parsed.notes))
+
+
+def _texts(parsed: ParsedSource):
+    for section in parsed.sections:
+        yield section.title
+        yield section.record_id
+        for block in section.blocks:
+            yield block.text
+    yield from parsed.notes
+
+
 def block_from_lines(lines: list[tuple[str, int]]) -> TextBlock | None:
     """Join cleaned ``(text, line number)`` pairs into one block, ``None`` if all are blank.
 
@@ -234,6 +292,7 @@ class SectionBuilder:
         self.paragraph: list[list[tuple[str, int]]] = []
         self.page: int | None = None
         self.cell: int | None = None
+        self.line_offset = 0  # added to every line number given (cells grouped in one section)
 
     def move_to(self, *, page: int | None = None, cell: int | None = None) -> None:
         """Close the current section and go on, under the same heading, on another page or in
@@ -251,14 +310,14 @@ class SectionBuilder:
     def line(self, text: str, number: int) -> None:
         """Add one cleaned line that came from 1-based line ``number``."""
         if text.strip():
-            self.paragraph.append([(text, number)])
+            self.paragraph.append([(text, number + self.line_offset)])
 
     def append(self, text: str, number: int) -> None:
         """Continue the last line with ``text`` from line ``number`` (a new line if none)."""
         if not self.paragraph:
             self.line(text.lstrip(), number)
         elif text:
-            self.paragraph[-1].append((text, number))
+            self.paragraph[-1].append((text, number + self.line_offset))
 
     def end_paragraph(self) -> None:
         """Close the current block (a no-op when it is empty)."""

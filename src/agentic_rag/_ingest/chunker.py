@@ -251,7 +251,7 @@ def _marks(blocks: tuple[TextBlock, ...], groups: list[tuple[int, int, int]]) ->
 
 
 def chunk_sections(sections: tuple[TextSection, ...], path: str, options: ChunkOptions | None = None, *,
-                   line_marks: bool = False) -> tuple[Chunk, ...]:
+                   line_marks: bool = False, max_chunks: int | None = None) -> tuple[Chunk, ...]:
     """Cut a parsed file into chunks.
 
     Args:
@@ -260,6 +260,7 @@ def chunk_sections(sections: tuple[TextSection, ...], path: str, options: ChunkO
         options: Chunk size and overlap (default :class:`ChunkOptions`).
         line_marks: Give each chunk its line map (the store asks for it for every file, so a
             quote or a focus line is placed on its source lines without reading the file).
+        max_chunks: Stop after this many chunks (the file's budget); ``None``: no cap.
 
     Returns:
         Chunks in file order, numbered from 0.
@@ -272,11 +273,16 @@ def chunk_sections(sections: tuple[TextSection, ...], path: str, options: ChunkO
         raise InvalidInputError(f"options must be ChunkOptions, got {type(options).__name__}", stage=_STAGE)
     if not isinstance(path, str) or not path.strip():
         raise InvalidInputError(f"path must be a non-empty string, got {path!r}", stage=_STAGE)
+    require_int(max_chunks, "max_chunks", minimum=1, optional=True, stage=_STAGE)
     stem = PurePosixPath(path).stem or path
     chunks: list[Chunk] = []
     for section in sections:
+        if max_chunks is not None and len(chunks) >= max_chunks:
+            break
         blocks = section.blocks
         for pieces in _pack(blocks, options):
+            if max_chunks is not None and len(chunks) >= max_chunks:
+                break
             groups: list[tuple[int, int, int]] = []  # (block, start, end) of consecutive pieces
             for index, start, end, _, _, _ in pieces:
                 if groups and groups[-1][0] == index:

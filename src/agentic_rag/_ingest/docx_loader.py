@@ -13,53 +13,35 @@ A Word document has no lines, and its pages depend on the printer: its *line* N 
 line of its extracted text (a heading, a paragraph, a line break inside one, a list item or a
 table row; empty paragraphs are not counted), in the order above.
 
-The archive is read with bounds (entry count, bytes inflated per part and in all), and a part
-carrying a DTD is refused, so a zip bomb or an entity expansion costs bounded work; a damaged
-or foreign file comes back as a ``problem``.
+The archive is read with bounds (entry count, bytes inflated per part and in all); each part's
+prolog is parsed first and a part declaring a DTD, in whatever encoding, is refused, so a zip
+bomb or an entity expansion costs bounded work. The parts are parsed as a stream: every element
+read is charged to the file's work budget (:mod:`~agentic_rag._ingest.work_budget`), and the
+body's paragraphs and tables are read and dropped one by one, so memory holds one of them at a
+time. A damaged or foreign file, or one over its budget, comes back as a ``problem``.
 """
 
 from __future__ import annotations
 
-import io
 import re
-import struct
-import zipfile
-import zlib
 from dataclasses import dataclass, field
 from xml.etree import ElementTree
 
 from agentic_rag._ingest.blocks import ParsedSource, SectionBuilder, table_row
+from agentic_rag._ingest.docx_parts import MAX_ENTRIES, MAX_PART_BYTES, Archive as _Archive, Refused as _Refused
+from agentic_rag._ingest.work_budget import WorkBudget, WorkLimitError
 
-__all__ = ["MAX_ENTRIES", "MAX_PART_BYTES", "parse_docx"]
-
-#: Most entries an archive may list.
-MAX_ENTRIES = 10_000
-#: Most bytes one XML part may inflate to (and the parts read, together, 4 times this).
-MAX_PART_BYTES = 64 * 1024 * 1024
+__all__ = ["BLOCK_ELEMENTS", "MAX_ENTRIES", "MAX_PART_BYTES", "parse_docx"]
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.IGNORECASE)
 # Run content that is not text and whose children are not text either.
 _SKIPPED = frozenset(f"{_W}{tag}" for tag in ("pPr", "rPr", "del", "delText", "instrText", "drawing", "pict", "object",
                                                "moveFrom", "footnotePr", "endnotePr", "fldData"))
 _SKIPPED_ALIEN = ("AlternateContent",)  # mc:AlternateContent: a drawing's choices, never body text
 _BULLET = "bullet"
-
-
-try:
-    from lzma import LZMAError
-except ImportError:  # Python built without lzma: zipfile cannot open LZMA entries either
-    class LZMAError(Exception):  # type: ignore[no-redef]
-        pass
-
-# Everything a damaged archive makes zipfile (and the decompressors under it) raise.
-_ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, LZMAError, struct.error, NotImplementedError, RuntimeError,
-               OSError, ValueError, EOFError)
-
-
-class _Refused(Exception):
-    """The archive breaks a bound or is not a Word document; the message says which."""
+#: What reading one paragraph or table of the body costs, in XML elements of the budget.
+BLOCK_ELEMENTS = 4
 
 
 @dataclass(slots=True)
@@ -69,46 +51,6 @@ class _Styles:
     levels: dict[str, int] = field(default_factory=dict)  # style id -> heading level (0: Title)
     lists: dict[str, tuple[str, int]] = field(default_factory=dict)  # style id -> (numId, ilvl)
     formats: dict[tuple[str, int], str] = field(default_factory=dict)  # (numId, ilvl) -> numFmt
-
-
-class _Archive:
-    """Bounded reads of an archive's parts."""
-
-    def __init__(self, data: bytes) -> None:
-        if data.startswith(_OLE_MAGIC):
-            raise _Refused("an encrypted Word document or an old binary .doc (OLE compound file), not a .docx zip archive")
-        try:
-            self.zip = zipfile.ZipFile(io.BytesIO(data))
-            names = self.zip.namelist()
-        except _ZIP_ERRORS as exc:
-            raise _Refused(f"not a Word document: not a readable zip archive ({exc})") from None
-        if len(names) > MAX_ENTRIES:
-            raise _Refused(f"not a Word document: its archive lists {len(names)} entries, more than {MAX_ENTRIES}")
-        self.names = set(names)
-        self.budget = 4 * MAX_PART_BYTES
-
-    def xml(self, name: str, required: bool = False) -> ElementTree.Element | None:
-        if name not in self.names:
-            if required:
-                raise _Refused(f"not a Word document: the archive holds no {name}")
-            return None
-        try:
-            with self.zip.open(name) as part:
-                # Read to the bound, never to what the header claims: headers can lie.
-                data = part.read(min(MAX_PART_BYTES, self.budget) + 1)
-        except _ZIP_ERRORS as exc:
-            # An encrypted entry (RuntimeError), a compression method zipfile lacks
-            # (NotImplementedError), a corrupt stream (zlib.error) or a bad CRC (BadZipFile).
-            raise _Refused(f"damaged Word document: cannot inflate {name} ({exc})") from None
-        if len(data) > min(MAX_PART_BYTES, self.budget):
-            raise _Refused(f"Word document too large: {name} inflates to more than {min(MAX_PART_BYTES, self.budget)} bytes")
-        self.budget -= len(data)
-        if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
-            raise _Refused(f"damaged Word document: {name} declares a DTD, which Word never writes")
-        try:
-            return ElementTree.fromstring(data)
-        except ElementTree.ParseError as exc:
-            raise _Refused(f"damaged Word document: {name} is not well-formed XML ({exc})") from None
 
 
 def _attr(element: ElementTree.Element | None, name: str = "val") -> str:
@@ -126,6 +68,7 @@ def _inherit_levels(levels: dict[str, int], based: dict[str, str]) -> None:
     inherited: dict[str, int | None] = {}
     for sid in based:
         chain: list[str] = []
+        in_chain: set[str] = set()  # a set: a list's membership test made the walk quadratic
         current: str | None = sid
         level: int | None = None
         while current is not None:
@@ -135,9 +78,10 @@ def _inherit_levels(levels: dict[str, int], based: dict[str, str]) -> None:
             if current in inherited:
                 level = inherited[current]
                 break
-            if current in chain:
+            if current in in_chain:
                 break
             chain.append(current)
+            in_chain.add(current)
             current = based.get(current)
         for name in chain:
             inherited[name] = level
@@ -186,8 +130,10 @@ def _styles(archive: _Archive) -> _Styles:
 class _Reader:
     """Walks the body in order, numbering the lines of text it emits."""
 
-    def __init__(self, styles: _Styles, title: str) -> None:
+    def __init__(self, styles: _Styles, title: str, budget: WorkBudget) -> None:
         self.styles = styles
+        self.budget = budget
+        self.seen_body = False
         self.out = SectionBuilder(title)
         self.line = 0
         self.counters: dict[str, list[int]] = {}  # numId -> the count at each level
@@ -224,6 +170,7 @@ class _Reader:
     def text_of(self, paragraph: ElementTree.Element) -> list[str]:
         parts: list[str] = []
         self.runs(paragraph, parts)
+        self.budget.text(sum(len(part) for part in parts))
         return [" ".join(line.replace("\t", "\0").split()).replace("\0", "\t").strip() for line in "".join(parts).split("\n")]
 
     # -- blocks ------------------------------------------------------------------------
@@ -289,15 +236,27 @@ class _Reader:
             self.emit(table_row(cells))
         self.out.end_paragraph()
 
-    def body(self, container: ElementTree.Element) -> None:
-        for child in container:
-            if child.tag == f"{_W}p":
-                self.paragraph(child)
-            elif child.tag == f"{_W}tbl":
-                self.table(child)
-            elif child.tag in (f"{_W}sdt", f"{_W}sdtContent", f"{_W}customXml", f"{_W}ins", f"{_W}smartTag"):
-                self.body(child)
-        self.end_list()
+    def block(self, child: ElementTree.Element) -> None:
+        """One child of the body (or of a content control inside it)."""
+        if child.tag == f"{_W}p":
+            self.paragraph(child)
+        elif child.tag == f"{_W}tbl":
+            self.table(child)
+        elif child.tag in (f"{_W}sdt", f"{_W}sdtContent", f"{_W}customXml", f"{_W}ins", f"{_W}smartTag"):
+            for inner in child:
+                self.block(inner)
+            self.end_list()
+
+    def body_child_ended(self, element: ElementTree.Element, open_elements: list[ElementTree.Element]) -> None:
+        """Read each child of the body as it ends, then drop it: one block in memory at a time."""
+        if len(open_elements) == 2 and open_elements[1].tag == f"{_W}body":
+            # A block costs far more to read than an element to parse: charged as several.
+            self.budget.element(BLOCK_ELEMENTS)
+            self.block(element)
+            open_elements[1].remove(element)
+        elif len(open_elements) == 1 and element.tag == f"{_W}body":
+            self.seen_body = True
+            self.end_list()
 
     def notes_section(self, root: ElementTree.Element | None, kind: str, heading: str) -> None:
         numbers = self.notes[kind]
@@ -339,14 +298,29 @@ def parse_docx(data: bytes) -> ParsedSource:
     """
     try:
         archive = _Archive(data)
-        document = archive.xml("word/document.xml", required=True)
-        reader = _Reader(_styles(archive), _title(archive))
-        body = document.find(f"{_W}body") if document is not None else None
-        if body is None:
+        if "word/document.xml" not in archive.names:
+            raise _Refused("not a Word document: the archive holds no word/document.xml")
+        reader = _Reader(_styles(archive), _title(archive), archive.work)
+        notes: tuple[str, ...] = ()
+        try:
+            archive.xml("word/document.xml", required=True, on_end=reader.body_child_ended)
+        except WorkLimitError as exc:
+            if not reader.line:
+                raise
+            # What was read so far is kept; the rest of the document is named as left out.
+            reader.end_list()
+            reader.seen_body = True
+            notes = (f"not indexed after line {reader.line}: over a work limit: {exc.message}",)
+        if not reader.seen_body:
             return ParsedSource(problem="not a Word document: word/document.xml has no body")
-        reader.body(body)
-        reader.notes_section(archive.xml("word/footnotes.xml") if reader.notes["footnote"] else None, "footnote", "Footnotes")
-        reader.notes_section(archive.xml("word/endnotes.xml") if reader.notes["endnote"] else None, "endnote", "Endnotes")
+        if notes:
+            return ParsedSource(reader.out.finish(), extracted=True, notes=notes)
+        try:
+            reader.notes_section(archive.xml("word/footnotes.xml") if reader.notes["footnote"] else None, "footnote", "Footnotes")
+            reader.notes_section(archive.xml("word/endnotes.xml") if reader.notes["endnote"] else None, "endnote", "Endnotes")
+        except WorkLimitError as exc:
+            # The body is read: notes past the budget are named, not the whole file lost.
+            return ParsedSource(reader.out.finish(), extracted=True, notes=(f"footnotes and endnotes not indexed: over a work limit: {exc.message}",))
     except _Refused as exc:
         return ParsedSource(problem=str(exc))
     except RecursionError:

@@ -7,10 +7,15 @@ language (```` ```python ````...), followed by its text outputs: stream text, th
 ``text/plain`` form of results and displays (images and HTML left out), and an error's name
 and message. Raw cells are plain paragraphs.
 
-Every section belongs to one cell, so a chunk never spans two: its location is the cell's
-1-based number in the notebook, and its lines count lines *of that cell*: the cell's source
+Small cells are grouped into chunks like any other text: consecutive cells share a section
+until it holds :data:`GROUP_WORDS` words, and a Markdown cell that opens with a heading starts
+a new one. A chunk's location is the 1-based number of the cell it starts in, and its lines
+count on from that cell's first line through the cells after it in its group: a cell's source
 lines, then its outputs' lines after them (the fences of a code block stand on the first and
-last source lines). Each output is cut after :data:`MAX_OUTPUT_LINES` lines.
+last source lines), then the next cell's. A cell alone in its group (any cell of
+:data:`GROUP_WORDS` words or more) is cited by its own lines. Each output is cut after
+:data:`MAX_OUTPUT_LINES` lines. Cells and their characters are charged to the file's work
+budget; over it, the cells read so far are kept and the rest named in a note.
 """
 
 from __future__ import annotations
@@ -23,12 +28,17 @@ from typing import Any
 from agentic_rag._contracts.validation import is_int
 from agentic_rag._ingest.blocks import ParsedSource, SectionBuilder
 from agentic_rag._ingest.markdown_loader import clean_inline, parse_markdown_into
+from agentic_rag._ingest.work_budget import WorkLimitError, current_work_budget
 from agentic_rag._text.lines import normalize_newlines, split_lines
 
-__all__ = ["MAX_OUTPUT_LINES", "parse_notebook"]
+__all__ = ["GROUP_WORDS", "MAX_OUTPUT_LINES", "parse_notebook"]
 
 #: Lines of one output kept (a training log can run to thousands).
 MAX_OUTPUT_LINES = 1000
+#: Words a group of small cells gathers before the next cell starts a new group.
+GROUP_WORDS = 150
+
+_HEADING = re.compile(r"\A\s*(?:#{1,6}(?:[ \t]|$)|<h[1-6][\s>])", re.IGNORECASE)
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -105,8 +115,13 @@ class _Reader:
     def __init__(self, language: str) -> None:
         self.language = "".join(language.split())
         self.out = SectionBuilder()
+        self.budget = current_work_budget()
+        self.group_lines = 0  # lines of the cells already in the current group
+        self.group_words = 0
+        self.grouping = False
 
-    def code(self, source: str, outputs: object) -> None:
+    def code(self, source: str, outputs: object) -> int:
+        """Add a code cell; returns its lines (source and kept outputs)."""
         lines = _lines(source)
         filled = [n for n, line in enumerate(lines, 1) if line.strip()]
         out = self.out
@@ -118,35 +133,52 @@ class _Reader:
             out.end_paragraph()
         offset = len(lines)
         for output in outputs if isinstance(outputs, list) else ():
-            text = _ANSI.sub("", _output_text(output))
-            kept = _lines(text)[:MAX_OUTPUT_LINES]
+            text = _output_text(output)
+            self.budget.text(len(text))
+            kept = _lines(_ANSI.sub("", text))[:MAX_OUTPUT_LINES]
             for n, line in enumerate(kept, 1):
                 out.line(line.rstrip(), offset + n)
             offset += len(kept)
             out.end_paragraph()
+        return offset
 
     def cell(self, cell: object, number: int, version: int) -> None:
+        self.budget.cell()
         if not isinstance(cell, Mapping):
             return
-        self.out.move_to(cell=number)
         kind = cell.get("cell_type")
+        source = _text(cell.get("source") if version >= 4 or kind != "code" else cell.get("input"))
+        self.budget.text(len(source))
+        out = self.out
+        words = len(source.split())
+        starts_section = kind == "heading" or (kind == "markdown" and _HEADING.match(source) is not None)
+        if not self.grouping or self.group_words >= GROUP_WORDS or words >= GROUP_WORDS or starts_section:
+            out.move_to(cell=number)
+            self.group_lines = self.group_words = 0
+            self.grouping = True
+        else:
+            out.end_paragraph()  # a cell never continues the paragraph of the one before
+        out.line_offset = self.group_lines
+        lines = len(_lines(source)) if source else 0
         if kind == "markdown":
-            parse_markdown_into(_text(cell.get("source")), self.out)
+            parse_markdown_into(source, out)
         elif kind == "heading":  # nbformat 3
             level = cell.get("level")
-            title = clean_inline(" ".join(_text(cell.get("source")).split()))
+            title = clean_inline(" ".join(source.split()))
             if title:
-                self.out.heading(title, level if is_int(level) and 1 <= level <= 6 else 1)
+                out.heading(title, level if is_int(level) and 1 <= level <= 6 else 1)
         elif kind == "code":
-            source = _text(cell.get("source") if version >= 4 else cell.get("input"))
-            self.code(source, cell.get("outputs"))
+            lines = self.code(source, cell.get("outputs"))
         elif kind == "raw":
-            for n, line in enumerate(_lines(_text(cell.get("source"))), 1):
+            for n, line in enumerate(_lines(source), 1):
                 if line.strip():
-                    self.out.line(line.rstrip(), n)
+                    out.line(line.rstrip(), n)
                 else:
-                    self.out.end_paragraph()
-            self.out.end_paragraph()
+                    out.end_paragraph()
+            out.end_paragraph()
+        self.group_lines += lines
+        self.group_words += words
+        out.line_offset = 0
 
 
 def parse_notebook(text: str) -> ParsedSource:
@@ -173,7 +205,16 @@ def parse_notebook(text: str) -> ParsedSource:
     if version == 3 and not language:
         language = next((c["language"] for c in cells if isinstance(c, Mapping) and isinstance(c.get("language"), str)), "")
     reader = _Reader(language)
+    notes: tuple[str, ...] = ()
     for number, cell in enumerate(cells, 1):
-        reader.cell(cell, number, version)
+        try:
+            reader.cell(cell, number, version)
+        except WorkLimitError as exc:
+            if number == 1:
+                raise
+            # The cells read so far are kept; the rest are named as left out.
+            reader.out.line_offset = 0
+            notes = (f"cells {number}-{len(cells)} not indexed: over a work limit: {exc.message}",)
+            break
     reader.out.move_to()
-    return ParsedSource(reader.out.finish(), extracted=True)
+    return ParsedSource(reader.out.finish(), extracted=True, notes=notes)

@@ -33,6 +33,7 @@ from agentic_rag._errors import IndexFormatError, StoreError
 from agentic_rag._ingest.chunker import Chunk, chunk_sections
 from agentic_rag._ingest.loaders import parse_source, read_source
 from agentic_rag._ingest.text_format import SphinxSuffixes
+from agentic_rag._ingest.work_budget import IngestLimits
 from agentic_rag._ingest.walker import SourceFile, walk_tree
 from agentic_rag._retrieval.bm25 import BM25Index
 from agentic_rag._store.descriptions import describe_corpora, file_terms, terms_from_json, terms_to_json
@@ -56,6 +57,7 @@ class _Planned:
     source: SourceFile
     corpus_id: str
     read_as: str  # the loader's file ending: the file's own, or what a Sphinx conf.py says
+    within: str  # the real path the file must still resolve inside when it is read
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +110,7 @@ def _plan(settings: StoreSettings, paths: Sequence[Path], corpus: str | None) ->
             else:
                 corpus_id, corpus_root = folder_name, settings.key(folder)
             if key not in planned:
-                planned[key] = _Planned(key, source, corpus_id, sphinx.read_as(source.path))
+                planned[key] = _Planned(key, source, corpus_id, sphinx.read_as(source.path), os.path.realpath(root if not single else source.path))
                 corpus_roots.setdefault(corpus_id, corpus_root)
     ordered = [planned[k] for k in sorted(planned)]
     return ordered, sorted((k, r) for k, r in skipped.items() if k not in planned), scopes, corpus_roots, unreadable
@@ -212,7 +214,7 @@ class _IndexRun:
 
     def _file(self, planned: _Planned, existing: dict[str, tuple[str, str, str]]) -> None:
         settings, key = self.settings, planned.key
-        source = read_source(planned.source.path, max_bytes=settings.walk.max_file_bytes)
+        source = read_source(planned.source.path, max_bytes=settings.walk.max_file_bytes, within=planned.within)
         old = existing.get(key)
         if source.unreadable and old is not None:
             # Unreadable for now (permission denied): keep what was indexed, do not delete it.
@@ -227,10 +229,16 @@ class _IndexRun:
             self.kept[key] = planned.corpus_id
             return
         parsed = parse_source(source.data, planned.read_as, fields=settings.fields, pdf=settings.pdf)
-        chunks = chunk_sections(parsed.sections, key, settings.chunking, line_marks=True) if not parsed.problem else ()
+        cap = IngestLimits().max_chunks
+        chunks = chunk_sections(parsed.sections, key, settings.chunking, line_marks=True,
+                                max_chunks=cap + 1) if not parsed.problem else ()
         if not chunks:
             self.skipped.append((key, parsed.problem or "no indexable text"))
             return
+        if len(chunks) > cap:
+            # Over the file's chunk budget: what came first is indexed, and the run says so.
+            chunks = chunks[:cap]
+            self.partial.append((key, f"over a work limit: only the first {cap:,} chunks are indexed"))
         self._indexes()
         if old is not None:
             self._drop_rows(key)

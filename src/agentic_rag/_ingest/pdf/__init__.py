@@ -22,6 +22,7 @@ from agentic_rag._ingest.pdf.document import Document, Limits
 from agentic_rag._ingest.pdf.filters import UnsupportedFilterError
 from agentic_rag._ingest.pdf.layout import page_text
 from agentic_rag._ingest.pdf.lexer import PdfError, PdfLimitError
+from agentic_rag._ingest.work_budget import IngestLimits, WorkBudget, WorkLimitError, current_work_budget, use_work_budget
 
 __all__ = ["Limits", "PdfError", "PdfExtraction", "PdfLimitError", "PdfPage", "PdfSkippedPage",
            "extract_pdf", "extract_pdf_strict", "extract_pdf_with_pdftotext"]
@@ -103,15 +104,18 @@ def _pages(doc: Document, max_pages: int) -> list[dict]:
     return pages
 
 
-def extract_pdf_strict(data: bytes, *, max_pages: int = 2000, limits: Limits | None = None) -> PdfExtraction:
-    """Like :func:`extract_pdf`, but any error that is not a :class:`PdfError` propagates.
+def extract_pdf_strict(data: bytes, *, max_pages: int = 2000, limits: Limits | None = None,
+                       budget: WorkBudget | None = None) -> PdfExtraction:
+    """Like :func:`extract_pdf`, but any error that is not from the library's tree propagates.
 
     The fuzz tests call this one: an exception outside the library's tree is a bug here.
 
     Args:
         data: The file's bytes.
         max_pages: More pages than this refuses the file.
-        limits: Work limits (defaults: :class:`Limits`).
+        limits: Per-page and structural limits (defaults: :class:`Limits`).
+        budget: The file's work budget, shared with whatever else reads the file (default:
+            the current one, see :func:`~agentic_rag._ingest.work_budget.current_work_budget`).
 
     Returns:
         The extraction.
@@ -121,6 +125,10 @@ def extract_pdf_strict(data: bytes, *, max_pages: int = 2000, limits: Limits | N
             file's content never raises: it becomes ``problem`` or a skipped page, so any
             exception escaping from here is a bug.
     """
+    return _extract(data, max_pages, limits, budget, strict=True)
+
+
+def _extract(data: bytes, max_pages: int, limits: Limits | None, budget: WorkBudget | None, *, strict: bool) -> PdfExtraction:
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise InvalidInputError(f"data must be bytes, got {type(data).__name__}", stage=_STAGE)
     if type(max_pages) is not int or max_pages < 1:
@@ -128,13 +136,23 @@ def extract_pdf_strict(data: bytes, *, max_pages: int = 2000, limits: Limits | N
     data = bytes(data)
     if b"%PDF-" not in data[:1024]:
         return PdfExtraction((), (), "not a PDF file (no %PDF- header)")
+    if budget is None:
+        # Limits given without a budget keep their byte limit; otherwise the file's budget
+        # (the one parse_source opened) is shared with the rest of the read.
+        budget = current_work_budget() if limits is None else WorkBudget(IngestLimits(max_decoded_bytes=limits.max_decoded_bytes))
     limits = limits or Limits()
+    # Current for the whole read: every lexer the parser makes charges its tokens to it.
+    with use_work_budget(budget):
+        return _read(data, max_pages, limits, budget, strict)
+
+
+def _read(data: bytes, max_pages: int, limits: Limits, budget: WorkBudget, strict: bool) -> PdfExtraction:
     try:
-        doc = Document(data, limits)
+        doc = Document(data, limits, budget)
         if doc.trailer.get("Encrypt") is not None:
             return PdfExtraction((), (), "encrypted PDF (decryption is not supported)")
         page_dicts = _pages(doc, max_pages)
-    except PdfLimitError as exc:
+    except (PdfLimitError, WorkLimitError) as exc:
         return PdfExtraction((), (), f"over a work limit: {exc.message}")
     except PdfError as exc:
         return PdfExtraction((), (), f"malformed PDF: {exc.message}")
@@ -148,19 +166,30 @@ def extract_pdf_strict(data: bytes, *, max_pages: int = 2000, limits: Limits | N
             resources = doc.resolved_dict(page.get("Resources"))
             content = run_page(doc, page, resources, fonts, decoded, max_operators=limits.max_operators,
                                max_depth=limits.max_form_depth)
+            text = page_text(content.runs, max_words=budget.limits.max_layout_words)
+        except WorkLimitError as exc:
+            # The file's budget is spent: the pages read so far are kept, this page and the
+            # rest are listed with the reason.
+            reason = f"over a work limit: {exc.message}"
+            skipped.extend(PdfSkippedPage(later, reason) for later in range(number, len(page_dicts) + 1))
+            if not pages:
+                return PdfExtraction((), tuple(skipped), reason)
+            break
         except UnsupportedFilterError as exc:
             skipped.append(PdfSkippedPage(number, f"content is not text: {exc.message}"))
             continue
         except PdfLimitError as exc:
-            if doc.budget.remaining < 0:
-                return PdfExtraction((), (), f"over a work limit: {exc.message}")
             skipped.append(PdfSkippedPage(number, f"over a work limit: {exc.message}"))
             continue
         except PdfError as exc:
             skipped.append(PdfSkippedPage(number, f"malformed content: {exc.message}"))
             continue
+        except Exception as exc:  # noqa: BLE001 - outside strict mode, a bug costs one page, not the file
+            if strict:
+                raise
+            skipped.append(PdfSkippedPage(number, f"unreadable page ({type(exc).__name__}: {exc})"))
+            continue
         images += content.images
-        text = page_text(content.runs)
         if text.strip():
             pages.append(PdfPage(number, text))
     if not pages:
@@ -172,24 +201,28 @@ def extract_pdf_strict(data: bytes, *, max_pages: int = 2000, limits: Limits | N
     return PdfExtraction(tuple(pages), tuple(skipped))
 
 
-def extract_pdf(data: bytes, *, max_pages: int = 2000) -> PdfExtraction:
+def extract_pdf(data: bytes, *, max_pages: int = 2000, limits: Limits | None = None,
+                budget: WorkBudget | None = None) -> PdfExtraction:
     """Extract the text of a PDF, page by page.
 
     Args:
         data: The file's bytes.
         max_pages: More pages than this refuses the file (bounded work).
+        limits: Per-page and structural limits (defaults: :class:`Limits`).
+        budget: The file's work budget (default: the current one).
 
     Returns:
-        The pages with text, the skipped pages, or a ``problem`` for a refused file.
+        The pages with text, the skipped pages (with the reason), or a ``problem`` for a
+        refused file; never an exception for a bad file.
 
     Raises:
         InvalidInputError: When ``data`` is not bytes or ``max_pages`` is not positive.
     """
     try:
-        return extract_pdf_strict(data, max_pages=max_pages)
+        return _extract(data, max_pages, limits, budget, strict=False)
     except InvalidInputError:
         raise
-    except (PdfError, RecursionError, MemoryError) as exc:
+    except (PdfError, WorkLimitError, RecursionError, MemoryError) as exc:
         return PdfExtraction((), (), f"malformed PDF: {exc}")
     except Exception as exc:  # noqa: BLE001 - a loader must not crash an index run on one bad file
         return PdfExtraction((), (), f"unreadable PDF ({type(exc).__name__}: {exc})")

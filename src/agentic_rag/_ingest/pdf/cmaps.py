@@ -13,6 +13,9 @@ __all__ = ["CMap", "parse_cmap"]
 
 # A hostile range like <0000> <FFFFFFFF> must not expand into billions of entries.
 _MAX_ENTRIES = 1 << 17
+# The most bytes of text one code maps to: the limit the PDF specification sets for a
+# destination string (512 bytes), so no code can stand for 30,000 characters.
+_MAX_DESTINATION = 512
 
 
 class CMap:
@@ -37,6 +40,7 @@ class CMap:
 
 
 def _utf16(data: bytes) -> str:
+    data = data[:_MAX_DESTINATION]
     if len(data) % 2:
         data = b"\0" + data
     text = data.decode("utf-16-be", errors="ignore")
@@ -87,7 +91,7 @@ def parse_cmap(data: bytes) -> CMap:
                 if code is not None and isinstance(dst, bytes):
                     cmap.unicode[code] = _utf16(dst)
                 elif code is not None and isinstance(dst, str):
-                    cmap.unicode[code] = glyph_to_unicode(dst)
+                    cmap.unicode[code] = glyph_to_unicode(dst)[:_MAX_DESTINATION // 2]
         elif token == "endbfrange":
             for low, high, dst in zip(operands[0::3], operands[1::3], operands[2::3]):
                 lo, hi = _as_int(low), _as_int(high)

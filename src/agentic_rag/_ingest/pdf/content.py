@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from agentic_rag._ingest.pdf.fonts import Font, load_font
 from agentic_rag._ingest.pdf.lexer import Lexer, Operator, PdfLimitError, Ref, Stream
+from agentic_rag._ingest.work_budget import FORM_TOKENS
 
 __all__ = ["PageContent", "Run", "run_page"]
 
@@ -76,6 +77,7 @@ class _Interpreter:
         self.max_operators = max_operators
         self.max_depth = max_depth
         self.operators = 0
+        self.budget = doc.budget  # the file's: operators and characters over every page
         self.runs: list[Run] = []
         self.images = 0
 
@@ -164,9 +166,17 @@ class _Interpreter:
                 advance = 0.0
                 first = last = 0.0
                 gap = WORD_GAP * abs(size * scale)
+                shown_chars = 0
                 for element in items:
                     if isinstance(element, bytes):
-                        for text, glyph_width, is_space in font.decode(element):
+                        glyphs = font.decode(element)
+                        for text, _width, _space in glyphs:
+                            shown_chars += len(text)
+                        # Charged before the runs are built: a font map may turn one byte
+                        # into many characters.
+                        self.budget.text(shown_chars)
+                        shown_chars = 0
+                        for text, glyph_width, is_space in glyphs:
                             visible = glyph_width * size * scale
                             if text == " " or (text and text.isspace()):
                                 if parts:
@@ -278,6 +288,7 @@ class _Interpreter:
             ctm = _mul(tuple(float(v) for v in matrix), ctm)
         inner = doc.resolved_dict(xobject.dict.get("Resources")) or resources
         data = self.content_bytes(xobject, ref if isinstance(ref, Ref) else None)
+        self.budget.content(FORM_TOKENS)
         self.run(data, inner, ctm, depth + 1)
 
 

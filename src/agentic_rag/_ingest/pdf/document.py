@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 
-from agentic_rag._ingest.pdf.filters import ByteBudget, decode_stream
+from agentic_rag._ingest.pdf.filters import decode_stream
 from agentic_rag._ingest.pdf.lexer import Lexer, PdfError, PdfLimitError, Ref, Stream, parse_object_at
+from agentic_rag._ingest.work_budget import IngestLimits, WorkBudget
 
 __all__ = ["Document", "Limits"]
 
-_STARTXREF = re.compile(rb"startxref\s*(\d+)")
+_STARTXREF = re.compile(rb"startxref\s*(\d{1,20})")
 _OBJ_HEADER = re.compile(rb"(?<![0-9])(\d{1,10})[ \t\r\n\x0c\x00]+(\d{1,5})[ \t\r\n\x0c\x00]+obj\b")
 _TRAILER = re.compile(rb"trailer[ \t\r\n\x0c\x00]*<<")
 _XREF_ROW = re.compile(rb"(\d{1,10})[ \t]+(\d{1,5})[ \t]+([nf])")
@@ -24,12 +25,15 @@ _MAX_XREF_SECTIONS = 256
 
 
 class Limits:
-    """The work one file may cause.
+    """The work one file may cause, beyond the budget every loader shares (see
+    :class:`~agentic_rag._ingest.work_budget.IngestLimits`).
 
     Args:
         max_objects: Objects in the cross-reference (or found by scanning).
-        max_decoded_bytes: Total decompressed bytes over every stream.
-        max_operators: Content-stream operators per page (Form XObjects included).
+        max_decoded_bytes: Total decompressed bytes over every stream, when no budget is
+            given to :class:`Document` (then the budget's own limit applies).
+        max_operators: Content-stream operators per page (Form XObjects included); the
+            budget bounds the operators of the whole file.
         max_form_depth: Nesting of Form XObjects.
         max_tree_depth: Nesting of the page tree.
     """
@@ -51,16 +55,17 @@ class Document:
     Args:
         data: The whole file.
         limits: Work limits.
+        budget: The file's work budget (default: one with ``limits.max_decoded_bytes``).
 
     Raises:
         PdfError: When no trailer with a ``/Root`` can be found even by scanning.
         PdfLimitError: When the file declares more objects than allowed.
     """
 
-    def __init__(self, data: bytes, limits: Limits) -> None:
+    def __init__(self, data: bytes, limits: Limits, budget: WorkBudget | None = None) -> None:
         self.data = data
         self.limits = limits
-        self.budget = ByteBudget(limits.max_decoded_bytes)
+        self.budget = budget if budget is not None else WorkBudget(IngestLimits(max_decoded_bytes=limits.max_decoded_bytes))
         # num -> (offset, gen) for plain objects, or (-1 - stream_num, index) inside an ObjStm.
         self.xref: dict[int, tuple[int, int]] = {}
         self.cache: dict[int, object] = {}
@@ -109,6 +114,9 @@ class Document:
 
     def _read_xref_section(self, offset: int) -> dict:
         data = self.data
+        if not 0 <= offset < len(data):
+            # A startxref or /Prev past the end (25 digits, say): the scan takes over.
+            raise PdfError(f"cross-reference offset {offset} is outside the file")
         lexer = Lexer(data, offset)
         lexer.skip_space()
         if data.startswith(b"xref", lexer.pos):
@@ -229,6 +237,9 @@ class Document:
         value: object = None
         if entry is None and self.scanned is not None and num in self.scanned:
             entry = (self.scanned[num], 0)
+        # Marked missing while it is parsed: an object whose /Length refers to itself (or any
+        # cycle through _get) then reads as missing instead of recursing.
+        self.cache[num] = None
         if entry is not None:
             where, gen = entry
             if where < 0:

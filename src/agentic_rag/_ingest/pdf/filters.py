@@ -1,7 +1,10 @@
 """Stream filters: Flate (with PNG/TIFF predictors), LZW, ASCIIHex, ASCII85, RunLength.
 
-Every decoder writes into a shared :class:`ByteBudget`, so a small file that inflates into
-gigabytes stops at the budget instead of filling memory. Image-only filters (DCT, JPX,
+Every decoder charges the file's :class:`~agentic_rag._ingest.work_budget.WorkBudget` as it
+produces output (before the memory is used), so a small file that inflates into gigabytes, or a
+RunLength or ASCII85 stream that multiplies what Flate gave it, stops at the budget instead of
+filling memory. The filters that run byte by byte in Python (ASCII85, LZW, RunLength,
+predictors) also charge their input, which bounds their time. Image-only filters (DCT, JPX,
 JBIG2, CCITTFax) raise :class:`UnsupportedFilterError`: such a stream holds no text.
 """
 
@@ -10,9 +13,10 @@ from __future__ import annotations
 import re
 import zlib
 
-from agentic_rag._ingest.pdf.lexer import PdfError, PdfLimitError
+from agentic_rag._ingest.pdf.lexer import PdfError
+from agentic_rag._ingest.work_budget import WorkBudget
 
-__all__ = ["ByteBudget", "UnsupportedFilterError", "decode_stream"]
+__all__ = ["UnsupportedFilterError", "decode_stream"]
 
 IMAGE_FILTERS = frozenset({"DCTDecode", "DCT", "JPXDecode", "JBIG2Decode", "CCITTFaxDecode", "CCF"})
 
@@ -21,44 +25,24 @@ class UnsupportedFilterError(PdfError):
     """A stream encoded with a filter that is not text (an image codec) or unknown."""
 
 
-class ByteBudget:
-    """The decompressed bytes a file may still produce.
-
-    Args:
-        limit: Total bytes allowed across every decoded stream.
-    """
-
-    __slots__ = ("limit", "remaining")
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.remaining = limit
-
-    def take(self, count: int) -> None:
-        """Spend ``count`` bytes.
-
-        Raises:
-            PdfLimitError: When the budget is exhausted.
-        """
-        self.remaining -= count
-        if self.remaining < 0:
-            raise PdfLimitError(f"decompressed streams exceed {self.limit} bytes")
+# Decoders that build their output piece by piece check the budget every this many bytes.
+_STEP = 1 << 16
 
 
-def _flate(data: bytes, budget: ByteBudget) -> bytes:
+def _flate(data: bytes, budget: WorkBudget) -> bytes:
     inflater = zlib.decompressobj()
     out: list[bytes] = []
     # Inflate in bounded pieces: the budget check must come before the memory is used.
     try:
         chunk = inflater.decompress(data, 1 << 20)
         while True:
-            budget.take(len(chunk))
+            budget.decoded(len(chunk))
             out.append(chunk)
             if not inflater.unconsumed_tail:
                 break
             chunk = inflater.decompress(inflater.unconsumed_tail, 1 << 20)
         tail = inflater.flush()
-        budget.take(len(tail))
+        budget.decoded(len(tail))
         out.append(tail)
     except zlib.error as exc:
         # Truncated or slightly corrupt streams are common; keep what inflated cleanly.
@@ -67,8 +51,10 @@ def _flate(data: bytes, budget: ByteBudget) -> bytes:
     return b"".join(out)
 
 
-def _lzw(data: bytes, early: int, budget: ByteBudget) -> bytes:
+def _lzw(data: bytes, early: int, budget: WorkBudget) -> bytes:
+    budget.filter_input(len(data))
     out = bytearray()
+    charged = 0
     table = [bytes((i,)) for i in range(256)] + [b"", b""]
     width = 9
     bits = 0
@@ -87,7 +73,7 @@ def _lzw(data: bytes, early: int, budget: ByteBudget) -> bytes:
                 previous = b""
                 continue
             if code == 257:
-                budget.take(len(out))
+                budget.decoded(len(out) - charged)
                 return bytes(out)
             if code < len(table):
                 entry = table[code]
@@ -99,24 +85,27 @@ def _lzw(data: bytes, early: int, budget: ByteBudget) -> bytes:
             else:
                 raise PdfError(f"LZWDecode stream has an invalid code {code}")
             out += entry
-            if len(out) > budget.remaining:
-                raise PdfLimitError(f"decompressed streams exceed {budget.limit} bytes")
+            if len(out) - charged >= _STEP:
+                budget.decoded(len(out) - charged)
+                charged = len(out)
             previous = entry
             if len(table) + early >= (1 << width) and width < 12:
                 width += 1
-    budget.take(len(out))
+    budget.decoded(len(out) - charged)
     return bytes(out)
 
 
-def _ascii_hex(data: bytes) -> bytes:
+def _ascii_hex(data: bytes, budget: WorkBudget) -> bytes:
     end = data.find(b">")
     digits = re.sub(rb"[^0-9A-Fa-f]", b"", data if end < 0 else data[:end])
     if len(digits) % 2:
         digits += b"0"
+    budget.decoded(len(digits) // 2)  # charged before the bytes exist
     return bytes.fromhex(digits.decode("ascii"))
 
 
-def _ascii85(data: bytes) -> bytes:
+def _ascii85(data: bytes, budget: WorkBudget) -> bytes:
+    budget.filter_input(len(data))
     data = re.sub(rb"[ \t\r\n\x0c\x00]", b"", data)
     if data.startswith(b"<~"):
         data = data[2:]
@@ -124,8 +113,12 @@ def _ascii85(data: bytes) -> bytes:
     if end >= 0:
         data = data[:end]
     out = bytearray()
+    charged = 0
     group: list[int] = []
     for byte in data:
+        if len(out) - charged >= _STEP:
+            budget.decoded(len(out) - charged)
+            charged = len(out)
         if byte == 0x7A and not group:  # 'z' stands for four zero bytes
             out += b"\0\0\0\0"
             continue
@@ -145,13 +138,19 @@ def _ascii85(data: bytes) -> bytes:
         for digit in group:
             value = value * 85 + digit
         out += (value & 0xFFFFFFFF).to_bytes(4, "big")[:count - 1]
+    budget.decoded(len(out) - charged)
     return bytes(out)
 
 
-def _run_length(data: bytes) -> bytes:
+def _run_length(data: bytes, budget: WorkBudget) -> bytes:
+    budget.filter_input(len(data))
     out = bytearray()
+    charged = 0
     pos = 0
     while pos < len(data):
+        if len(out) - charged >= _STEP:
+            budget.decoded(len(out) - charged)
+            charged = len(out)
         length = data[pos]
         if length == 128:
             break
@@ -161,6 +160,7 @@ def _run_length(data: bytes) -> bytes:
         else:
             out += data[pos + 1:pos + 2] * (257 - length)
             pos += 2
+    budget.decoded(len(out) - charged)
     return bytes(out)
 
 
@@ -171,10 +171,11 @@ def _int_param(params: dict, key: str, default: int, low: int, high: int) -> int
     return value
 
 
-def _predict(data: bytes, params: dict) -> bytes:
+def _predict(data: bytes, params: dict, budget: WorkBudget) -> bytes:
     predictor = _int_param(params, "Predictor", 1, 1, 15)
     if predictor == 1:
         return data
+    budget.filter_input(len(data))
     colors = _int_param(params, "Colors", 1, 1, 32)
     bpc = _int_param(params, "BitsPerComponent", 8, 1, 16)
     columns = _int_param(params, "Columns", 1, 1, 1 << 20)
@@ -222,13 +223,13 @@ def _predict(data: bytes, params: dict) -> bytes:
     return bytes(out)
 
 
-def decode_stream(raw: bytes, dictionary: dict, budget: ByteBudget, resolve) -> bytes:
+def decode_stream(raw: bytes, dictionary: dict, budget: WorkBudget, resolve) -> bytes:
     """Apply a stream's ``/Filter`` chain.
 
     Args:
         raw: The encoded bytes.
         dictionary: The stream dictionary (``/Filter``, ``/DecodeParms``).
-        budget: The file's decompressed-bytes budget.
+        budget: The file's work budget (decoded bytes, bytes through byte-by-byte filters).
         resolve: Turns an indirect reference into its object.
 
     Returns:
@@ -237,7 +238,7 @@ def decode_stream(raw: bytes, dictionary: dict, budget: ByteBudget, resolve) -> 
     Raises:
         UnsupportedFilterError: For image codecs and unknown filters.
         PdfError: For corrupt data.
-        PdfLimitError: When the budget runs out.
+        WorkLimitError: When the budget runs out.
     """
     filters = resolve(dictionary.get("Filter", dictionary.get("F")))
     params = resolve(dictionary.get("DecodeParms", dictionary.get("DP")))
@@ -253,22 +254,20 @@ def decode_stream(raw: bytes, dictionary: dict, budget: ByteBudget, resolve) -> 
         param = resolve(params[index]) if index < len(params) else None
         param = param if isinstance(param, dict) else {}
         if name in ("FlateDecode", "Fl"):
-            data = _predict(_flate(data, budget), param)
+            data = _predict(_flate(data, budget), param, budget)
         elif name in ("LZWDecode", "LZW"):
             early = _int_param(param, "EarlyChange", 1, 0, 1)
-            data = _predict(_lzw(data, early, budget), param)
+            data = _predict(_lzw(data, early, budget), param, budget)
         elif name in ("ASCIIHexDecode", "AHx"):
-            data = _ascii_hex(data)
+            data = _ascii_hex(data, budget)
         elif name in ("ASCII85Decode", "A85"):
-            data = _ascii85(data)
+            data = _ascii85(data, budget)
         elif name in ("RunLengthDecode", "RL"):
-            data = _run_length(data)
+            data = _run_length(data, budget)
         elif name == "Crypt":
             continue
         elif name in IMAGE_FILTERS:
             raise UnsupportedFilterError(f"stream uses the image filter {name}")
         else:
             raise UnsupportedFilterError(f"stream uses an unsupported filter {name!r}")
-        if name not in ("FlateDecode", "Fl", "LZWDecode", "LZW"):
-            budget.take(len(data))
     return data

@@ -327,18 +327,26 @@ def _render(blocks: list[_Block]) -> str:
     return "\n".join(out)
 
 
-def page_text(runs: list[Run]) -> str:
+def page_text(runs: list[Run], *, max_words: int = 20_000) -> str:
     """Order a page's words into text.
 
     Args:
         runs: The page's words, in content order.
+        max_words: A page with more upright words than this is read line by line, top to
+            bottom and left to right (sorting, linear after it), instead of grouped into
+            blocks, whose cost grows faster than the number of words.
 
     Returns:
         The text: lines joined by ``\\n``, flows (paragraphs, columns) separated by a blank line.
     """
     upright = [_Word(run) for run in runs if run.upright and run.text.strip()]
     others = [run for run in runs if not run.upright and run.text.strip()]
-    text = _render(_order(_build_blocks(upright))) if upright else ""
+    if len(upright) > max_words:
+        block = _Block(upright[0])
+        block.words = upright
+        text = _render([block])
+    else:
+        text = _render(_order(_build_blocks(upright))) if upright else ""
     if others:
         tail = " ".join(" ".join(run.text.split()) for run in others)
         text = f"{text}\n\n{tail}" if text else tail

@@ -12,6 +12,7 @@ import re
 from typing import NamedTuple
 
 from agentic_rag._errors import AgenticRAGError
+from agentic_rag._ingest.work_budget import current_work_budget
 
 __all__ = ["Lexer", "Operator", "PdfError", "PdfLimitError", "Ref", "Stream", "parse_object_at"]
 
@@ -23,6 +24,7 @@ _REGULAR = re.compile(rb"[^ \t\r\n\x0c\x00()<>\[\]{}/%]+")
 _NAME = re.compile(rb"/[^ \t\r\n\x0c\x00()<>\[\]{}/%]*")
 _NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)\Z")
 _INTEGER = re.compile(rb"[+-]?\d+\Z")
+_MAX_INT_DIGITS = 19  # with a sign: every int a PDF needs fits, and conversion stays linear
 _HEX = re.compile(rb"<([0-9A-Fa-f \t\r\n\x0c\x00]*)>")
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 _STRING_SPECIAL = re.compile(rb"[()\\]")
@@ -78,18 +80,23 @@ _ARRAY_CLOSE = Operator("]")
 
 
 class Lexer:
-    """Reads tokens from ``data`` starting at ``pos``.
+    """Reads tokens from ``data`` starting at ``pos``, each charged to the file's work budget.
+
+    Every token read anywhere (objects, object streams, CMaps, content streams, again for a
+    Form XObject drawn again) counts against ``max_content_tokens`` of the current
+    :class:`~agentic_rag._ingest.work_budget.WorkBudget`: lexing is what a PDF's time goes to.
 
     Args:
         data: The bytes (a whole file or one decoded content stream).
         pos: Where to start.
     """
 
-    __slots__ = ("data", "pos")
+    __slots__ = ("budget", "data", "pos")
 
     def __init__(self, data: bytes, pos: int = 0) -> None:
         self.data = data
         self.pos = pos
+        self.budget = current_work_budget()
 
     def skip_space(self) -> None:
         match = _SKIP.match(self.data, self.pos)
@@ -108,6 +115,10 @@ class Lexer:
         if pos >= len(data):
             self.pos = len(data)
             return None
+        budget = self.budget
+        budget.content_tokens += 1  # inlined WorkBudget.content(1): this is the hottest loop
+        if budget.content_tokens > budget.token_limit:
+            budget.content(0)
         char = data[pos]
         if char == 0x2F:  # '/'
             match = _NAME.match(data, pos)
@@ -148,8 +159,10 @@ class Lexer:
         token = match.group()
         self.pos = match.end()
         if _NUMBER.match(token):
-            if _INTEGER.match(token):
+            if _INTEGER.match(token) and len(token) <= _MAX_INT_DIGITS:
                 return int(token)
+            # A 100,000-digit integer is no offset or count: read it as a (huge) real, which
+            # never passes an integer check, instead of spending quadratic time converting it.
             return float(token)
         if token == b"true":
             return True

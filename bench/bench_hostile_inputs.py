@@ -1,0 +1,178 @@
+"""Time the crafted hostile files of hardening round 2 at full size, each read in a child process.
+
+Every input of the ingest rows (the files that once cost tens of seconds or gigabytes: Flate
+inflating into RunLength pairs or ASCII85 ``z`` groups, nested Form XObjects, 200,000 text runs
+on a page, a font map giving 30,000 characters per code, the PDF numbers and offsets that
+raised, Word parts in Shift_JIS, with 15 million empty elements, a million paragraphs, a 50,000
+long ``basedOn`` chain or a UTF-16 DTD, lone surrogates in JSON, a notebook of 100,000 cells,
+bidirectional overrides from a font map, a link re-pointed outside the folder) is built here
+(``tests/hostile_inputs.py``), written to a file, and read by a fresh Python process the way an
+index run reads it: ``read_source`` (with the folder it must stay in), ``parse_source`` with the
+default limits, ``chunk_sections``. The child reports its wall-clock seconds and its peak
+resident memory; the budget is 10 s and 512 MB per file under 10 MB.
+
+Run: ``python bench/bench_hostile_inputs.py`` (``--only NAME`` to run some, ``--no-write`` to
+leave ``docs/benchmarks.md`` alone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(HERE))
+
+import hostile_inputs as hostile  # noqa: E402 - the builders the tests use, in tests/
+from benchmark_doc import replace_section  # noqa: E402
+
+START = "<!-- bench:hostile-inputs -->"
+END = "<!-- /bench:hostile-inputs -->"
+BUDGET_S = 10.0
+BUDGET_MB = 512.0
+
+#: (issue row, name, what it is, builder)
+CASES = [
+    ("1", "runlength", "31 KB-class PDF: Flate inflating to RunLength pairs (30M pairs)", lambda: hostile.pdf_runlength_bomb()),
+    ("1", "ascii85", "PDF: Flate inflating to 150M ASCII85 `z` groups", lambda: hostile.pdf_ascii85_bomb()),
+    ("2", "forms", "PDF: 12 nested Form XObjects, each drawn 8 times, 10 pages", lambda: hostile.pdf_nested_forms()),
+    ("3", "runs", "PDF: 200,000 text runs on one page", lambda: hostile.pdf_many_runs()),
+    ("4", "tounicode", "PDF: ToUnicode code to 30,000 characters, shown 6,000 times", lambda: hostile.pdf_to_unicode_bomb()),
+    ("5", "startxref", "PDF: 25-digit startxref", lambda: hostile.pdf_long_startxref()),
+    ("5", "number", "PDF: a 100,000-digit number", lambda: hostile.pdf_huge_number()),
+    ("5", "length", "PDF: /Length referring to its own stream", lambda: hostile.pdf_self_length()),
+    ("6", "shift-jis", ".docx: document.xml declaring Shift_JIS", lambda: hostile.docx_declared_encoding("Shift_JIS")),
+    ("6", "unknown-enc", ".docx: document.xml declaring an unknown encoding", lambda: hostile.docx_declared_encoding("x-unknown")),
+    ("7", "elements", ".docx: 15M empty elements", lambda: hostile.docx_empty_elements()),
+    ("7", "paragraphs", ".docx: 1M paragraphs", lambda: hostile.docx_paragraphs()),
+    ("8", "based-on", ".docx: 50,000-long basedOn chain", lambda: hostile.docx_based_on_chain()),
+    ("9", "utf16-dtd", ".docx: UTF-16 document.xml with an internal DTD", lambda: hostile.docx_utf16_dtd()),
+    ("10", "surrogate-ipynb", ".ipynb with a lone surrogate", lambda: hostile.lone_surrogate(".ipynb")),
+    ("10", "surrogate-json", ".json with a lone surrogate", lambda: hostile.lone_surrogate(".json")),
+    ("10", "surrogate-jsonl", ".jsonl with a lone surrogate", lambda: hostile.lone_surrogate(".jsonl")),
+    ("11", "repointed-link", "a link re-pointed outside the folder after the walk", None),
+    ("15", "cells", ".ipynb: 100,000 small cells (9 MB)", lambda: hostile.notebook_cells()),
+    ("17", "bidi", "PDF: U+202E and U+FEFF from a font map", lambda: hostile.pdf_bidi()),
+]
+
+_CHILD = textwrap.dedent("""
+    import json, resource, sys, time
+    sys.path.insert(0, {src!r})
+    started = time.perf_counter()
+    from agentic_rag._ingest import chunk_sections, parse_source, read_source
+    path, within, suffix = sys.argv[1], sys.argv[2], sys.argv[3]
+    source = read_source(path, within=within)
+    if source.problem:
+        outcome, chunks, notes = "refused: " + source.problem, 0, ()
+    else:
+        parsed = parse_source(source.data, suffix)
+        found = chunk_sections(parsed.sections, "f" + suffix, line_marks=parsed.extracted) if not parsed.problem else ()
+        outcome = ("refused: " + parsed.problem) if parsed.problem else "read"
+        chunks, notes = len(found), parsed.notes
+    seconds = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    try:  # VmHWM is this program's own peak (ru_maxrss on Linux keeps the parent's across exec)
+        with open("/proc/self/status") as status:
+            peak = next(int(l.split()[1]) for l in status if l.startswith("VmHWM:")) / 1024
+    except (OSError, StopIteration, ValueError):
+        pass
+    print(json.dumps({{"seconds": seconds, "peak_mb": peak, "outcome": outcome, "chunks": chunks, "notes": list(notes)}}))
+""")
+
+
+def run_case(folder: Path, name: str, build) -> dict:
+    """Write the case's file under ``folder`` and read it in a child process."""
+    inside = folder / "kb"
+    inside.mkdir(exist_ok=True)
+    if build is None:  # row 11: the walk saw a link inside; it points outside when read
+        (inside / "inside.md").write_text("inside\n", encoding="utf-8")
+        (folder / "secret.md").write_text("outside secret\n", encoding="utf-8")
+        target = inside / f"{name}.md"
+        os.symlink(folder / "secret.md", target)
+        suffix, size = ".md", target.stat().st_size
+    else:
+        suffix, data = build()
+        target = inside / f"{name}{suffix}"
+        target.write_bytes(data)
+        size = len(data)
+    done = subprocess.run([sys.executable, "-c", _CHILD.format(src=str(ROOT / "src")), str(target), str(inside), suffix],
+                          capture_output=True, text=True, timeout=600, check=False)
+    if done.returncode != 0:
+        return {"seconds": float("nan"), "peak_mb": float("nan"), "outcome": f"child failed: {done.stderr.strip().splitlines()[-1:]}",
+                "chunks": 0, "notes": [], "size": size}
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result["size"] = size
+    return result
+
+
+def _size(count: int) -> str:
+    return f"{count / 1024 / 1024:.1f} MB" if count >= 1024 * 1024 else f"{count / 1024:.1f} KB" if count >= 1024 else f"{count} B"
+
+
+def _outcome(result: dict) -> str:
+    text = result["outcome"]
+    if text == "read":
+        text = f"read, {result['chunks']:,} chunk{'s' if result['chunks'] != 1 else ''}"
+        if result["notes"]:
+            text += "; " + result["notes"][0]
+    return text.replace("|", "/")[:160]
+
+
+def table(results: list[tuple[str, str, str, dict]]) -> str:
+    rows = ["| row | input | file | outcome | seconds | peak RSS (MB) | within 10 s / 512 MB |", "|---|---|---|---|---|---|---|"]
+    for row, _name, what, result in results:
+        ok = result["seconds"] <= BUDGET_S and result["peak_mb"] <= BUDGET_MB
+        rows.append(f"| {row} | {what} | {_size(result['size'])} | {_outcome(result)} | {result['seconds']:.2f} | {result['peak_mb']:.0f} | "
+                    f"{'yes' if ok else '**no**'} |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", action="append", default=[], help="run only the cases with this name (repeatable)")
+    parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
+    args = parser.parse_args(argv)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    results = []
+    with tempfile.TemporaryDirectory(prefix="agentic-rag-hostile-") as tmp:
+        for row, name, what, build in CASES:
+            if args.only and name not in args.only:
+                continue
+            folder = Path(tmp) / name
+            folder.mkdir()
+            result = run_case(folder, name, build)
+            results.append((row, name, what, result))
+            print(f"{row:>3} {name:16} {result['seconds']:7.2f} s {result['peak_mb']:6.0f} MB  {_outcome(result)}", flush=True)
+    text = table(results)
+    print()
+    print(text)
+    if not args.no_write and not args.only:
+        command = "python bench/bench_hostile_inputs.py"
+        section = "\n".join([
+            "## Hostile inputs: one work budget per file",
+            "",
+            f"Command: `{command}`; date: {datetime.date.today().isoformat()}; CPython {platform.python_version()}, "
+            f"{os.cpu_count()} cores" + (f"; 1-minute load average {load:.1f} when it started." if load is not None else "."),
+            "Each crafted file of hardening round 2 (ingest rows) is built at full size and read by a fresh process as an index run "
+            "reads it (`read_source` inside its folder, `parse_source` with the default `IngestLimits`, `chunk_sections`); "
+            "seconds and peak resident memory are the child's own (the interpreter included).",
+            "",
+            text,
+        ])
+        replace_section(ROOT / "docs" / "benchmarks.md", START, END, section)
+    return 0 if all(r["seconds"] <= BUDGET_S and r["peak_mb"] <= BUDGET_MB for _, _, _, r in results) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
