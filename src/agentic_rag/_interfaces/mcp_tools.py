@@ -262,8 +262,8 @@ ASK_OUTPUT_SCHEMA: dict[str, Any] = {
                         "type": "array",
                         "items": {
                             "type": "object",
-                            "properties": {**_LOCATION, "quote": {"type": "string", "description": "The exact quoted text, when it is not the claim's text itself."}},
-                            "required": ["path", "start_line", "end_line"],
+                            "properties": {**_LOCATION, "quote": {"type": "string", "description": "The exact quoted text."}},
+                            "required": ["path", "start_line", "end_line", "quote"],
                         },
                     },
                 },
