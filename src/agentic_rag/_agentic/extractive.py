@@ -188,20 +188,31 @@ class ExtractiveGroundedSynthesizer:
 
     def _earned(self, plan: RetrievalPlan, snippets: Sequence[Snippet], claims: tuple[Claim, ...],
                 missing: tuple[RequiredFact, ...]) -> tuple[AnswerStatus, tuple[RequiredFact, ...]]:
-        """ANSWERED only when, for every fact that depends on no other, its claims hold what
-        the fact asks for (:func:`~agentic_rag._answering.earned.earned_verdict`); a fact whose
-        claims only talk about its topic is missing and the answer partial."""
+        """ANSWERED only when, for every fact, its claims hold what the fact asks for
+        (:func:`~agentic_rag._answering.earned.earned_verdict`); a fact whose claims only
+        talk about its topic is missing and the answer partial. A hop that depends on other
+        facts is read with their claims: its passage, found through the bridge, need not name
+        what the question names ("Jane Doe was born in Lyon" answers where the founder of Acme
+        was born only with "Acme was founded by Jane Doe")."""
         model = self.drafter.evidence.relevance
         if model is None:
             return AnswerStatus.ANSWERED, missing
         by_id = {s.id: s for s in snippets}
+
+        def said(fact_ids: set[str]) -> list[ClaimContext]:
+            return [ClaimContext(snippet_title(by_id[c.citations[0].snippet_id]), c.text, by_id[c.citations[0].snippet_id].text)
+                    for c in claims if c.fact_id in fact_ids and c.citations and c.citations[0].snippet_id in by_id]
+
         unearned = []
         for fact in plan.facts:
-            said = [ClaimContext(snippet_title(by_id[c.citations[0].snippet_id]), c.text, by_id[c.citations[0].snippet_id].text)
-                    for c in claims if c.fact_id == fact.id and c.citations and c.citations[0].snippet_id in by_id]
-            # A hop that depends on another is answered by the passage its bridge leads to,
-            # which need not name what the question names: the judge's chain check stands.
-            if fact.priority is FactPriority.MUST and not fact.depends_on and earned_verdict(fact.description, said, model).status is not AnswerStatus.ANSWERED:
+            if fact.priority is not FactPriority.MUST:
+                continue
+            own = said({fact.id})
+            if fact.depends_on:
+                chain = own + said(set(fact.depends_on))
+                # The hop and the hops it leans on, read as one claim.
+                own = [ClaimContext("\n".join(c.heading for c in chain), "\n".join(c.text for c in chain), "\n".join(c.passage for c in chain))] if own else []
+            if earned_verdict(fact.description, own, model).status is not AnswerStatus.ANSWERED:
                 unearned.append(fact)
         if not unearned:
             return AnswerStatus.ANSWERED, missing

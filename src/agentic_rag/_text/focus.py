@@ -293,10 +293,20 @@ def answer_units(question: str, passages: Sequence[tuple[str, str]], model: Rele
         Units best first (empty when no unit covers any of the question).
     """
     out = []
+    slot = read_slot(question)
     for scored in model.best_units(question, passages, max_units=max_units, keep_ratio=keep_ratio):
         unit = scored.unit
+        title, text = passages[scored.passage]
+        if slot.kind is not SlotKind.OPEN and not slot_filler(slot, unit.text):
+            # The unit names the topic but not what is asked ("SESSION_COOKIE_NAME / The name of
+            # the session cookie."); its passage's focus may hold both (the "Default:" line
+            # below it): quote the focus instead.
+            focus = focus_of(question, text, model, title=title)
+            if focus is not None and slot_filler(slot, text[focus.start:focus.end]) and focus.start <= unit.start < focus.end:
+                out.append(ScoredUnit(scored.passage, PassageUnit(focus.start, focus.end, text[focus.start:focus.end], unit.kind), scored.score,
+                                      scored.coverage, scored.heading))
+                continue
         if unit.text.count("\n") >= max_lines and (unit.kind is UnitKind.CODE or "\n\n" in unit.text):
-            title, text = passages[scored.passage]
             focus = focus_of(question, unit.text, model, title=title, max_lines=4, span=6)
             if focus is not None:
                 start, end = unit.start + focus.start, unit.start + focus.end

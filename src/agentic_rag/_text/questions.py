@@ -35,6 +35,9 @@ __all__ = [
 # "the founder of Acme", "the 2001 film that featured X", "the man who played Y": a
 # description of an entity the question does not name, which another passage must resolve.
 _DESCRIBED = re.compile(r"\bthe\s+(?:[\w'-]+\s+){0,3}?(?:of|for|from|by|with|in|on|at)\s+(?:the\s+)?[A-Z0-9\"“]")
+# A name in code: dotted or underscored words, or a call ("attrs.define", "SESSION_COOKIE_NAME",
+# "render()").
+_CODE_NAME = re.compile(r"[A-Za-z_]\w*(?:[._]\w+)+|\w+\(\)")
 # A relative clause follows a word ("the man who played"); a capitalised "Which" after a full
 # stop starts a new question instead.
 _RELATIVE = re.compile(r"\w\s+(?:who|whom|whose|that|which|where)\s+\w+")
@@ -262,7 +265,12 @@ def is_bridge_question(question: str) -> bool:
     words = text.split()
     # The first word's "who"/"which" asks the question; only a later one describes.
     rest = " ".join(words[1:])
-    return bool(_DESCRIBED.search(text) or _RELATIVE.search(rest))
+    described = _DESCRIBED.search(text)
+    if described and _CODE_NAME.match(text, described.end() - 1):
+        # "the default value of SESSION_COOKIE_NAME": an attribute of a named API, which one
+        # passage states; no other entity to find first.
+        described = None
+    return bool(described or _RELATIVE.search(rest))
 
 
 def anchor_entity(question: str) -> str:
