@@ -204,6 +204,16 @@ class SearchFocusTest(EvidenceTestCase):
         store.index([str(self.dir / "notes")])
         self.assertIsNot(service.relevance_model(), model)
 
+    def test_the_in_memory_vector_branch_is_built_once_per_generation(self):
+        store = KnowledgeStore(self.store, base=self.dir)
+        service = StoreService(store)
+        branch = service._vector_retriever()
+        self.assertIs(service._vector_retriever(), branch)
+        self.assertEqual(service.ask("Who founded Acme Robotics?", "parallel").payload["evidence"][0]["path"], "notes/companies/acme.md")
+        (self.dir / "notes" / "people" / "john.md").write_text("# John\n\nJohn Roe was born in Porto.\n", encoding="utf-8")
+        store.index([str(self.dir / "notes")])
+        self.assertIsNot(service._vector_retriever(), branch)
+
 
 if __name__ == "__main__":
     unittest.main()

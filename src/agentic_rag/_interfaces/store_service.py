@@ -61,6 +61,7 @@ class StoreService:
         self.config = config or OrchestratorConfig(top_k=5)
         self._lock = threading.Lock()
         self._relevance: tuple[Any, RelevanceModel] | None = None
+        self._vectors: tuple[Any, Any] | None = None
         self._generation: int | None = None
 
     def corpora(self) -> tuple[Corpus, ...]:
@@ -197,14 +198,22 @@ class StoreService:
     def _vector_retriever(self) -> Any:
         if self.store.stats().vector:
             return self.store.retriever(vector=True)
-        # No vector index kept: build one in memory from the stored chunks.
+        # No vector index kept: build one in memory from the stored chunks, once per store
+        # generation (a long-lived server, or a benchmark, asks many questions of one store).
+        index = self.store.bm25()  # the same object until the store switches generations
+        with self._lock:
+            if self._vectors is not None and self._vectors[0] is index:
+                return self._vectors[1]
         from agentic_rag._retrieval.embedders import HashingEmbedder
         from agentic_rag._retrieval.index_retriever import IndexRetriever
         from agentic_rag._retrieval.vector import VectorIndex
 
-        index = VectorIndex(HashingEmbedder())
-        index.add(list(self.store.documents()))
-        return IndexRetriever(index, name="hashing-vectors")
+        vectors = VectorIndex(HashingEmbedder())
+        vectors.add(list(self.store.documents()))
+        retriever = IndexRetriever(vectors, name="hashing-vectors")
+        with self._lock:
+            self._vectors = (index, retriever)
+        return retriever
 
 
 def _require_short(text: object, field: str) -> None:
