@@ -184,7 +184,7 @@ class Runner:
         shutil.copytree(self.loaded.folder, self.copy)
         index_out = run_cli(["index", ".", "--corpus", name], self.copy)  # the summary line (--quiet prints nothing)
         # The first line without its seconds, which vary from run to run.
-        self.index_line = re.sub(r" \([0-9.]+ s\)$", "", index_out.splitlines()[0]) if index_out else ""
+        self.index_line = re.sub(r" \([0-9.]+ s\)", "", index_out.splitlines()[0]) if index_out else ""
         self.grep = GrepFolder(self.loaded.folder)
         self.texts: Path | None = None
         self.grep_texts: GrepFolder | None = None
