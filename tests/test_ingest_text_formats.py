@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 import unittest
 from pathlib import Path
@@ -11,7 +10,7 @@ from pathlib import Path
 from agentic_rag._ingest.loaders import parse_source
 from agentic_rag._ingest.template_html import TEMPLATE_SHARE, template_share
 from agentic_rag._ingest.text_format import SphinxSuffixes, looks_like_rst, source_suffixes
-from cli_support import run_cli
+from cli_support import enter_temp_folder, run_cli
 
 # Written for these tests in the shape of a docs theme's navigation partial.
 _NAV_PARTIAL = """\
@@ -145,12 +144,7 @@ class SourceSuffixTest(unittest.TestCase):
 
 class SphinxProjectIndexTest(unittest.TestCase):
     def setUp(self) -> None:
-        self._tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(self._tmp.cleanup)
-        self.dir = Path(self._tmp.name)
-        old = os.getcwd()
-        os.chdir(self.dir)
-        self.addCleanup(os.chdir, old)
+        self.dir = enter_temp_folder(self)
         self.docs = self.dir / "project" / "docs"
         (self.docs / "releases").mkdir(parents=True)
         (self.docs / "releases" / "1.0.txt").write_text(_TITLE_ONLY_RST, encoding="utf-8")

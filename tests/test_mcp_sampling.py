@@ -308,7 +308,7 @@ class McpSamplingServerTest(unittest.TestCase):
         self.assertEqual(client.sampling_requests, [])
 
     def test_a_client_that_never_answers_meets_the_deadline(self) -> None:
-        client = self.serve(lambda params: NO_ANSWER, deadline_s=1.5)
+        client = self.serve(lambda params: NO_ANSWER, deadline_s=0.5)
         client.initialize(sampling=True)
         started = time.monotonic()
         answer = client.ask(2)

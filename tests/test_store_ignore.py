@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import unittest
-from pathlib import Path
 
 from agentic_rag._ingest.walker import WalkOptions
 from agentic_rag._store import KnowledgeStore
-from cli_support import run_cli
+from cli_support import enter_temp_folder, run_cli
 
 
 class IgnoredOnReindexTest(unittest.TestCase):
     def setUp(self) -> None:
-        self._tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(self._tmp.cleanup)
-        self.dir = Path(self._tmp.name)
-        old = os.getcwd()
-        os.chdir(self.dir)
-        self.addCleanup(os.chdir, old)
+        self.dir = enter_temp_folder(self)
         for name, text in (("guide.md", "# Guide\n\nThe retry limit is five.\n"), ("drafts/plan.md", "# Plan\n\nThe retry limit may become nine.\n"),
                            ("theme/partials/nav.md", "# Nav\n\nRetry limit navigation.\n")):
             path = self.dir / "docs" / name

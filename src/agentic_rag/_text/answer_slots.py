@@ -10,7 +10,11 @@ why, yes or no) have no slot to fill: :attr:`SlotKind.OPEN`.
 
 One reader for every place that decides whether an answer was earned (see
 :mod:`agentic_rag._answering.earned`) and that picks a passage's focus lines (see
-:mod:`agentic_rag._text.focus`).
+:mod:`agentic_rag._text.focus`). It sits beside
+:func:`~agentic_rag._text.questions.answer_type`, which reads the entity a multi-hop question
+wants (a date, a person, a place) for the judge's bridge candidates; documentation questions
+want other things (a version, a default, an API name), and their fillers are found in text,
+not among extracted entities, so the two kinds are kept apart rather than merged into one enum.
 """
 
 from __future__ import annotations
