@@ -339,7 +339,7 @@ class StoreToolsTest(unittest.TestCase):
             check_schema(tool["outputSchema"])
             self.assertTrue(tool["title"] and tool["description"])
         k = tools["search"]["inputSchema"]["properties"]["k"]
-        self.assertEqual((k["minimum"], k["maximum"], k["default"]), (1, 50, 10))
+        self.assertEqual((k["minimum"], k["maximum"], k["default"]), (1, 50, 5))
         self.assertEqual(tools["search"]["inputSchema"]["required"], ["query"])
         self.assertEqual(tools["ask"]["inputSchema"]["properties"]["mode"]["enum"], ["agentic", "parallel"])
         self.assertEqual(
@@ -359,7 +359,7 @@ class StoreToolsTest(unittest.TestCase):
 
     def test_search_fills_defaults_and_delegates(self):
         result = self.session.call("search", {"query": "alpha"})
-        self.assertEqual(self.calls, [("search", "alpha", 10, None, 0)])
+        self.assertEqual(self.calls, [("search", "alpha", 5, None, 0)])
         self.assertEqual(result["structuredContent"]["hits"][0]["path"], "docs/a.md")
         self.session.call("search", {"query": "alpha", "k": 3, "corpus": "docs", "context": 2})
         self.assertEqual(self.calls[-1], ("search", "alpha", 3, "docs", 2))

@@ -44,7 +44,45 @@ class FocusOfTest(unittest.TestCase):
         self.assertIn("SESSION_COOKIE_NAME", shown)
         self.assertIn("Default: 'session'", shown)
         self.assertNotIn("Domain", shown)
-        self.assertLessEqual(len(focus.lines), 3)
+        self.assertLessEqual(len(focus.lines), 6)  # three atoms, a wrapped sentence whole
+
+    def test_a_wrapped_sentence_is_shown_whole(self):
+        # The value ends one line, the subject starts the next: a focus of single lines showed
+        # "default storage class. If it isn't suitable ..." without the class.
+        text = ("This behavior avoids writing to the session whenever possible.\n\n"
+                "django.contrib.messages.storage.fallback.FallbackStorage is the\n"
+                "default storage class. If it isn't suitable to your needs, you can select\n"
+                "another storage class by setting MESSAGE_STORAGE to its full import\n"
+                "path, for example:")
+        focus = focus_of("Which storage class does the messages framework use if I don't configure one?", text, self.model)
+        self.assertIn("FallbackStorage is the", focus.text)
+        self.assertIn("default storage class.", focus.text)
+
+    def test_each_part_of_a_compound_question_gets_its_lines(self):
+        text = ("structlog's default configuration uses colors if standard out is a TTY and is able to do so.\n\n"
+                "It's possible to override this behavior by setting two standard environment variables to any value:\n\n"
+                "- FORCE_COLOR activates colors, regardless of where output is going.\n"
+                "- NO_COLOR turns colors off, regardless of where the output is going.\n\n"
+                "Colorama is needed on Windows for colors to show.")
+        focus = focus_of("Which environment variable forces colored output even when not on a TTY, and which one turns colors off?",
+                         text, self.model)
+        self.assertIn("FORCE_COLOR", focus.text)
+        self.assertIn("NO_COLOR", focus.text)
+
+    def test_a_long_sentence_keeps_the_value_at_its_end(self):
+        line = ("The same is true if you choose to freeze individual attributes using the attrs.setters.frozen on_setattr "
+                "hook -- except that the exception becomes attrs.exceptions.FrozenAttributeError.")
+        self.assertGreater(len(line), 120)
+        focus = focus_of("If I freeze only one attribute through an on_setattr hook, which exception do I get?", line, self.model)
+        self.assertIn("FrozenAttributeError", focus.text)
+
+    def test_a_paragraph_on_one_line_shows_its_best_sentence(self):
+        filler = "This sentence is about something else entirely and goes on for a while to fill the line. "
+        line = filler * 3 + "Set the cache_logger_on_first_use option to True so loggers are assembled only once. " + filler * 3
+        focus = focus_of("Which option makes loggers get assembled only once?", line, self.model)
+        self.assertIn("cache_logger_on_first_use", focus.text)
+        self.assertLess(len(focus.text), len(line) // 2)
+        self.assertIn("\u2026", focus.text)
 
     def test_a_line_that_goes_on_brings_the_next_one(self):
         text = "Blocks can be marked as required.\nRendering a child that never fills it in will raise\nTemplateRuntimeError.\nUnrelated text about loops."

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from agentic_rag._errors import AgenticRAGError, IndexFormatError, InvalidInputError, StoreError
-from agentic_rag._interfaces.ask_mode import DEFAULT_EVIDENCE, AskMode
+from agentic_rag._interfaces.ask_mode import DEFAULT_EVIDENCE, DEFAULT_HITS, AskMode
 
 __all__ = ["EXIT_BROKEN_PIPE", "EXIT_NOT_FOUND", "EXIT_OK", "EXIT_STRICT", "EXIT_USAGE", "build_parser", "main"]
 
@@ -69,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("search", help="ranked chunks with file:lines", description="Search the store with BM25 and print, per hit, file:lines of its focus (the few lines that answer best), its relevance (the IDF-weighted share of the query's terms the chunk holds with its heading, 0 to 1), its section heading path and the focus lines themselves.")
     p.add_argument("query")
     store_arg(p)
-    p.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
+    p.add_argument("-k", type=int, default=DEFAULT_HITS,
+                   help=f"most hits (default {DEFAULT_HITS}; fewer when the first are clearly better than the rest)")
     p.add_argument("--corpus", metavar="NAME", help="only this corpus")
     p.add_argument("--context", type=int, default=0, metavar="N", help="show N more lines of each hit around its focus lines (default 0)")
     p.add_argument("--json", action="store_true", help="print a JSON list of {path, start_line, end_line, section, score, text, corpus, focus_start_line, focus_end_line, focus_text, relevance}, "

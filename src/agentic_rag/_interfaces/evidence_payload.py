@@ -62,9 +62,7 @@ def relevance_model(index: Any = None) -> RelevanceModel:
     Returns:
         The model; build it once per index (a store generation) and reuse it.
     """
-    if index is None:
-        return RelevanceModel()
-    return RelevanceModel(index.analyzer, weights=TermWeights.from_index(index))
+    return RelevanceModel() if index is None else RelevanceModel.of_index(index)
 
 
 def require_evidence_count(value: object) -> int:
@@ -239,7 +237,13 @@ def store_hits_payload(query: str, hits: Sequence[Any], model: RelevanceModel, r
         for key in ("page", "cell"):
             if getattr(h, key, None) is not None:
                 hit[key] = getattr(h, key)
-        hit.update(focus_fields(query, model, path=h.path, lines=(h.start_line, h.end_line), title=h.section, text=h.text, root=root,
-                                marks=getattr(h, "line_marks", ()), context=context))
+        if getattr(h, "relevance", None) is not None:  # the store's search made the focus
+            hit.update({"focus_start_line": h.focus_start_line, "focus_end_line": h.focus_end_line, "focus_text": h.focus_text,
+                        "relevance": h.relevance})
+            if is_instruction_like(h.text):
+                hit["instruction_like"] = True
+        else:
+            hit.update(focus_fields(query, model, path=h.path, lines=(h.start_line, h.end_line), title=h.section, text=h.text, root=root,
+                                    marks=getattr(h, "line_marks", ()), context=context))
         out.append(hit)
     return out

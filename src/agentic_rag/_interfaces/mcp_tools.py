@@ -21,7 +21,7 @@ from typing import Any
 
 from agentic_rag._contracts import Corpus
 from agentic_rag._errors import InvalidInputError
-from agentic_rag._interfaces.ask_mode import DEFAULT_EVIDENCE, MAX_QUERY_CHARS, AskMode
+from agentic_rag._interfaces.ask_mode import DEFAULT_EVIDENCE, DEFAULT_HITS, MAX_QUERY_CHARS, AskMode
 from agentic_rag.llm.json_schema import check_schema, validate_json
 
 __all__ = [
@@ -204,7 +204,8 @@ SEARCH_INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "query": {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS, "description": "What to look for, in words."},
-        "k": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10, "description": "How many chunks to return."},
+        "k": {"type": "integer", "minimum": 1, "maximum": 50, "default": DEFAULT_HITS,
+              "description": "Most chunks to return (fewer when the first are clearly better than the rest)."},
         "corpus": {"type": "string", "minLength": 1, "description": "Only search this corpus (see list_corpora)."},
         "context": {"type": "integer", "minimum": 0, "maximum": 50, "default": 0, "description": "Lines of context around each hit's focus lines."},
     },

@@ -23,8 +23,8 @@ from agentic_rag._agentic import AgenticRAGOrchestrator, OrchestratorConfig
 from agentic_rag._contracts import Corpus, RunResult
 from agentic_rag._contracts.validation import require_bool, require_enum, require_int
 from agentic_rag._errors import InvalidInputError, StoreError
-from agentic_rag._interfaces.ask_mode import MAX_QUERY_CHARS, AskMode
-from agentic_rag._interfaces.evidence_payload import DEFAULT_EVIDENCE, relevance_model, require_evidence_count, store_hits_payload
+from agentic_rag._interfaces.ask_mode import DEFAULT_HITS, MAX_QUERY_CHARS, AskMode
+from agentic_rag._interfaces.evidence_payload import DEFAULT_EVIDENCE, require_evidence_count, store_hits_payload
 from agentic_rag._interfaces.locations import forget_lines
 from agentic_rag._interfaces.model_report import ObservedLLM
 from agentic_rag._interfaces.payloads import ask_payload
@@ -60,7 +60,6 @@ class StoreService:
         self.llm = llm
         self.config = config or OrchestratorConfig(top_k=5)
         self._lock = threading.Lock()
-        self._relevance: tuple[Any, RelevanceModel] | None = None
         self._vectors: tuple[Any, Any] | None = None
         self._generation: int | None = None
 
@@ -78,11 +77,7 @@ class StoreService:
     def relevance_model(self) -> RelevanceModel:
         """The relevance model of the store's current generation (built once per generation:
         IDF weights from its BM25 index, with its analyzer)."""
-        index = self.store.bm25()  # the same object until the store switches generations
-        with self._lock:
-            if self._relevance is None or self._relevance[0] is not index:
-                self._relevance = (index, relevance_model(index))
-            return self._relevance[1]
+        return self.store.relevance_model()
 
     def _follow_generation(self) -> None:
         """Forget the cached file lines when the store has switched generations since the last
@@ -93,7 +88,7 @@ class StoreService:
                 forget_lines()
                 self._generation = generation
 
-    def search(self, query: str, k: int = 10, corpus: str | None = None, *, context: int = 0) -> list[dict[str, Any]]:
+    def search(self, query: str, k: int = DEFAULT_HITS, corpus: str | None = None, *, context: int = 0) -> list[dict[str, Any]]:
         """The ``k`` best chunks for ``query`` as ``search --json`` hits.
 
         Args:
@@ -115,7 +110,7 @@ class StoreService:
         context = require_int(context, "context", minimum=0, stage="search")
         self.corpora()
         self._follow_generation()
-        hits = self.store.search(query, k, corpus_ids=None if corpus is None else [corpus])
+        hits = self.store.search(query, k, corpus_ids=None if corpus is None else [corpus], context=context)
         return store_hits_payload(query, hits, self.relevance_model(), self.store.base, context=context)
 
     def ask(self, question: str, mode: AskMode | str = AskMode.AGENTIC, *, corpus: str | None = None, evidence: int = DEFAULT_EVIDENCE,

@@ -32,6 +32,8 @@ from agentic_rag._store.layout import StoreSettings
 from agentic_rag._store.records import IndexReport, StoreHit, StoreStats
 from agentic_rag._store.retriever import StoreRetriever
 from agentic_rag._store.schema import DATABASE_NAME, connect, generation_of, read_meta
+from agentic_rag._store.second_stage import finish_hits, first_stage_size
+from agentic_rag._text.relevance import RelevanceModel
 
 __all__ = ["DEFAULT_STORE_DIRECTORY", "KnowledgeStore"]
 
@@ -98,6 +100,7 @@ class KnowledgeStore:
         )
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[int, Any]] = {}
+        self._relevance: tuple[Any, RelevanceModel] | None = None
 
     directory = property(lambda self: self._settings.directory, doc="The store folder (absolute).")
     base = property(lambda self: self._settings.base, doc="The folder stored paths are relative to.")
@@ -287,24 +290,45 @@ class KnowledgeStore:
         """
         return StoreRetriever(self, vector=vector)
 
-    def search(self, query: str, k: int = 10, corpus_ids: Sequence[str] | None = None) -> list[StoreHit]:
-        """The ``k`` best chunks for ``query`` by BM25, with file and line range.
+    def search(self, query: str, k: int = 10, corpus_ids: Sequence[str] | None = None, *, context: int = 0) -> list[StoreHit]:
+        """The ``k`` best chunks for ``query``, with file and line range, each carrying the
+        lines an agent should read (its focus) and its relevance.
+
+        BM25 finds the candidates; the second stage (:mod:`~agentic_rag._store.second_stage`)
+        reads their focus lines, ranks them again by what those lines hold, keeps each span
+        once and stops where the hits stop being worth reading.
 
         Args:
             query: Query text (an empty or stop-word-only query finds nothing).
             k: Most hits (>= 1).
             corpus_ids: Only these corpora; each must exist.
+            context: Lines of context around each hit's focus lines (>= 0).
 
         Returns:
-            Hits by score descending, ties by chunk id.
+            Hits best first (ties by chunk id); ``score`` is the BM25 score.
 
         Raises:
-            InvalidInputError: ``query`` not a string, ``k`` not an int >= 1, or an unknown
-                corpus id.
+            InvalidInputError: ``query`` not a string, ``k`` not an int >= 1, ``context`` not
+                an int >= 0, or an unknown corpus id.
             StoreError: The store is missing or empty.
         """
         require_text(query, "query", stage=_STAGE, allow_empty=True)
         require_int(k, "k", minimum=1, stage=_STAGE)
+        context = require_int(context, "context", minimum=0, stage=_STAGE)
+        candidates = self._first_stage(query, first_stage_size(k), corpus_ids)
+        return finish_hits(query, candidates, self.relevance_model(), k, context=context)
+
+    def relevance_model(self) -> RelevanceModel:
+        """The relevance model of the current generation (IDF weights from its BM25 index, with
+        its analyzer), built once per generation."""
+        index = self.bm25()  # the same object until the store switches generations
+        with self._lock:
+            if self._relevance is None or self._relevance[0] is not index:
+                self._relevance = (index, RelevanceModel.of_index(index))
+            return self._relevance[1]
+
+    def _first_stage(self, query: str, k: int, corpus_ids: Sequence[str] | None) -> list[StoreHit]:
+        """The ``k`` best chunks by BM25 alone (ties by chunk id)."""
         if isinstance(corpus_ids, str):
             raise InvalidInputError(f"corpus_ids must be a sequence of ids, not the string {corpus_ids!r}", stage=_STAGE)
         index = self.bm25()

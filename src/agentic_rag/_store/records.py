@@ -121,8 +121,14 @@ class StoreHit(JsonContract):
         section: The section title (``""`` before any heading).
         page: The PDF page the chunk is on (its lines count that page's lines), else ``None``.
         cell: The notebook cell it is in (its lines count that cell's lines), else ``None``.
-        line_marks: For text extracted from a PDF, Word or notebook file, ``(offset, line)``:
-            ``text`` from ``offset`` on comes from ``line``; ``()`` for other files.
+        line_marks: The chunk's line map, ``(offset, line)``: ``text`` from ``offset`` on
+            comes from ``line`` (``()`` in a store written before chunks kept one).
+        focus_start_line: First source line of the hit's focus lines (``None`` when the hit
+            was not made by a search).
+        focus_end_line: Last source line of its focus lines.
+        focus_text: The focus lines, each after its source line number.
+        relevance: Weighted share of the query the chunk covers with its heading path, in
+            [0, 1] (``None`` when the hit was not made by a search).
     """
 
     chunk_id: str
@@ -136,9 +142,18 @@ class StoreHit(JsonContract):
     page: int | None = None
     cell: int | None = None
     line_marks: tuple[tuple[int, int], ...] = ()
+    focus_start_line: int | None = None
+    focus_end_line: int | None = None
+    focus_text: str = ""
+    relevance: float | None = None
 
     def __post_init__(self) -> None:
         require_text(self.chunk_id, "StoreHit.chunk_id", stage=_STAGE)
+        for name in ("focus_start_line", "focus_end_line"):
+            if getattr(self, name) is not None:
+                require_int(getattr(self, name), f"StoreHit.{name}", minimum=1, stage=_STAGE)
+        if self.relevance is not None:
+            object.__setattr__(self, "relevance", require_number(self.relevance, "StoreHit.relevance", stage=_STAGE))
         for name in ("page", "cell"):
             if getattr(self, name) is not None:
                 require_int(getattr(self, name), f"StoreHit.{name}", minimum=1, stage=_STAGE)

@@ -26,8 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agentic_rag._text.answer_slots import SlotKind, identifiers, read_slot, slot_filler
+from agentic_rag._text.questions import split_compound
 from agentic_rag._text.relevance import RelevanceModel, ScoredUnit
-from agentic_rag._text.segments import PassageUnit, UnitKind
+from agentic_rag._text.segments import PassageUnit, UnitKind, split_units
 
 __all__ = ["Focus", "FocusLine", "PassageView", "answer_units", "focus_of", "snippet_title", "trim_line", "view_passage"]
 
@@ -45,6 +46,9 @@ _ENDS_SENTENCE = (".", "!", "?", ";")
 _LINE_COST = 0.03
 _BELOW_COST = 0.008
 _ABOVE_COST = 0.03
+_EXTRA_LINE_COST = 0.01
+#: Most lines one atom of the focus (a wrapped sentence, item or row) spans.
+GROUP_LINES = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,16 +129,54 @@ def trim_line(line: str, anchors: Sequence[str], width: int = WIDTH) -> str:
     return ("\u2026 " if start > 0 else "") + cut
 
 
+def _line_groups(text: str, lines: list[tuple[int, int]]) -> list[list[int]]:
+    """The focus's atoms: runs of consecutive lines that one sentence, list item or table row
+    spans (a wrapped sentence is read whole or not at all: its value is often on its second
+    line), at most :data:`GROUP_LINES` lines each; every other line is an atom of its own."""
+    starts = [a for a, _ in lines]
+    parent = list(range(len(lines)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for unit in split_units(text):
+        if unit.kind is UnitKind.CODE:
+            continue
+        first = max(bisect_right(starts, unit.start) - 1, 0)
+        last = max(bisect_right(starts, unit.end - 1) - 1, 0)
+        # A lead-in unit runs on over the block it introduces; its own sentence ends at the
+        # first line that ends with ":".
+        for i in range(first, last):
+            if text[lines[i][0]:lines[i][1]].endswith(":"):
+                last = i
+                break
+        if 0 < last - first < GROUP_LINES:
+            for i in range(first + 1, last + 1):
+                parent[root(i)] = root(first)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(lines)):
+        groups.setdefault(root(i), []).append(i)
+    # Unions only join neighbours, so each group is a run; runs in text order.
+    return sorted(groups.values())
+
+
 def focus_of(question: str, text: str, model: RelevanceModel, *, title: str = "", max_lines: int = MAX_LINES,
              span: int = SPAN, width: int = WIDTH, context: int = 0) -> Focus | None:
     """The lines of ``text`` that answer ``question`` best.
+
+    Lines are chosen in atoms: a sentence, list item or table row wrapped over a few lines is
+    taken whole (:func:`_line_groups`), so the line that names a setting never comes without
+    the line that gives its value.
 
     Args:
         question: The question or query.
         text: The passage (a chunk's cleaned text; one source line per line).
         model: The collection's relevance model.
         title: The passage's section heading (its terms count as found: the reader sees it).
-        max_lines: Most lines in the focus (>= 1).
+        max_lines: Most atoms in the focus (>= 1); at most twice as many lines are shown.
         span: Most lines from the first focus line to the last.
         width: Characters a shown line is trimmed to.
         context: Widen the focus to every line from ``context`` lines before its first line
@@ -146,6 +188,54 @@ def focus_of(question: str, text: str, model: RelevanceModel, *, title: str = ""
     lines = _lines(text)
     if not lines:
         return None
+    groups = _line_groups(text, lines)
+    joined = [" ".join(text[lines[i][0]:lines[i][1]].strip() for i in group) for group in groups]
+    max_shown = max(2 * max_lines, GROUP_LINES)
+
+    def shown(chosen: Sequence[int]) -> int:
+        return sum(len(groups[g]) for g in chosen)
+
+    # A compound question ("Which variable forces colours, and which one turns them off?") gets
+    # the best atoms of each of its parts: the whole question's best lines tend to answer the
+    # part whose words are rarer, twice.
+    parts = split_compound(question)
+    chosen: list[int] = []
+    scores = []
+    for part in parts:
+        atoms, value = _choose_atoms(part, model, title, groups, joined, max_lines if len(parts) == 1 else 2, span, max_shown)
+        chosen.extend(g for g in atoms if g not in chosen)
+        scores.append(value)
+    current = sum(scores) / len(scores)
+    for g in sorted(chosen):
+        following, last = g + 1, groups[g][-1]
+        # A lead-in ("Install it with pip:") keeps what it introduces, even past a blank line.
+        if following < len(groups) and following not in chosen and text[lines[last][0]:lines[last][1]].endswith(":") \
+                and shown(chosen) + len(groups[following]) <= max_shown + 1:
+            chosen.append(following)
+    picked = sorted(i for g in chosen for i in groups[g])
+    if context > 0:
+        picked = list(range(max(0, picked[0] - context), min(len(lines), picked[-1] + context + 1)))
+    slot = read_slot(question)
+    anchors = [t.term for t in model.question_terms(question)] + [n for n in identifiers(question) if len(n) >= 4]
+
+    def shown_line(i: int) -> str:
+        line = text[lines[i][0]:lines[i][1]]
+        if len(" ".join(line.split())) <= 2 * width:
+            return " ".join(line.split())  # a sentence this long is read whole: its value is often last
+        line = _best_sentences(question, line, model, slot, 2 * width)
+        # A long line is cut around what the question asks for when it holds it, else around
+        # the question's words.
+        filler = slot_filler(slot, line) if slot.kind is not SlotKind.OPEN else ""
+        return trim_line(line, ([filler] if filler and filler.casefold() in line.casefold() else []) + _anchor_words(line, anchors), 2 * width)
+
+    out = tuple(FocusLine(lines[i][0], lines[i][1], shown_line(i)) for i in picked)
+    return Focus(out, round(current, 6))
+
+
+def _choose_atoms(question: str, model: RelevanceModel, title: str, groups: list[list[int]], joined: list[str], max_atoms: int,
+                  span: int, max_shown: int) -> tuple[list[int], float]:
+    """The atoms (line groups) that answer ``question`` best, chosen greedily: the best one,
+    then more within ``span`` lines while each adds enough; and the set's score."""
     terms = model.question_terms(question)
     total = sum(t.weight for t in terms) or 1.0
     weights = [t.weight for t in terms]
@@ -155,55 +245,69 @@ def focus_of(question: str, text: str, model: RelevanceModel, *, title: str = ""
     slot = read_slot(question)
     names = [n for n in identifiers(question) if len(n) >= 4]
     credits, bonus = [], []
-    for start, end in lines:
-        line = text[start:end]
-        credits.append(model.credits(question, line))
-        folded = line.casefold()
-        extra = _FILLER_BONUS if slot.kind is not SlotKind.OPEN and slot_filler(slot, line) else 0.0
+    for text in joined:
+        credits.append(model.credits(question, text))
+        folded = text.casefold()
+        extra = _FILLER_BONUS if slot.kind is not SlotKind.OPEN and slot_filler(slot, text) else 0.0
         if names:
             extra += _EXACT_NAME_BONUS * sum(1 for n in names if n in folded) / len(names)
         bonus.append(extra)
 
     def score(chosen: Sequence[int]) -> float:
-        covered = sum(w * max([heading[k]] + [credits[i][k] for i in chosen]) for k, w in enumerate(weights)) / total
-        first = chosen[0]
-        distance = sum(_BELOW_COST * (i - first) if i > first else _ABOVE_COST * (first - i) for i in chosen[1:])
-        return covered + max(bonus[i] for i in chosen) + sum(bonus[i] for i in chosen) * 0.1 - _LINE_COST * (len(chosen) - 1) - distance
+        covered = sum(w * max([heading[k]] + [credits[g][k] for g in chosen]) for k, w in enumerate(weights)) / total
+        first = groups[chosen[0]][0]
+        distance = sum(_BELOW_COST * (groups[g][0] - first) if groups[g][0] > first else _ABOVE_COST * (first - groups[g][-1])
+                       for g in chosen[1:])
+        size = sum(len(groups[g]) - 1 for g in chosen) * _EXTRA_LINE_COST
+        return (covered + max(bonus[g] for g in chosen) + sum(bonus[g] for g in chosen) * 0.1 - _LINE_COST * (len(chosen) - 1)
+                - distance - size)
 
-    best = max(range(len(lines)), key=lambda i: (score([i]), -i))
+    def shown(chosen: Sequence[int]) -> int:
+        return sum(len(groups[g]) for g in chosen)
+
+    best = max(range(len(groups)), key=lambda g: (score([g]), -g))
     chosen, current = [best], score([best])
-    while len(chosen) < max_lines:
-        low, high = min(chosen), max(chosen)
-        candidates = [j for j in range(max(0, high - span + 1), min(len(lines), low + span)) if j not in chosen]
+    while len(chosen) < max_atoms:
+        low, high = groups[min(chosen)][0], groups[max(chosen)][-1]
+        candidates = [g for g in range(len(groups)) if g not in chosen and groups[g][-1] > high - span and groups[g][0] < low + span
+                      and shown(chosen) + len(groups[g]) <= max_shown]
         if not candidates:
             break
-        j = max(candidates, key=lambda c: (score(chosen + [c]), -c))
-        gained = score(chosen + [j])
+        g = max(candidates, key=lambda c: (score(chosen + [c]), -c))
+        gained = score(chosen + [g])
         if gained - current < _MIN_GAIN:
             break
-        chosen.append(j)
+        chosen.append(g)
         current = gained
-    for i in sorted(chosen):
-        following, line = i + 1, text[lines[i][0]:lines[i][1]]
-        if following >= len(lines) or following in chosen or following - min(chosen) >= span or line.endswith(_ENDS_SENTENCE):
-            continue
-        adjacent = "\n" not in text[lines[i][1]:lines[following][0]].strip(" \t").strip("\n") and text.count("\n", lines[i][1], lines[following][0]) <= 1
-        # A lead-in ("Install it with pip:") keeps what it introduces, even past a blank line.
-        if (adjacent and len(chosen) < max_lines) or (line.endswith(":") and len(chosen) <= max_lines):
-            chosen.append(following)
-    if context > 0:
-        chosen = list(range(max(0, min(chosen) - context), min(len(lines), max(chosen) + context + 1)))
-    anchors = [t.term for t in terms] + names
+    return chosen, current
 
-    def shown_line(i: int) -> str:
-        line = text[lines[i][0]:lines[i][1]]
-        # A long line is cut around what the question asks for when it holds it, else around
-        # the question's words.
-        filler = slot_filler(slot, line) if slot.kind is not SlotKind.OPEN else ""
-        return trim_line(line, ([filler] if filler and filler.casefold() in line.casefold() else []) + _anchor_words(line, anchors), width)
 
-    shown = tuple(FocusLine(lines[i][0], lines[i][1], shown_line(i)) for i in sorted(chosen))
-    return Focus(shown, round(current, 6))
+def _best_sentences(question: str, line: str, model: RelevanceModel, slot: object, width: int) -> str:
+    """Of a long line holding several sentences (a paragraph on one line), the best sentence
+    and, while it fits in ``width``, its neighbours; ``…`` marks what is left out. A line that
+    is one long sentence comes back whole (the caller trims it around the asked value)."""
+    units = [u for u in split_units(line) if u.kind is not UnitKind.CODE]
+    if len(units) < 2:
+        return line
+
+    def value(u: PassageUnit) -> tuple[float, int]:
+        filler = slot.kind is not SlotKind.OPEN and bool(slot_filler(slot, u.text))  # type: ignore[attr-defined]
+        return (model.coverage(question, u.text) + (_FILLER_BONUS if filler else 0.0), -u.start)
+
+    best = max(range(len(units)), key=lambda i: value(units[i]))
+    low = high = best
+    while True:
+        grown = False
+        for nxt in (high + 1, low - 1):
+            if 0 <= nxt < len(units):
+                a, b = min(low, nxt), max(high, nxt)
+                if units[b].end - units[a].start <= width:
+                    low, high, grown = a, b, True
+                    break
+        if not grown:
+            break
+    piece = line[units[low].start:units[high].end]
+    return ("\u2026 " if low > 0 else "") + piece + (" \u2026" if high < len(units) - 1 else "")
 
 
 def _anchor_words(line: str, stems: Sequence[str]) -> list[str]:

@@ -182,6 +182,13 @@ class RelevanceModel:
         self._question = bounded_cache(self._question_uncached, 512)
         self._shares = bounded_cache(self._answer_share_uncached, 2048)
 
+    @classmethod
+    def of_index(cls, index: object) -> RelevanceModel:
+        """A model over an index's statistics and analyzer (a
+        :class:`~agentic_rag._retrieval.BM25Index`, or anything with ``analyzer``,
+        ``document_frequency(term)`` and ``len()``); build it once per index."""
+        return cls(index.analyzer, weights=TermWeights.from_index(index))  # type: ignore[attr-defined]
+
     def question_terms(self, question: str) -> tuple[WeightedTerm, ...]:
         """The question's analysed terms with their weights, once each, in order."""
         return self._question(question)

@@ -1,0 +1,125 @@
+"""Where an answer is lost between retrieval and what an agent reads: three figures per set.
+
+For every answerable question of a docs set (``bench/docs_qa_sets.py``), ``search -k 5`` is
+run through the CLI entry point, in text and in JSON, over the set indexed once; then:
+
+- **in chunks**: every part's key stands in the five retrieved chunks' texts (retrieval found it);
+- **in printed lines**: every part's key stands in what ``search -k 5`` prints (what the agent
+  reads without another call);
+- **in top hit**: every part's key stands in the first hit's chunk text.
+
+Keys match as in ``bench/agent_cost_measures.py`` (case-insensitive, white space folded).
+``bench/bench_agent_cost.py`` reports these figures with its tables; run this module alone to
+list the questions lost between the first and the second figure:
+
+    python bench/focus_diagnosis.py --split dev [--sets attrs,flask] [--misses]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import agent_cost_measures as m  # the sibling modules in bench/
+
+__all__ = ["Diagnosis", "diagnose_question"]
+
+
+@dataclass
+class Diagnosis:
+    """Counts of one set (or of all): answerable questions, and how many hold their key in the
+    retrieved chunks, in the printed lines and in the top hit."""
+
+    questions: int = 0
+    in_chunks: int = 0
+    in_printed: int = 0
+    in_top: int = 0
+    lost: list[str] = field(default_factory=list)  # ids: key in the chunks, not in the printed lines
+
+    def add(self, other: Diagnosis) -> None:
+        """Add another set's counts to these."""
+        self.questions += other.questions
+        self.in_chunks += other.in_chunks
+        self.in_printed += other.in_printed
+        self.in_top += other.in_top
+        self.lost.extend(other.lost)
+
+    def row(self, name: str) -> str:
+        """One Markdown table row: name, questions, the three figures with their shares."""
+        def share(n: int) -> str:
+            return f"{n} ({100 * n / self.questions:.0f} %)" if self.questions else "-"
+        printed_of_found = f"{100 * self.in_printed / self.in_chunks:.0f} %" if self.in_chunks else "-"
+        return f"| {name} | {self.questions} | {share(self.in_chunks)} | {share(self.in_printed)} | {printed_of_found} | {share(self.in_top)} |"
+
+
+HEADER = ("| set | answerable | key in the 5 chunks | key in the printed lines | printed, of found | key in the top hit |\n"
+          "|---|---|---|---|---|---|")
+
+
+def diagnose_question(run: Callable[[list[str]], str], question: dict, into: Diagnosis) -> None:
+    """Run ``search -k 5`` (text and JSON) for one answerable question and count it."""
+    parts = question["answers"]
+    text = question["question"]
+    printed = run(["search", text, "-k", "5"])
+    hits = json.loads(run(["search", text, "-k", "5", "--json"]))
+    chunks = "\n".join(hit.get("text", "") for hit in hits)
+    into.questions += 1
+    found = m.holds_key(chunks, parts, every=True)
+    into.in_chunks += found
+    shown = m.holds_key(printed, parts, every=True)
+    into.in_printed += shown
+    into.in_top += bool(hits) and m.holds_key(hits[0].get("text", ""), parts, every=True)
+    if found and not shown:
+        into.lost.append(question["id"])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import shutil
+    import tempfile
+
+    from bench_agent_cost import run_cli  # noqa: PLC0415 - the CLI in this process
+    from docs_qa_sets import load_sets
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--split", default="dev", choices=("dev", "report", "all"))
+    parser.add_argument("--sets", default="", help="comma-separated set names (default: all present)")
+    parser.add_argument("--misses", action="store_true", help="print each lost question's printed output")
+    parser.add_argument("--keep", default="", help="index into this folder and reuse it on the next run (default: a temporary one)")
+    args = parser.parse_args(argv)
+    sets = load_sets(args.split, [s for s in args.sets.split(",") if s] or None, say=lambda line: print(line, file=sys.stderr))
+    total = Diagnosis()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="focus-diagnosis-") as scratch:
+        work = Path(args.keep) if args.keep else Path(scratch)
+        for loaded in sets:
+            name = loaded.spec.name
+            copy = work / name
+            if not (args.keep and copy.is_dir()):
+                shutil.copytree(loaded.folder, copy)
+                run_cli(["index", ".", "--corpus", name, "--quiet"], copy)
+            diagnosis = Diagnosis()
+            for q in loaded.questions:
+                if q["kind"] != "unanswerable":
+                    diagnose_question(lambda argv: run_cli(argv, copy), q, diagnosis)
+            rows.append(diagnosis.row(name))
+            total.add(diagnosis)
+            if args.misses:
+                by_id = {q["id"]: q for q in loaded.questions}
+                for qid in diagnosis.lost:
+                    q = by_id[qid]
+                    print(f"\n=== {qid}: {q['question']}\n    keys {q['answers']}")
+                    print(run_cli(["search", q["question"], "-k", "5"], copy))
+    print(HEADER)
+    print("\n".join(rows))
+    print(total.row("all"))
+    print("lost:", " ".join(total.lost))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    raise SystemExit(main())

@@ -1,0 +1,121 @@
+"""Choose the second stage's weights on the development halves of the docs-QA sets.
+
+For every answerable dev question the first stage's candidates and their views (focus lines,
+relevance) are computed once; then each grid point of :class:`SecondStageWeights` reorders
+them, keeps each span once and cuts the list, and is scored by how often the printed focus
+lines of the top five hold every part's key, how often the top hit's chunk does, and the bytes
+printed. Only the dev split is read: the report split is what the weights are reported on.
+
+    python bench/tune_second_stage.py [--keep DIR]   (DIR as for bench/focus_diagnosis.py)
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import agent_cost_measures as m
+from docs_qa_sets import load_sets
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from agentic_rag._interfaces.cli import main as cli_main  # noqa: E402
+from agentic_rag._store.knowledge_store import KnowledgeStore  # noqa: E402
+from agentic_rag._store.second_stage import (  # noqa: E402
+    SEARCH_FOCUS_LINES,
+    SecondStageWeights,
+    _same_span,
+    _score,
+    first_stage_size,
+    worth_reading,
+)
+from agentic_rag._text.focus import view_passage  # noqa: E402
+
+
+def prepared(keep: str) -> list[tuple[list[list[str]], list]]:
+    """(key parts, [(hit, view), ...]) per answerable dev question."""
+    out = []
+    with tempfile.TemporaryDirectory() as scratch:
+        work = Path(keep) if keep else Path(scratch)
+        for loaded in load_sets("dev", say=lambda line: print(line, file=sys.stderr)):
+            copy = work / loaded.spec.name
+            if not copy.is_dir():
+                shutil.copytree(loaded.folder, copy)
+                import os
+                here = os.getcwd()
+                os.chdir(copy)
+                try:
+                    cli_main(["index", ".", "--corpus", loaded.spec.name, "--quiet"])
+                finally:
+                    os.chdir(here)
+            store = KnowledgeStore(copy / ".agentic-rag", base=copy)
+            model = store.relevance_model()
+            for q in loaded.questions:
+                if q["kind"] == "unanswerable":
+                    continue
+                hits = store._first_stage(q["question"], first_stage_size(5), None)
+                views = [view_passage(q["question"], h.text, model, title=h.section, marks=h.line_marks, max_lines=SEARCH_FOCUS_LINES)
+                         for h in hits]
+                out.append((q["answers"], list(zip(hits, views))))
+    return out
+
+
+def evaluate(data: list, weights: SecondStageWeights, k: int = 5) -> tuple[int, int, int, float]:
+    printed = top = found = 0
+    size = 0
+    for parts, candidates in data:
+        if not candidates:
+            continue
+        best = max(h.score for h, _ in candidates)
+        ranked = sorted(((_score(h, v, best, weights), h, v) for h, v in candidates), key=lambda t: (-t[0], t[1].chunk_id))
+        kept, scores = [], []
+        for score, h, v in ranked:
+            if len(kept) == k:
+                break
+            if _same_span(h, v, kept):
+                continue
+            kept.append((h, v))
+            scores.append(score)
+        kept = kept[:worth_reading(scores, weights.keep_ratio)]
+        shown = "\n".join(f"{h.path} {h.section}\n{v.numbered_text}" for h, v in kept)
+        size += len(shown.encode()) + 80 * len(kept)
+        printed += m.holds_key(shown, parts, every=True)
+        found += m.holds_key("\n".join(h.text for h, _ in kept), parts, every=True)
+        top += m.holds_key(kept[0][0].text, parts, every=True)
+    return printed, top, found, size / max(1, len(data))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--keep", default="")
+    args = parser.parse_args()
+    data = prepared(args.keep)
+    print(f"{len(data)} answerable dev questions")
+    print("| bm25 | focus | relevance | keep | printed | top | in chunks | bytes/question |\n|---|---|---|---|---|---|---|---|")
+    rows = []
+    for b, f, r in itertools.product((0.5, 0.75, 1.0, 1.5, 2.0, 3.0), (0.0, 0.25, 0.5, 1.0), (0.0, 0.25, 0.5)):
+        if b == f == r == 0:
+            continue
+        weights = SecondStageWeights(b, f, r, 0.0)
+        rows.append((evaluate(data, weights), weights))
+    rows.sort(key=lambda row: (-(row[0][0] + row[0][1]), row[0][3]))
+    for (printed, top, found, size), w in rows[:15]:
+        print(f"| {w.bm25} | {w.focus} | {w.relevance} | {w.keep_ratio} | {printed} | {top} | {found} | {size:.0f} |")
+    from agentic_rag._store.second_stage import DEFAULT_WEIGHTS
+    (printed, top, found, size), w = evaluate(data, DEFAULT_WEIGHTS), DEFAULT_WEIGHTS
+    print(f"| {w.bm25} | {w.focus} | {w.relevance} | {w.keep_ratio} | {printed} | {top} | {found} | {size:.0f} |  (the defaults)")
+    for ratio in (0.0, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9):
+        weights = SecondStageWeights(w.bm25, w.focus, w.relevance, ratio)
+        p, t, fo, s = evaluate(data, weights)
+        print(f"| {w.bm25} | {w.focus} | {w.relevance} | {ratio} | {p} | {t} | {fo} | {s:.0f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    raise SystemExit(main())

@@ -1,0 +1,149 @@
+"""The second stage of a store search: what an agent reads of each hit, and which hits it reads.
+
+BM25 finds the passage; it does not know which of its lines answer, nor that the chunk it put
+first only shares the question's words while the third states the asked value beside them.
+Below every interface, where hits are made, this stage takes the first stage's best
+candidates (:func:`first_stage_size` of them) and, for each:
+
+1. makes its view (:func:`~agentic_rag._text.focus.view_passage`): the focus lines, numbered
+   through the chunk's line map, and the relevance;
+2. scores it again: the BM25 score as a share of the best candidate's, plus the focus's own
+   score (the question's weighted terms its lines hold, and whether a line states what the
+   question asks for: a value, a default, a version, a name), plus the relevance of the
+   passage with its heading path;
+3. keeps each span once: a candidate whose focus lines overlap those of a better hit of the
+   same file, or whose focus text is a better hit's (the same paragraph in two files), is
+   dropped;
+4. cuts the list where it stops being worth reading (:func:`worth_reading`): hits far below the
+   best are not printed, so output follows the evidence, not ``k``.
+
+The weights were chosen on the development halves of the docs-QA sets (``bench/tune_second_stage.py``)
+and are reported on the report halves. Ties break by the chunk id, so the same store and
+question give the same hits, byte for byte.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from agentic_rag._store.records import StoreHit
+from agentic_rag._text.focus import PassageView, view_passage
+from agentic_rag._text.relevance import RelevanceModel
+
+__all__ = ["FIRST_STAGE_MIN", "SEARCH_FOCUS_LINES", "SecondStageWeights", "finish_hits", "first_stage_size", "worth_reading"]
+
+#: The first stage hands at least this many candidates to the second (and 3 per asked hit).
+FIRST_STAGE_MIN = 20
+_FIRST_STAGE_PER_HIT = 3
+SEARCH_FOCUS_LINES = 3
+"""Most focus atoms (a line, or a sentence wrapped over a few lines) of a search hit."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SecondStageWeights:
+    """How the second stage mixes its evidence (chosen on development sets).
+
+    Args:
+        bm25: Weight of the BM25 score as a share of the best candidate's.
+        focus: Weight of the focus's score.
+        relevance: Weight of the passage's relevance (its coverage of the question with its
+            heading path).
+        keep_ratio: A hit is printed while its score is at least this share of the best hit's.
+    """
+
+    bm25: float = 1.0
+    focus: float = 0.5
+    relevance: float = 0.25
+    keep_ratio: float = 0.5
+
+
+DEFAULT_WEIGHTS = SecondStageWeights()
+
+
+def first_stage_size(k: int) -> int:
+    """How many BM25 candidates the second stage re-reads for ``k`` hits."""
+    return max(FIRST_STAGE_MIN, _FIRST_STAGE_PER_HIT * k)
+
+
+def _score(hit: StoreHit, view: PassageView, best_bm25: float, weights: SecondStageWeights) -> float:
+    share = hit.score / best_bm25 if best_bm25 > 0 else 0.0
+    focus = view.focus.score if view.focus is not None else 0.0
+    return weights.bm25 * share + weights.focus * focus + weights.relevance * view.relevance
+
+
+def _same_span(hit: StoreHit, view: PassageView, kept: Sequence[tuple[StoreHit, PassageView]]) -> bool:
+    """Whether a better hit already shows this one's lines: overlapping focus lines of the same
+    file (page, cell), or the same focus text anywhere (a paragraph repeated in two files)."""
+    span = view.span
+    shown = _folded(view)
+    for other, other_view in kept:
+        if shown and shown == _folded(other_view):
+            return True
+        if other.path != hit.path or other.page != hit.page or other.cell != hit.cell:
+            continue
+        other_span = other_view.span
+        if span is None or other_span is None:
+            if other.chunk_id == hit.chunk_id:
+                return True
+            continue
+        if span[0] <= other_span[1] and other_span[0] <= span[1]:
+            return True
+    return False
+
+
+def _folded(view: PassageView) -> str:
+    return " ".join(view.focus.text.casefold().split()) if view.focus is not None else ""
+
+
+def worth_reading(scores: Sequence[float], ratio: float) -> int:
+    """How many of the ranked ``scores`` (best first) to print: those at least ``ratio`` of the
+    best one (at least one; all when ``ratio`` is 0)."""
+    if not scores or ratio <= 0:
+        return len(scores)
+    floor = ratio * scores[0]
+    return max(1, sum(1 for s in scores if s >= floor))
+
+
+def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceModel, k: int, *, context: int = 0,
+                weights: SecondStageWeights = DEFAULT_WEIGHTS) -> list[StoreHit]:
+    """The ``k`` hits to show for ``query`` from the first stage's candidates, each carrying its
+    focus lines, focus text and relevance.
+
+    Args:
+        query: The query.
+        candidates: The first stage's hits, best first (:func:`first_stage_size` of them).
+        model: The store's relevance model.
+        k: Most hits.
+        context: Lines of context around each focus.
+        weights: How the evidence is mixed.
+
+    Returns:
+        At most ``k`` hits, best first (ties by chunk id), each span once; ``score`` stays the
+        BM25 score.
+    """
+    if not candidates:
+        return []
+    best_bm25 = max(h.score for h in candidates)
+    viewed = []
+    for hit in candidates:
+        view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
+                            max_lines=SEARCH_FOCUS_LINES)
+        viewed.append((_score(hit, view, best_bm25, weights), hit, view))
+    viewed.sort(key=lambda item: (-item[0], item[1].chunk_id))
+    kept: list[tuple[StoreHit, PassageView]] = []
+    scores: list[float] = []
+    for score, hit, view in viewed:
+        if len(kept) == k:
+            break
+        if _same_span(hit, view, kept):
+            continue
+        kept.append((hit, view))
+        scores.append(score)
+    kept = kept[:worth_reading(scores, weights.keep_ratio)]
+    out = []
+    for hit, view in kept:
+        span = view.span or (hit.start_line, hit.end_line)
+        out.append(dataclasses.replace(hit, focus_start_line=span[0], focus_end_line=span[1], focus_text=view.numbered_text,
+                                       relevance=view.relevance))
+    return out
