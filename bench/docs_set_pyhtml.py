@@ -13,7 +13,7 @@ below that folder (``library/socket.html``, ``whatsnew/3.11.html``, ...): 530 pa
 
 The pages are checked against a pinned SHA-256 of their manifest, written into a temporary
 folder and renamed into place; see ``bench/deb_html_docs.py``. Licence: the documentation is
-under the PSF licence (``/usr/share/doc/python3.11-doc/copyright``, ``license.html``).
+under the PSF licence (the package's copyright file and ``license.html``).
 
 Run: ``python bench/docs_set_pyhtml.py`` (fetches into ``bench/.cache/docs_sets/pyhtml``).
 """

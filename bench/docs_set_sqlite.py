@@ -12,7 +12,7 @@ CSS, the search database and the gzipped changelogs are left out.
 
 The pages are checked against a pinned SHA-256 of their manifest, written into a temporary
 folder and renamed into place; see ``bench/deb_html_docs.py``. Licence: public domain
-(``/usr/share/doc/sqlite3-doc/copyright``, ``Files: *``).
+(the package's copyright file, ``Files: *``).
 
 Run: ``python bench/docs_set_sqlite.py`` (fetches into ``bench/.cache/docs_sets/sqlite``).
 """
