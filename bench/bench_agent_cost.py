@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import agent_cost_measures as m  # the sibling modules in bench/
+import focus_diagnosis
 from agent_cost_report import Observations, report_text
 from docs_qa_sets import SETS, LoadedSet, load_sets
 
@@ -195,8 +196,9 @@ class Runner:
             else:
                 self.grep_texts = GrepFolder(self.texts)
 
-    def question(self, q: dict, obs: Observations) -> None:
-        """Run every policy on one question and record what was read."""
+    def question(self, q: dict, obs: Observations, diagnosis: focus_diagnosis.Diagnosis) -> None:
+        """Run every policy on one question and record what was read, and where its answer is
+        lost between retrieval and the printed lines (``diagnosis``)."""
         text, parts = q["question"], q["answers"] if q["kind"] != "unanswerable" else []
         name = self.loaded.spec.name
         outputs: dict[str, str] = {}
@@ -206,6 +208,9 @@ class Runner:
             outputs[f"ask ({mode})"] = run_cli(["ask", text, "--mode", mode], self.copy)
             outputs[f"ask --json ({mode})"] = raw = run_cli(["ask", text, "--mode", mode, "--json"], self.copy)
             obs.answer_chars(name, mode, len(json.loads(raw)["answer"]))
+        if parts:
+            hits5 = json.loads(run_cli(["search", text, "-k", "5", "--json"], self.copy))
+            focus_diagnosis.count(q, outputs["search -k 5"], hits5, diagnosis)
         for policy, out in outputs.items():
             obs.add(name, policy, parts, m.bytes_to_key(out, parts) if parts else None, _utf8(out), [_utf8(out)])
         first, then = outputs["search -k 5"], outputs["ask --json (agentic)"]
@@ -234,21 +239,24 @@ class Runner:
             obs.hit(name, float(hit["relevance"]), bool(parts) and m.holds_key(hit["text"], parts, every=False))
 
 
-def run(split: str, names: list[str] | None) -> tuple[Observations, list[str], list[str]]:
-    """Every policy on every question of the split; (observations, notes, index lines)."""
+def run(split: str, names: list[str] | None) -> tuple[Observations, list[str], list[str], dict[str, focus_diagnosis.Diagnosis]]:
+    """Every policy on every question of the split; (observations, notes, index lines, the
+    diagnosis of ``search -k 5`` per set)."""
     notes: list[str] = []
     sets = load_sets(split, names, say=lambda line: (print(line, file=sys.stderr), notes.append(line)))
     obs = Observations()
     indexed = []
+    diagnoses: dict[str, focus_diagnosis.Diagnosis] = {}
     with tempfile.TemporaryDirectory(prefix="agent-cost-") as tmp:
         for loaded in sets:
             print(f"{loaded.spec.name}: indexing, then {len(loaded.questions)} questions", file=sys.stderr)
             runner = Runner(loaded, Path(tmp))
             indexed.append(f"{loaded.spec.name}: {runner.index_line}")
+            diagnosis = diagnoses.setdefault(loaded.spec.name, focus_diagnosis.Diagnosis())
             for q in loaded.questions:
-                runner.question(q, obs)
+                runner.question(q, obs, diagnosis)
             notes += runner.notes
-    return obs, notes, indexed
+    return obs, notes, indexed, diagnoses
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -260,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     names = [n.strip() for n in args.sets.split(",") if n.strip()] if args.sets else None
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     try:
-        obs, notes, indexed = run(args.split, names)
+        obs, notes, indexed, diagnoses = run(args.split, names)
     except ValueError as exc:
         parser.error(str(exc))
     if not obs.sets():
@@ -270,6 +278,9 @@ def main(argv: list[str] | None = None) -> int:
     machine = (f"CPython {platform.python_version()}, {os.cpu_count()} cores, 1-minute load average {load:.2f} when it started; "
                f"grep: {_grep_version()}")
     body = report_text(obs, weak=WEAK_RELEVANCE, split=args.split, notes=notes, indexed=indexed)
+    body += ("\n\nWhere the answer is lost (`search -k 5`, answerable questions): every part's key in the five hits' chunks "
+             "(retrieval found it), in the printed lines (what the agent reads without another call), in the top hit's chunk.\n\n"
+             + focus_diagnosis.table(diagnoses))
     print(body)
     if args.no_write or args.split != "report" or names:
         return 0

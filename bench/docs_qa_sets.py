@@ -3,8 +3,10 @@
 Each set is one project's documentation folder and the question file that holds its
 questions (``bench/data/docs_qa/``, format in that folder's README). The three bundled
 projects share ``questions.jsonl``; jinja2 and Python-Markdown are dev-only
-(``questions_extra_dev.jsonl``); the large Django folder and the folder of PDFs are fetched
-into ``bench/.cache/docs_sets/`` by ``bench/docs_set_django.py`` and ``bench/docs_set_pdfs.py``
+(``questions_extra_dev.jsonl``); the large Django folder, the folder of PDFs and the HTML
+manuals of Python 3.11 and SQLite are fetched into ``bench/.cache/docs_sets/`` by
+``bench/docs_set_django.py``, ``bench/docs_set_pdfs.py``, ``bench/docs_set_pyhtml.py`` and
+``bench/docs_set_sqlite.py``
 (``fetch(cache_dir) -> Path``). A set whose question file, fetch script or folder is missing
 is skipped with a message, never silently.
 """
@@ -65,6 +67,8 @@ SETS: tuple[DocsSet, ...] = (
     DocsSet("markdown", "questions_extra_dev.jsonl", _bundled("markdown")),
     DocsSet("django", "questions_django.jsonl", _fetched("docs_set_django")),
     DocsSet("pdfs", "questions_pdfs.jsonl", _fetched("docs_set_pdfs"), pdf=True),
+    DocsSet("pyhtml", "questions_pyhtml.jsonl", _fetched("docs_set_pyhtml")),
+    DocsSet("sqlite", "questions_sqlite.jsonl", _fetched("docs_set_sqlite")),
 )
 
 

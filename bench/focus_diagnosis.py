@@ -26,7 +26,7 @@ from pathlib import Path
 
 import agent_cost_measures as m  # the sibling modules in bench/
 
-__all__ = ["Diagnosis", "diagnose_question"]
+__all__ = ["Diagnosis", "count", "diagnose_question", "table"]
 
 
 @dataclass
@@ -62,10 +62,13 @@ HEADER = ("| set | answerable | key in the 5 chunks | key in the printed lines |
 
 def diagnose_question(run: Callable[[list[str]], str], question: dict, into: Diagnosis) -> None:
     """Run ``search -k 5`` (text and JSON) for one answerable question and count it."""
-    parts = question["answers"]
     text = question["question"]
-    printed = run(["search", text, "-k", "5"])
-    hits = json.loads(run(["search", text, "-k", "5", "--json"]))
+    count(question, run(["search", text, "-k", "5"]), json.loads(run(["search", text, "-k", "5", "--json"])), into)
+
+
+def count(question: dict, printed: str, hits: Sequence[dict], into: Diagnosis) -> None:
+    """Count one answerable question from what ``search -k 5`` printed and its JSON hits."""
+    parts = question["answers"]
     chunks = "\n".join(hit.get("text", "") for hit in hits)
     into.questions += 1
     found = m.holds_key(chunks, parts, every=True)
@@ -75,6 +78,17 @@ def diagnose_question(run: Callable[[list[str]], str], question: dict, into: Dia
     into.in_top += bool(hits) and m.holds_key(hits[0].get("text", ""), parts, every=True)
     if found and not shown:
         into.lost.append(question["id"])
+
+
+def table(diagnoses: dict[str, Diagnosis]) -> str:
+    """The Markdown table of the three figures per set, and pooled when there are several."""
+    rows = [HEADER] + [d.row(name) for name, d in diagnoses.items()]
+    if len(diagnoses) > 1:
+        total = Diagnosis()
+        for d in diagnoses.values():
+            total.add(d)
+        rows.append(total.row("all"))
+    return "\n".join(rows)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

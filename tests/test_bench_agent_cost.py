@@ -143,5 +143,33 @@ class GrepPolicy(unittest.TestCase):
             self.assertEqual(read, calls[0])
 
 
+class FocusDiagnosis(unittest.TestCase):
+    """Where an answer is lost: in the chunks, in the printed lines, in the top hit."""
+
+    def setUp(self) -> None:
+        self.d = _load("focus_diagnosis")
+
+    def test_counts_each_of_the_three_places(self):
+        diagnosis = self.d.Diagnosis()
+        question = {"id": "q1", "answers": [["secure_filename"]]}
+        hits = [{"text": "f.save(path)"}, {"text": "use the secure_filename function"}]
+        self.d.count(question, "1. a.rst:3-3\n   3: f.save(path)", hits, diagnosis)
+        self.assertEqual((diagnosis.questions, diagnosis.in_chunks, diagnosis.in_printed, diagnosis.in_top), (1, 1, 0, 0))
+        self.assertEqual(diagnosis.lost, ["q1"])
+        self.d.count({"id": "q2", "answers": [["300"], ["seconds"]]}, "300 seconds", [{"text": "300 seconds"}], diagnosis)
+        self.assertEqual((diagnosis.questions, diagnosis.in_chunks, diagnosis.in_printed, diagnosis.in_top), (2, 2, 1, 1))
+
+    def test_every_part_must_be_there(self):
+        diagnosis = self.d.Diagnosis()
+        self.d.count({"id": "q", "answers": [["alpha"], ["beta"]]}, "alpha", [{"text": "alpha"}], diagnosis)
+        self.assertEqual((diagnosis.in_chunks, diagnosis.in_printed, diagnosis.in_top), (0, 0, 0))
+
+    def test_the_table_pools_several_sets(self):
+        one, two = self.d.Diagnosis(2, 2, 1, 1), self.d.Diagnosis(2, 1, 1, 0)
+        text = self.d.table({"a": one, "b": two})
+        self.assertIn("| a | 2 | 2 (100 %) | 1 (50 %) | 50 % | 1 (50 %) |", text)
+        self.assertIn("| all | 4 | 3 (75 %) | 2 (50 %) | 67 % | 1 (25 %) |", text)
+
+
 if __name__ == "__main__":
     unittest.main()
