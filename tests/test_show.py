@@ -290,6 +290,24 @@ class SourcesTest(unittest.TestCase):
         self.assertIn("no file 'docs/deploy.rst' in the store", refused["content"][0]["text"])
 
 
+    def test_show_reads_rows_never_the_search_index(self):
+        self.assertEqual(run_cli("index", "docs", "--quiet")[0], 0)
+        for index_file in Path(".agentic-rag").glob("*.idx"):
+            index_file.unlink()  # search could not run now; show reads the chunk rows alone
+        code_, out, err = run_cli("show", "docs/report.pdf:p1:2", "--json")
+        self.assertEqual(code_, 0, err)
+        self.assertEqual((json.loads(out)["source"], json.loads(out)["blocks"][0]["lines"]),
+                         ("store", [{"line": 2, "text": "The reactor output was 12 tons."}]))
+
+    def test_a_name_holding_a_colon_reads_back_in_quotes_as_printed(self):
+        Path("docs/odd:name.md").write_text("# Odd\n\nA file named with a colon.\n")
+        self.assertEqual(run_cli("index", "docs", "--quiet")[0], 0)
+        code_, out, _ = run_cli("search", "file named with a colon", "-k", "1")
+        location = out.split()[1]
+        self.assertEqual(location, '"docs/odd:name.md":3-3')
+        self.assertEqual(run_cli("show", location), (0, '"docs/odd:name.md":3-3  \u00a7 Odd\n  3: A file named with a colon.\n', ""))
+
+
 class RoundTripTest(ShowCase):
     QUERIES = ("default port", "coolant pump failed", "travel budget 2025", "validation accuracy", "worker count WORKERS",
                "max_connections default", "installer prefix", "knob17x2 value", "Plain line four", "timeout default", "Beta record")

@@ -127,10 +127,9 @@ def cmd_search(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     """Print a cited span as the loader read it (from the store, else from the file)."""
     from agentic_rag._interfaces.show_span import show_location, show_text
-    from agentic_rag._store import KnowledgeStore
 
-    store = KnowledgeStore(args.store, base=os.getcwd())  # a missing store reads the file instead
-    payload = show_location(store, args.location, root=os.getcwd(), context=args.context, max_bytes=args.max_bytes)
+    # The store's rows are read directly (a missing store: the file is), never its index.
+    payload = show_location(args.store, args.location, root=os.getcwd(), context=args.context, max_bytes=args.max_bytes)
     if args.json:
         _print_json(payload)
     else:

@@ -17,16 +17,13 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._interfaces.locations import display_path
 from agentic_rag._store.rendered_lines import RenderedLine
 from agentic_rag._store.spans import SpanRequest, read_span
-
-if TYPE_CHECKING:
-    from agentic_rag._store.knowledge_store import KnowledgeStore
 
 __all__ = ["DEFAULT_MAX_BYTES", "EXPECTED_FORMS", "parse_location", "show_location", "show_text"]
 
@@ -162,12 +159,13 @@ def _cut(path: str, lines: list[RenderedLine], max_bytes: int) -> tuple[list[Ren
     return kept, len(kept)
 
 
-def show_location(store: KnowledgeStore | None, location: str, *, root: str | os.PathLike[str], context: int = 0,
+def show_location(store: str | os.PathLike[str] | None, location: str, *, root: str | os.PathLike[str], context: int = 0,
                   max_bytes: int = DEFAULT_MAX_BYTES, read_files: bool = True) -> dict[str, Any]:
     """The ``show --json`` payload of ``location``.
 
     Args:
-        store: The store to read (``None`` or a store without the file: the file is read).
+        store: The store folder to read (``None``, no store there, or a store without the
+            file: the file is read).
         location: What to show (see :func:`parse_location`).
         root: The folder paths are relative to (where ``index`` ran).
         context: Rendered lines to add before and after the span (>= 0).

@@ -136,7 +136,7 @@ class StoreService:
 
         if not self.store.exists:
             raise StoreError(f"no knowledge store at {str(self.store.directory)!r}: run `agentic-rag index PATH` first", stage="store")
-        return show_location(self.store, location, root=self.store.base, context=context, max_bytes=max_bytes, read_files=False)
+        return show_location(self.store.directory, location, root=self.store.base, context=context, max_bytes=max_bytes, read_files=False)
 
     def ask(self, question: str, mode: AskMode | str = AskMode.AGENTIC, *, corpus: str | None = None, evidence: int = DEFAULT_EVIDENCE,
             full_text: bool = False) -> AskOutcome:

@@ -23,18 +23,14 @@ import os
 import posixpath
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from agentic_rag._contracts.validation import require_int, require_text
 from agentic_rag._errors import InvalidInputError, StoreError
 from agentic_rag._store.rendered_lines import ChunkText, RenderedLine, rendered_lines
 from agentic_rag._store.rows import marks_from_json
 from agentic_rag._store.schema import DATABASE_NAME, chunk_columns, connect
-
-if TYPE_CHECKING:
-    from agentic_rag._store.knowledge_store import KnowledgeStore
 
 __all__ = ["SpanRequest", "SpanSource", "SpanView", "read_span"]
 
@@ -165,7 +161,7 @@ class _Chunks:
     def extent(self, request: SpanRequest) -> tuple[int, int] | None:
         """First and last source line of the text in the request's place (the whole file when
         it names none)."""
-        return self.matching(SpanRequest(self._path or "file", page=request.page, cell=request.cell), lines=True)
+        return self.matching(replace(request, start_line=None, end_line=None), lines=True)
 
     def fetch(self, low: int, high: int) -> list[ChunkText]:
         if self._connection is None:
@@ -190,14 +186,17 @@ def _chunk(row: Sequence[object]) -> ChunkText:
                         page=page if isinstance(page, int) and page >= 1 else None, cell=cell if isinstance(cell, int) and cell >= 1 else None)
 
 
-def read_span(store: KnowledgeStore | None, request: SpanRequest, *, root: str | os.PathLike[str], context: int = 0,
+def read_span(store: str | os.PathLike[str] | None, request: SpanRequest, *, root: str | os.PathLike[str], context: int = 0,
               max_chars: int | None = None, read_files: bool = True) -> SpanView:
     """The rendered lines of ``request``, from the store's rows, else from the file.
 
     Args:
-        store: The store to read (``None``, or a store without the file: read the file).
+        store: The store folder (``KnowledgeStore.directory``) to read; ``None``, a folder
+            without a store, or a store without the file: read the file. Only the store's
+            database is opened (not its classes), so ``show`` starts fast.
         request: The span.
-        root: The folder a path not in the store is read relative to.
+        root: The folder paths are relative to (``KnowledgeStore.base``): a path given
+            absolute is looked up relative to it, and a file not in the store read from it.
         context: Rendered lines to add before and after the span (>= 0).
         max_chars: Stop reading once the span's lines hold this many characters (``None``:
             read it all); the view then says it is not complete.
@@ -212,18 +211,19 @@ def read_span(store: KnowledgeStore | None, request: SpanRequest, *, root: str |
             without pages (or a cell of one without cells); lines of a PDF or notebook
             without their page or cell; a file its loader cannot read.
         StoreError: The file is neither in the store nor on disk (not in the store, without
-            ``read_files``), or the span holds no
-            rendered text (it is outside the file, or on lines without text).
+            ``read_files``), or the span holds no rendered text (it is outside the file, or on
+            lines without text).
     """
     require_int(context, "context", minimum=0, stage=_STAGE)
     require_int(max_chars, "max_chars", minimum=1, optional=True, stage=_STAGE)
     connection = None
-    if store is not None and (store.directory / DATABASE_NAME).is_file():
-        connection = connect(store.directory, timeout=_READ_TIMEOUT)
+    folder = Path(os.path.abspath(os.fspath(store))) if store is not None else None
+    if folder is not None and (folder / DATABASE_NAME).is_file():
+        connection = connect(folder, timeout=_READ_TIMEOUT)
     try:
         if connection is not None:
             connection.execute("BEGIN")  # one snapshot for every query of this read
-            key = _stored_key(connection, request.path, store.base if store is not None else Path(root))
+            key = _stored_key(connection, request.path, Path(os.path.abspath(root)))
             if key is not None:
                 return _read(_Chunks(connection=connection, path=key), key, SpanSource.STORE, request, context, max_chars)
         if not read_files:
