@@ -115,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the answers as JSON")
     p.set_defaults(handler=c.cmd_demo)
 
-    p = sub.add_parser("mcp", help="serve the store over MCP (stdio)", description="Serve the store's search, ask and list_corpora tools over MCP on stdin/stdout.")
+    p = sub.add_parser("mcp", help="serve the store over MCP (stdio)", description="Serve the store's search, ask, list_corpora and show tools over MCP on stdin/stdout.")
     store_arg(p)
     p.add_argument("--llm", metavar="URL|sampling", help="an OpenAI-compatible base URL for ask, or 'sampling': the MCP client's own model "
                    "through sampling/createMessage when the client declares the sampling capability (otherwise ask answers "
