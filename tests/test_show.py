@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
+import sqlite3
 import tempfile
 import unittest
+from contextlib import closing
 from pathlib import Path
 
 from agentic_rag._ingest.chunker import ChunkOptions, chunk_sections
@@ -24,6 +25,7 @@ from agentic_rag._interfaces.show_span import parse_location
 from agentic_rag._interfaces.store_service import StoreService
 from agentic_rag._store import KnowledgeStore
 from agentic_rag._store.rendered_lines import ChunkText, rendered_lines
+from agentic_rag._store.schema import DATABASE_NAME
 from agentic_rag._text.lines import split_lines
 from cli_support import run_cli
 from pdf_builder import line as pdf_line, text_pdf
@@ -299,6 +301,17 @@ class SourcesTest(unittest.TestCase):
         self.assertEqual((json.loads(out)["source"], json.loads(out)["blocks"][0]["lines"]),
                          ("store", [{"line": 2, "text": "The reactor output was 12 tons."}]))
 
+    @unittest.skipUnless(sqlite3.sqlite_version_info >= (3, 35), "making a version 1 store here needs ALTER TABLE DROP COLUMN (SQLite 3.35)")
+    def test_a_store_written_before_line_maps_reads_the_file(self):
+        self.assertEqual(run_cli("index", "docs", "--quiet")[0], 0)
+        with closing(sqlite3.connect(Path(".agentic-rag") / DATABASE_NAME)) as db, db:  # as version 1 wrote it
+            for column in ("page", "cell", "line_marks"):
+                db.execute(f"ALTER TABLE chunks DROP COLUMN {column}")
+            db.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+        code_, out, err = run_cli("show", "docs/server.html:5", "--json")
+        self.assertEqual(code_, 0, err)
+        self.assertEqual((json.loads(out)["source"], json.loads(out)["blocks"][0]["lines"][0]["line"]), ("file", 3))
+
     def test_a_name_holding_a_colon_reads_back_in_quotes_as_printed(self):
         Path("docs/odd:name.md").write_text("# Odd\n\nA file named with a colon.\n")
         self.assertEqual(run_cli("index", "docs", "--quiet")[0], 0)
@@ -346,6 +359,20 @@ class StitchingTest(unittest.TestCase):
                 chunks = chunk_sections(sections, "long.md", options, line_marks=True)
                 texts = [ChunkText.of(c.n, c.text, c.line_marks, start_line=c.start_line, end_line=c.end_line, section=c.section) for c in chunks]
                 self.assertEqual([(r.line, r.text) for r in rendered_lines(texts)], source)
+
+    def test_a_paragraph_cut_across_chunks_is_one_line_numbered_by_its_first_source_line(self):
+        sentences = [f"Sentence {k} of the paragraph." for k in range(12)]
+        html = "<html><body><h1>T</h1>\n<p>" + "\n".join(sentences) + "</p>\n<p>After.</p></body></html>\n"
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "page.html"
+            path.write_text(html)
+            sections = load_path(path).sections
+        chunks = chunk_sections(sections, "page.html", ChunkOptions(12, 6), line_marks=True)
+        self.assertGreater(len(chunks), 3)  # the paragraph is cut at its sentences, with overlaps
+        texts = [ChunkText.of(c.n, c.text, c.line_marks, start_line=c.start_line, end_line=c.end_line, section=c.section) for c in chunks]
+        lines = rendered_lines(texts)
+        self.assertEqual([(r.line, r.last_line, r.text) for r in lines], [(2, 13, " ".join(sentences)), (14, 14, "After.")])
+        self.assertTrue(lines[0].overlaps(7, 7))
 
 
 if __name__ == "__main__":

@@ -100,16 +100,12 @@ class SpanView:
         path: The file, as the store names it.
         source: Where the lines were read.
         lines: The lines asked for and their context, in file order, each once.
-        first: Index in ``lines`` of the first line asked for.
-        last: Index of the last line asked for (``lines[first:last + 1]`` is the span).
         complete: False when reading stopped at ``max_chars`` before the span's end.
     """
 
     path: str
     source: SpanSource
     lines: tuple[RenderedLine, ...]
-    first: int
-    last: int
     complete: bool = True
 
 
@@ -306,10 +302,8 @@ def _read(chunks: _Chunks, path: str, source: SpanSource, request: SpanRequest, 
             wider = True
         if not wider:
             break
-    first, last = held[0], held[-1]
-    shown = lines[max(0, first - context):last + context + 1]
-    offset = max(0, first - context)
-    return SpanView(path, source, tuple(shown), first - offset, last - offset, complete=end >= high)
+    shown = lines[max(0, held[0] - context):held[-1] + context + 1]
+    return SpanView(path, source, tuple(shown), complete=end >= high)
 
 
 def _check_place(path: str, request: SpanRequest, paged: bool, celled: bool) -> None:
