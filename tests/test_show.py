@@ -257,6 +257,9 @@ class LocationTest(ShowCase):
         request = parse_location('"a:b \\"c\\".md":p3:4-5')
         self.assertEqual((request.path, request.page, request.start_line, request.end_line), ('a:b "c".md', 3, 4, 5))
         self.assertEqual(parse_location(r"C:\docs\a.md:7").path, r"C:\docs\a.md")
+        # A shell drops the quotes: the name ends where a place or lines do.
+        request = parse_location("a:p3.md:p2:4-5")
+        self.assertEqual((request.path, request.page, request.start_line, request.end_line), ("a:p3.md", 2, 4, 5))
         self.assertEqual(parse_location("notes.ipynb:c7").cell, 7)
 
 
@@ -318,7 +321,9 @@ class SourcesTest(unittest.TestCase):
         code_, out, _ = run_cli("search", "file named with a colon", "-k", "1")
         location = out.split()[1]
         self.assertEqual(location, '"docs/odd:name.md":3-3')
-        self.assertEqual(run_cli("show", location), (0, '"docs/odd:name.md":3-3  \u00a7 Odd\n  3: A file named with a colon.\n', ""))
+        printed = (0, '"docs/odd:name.md":3-3  \u00a7 Odd\n  3: A file named with a colon.\n', "")
+        self.assertEqual(run_cli("show", location), printed)
+        self.assertEqual(run_cli("show", location.replace('"', "")), printed)  # as a shell passes it unquoted
 
 
 class RoundTripTest(ShowCase):

@@ -23,7 +23,7 @@ from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._interfaces.locations import display_path
 from agentic_rag._store.rendered_lines import RenderedLine
-from agentic_rag._store.spans import SpanRequest, read_span
+from agentic_rag._store.spans import MissingFileError, SpanRequest, read_span
 
 __all__ = ["DEFAULT_MAX_BYTES", "EXPECTED_FORMS", "parse_location", "show_location", "show_text"]
 
@@ -99,8 +99,17 @@ def parse_location(location: str) -> SpanRequest:
         colon = location.find(":", drive)
         path, rest = (location, "") if colon < 0 else (location[:colon], location[colon:])
         match = _SUFFIX.fullmatch(rest)
+        # A shell drops the double quotes search prints around a name holding a colon
+        # ("a:b.md":3-5 arrives as a:b.md:3-5): the name then ends where a place or lines do.
+        while match is None and colon >= 0:
+            colon = location.find(":", colon + 1)
+            if colon > 0:
+                candidate = _SUFFIX.fullmatch(location[colon:])
+                if candidate is not None and candidate.group(0):
+                    path, match = location[:colon], candidate
         if match is None:
-            raise _bad(location, "a path holding a colon is written in double quotes, as search prints it" if rest.count(":") > 0 else "")
+            raise _bad(location, "a name holding a colon is written in double quotes, as search prints it"
+                       " (in a shell, inside single quotes: '\"a:b.md\":3-5')" if ":" in rest else "")
     if not path:
         raise _bad(location, "no path")
     fields: dict[str, Any] = {"path": path}
@@ -130,9 +139,13 @@ def _blocks(lines: list[RenderedLine]) -> list[list[RenderedLine]]:
     return out
 
 
+def _header_text(path: str, place: str, start: int, end: int, section: str) -> str:
+    """``path:place:start-end  § section``, the line above each run of lines."""
+    return f"{display_path(path)}:{place}{start}-{end}" + (f"  \u00a7 {section}" if section else "")
+
+
 def _header(path: str, block: list[RenderedLine]) -> str:
-    where = f"{display_path(path)}:{_place(block[0])}{block[0].line}-{max(line.last_line for line in block)}"
-    return where + (f"  \u00a7 {block[0].section}" if block[0].section else "")
+    return _header_text(path, _place(block[0]), block[0].line, max(line.last_line for line in block), block[0].section)
 
 
 def _numbered(line: RenderedLine) -> str:
@@ -185,7 +198,14 @@ def show_location(store: str | os.PathLike[str] | None, location: str, *, root: 
     request = parse_location(location)
     require_int(context, "context", minimum=0, stage=_STAGE)
     require_int(max_bytes, "max_bytes", minimum=0, stage=_STAGE)
-    view = read_span(store, request, root=Path(root), context=context, max_chars=max_bytes or None, read_files=read_files)
+    try:
+        view = read_span(store, request, root=Path(root), context=context, max_chars=max_bytes or None, read_files=read_files)
+    except MissingFileError:
+        if not location.startswith('"') and ":" in request.path[2 if _DRIVE.match(request.path) else 0:]:
+            # The name was taken to end before the last place or lines (quotes a shell
+            # dropped); no such file: the location was most likely mistyped.
+            raise _bad(location, f"and no file is named {request.path!r}") from None
+        raise
     lines = list(view.lines)
     shown, unshown = _cut(view.path, lines, max_bytes) if max_bytes else (lines, len(lines))
     following = None
@@ -211,8 +231,7 @@ def show_text(payload: dict[str, Any], max_bytes: int = DEFAULT_MAX_BYTES) -> st
     out = []
     for block in payload["blocks"]:
         place = f"p{block['page']}:" if "page" in block else f"c{block['cell']}:" if "cell" in block else ""
-        section = f"  \u00a7 {block['section']}" if block["section"] else ""
-        out.append(f"{display_path(payload['path'])}:{place}{block['start_line']}-{block['end_line']}{section}")
+        out.append(_header_text(payload["path"], place, block["start_line"], block["end_line"], block["section"]))
         out.extend(f"{_INDENT}{line['line']}: {line['text']}" for line in block["lines"])
     if payload["truncated"]:
         out.append(f"\u2026 cut at {max_bytes} bytes (--max-bytes); read on with: show {payload['next']}")

@@ -32,11 +32,15 @@ from agentic_rag._store.rendered_lines import ChunkText, RenderedLine, rendered_
 from agentic_rag._store.rows import marks_from_json
 from agentic_rag._store.schema import DATABASE_NAME, chunk_columns, connect
 
-__all__ = ["SpanRequest", "SpanSource", "SpanView", "read_span"]
+__all__ = ["MissingFileError", "SpanRequest", "SpanSource", "SpanView", "read_span"]
 
 _STAGE = "show"
 _READ_TIMEOUT = 10.0
 _COLUMNS = "n, start_line, end_line, section, text, record_id, page, cell, line_marks"
+
+
+class MissingFileError(StoreError):
+    """The file named is neither in the store nor (when files may be read) on disk."""
 
 
 class SpanSource(str, enum.Enum):
@@ -206,8 +210,9 @@ def read_span(store: str | os.PathLike[str] | None, request: SpanRequest, *, roo
         InvalidInputError: ``context`` or ``max_chars`` out of range; a page asked of a file
             without pages (or a cell of one without cells); lines of a PDF or notebook
             without their page or cell; a file its loader cannot read.
-        StoreError: The file is neither in the store nor on disk (not in the store, without
-            ``read_files``), or the span holds no rendered text (it is outside the file, or on
+        MissingFileError: The file is neither in the store nor on disk (not in the store,
+            without ``read_files``); a :class:`StoreError`.
+        StoreError: The span holds no rendered text (it is outside the file, or on
             lines without text).
     """
     require_int(context, "context", minimum=0, stage=_STAGE)
@@ -223,7 +228,7 @@ def read_span(store: str | os.PathLike[str] | None, request: SpanRequest, *, roo
             if key is not None:
                 return _read(_Chunks(connection=connection, path=key), key, SpanSource.STORE, request, context, max_chars)
         if not read_files:
-            raise StoreError(f"no file {request.path!r} in the store (paths as search cites them)", stage=_STAGE)
+            raise MissingFileError(f"no file {request.path!r} in the store (paths as search cites them)", stage=_STAGE)
         return _read(_file_chunks(request.path, Path(root)), _clean(request.path), SpanSource.FILE, request, context, max_chars)
     except sqlite3.Error as exc:
         raise StoreError(f"cannot read the store's chunks of {request.path!r}: {exc}", stage=_STAGE) from exc
@@ -258,7 +263,7 @@ def _file_chunks(path: str, root: Path) -> _Chunks:
 
     file = Path(path) if os.path.isabs(path) else root / path
     if not file.is_file():
-        raise StoreError(f"no file {path!r} in the store or on disk (paths are relative to the folder index ran in)", stage=_STAGE)
+        raise MissingFileError(f"no file {path!r} in the store or on disk (paths are relative to the folder index ran in)", stage=_STAGE)
     if file.suffix.lower() not in SUFFIXES:
         raise InvalidInputError(f"cannot show {path!r}: no loader reads {file.suffix or 'files without an ending'!r} files "
                                 f"(one of {', '.join(sorted(SUFFIXES))})", stage=_STAGE)
