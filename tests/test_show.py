@@ -225,6 +225,12 @@ class ContextAndCapTest(ShowCase):
             seen += numbered(out)
         self.assertEqual(seen, [row for row in rows if row[0] <= 200])
 
+    def test_the_command_line_default_is_the_readers(self):
+        from agentic_rag._interfaces.cli import build_parser
+        from agentic_rag._interfaces.show_span import DEFAULT_MAX_BYTES
+
+        self.assertEqual(build_parser().parse_args(["show", "a.md"]).max_bytes, DEFAULT_MAX_BYTES)
+
     def test_a_line_longer_than_the_cap_is_cut_itself(self):
         out = self.show("docs/server.html:3", "--max-bytes", "60")
         shown = numbered(out)
