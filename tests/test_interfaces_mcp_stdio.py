@@ -95,7 +95,7 @@ class SubprocessClientTest(unittest.TestCase):
         self.assertEqual(init["result"]["protocolVersion"], "2025-06-18")
         c.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
         names = [t["name"] for t in c.request("tools/list", id="list")["result"]["tools"]]
-        self.assertEqual(names, ["search", "ask", "list_corpora"])
+        self.assertEqual(names, ["search", "ask", "list_corpora", "show"])
         hits = c.request("tools/call", {"name": "search", "arguments": {"query": "Acme Robotics founded", "k": 3}}, id=2)["result"]
         self.assertIs(hits["isError"], False)
         first = hits["structuredContent"]["hits"][0]
@@ -105,6 +105,12 @@ class SubprocessClientTest(unittest.TestCase):
         self.assertLessEqual(first["focus_start_line"], first["focus_end_line"])
         self.assertLessEqual(first["focus_end_line"], first["end_line"])
         self.assertGreaterEqual(first["relevance"], 0.5)
+        location = f"{first['path']}:{first['focus_start_line']}-{first['focus_end_line']}"
+        shown = c.request("tools/call", {"name": "show", "arguments": {"location": location}}, id="show")["result"]
+        self.assertIs(shown["isError"], False)
+        numbered = [f"{line['line']}: {line['text']}" for block in shown["structuredContent"]["blocks"] for line in block["lines"]]
+        for focus_line in first["focus_text"].split("\n"):
+            self.assertIn(focus_line.rstrip("… "), "\n".join(numbered))
         for mode in ("agentic", "parallel"):
             with self.subTest(mode=mode):
                 result = c.request("tools/call", {"name": "ask", "arguments": {"question": "When was Acme Robotics founded?", "mode": mode}}, id=mode)["result"]

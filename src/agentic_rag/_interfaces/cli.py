@@ -1,6 +1,6 @@
 """The ``agentic-rag`` command line (also ``python -m agentic_rag``).
 
-Commands: ``index`` a folder into a store, ``search`` it, ``ask`` it a question, ``eval`` a
+Commands: ``index`` a folder into a store, ``search`` it, ``show`` a cited span, ``ask`` it a question, ``eval`` a
 dataset folder, run the ``demo``, or serve the store over ``mcp``. Exit codes: 0 ok, 1 usage
 error, 2 not found or empty store, 3 a partial or unanswerable answer with ``--strict``, 141
 (quietly, as a Unix tool stopped by SIGPIPE) when the reader of stdout went away
@@ -77,6 +77,15 @@ def build_parser() -> argparse.ArgumentParser:
                    "with page (PDF) or cell (notebook) when the hit has one")
     p.set_defaults(handler=c.cmd_search)
 
+    p = sub.add_parser("show", help="print a cited span as rendered text", description="Print the lines a location names (PATH:N-M, PATH:pPAGE:N-M for a PDF page, PATH:cCELL:N-M for a notebook cell, as search prints them; PATH:N one line; PATH, PATH:pPAGE or PATH:cCELL all of it) as the loader read them: the text of HTML without its tags, a PDF page's extracted lines. Each run of lines in one section comes under a path:lines header with its heading path, each line after its source line number. Read from the store; a file the store does not hold is read with its loader.")
+    p.add_argument("location", metavar="LOCATION")
+    store_arg(p)
+    p.add_argument("--context", type=int, default=0, metavar="N", help="also show N rendered lines before and after the span (default 0)")
+    # show_span.DEFAULT_MAX_BYTES, written out so the parser never imports the reader (a test pins it).
+    p.add_argument("--max-bytes", type=int, default=4000, metavar="N", help="print at most N bytes, then say where to read on (default 4000; 0: no cap)")
+    p.add_argument("--json", action="store_true", help="print one JSON object: {path, source, blocks: [{start_line, end_line, section, page?, cell?, lines: [{line, text}]}], truncated, next}")
+    p.set_defaults(handler=c.cmd_show)
+
     p = sub.add_parser("ask", help="answer a question with citations", description="Answer a question from the store: the answer, its status (answered / partial / unanswerable), each claim with file:lines citations, and the missing facts when partial.")
     p.add_argument("question")
     store_arg(p)
@@ -108,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the answers as JSON")
     p.set_defaults(handler=c.cmd_demo)
 
-    p = sub.add_parser("mcp", help="serve the store over MCP (stdio)", description="Serve the store's search, ask and list_corpora tools over MCP on stdin/stdout.")
+    p = sub.add_parser("mcp", help="serve the store over MCP (stdio)", description="Serve the store's search, ask, list_corpora and show tools over MCP on stdin/stdout.")
     store_arg(p)
     p.add_argument("--llm", metavar="URL|sampling", help="an OpenAI-compatible base URL for ask, or 'sampling': the MCP client's own model "
                    "through sampling/createMessage when the client declares the sampling capability (otherwise ask answers "

@@ -11,7 +11,7 @@ from typing import Any
 
 from agentic_rag._errors import InvalidInputError, StoreError
 
-__all__ = ["cmd_ask", "cmd_demo", "cmd_eval", "cmd_index", "cmd_mcp", "cmd_search"]
+__all__ = ["cmd_ask", "cmd_demo", "cmd_eval", "cmd_index", "cmd_mcp", "cmd_search", "cmd_show"]
 
 
 def _print_json(value: Any) -> None:
@@ -121,6 +121,19 @@ def cmd_search(args: argparse.Namespace) -> int:
     for n, hit in enumerate(hits, start=1):
         print(f"{n}. {_passage_header(hit)}")
         print(_indented(hit["focus_text"], "   "))
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """Print a cited span as the loader read it (from the store, else from the file)."""
+    from agentic_rag._interfaces.show_span import show_location, show_text
+
+    # The store's rows are read directly (a missing store: the file is), never its index.
+    payload = show_location(args.store, args.location, root=os.getcwd(), context=args.context, max_bytes=args.max_bytes)
+    if args.json:
+        _print_json(payload)
+    else:
+        print(show_text(payload, args.max_bytes))
     return 0
 
 

@@ -31,8 +31,8 @@ __all__ = ["DEMO_INSTRUCTIONS", "demo_service", "demo_tools", "index_sample_stor
 
 DEMO_INSTRUCTIONS = (
     "A demo of agentic-rag over a small bundled sample corpus (company records, biographies, recipes). "
-    "Call list_corpora to see what each corpus holds, search to find passages with file:lines, and ask for an answer "
-    "whose claims cite file:lines with exact quotes. Read status: answered, partial (see missing_facts) or unanswerable, "
+    "Call list_corpora to see what each corpus holds, search to find passages with file:lines, show to read a cited span, "
+    "and ask for an answer whose claims cite file:lines with exact quotes. Read status: answered, partial (see missing_facts) or unanswerable, "
     "and read evidence (the passages the verdict rests on) before saying the documents do not answer."
 )
 
@@ -81,7 +81,7 @@ def demo_tools() -> tuple[McpTool, ...]:
     :func:`~agentic_rag._interfaces.mcp_server.store_tools`).
 
     Returns:
-        The ``search``, ``ask`` and ``list_corpora`` tools.
+        The ``search``, ``ask``, ``list_corpora`` and ``show`` tools.
     """
     folder = tempfile.mkdtemp(prefix=_PREFIX)
     try:
@@ -106,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     argparse.ArgumentParser(
         prog="python -m agentic_rag._interfaces.mcp_demo",
-        description="Serve agentic-rag's MCP tools (search, ask, list_corpora) over stdio, on the bundled sample "
+        description="Serve agentic-rag's MCP tools (search, ask, list_corpora, show) over stdio, on the bundled sample "
                     "corpus indexed into a temporary store.",
     ).parse_args(argv)
     _raise_on_terminate()

@@ -113,6 +113,28 @@ class StoreService:
         hits = self.store.search(query, k, corpus_ids=None if corpus is None else [corpus], context=context)
         return store_hits_payload(query, hits, self.relevance_model(), self.store.base, context=context)
 
+    def show(self, location: str, *, context: int = 0, max_bytes: int | None = None) -> dict[str, Any]:
+        """The rendered lines ``location`` names (``path:lines`` as search cites it), as
+        ``show --json`` gives them; only files the store holds (a client never reads other
+        files through the server).
+
+        Args:
+            location: ``PATH``, ``PATH:N-M``, ``PATH:pPAGE:N-M`` or ``PATH:cCELL:N-M``.
+            context: Rendered lines to add before and after the span (>= 0).
+            max_bytes: Most bytes of the text rendering (0: no cap; default
+                :data:`~agentic_rag._interfaces.show_span.DEFAULT_MAX_BYTES`).
+
+        Raises:
+            InvalidInputError: A malformed location or argument.
+            StoreError: The store is missing, or holds no text there.
+        """
+        from agentic_rag._interfaces.show_span import DEFAULT_MAX_BYTES, show_location
+
+        if not self.store.exists:
+            raise StoreError(f"no knowledge store at {str(self.store.directory)!r}: run `agentic-rag index PATH` first", stage="store")
+        cap = DEFAULT_MAX_BYTES if max_bytes is None else max_bytes
+        return show_location(self.store.directory, location, root=self.store.base, context=context, max_bytes=cap, read_files=False)
+
     def ask(self, question: str, mode: AskMode | str = AskMode.AGENTIC, *, corpus: str | None = None, evidence: int = DEFAULT_EVIDENCE,
             full_text: bool = False) -> AskOutcome:
         """Answer ``question`` from the store.
