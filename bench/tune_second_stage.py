@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from agentic_rag._interfaces.cli import main as cli_main  # noqa: E402
 from agentic_rag._store.knowledge_store import KnowledgeStore  # noqa: E402
 from agentic_rag._store.second_stage import (  # noqa: E402
+    FULL_FOCUS_HITS,
     SEARCH_FOCUS_LINES,
     SecondStageWeights,
     _same_span,
@@ -37,12 +38,12 @@ from agentic_rag._store.second_stage import (  # noqa: E402
 from agentic_rag._text.focus import view_passage  # noqa: E402
 
 
-def prepared(keep: str) -> list[tuple[list[list[str]], list]]:
-    """(key parts, [(hit, view), ...]) per answerable dev question."""
+def prepared(keep: str, names: list[str] | None = None) -> list[tuple[list[list[str]], str, object, list]]:
+    """(key parts, question, relevance model, [(hit, view), ...]) per answerable dev question."""
     out = []
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(keep) if keep else Path(scratch)
-        for loaded in load_sets("dev", say=lambda line: print(line, file=sys.stderr)):
+        for loaded in load_sets("dev", names, say=lambda line: print(line, file=sys.stderr)):
             copy = work / loaded.spec.name
             if not copy.is_dir():
                 shutil.copytree(loaded.folder, copy)
@@ -61,14 +62,14 @@ def prepared(keep: str) -> list[tuple[list[list[str]], list]]:
                 hits = store._first_stage(q["question"], first_stage_size(5), None)
                 views = [view_passage(q["question"], h.text, model, title=h.section, marks=h.line_marks, max_lines=SEARCH_FOCUS_LINES)
                          for h in hits]
-                out.append((q["answers"], list(zip(hits, views))))
+                out.append((q["answers"], q["question"], model, list(zip(hits, views))))
     return out
 
 
 def evaluate(data: list, weights: SecondStageWeights, k: int = 5) -> tuple[int, int, int, float]:
     printed = top = found = 0
     size = 0
-    for parts, candidates in data:
+    for parts, question, model, candidates in data:
         if not candidates:
             continue
         best = max(h.score for h, _ in candidates)
@@ -82,6 +83,8 @@ def evaluate(data: list, weights: SecondStageWeights, k: int = 5) -> tuple[int, 
             kept.append((h, v))
             scores.append(score)
         kept = kept[:worth_reading(scores, weights.keep_ratio)]
+        kept = [(h, v if rank < FULL_FOCUS_HITS else view_passage(question, h.text, model, title=h.section, marks=h.line_marks, max_lines=1))
+                for rank, (h, v) in enumerate(kept)]
         shown = "\n".join(f"{h.path} {h.section}\n{v.numbered_text}" for h, v in kept)
         size += len(shown.encode()) + 80 * len(kept)
         printed += m.holds_key(shown, parts, every=True)
@@ -93,12 +96,13 @@ def evaluate(data: list, weights: SecondStageWeights, k: int = 5) -> tuple[int, 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--keep", default="")
+    parser.add_argument("--sets", default="", help="comma-separated set names (default: all present)")
     args = parser.parse_args()
-    data = prepared(args.keep)
+    data = prepared(args.keep, [n for n in args.sets.split(",") if n] or None)
     print(f"{len(data)} answerable dev questions")
     print("| bm25 | focus | relevance | keep | printed | top | in chunks | bytes/question |\n|---|---|---|---|---|---|---|---|")
     rows = []
-    for b, f, r in itertools.product((0.5, 0.75, 1.0, 1.5, 2.0, 3.0), (0.0, 0.25, 0.5, 1.0), (0.0, 0.25, 0.5)):
+    for b, f, r in itertools.product((0.5, 1.0, 2.0), (0.25, 0.5, 1.0), (0.0, 0.25, 0.5)):
         if b == f == r == 0:
             continue
         weights = SecondStageWeights(b, f, r, 0.0)
@@ -109,7 +113,7 @@ def main() -> int:
     from agentic_rag._store.second_stage import DEFAULT_WEIGHTS
     (printed, top, found, size), w = evaluate(data, DEFAULT_WEIGHTS), DEFAULT_WEIGHTS
     print(f"| {w.bm25} | {w.focus} | {w.relevance} | {w.keep_ratio} | {printed} | {top} | {found} | {size:.0f} |  (the defaults)")
-    for ratio in (0.0, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9):
+    for ratio in (0.0, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8):
         weights = SecondStageWeights(w.bm25, w.focus, w.relevance, ratio)
         p, t, fo, s = evaluate(data, weights)
         print(f"| {w.bm25} | {w.focus} | {w.relevance} | {ratio} | {p} | {t} | {fo} | {s:.0f} |")

@@ -9,13 +9,14 @@ candidates (:func:`first_stage_size` of them) and, for each:
    through the chunk's line map, and the relevance;
 2. scores it again: the BM25 score as a share of the best candidate's, plus the focus's own
    score (the question's weighted terms its lines hold, and whether a line states what the
-   question asks for: a value, a default, a version, a name), plus the relevance of the
-   passage with its heading path;
+   question asks for: a value, a default, a version, a name), plus the passage's coverage of
+   the question with its heading path;
 3. keeps each span once: a candidate whose focus lines overlap those of a better hit of the
    same file, or whose focus text is a better hit's (the same paragraph in two files), is
    dropped;
 4. cuts the list where it stops being worth reading (:func:`worth_reading`): hits far below the
-   best are not printed, so output follows the evidence, not ``k``.
+   best are not printed, so output follows the evidence, not ``k``; the hits after the first
+   :data:`FULL_FOCUS_HITS` show their best atom only.
 
 The weights were chosen on the development halves of the docs-QA sets (``bench/tune_second_stage.py``)
 and are reported on the report halves. Ties break by the chunk id, so the same store and
@@ -31,13 +32,16 @@ from agentic_rag._store.records import StoreHit
 from agentic_rag._text.focus import PassageView, view_passage
 from agentic_rag._text.relevance import RelevanceModel
 
-__all__ = ["FIRST_STAGE_MIN", "SEARCH_FOCUS_LINES", "SecondStageWeights", "finish_hits", "first_stage_size", "worth_reading"]
+__all__ = ["FIRST_STAGE_MIN", "FULL_FOCUS_HITS", "SEARCH_FOCUS_LINES", "SecondStageWeights", "finish_hits", "first_stage_size", "worth_reading"]
 
 #: The first stage hands at least this many candidates to the second (and 3 per asked hit).
 FIRST_STAGE_MIN = 20
 _FIRST_STAGE_PER_HIT = 3
 SEARCH_FOCUS_LINES = 3
 """Most focus atoms (a line, or a sentence wrapped over a few lines) of a search hit."""
+FULL_FOCUS_HITS = 2
+"""The first hits show their whole focus; the hits after them their best atom only (they are
+read less often, and each of their lines costs as much)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -47,8 +51,7 @@ class SecondStageWeights:
     Args:
         bm25: Weight of the BM25 score as a share of the best candidate's.
         focus: Weight of the focus's score.
-        relevance: Weight of the passage's relevance (its coverage of the question with its
-            heading path).
+        relevance: Weight of the passage's coverage of the question with its heading path.
         keep_ratio: A hit is printed while its score is at least this share of the best hit's.
     """
 
@@ -69,7 +72,7 @@ def first_stage_size(k: int) -> int:
 def _score(hit: StoreHit, view: PassageView, best_bm25: float, weights: SecondStageWeights) -> float:
     share = hit.score / best_bm25 if best_bm25 > 0 else 0.0
     focus = view.focus.score if view.focus is not None else 0.0
-    return weights.bm25 * share + weights.focus * focus + weights.relevance * view.relevance
+    return weights.bm25 * share + weights.focus * focus + weights.relevance * view.coverage
 
 
 def _same_span(hit: StoreHit, view: PassageView, kept: Sequence[tuple[StoreHit, PassageView]]) -> bool:
@@ -142,7 +145,9 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
         scores.append(score)
     kept = kept[:worth_reading(scores, weights.keep_ratio)]
     out = []
-    for hit, view in kept:
+    for rank, (hit, view) in enumerate(kept):
+        if rank >= FULL_FOCUS_HITS:
+            view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context, max_lines=1)
         span = view.span or (hit.start_line, hit.end_line)
         out.append(dataclasses.replace(hit, focus_start_line=span[0], focus_end_line=span[1], focus_text=view.numbered_text,
                                        relevance=view.relevance))

@@ -25,6 +25,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from agentic_rag._text.answer_likelihood import answer_likelihood
 from agentic_rag._text.answer_slots import SlotKind, identifiers, read_slot, slot_filler
 from agentic_rag._text.questions import split_compound
 from agentic_rag._text.relevance import RelevanceModel, ScoredUnit
@@ -48,7 +49,7 @@ _BELOW_COST = 0.008
 _ABOVE_COST = 0.03
 _EXTRA_LINE_COST = 0.01
 #: Most lines one atom of the focus (a wrapped sentence, item or row) spans.
-GROUP_LINES = 4
+GROUP_LINES = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,8 +155,16 @@ def _line_groups(text: str, lines: list[tuple[int, int]]) -> list[list[int]]:
                 last = i
                 break
         if 0 < last - first < GROUP_LINES:
-            for i in range(first + 1, last + 1):
-                parent[root(i)] = root(first)
+            # Sentences that share a line chain together; a run never grows past GROUP_LINES
+            # lines, so a paragraph of wrapped sentences is not one atom.
+            low, high = first, last
+            while low > 0 and root(low - 1) == root(first):
+                low -= 1
+            while high + 1 < len(lines) and root(high + 1) == root(last):
+                high += 1
+            if high - low < GROUP_LINES:
+                for i in range(first + 1, last + 1):
+                    parent[root(i)] = root(first)
     groups: dict[int, list[int]] = {}
     for i in range(len(lines)):
         groups.setdefault(root(i), []).append(i)
@@ -326,15 +335,19 @@ class PassageView:
     interface, from the passage's text and line map.
 
     Args:
-        relevance: Weighted share of the question the passage covers with its heading, in
-            [0, 1] (:meth:`RelevanceModel.coverage`), rounded to 4 places.
+        relevance: The chance that the focus lines answer the question, in [0, 1]
+            (:func:`~agentic_rag._text.answer_likelihood.answer_likelihood`), rounded to 4
+            places.
         focus: The focus lines (``None`` for a passage without letters or digits).
         lines: The source line of each focus line (``()`` when the passage has no line map).
+        coverage: Weighted share of the question the passage covers with its heading, in
+            [0, 1] (:meth:`RelevanceModel.coverage`), rounded to 4 places.
     """
 
     relevance: float
     focus: Focus | None
     lines: tuple[int, ...] = ()
+    coverage: float = 0.0
 
     @property
     def span(self) -> tuple[int, int] | None:
@@ -368,13 +381,14 @@ def view_passage(question: str, text: str, model: RelevanceModel, *, title: str 
     Returns:
         The view.
     """
-    relevance = round(model.coverage(question, f"{title}\n{text}"), 4)
+    coverage = round(model.coverage(question, f"{title}\n{text}"), 4)
     focus = focus_of(question, text, model, title=title, context=context, max_lines=max_lines)
     numbers: tuple[int, ...] = ()
     if focus is not None and marks:
         offsets = [offset for offset, _ in marks]
         numbers = tuple(marks[max(bisect_right(offsets, line.start) - 1, 0)][1] for line in focus.lines)
-    return PassageView(relevance, focus, numbers)
+    relevance = answer_likelihood(question, title, text, focus.text if focus is not None else "", model)
+    return PassageView(relevance, focus, numbers, coverage)
 
 
 def answer_units(question: str, passages: Sequence[tuple[str, str]], model: RelevanceModel, *, max_units: int = 2,

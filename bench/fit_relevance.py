@@ -1,0 +1,127 @@
+"""Fit what ``relevance`` means on the development halves: the chance that a hit's printed lines
+hold the answer.
+
+For every dev question of the docs sets (answerable or not), ``search -k 5`` runs through the
+store's search; each hit gives the features of
+:func:`agentic_rag._text.answer_likelihood.hit_features` and a label: 1 when its focus lines
+(with its heading path) hold the key of any part of an answerable question, else 0 (every hit of a
+question the documents do not answer is a 0). A logistic model is fitted by gradient descent
+with a small L2 penalty; its coefficients go into ``src/agentic_rag/_text/answer_likelihood.py``
+by hand. The script prints dev ROC AUC, and at the 0.5 "weak" line: the share of unanswerable
+questions whose top hit is weak, and of answerable ones whose top hit holds the answer and is
+not weak. Only the dev split is read.
+
+    python bench/fit_relevance.py [--keep DIR]   (DIR as for bench/focus_diagnosis.py)
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import agent_cost_measures as m
+from docs_qa_sets import load_sets
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from agentic_rag._interfaces.cli import main as cli_main  # noqa: E402
+from agentic_rag._store.knowledge_store import KnowledgeStore  # noqa: E402
+from agentic_rag._text.answer_likelihood import FEATURES, hit_features, likelihood  # noqa: E402
+
+
+def collect(keep: str, split: str, names: list[str] | None = None) -> list[tuple[str, bool, list[tuple[list[float], int]]]]:
+    """Per question: (id, answerable, [(features, label) per hit, best first])."""
+    out = []
+    with tempfile.TemporaryDirectory() as scratch:
+        work = Path(keep) if keep else Path(scratch)
+        for loaded in load_sets(split, names, say=lambda line: print(line, file=sys.stderr)):
+            copy = work / loaded.spec.name
+            if not (copy / ".agentic-rag").is_dir():
+                shutil.copytree(loaded.folder, copy, dirs_exist_ok=True)
+                import os
+                here = os.getcwd()
+                os.chdir(copy)
+                try:
+                    cli_main(["index", ".", "--corpus", loaded.spec.name, "--quiet"])
+                finally:
+                    os.chdir(here)
+            store = KnowledgeStore(copy / ".agentic-rag", base=copy)
+            model = store.relevance_model()
+            for q in loaded.questions:
+                answerable = q["kind"] != "unanswerable"
+                rows = []
+                for hit in store.search(q["question"], 5):
+                    shown = f"{hit.section}\n{hit.focus_text}"
+                    label = int(answerable and m.holds_key(shown, q["answers"], every=False))
+                    rows.append((hit_features(q["question"], hit.section, hit.text, hit.focus_text, model), label))
+                out.append((q["id"], answerable, rows))
+    return out
+
+
+def fit(rows: list[tuple[list[float], int]], *, steps: int = 4000, rate: float = 0.5, l2: float = 1e-3) -> list[float]:
+    """Logistic regression weights (bias last) by batch gradient descent."""
+    n = len(FEATURES)
+    w = [0.0] * (n + 1)
+    for _ in range(steps):
+        grad = [0.0] * (n + 1)
+        for x, y in rows:
+            z = sum(wi * xi for wi, xi in zip(w, x)) + w[n]
+            p = 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+            for i in range(n):
+                grad[i] += (p - y) * x[i]
+            grad[n] += p - y
+        for i in range(n + 1):
+            w[i] -= rate * (grad[i] / len(rows) + (l2 * w[i] if i < n else 0.0))
+    return w
+
+
+def report(data, weights) -> str:
+    scored = [(likelihood(x, weights), y) for _, _, rows in data for x, y in rows]
+    auc = m.roc_auc([s for s, y in scored if y], [s for s, y in scored if not y])
+    unans = [rows for _, answerable, rows in data if not answerable]
+    weak_unans = sum(1 for rows in unans if not rows or likelihood(rows[0][0], weights) < 0.5)
+    right_top = [rows for _, answerable, rows in data if answerable and rows and rows[0][1]]
+    strong_right = sum(1 for rows in right_top if likelihood(rows[0][0], weights) >= 0.5)
+    return (f"ROC AUC {auc:.3f} over {len(scored)} hits; top hit weak for {weak_unans}/{len(unans)} unanswerable; "
+            f"not weak for {strong_right}/{len(right_top)} answerable whose top hit shows the answer")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--keep", default="")
+    parser.add_argument("--split", default="dev", choices=("dev", "report"), help="report: only print the figures of the shipped weights")
+    parser.add_argument("--sets", default="", help="comma-separated set names (default: all present)")
+    args = parser.parse_args()
+    from agentic_rag._text.answer_likelihood import WEIGHTS
+
+    data = collect(args.keep, args.split, [n for n in args.sets.split(",") if n] or None)
+    print("shipped weights:", report(data, WEIGHTS))
+    if args.split == "dev":
+        weights = fit([row for _, _, rows in data for row in rows])
+        print("fitted:", ", ".join(f"{name} {w:.3f}" for name, w in zip([*FEATURES, "bias"], weights)))
+        print("fitted weights:", report(data, weights))
+        # Put the weak line at 0.5: the threshold that best balances "weak for questions the
+        # documents do not answer" against "not weak for a top hit that shows the answer".
+        best = None
+        for step in range(5, 96):
+            t = step / 100
+            shifted = [*weights[:-1], weights[-1] - math.log(t / (1 - t))]
+            unans = [rows for _, answerable, rows in data if not answerable]
+            right = [rows for _, answerable, rows in data if answerable and rows and rows[0][1]]
+            a = sum(1 for rows in unans if not rows or likelihood(rows[0][0], shifted) < 0.5) / max(1, len(unans))
+            b = sum(1 for rows in right if likelihood(rows[0][0], shifted) >= 0.5) / max(1, len(right))
+            if best is None or min(a, b) > best[0]:
+                best = (min(a, b), t, shifted)
+        print(f"weak line moved to 0.5 from {best[1]:.2f}:", ", ".join(f"{w:.3f}" for w in best[2]))
+        print("shifted weights:", report(data, best[2]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    raise SystemExit(main())
