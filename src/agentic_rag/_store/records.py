@@ -123,6 +123,8 @@ class StoreHit(JsonContract):
         cell: The notebook cell it is in (its lines count that cell's lines), else ``None``.
         line_marks: For text extracted from a PDF, Word or notebook file, ``(offset, line)``:
             ``text`` from ``offset`` on comes from ``line``; ``()`` for other files.
+        page_label: The number the chunk's PDF page prints (``"160"``) or its page label,
+            else ``""``.
     """
 
     chunk_id: str
@@ -136,6 +138,7 @@ class StoreHit(JsonContract):
     page: int | None = None
     cell: int | None = None
     line_marks: tuple[tuple[int, int], ...] = ()
+    page_label: str = ""
 
     def __post_init__(self) -> None:
         require_text(self.chunk_id, "StoreHit.chunk_id", stage=_STAGE)
@@ -143,6 +146,7 @@ class StoreHit(JsonContract):
             if getattr(self, name) is not None:
                 require_int(getattr(self, name), f"StoreHit.{name}", minimum=1, stage=_STAGE)
         object.__setattr__(self, "line_marks", tuple((int(o), int(n)) for o, n in self.line_marks))
+        require_text(self.page_label, "StoreHit.page_label", stage=_STAGE, allow_empty=True)
         require_text(self.path, "StoreHit.path", stage=_STAGE)
         require_int(self.start_line, "StoreHit.start_line", minimum=1, stage=_STAGE)
         require_int(self.end_line, "StoreHit.end_line", minimum=self.start_line, stage=_STAGE)
