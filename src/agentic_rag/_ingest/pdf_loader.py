@@ -13,6 +13,8 @@ out of the text (their lines keep their numbers, so later lines are cited as the
 them); the page number they print becomes the page's label unless the file's ``/PageLabels``
 gives one. A page is cut where the outline's bookmarks start their sections, and its sections
 carry the bookmarks' heading path; without an outline, the running chapter title heads the page.
+A page that only lists other pages (an index, a table of contents) is flagged as such
+(:func:`~agentic_rag._ingest.list_pages.is_list_page`).
 
 A PDF that yields no text at all (encrypted, scanned images only, damaged) is a ``problem``
 naming why; pages that yield none while others do are listed in the result's ``notes``.
@@ -30,6 +32,7 @@ from typing import TYPE_CHECKING
 from agentic_rag._contracts.validation import require_enum
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._ingest.blocks import ParsedSource, TextSection, paragraph_blocks
+from agentic_rag._ingest.list_pages import is_list_page
 from agentic_rag._ingest.pdf_pages import analyse_pages, outline_segments
 from agentic_rag._text.lines import normalize_newlines, split_lines
 
@@ -113,11 +116,14 @@ def _page_sections(extraction: PdfExtraction) -> list[TextSection]:
             segments = [(0, (layout.running_title,) if layout.running_title else ())]
         label = page.label or layout.printed
         counted = _counted(lines)
+        body = [line for k, line in enumerate(lines) if k not in layout.furniture]
+        listing = is_list_page(body, title=segments[-1][1][-1] if segments[-1][1] else "")
         for (start, headings), (end, _) in zip(segments, segments[1:] + [(len(lines), ())]):
             kept = ((lines[k], counted[k]) for k in range(start, end) if k not in layout.furniture)
             blocks = paragraph_blocks(kept)
             if blocks:
-                sections.append(TextSection(blocks, headings[-1] if headings else "", page=number, headings=headings, page_label=label))
+                sections.append(TextSection(blocks, headings[-1] if headings else "", page=number, headings=headings, page_label=label,
+                                            list_page=listing))
     return _front_matter(sections, extraction.title)
 
 
