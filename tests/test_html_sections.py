@@ -88,6 +88,14 @@ class ListPageTest(unittest.TestCase):
         # Few lines: a short page, whatever its links.
         self.assertFalse(any(section.list_page for section in parse_html(_index_html(5))))
 
+    def test_a_list_of_outside_links_is_content(self) -> None:
+        # A glossary citing its sources links elsewhere: its definitions are content.
+        entries = "".join(f'<dt><a href="https://example.org/t{n}">T{n}</a></dt><dd>Term {n}</dd>' for n in range(30))
+        self.assertFalse(any(section.list_page for section in parse_html(f"<title>Acronyms</title><dl>{entries}</dl>")))
+
+    def test_a_table_of_numbers_is_no_index(self) -> None:
+        self.assertFalse(is_list_page([f"{n} | {n * 7} | {n % 3}" for n in range(30)]))
+
     def test_a_pdf_table_of_contents_is_a_list_page(self) -> None:
         toc = [b"Contents"] + [b"%d.%d %s %s . . . . . . . . . . %d" % (n // 3, n % 3, _WORDS[n % 10], _WORDS[n // 10], n + 4)
                                for n in range(30)]

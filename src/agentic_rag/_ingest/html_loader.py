@@ -49,6 +49,7 @@ _NAVIGATION_ROLES = frozenset({"navigation", "contentinfo"})
 _NAVIGATION_CLASSES = re.compile(r"(?i)^(?:nav|navbar|navheader|navfooter|navigation|breadcrumbs?|sphinxsidebar|sidebar|footer|related|"
                                  r"skip-?link|toc-?sidebar|site-?footer|site-?nav)$")
 _ATTRIBUTE = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
+_EXTERNAL = re.compile(r"(?i)^(?:[a-z][a-z0-9+.-]*:|//)")  # a scheme (https:, mailto:) or a host
 # Titles of note boxes: text of the section the box stands in, never a section of their own.
 _ADMONITIONS = frozenset({"note", "tip", "hint", "warning", "caution", "important", "danger", "attention"})
 
@@ -71,7 +72,7 @@ class _TextCollector:
         self.level = 0  # the heading being read
         self.open_headings: list[tuple[int, str]] = []  # (level, title), outermost first
         self.headings: tuple[str, ...] = ()  # the heading path of the text being read
-        self.links = 0  # open <a> elements
+        self.links: list[bool] = []  # open <a> elements: whether each links within the site
         self.linked = self.characters = 0
 
     # -- structure ----------------------------------------------------------------------
@@ -90,7 +91,7 @@ class _TextCollector:
             self.dropped.append(tag)
             return
         if tag == "a":
-            self.links += 1
+            self.links.append(_internal(attrs))
         if tag == "title":
             self.in_title = True
         elif tag in _HEADINGS:
@@ -119,7 +120,7 @@ class _TextCollector:
                     pass
             return
         if tag == "a" and self.links:
-            self.links -= 1
+            self.links.pop()
         if tag == "title":
             self.in_title = False
         elif tag in _HEADINGS and self.heading is not None:
@@ -169,7 +170,7 @@ class _TextCollector:
                 self.space = True
             joined = " ".join(words)
             self.characters += len(joined)
-            if self.links:
+            if any(self.links):
                 self.linked += len(joined)
             self.add_text(joined, line + k)
             self.space = piece[-1].isspace()
@@ -250,12 +251,18 @@ def _navigation(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
     return False
 
 
+def _internal(attrs: list[tuple[str, str | None]]) -> bool:
+    """Whether a link points within its site (a relative address or a fragment)."""
+    href = next((value for name, value in attrs if name == "href"), None)
+    return href is not None and not _EXTERNAL.match(href.strip())
+
+
 def _attributes(text: str) -> list[tuple[str, str | None]]:
-    """The ``role`` and ``class`` attributes in a start tag's text after its name."""
+    """The ``role``, ``class`` and ``href`` attributes in a start tag's text after its name."""
     found = []
     for match in _ATTRIBUTE.finditer(text):
         name = match.group(1).lower()
-        if name in ("class", "role"):
+        if name in ("class", "role", "href"):
             value = next((v for v in match.group(2, 3, 4) if v is not None), None)
             found.append((name, unescape(value) if value is not None else None))
     return found

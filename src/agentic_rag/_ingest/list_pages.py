@@ -2,8 +2,8 @@
 
 An alphabetical index (``term, 12, 45``; ``term`` then links to sections), a table of contents
 (``3.2 Installing . . . 45``, or a list of links) and a site map are many short lines, most of
-them a reference to somewhere else: a page number at the end of the line, or, on a web page,
-text that is mostly link text. Their lines hold the terms of many pages, so a lexical search
+them a reference to somewhere else: a page number at the end of a line that names something,
+or, on a web page, text that is mostly the text of links to the same site. Their lines hold the terms of many pages, so a lexical search
 would find them for almost any question; the store ranks their chunks below content pages
 (:mod:`agentic_rag._store.list_pages`), but keeps them searchable.
 """
@@ -21,8 +21,9 @@ _SHORT_SHARE = 0.8       # ... and this share of the lines are short
 _REFERENCE_SHARE = 0.5   # ... and this share point elsewhere (page numbers, links)
 _TITLED_SHARE = 0.3      # a page titled "Index" or "Contents" needs fewer references
 # A page number (or a list of them, or a range) at the end of the line, or dotted leaders.
-_REFERENCE = re.compile(r"(?:[\s,.:]\s*(?:[0-9]{1,5}|[ivxlc]{1,7})(?:\s*[-–]\s*[0-9]{1,5})?(?:,\s*[0-9]{1,5}(?:\s*[-–]\s*[0-9]{1,5})?)*|\.\s?\.\s?\.)\s*$"
-                        r"|^\s*[0-9]{1,5}\s*$", re.IGNORECASE)
+_REFERENCE = re.compile(r"(?:[\s,.:]\s*(?:[0-9]{1,5}|[ivxlc]{1,7})(?:\s*[-–]\s*[0-9]{1,5})?(?:,\s*[0-9]{1,5}(?:\s*[-–]\s*[0-9]{1,5})?)*"
+                        r"|\.\s?\.\s?\.)\s*$", re.IGNORECASE)
+_TERM = re.compile(r"[^\W\d_]{2}")  # an entry names something: a numeric table row is no index
 _WORDLIKE = re.compile(r"\w")
 _LIST_TITLES = re.compile(r"(?i)^\s*(?:general |alphabetical |subject )?(?:index|contents|table of contents|site ?map)\b")
 
@@ -32,7 +33,8 @@ def is_list_page(lines: Sequence[str], *, linked_share: float | None = None, tit
 
     Args:
         lines: The page's lines of text (blank ones are ignored).
-        linked_share: For a web page, the share of its text inside links (``None``: unknown).
+        linked_share: For a web page, the share of its text inside links to pages of its own
+            site (``None``: not a web page; its lines' page numbers are read instead).
         title: The page's title (``Index``, ``Table of Contents``... lowers the bar).
 
     Returns:
@@ -46,7 +48,9 @@ def is_list_page(lines: Sequence[str], *, linked_share: float | None = None, tit
     if short < _SHORT_SHARE * len(filled):
         return False
     need = _TITLED_SHARE if _LIST_TITLES.match(title) else _REFERENCE_SHARE
-    if linked_share is not None and linked_share >= need:
-        return True
-    references = sum(1 for line in filled if _REFERENCE.search(line))
+    if linked_share is not None:
+        # A web page's references are its links (to its own site: a list of external links,
+        # a glossary citing its sources, is content).
+        return linked_share >= need
+    references = sum(1 for line in filled if _REFERENCE.search(line) and _TERM.search(line))
     return references >= need * len(filled)

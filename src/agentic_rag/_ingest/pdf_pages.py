@@ -105,7 +105,7 @@ def analyse_pages(pages: Sequence[tuple[int, Sequence[str]]]) -> list[PageLayout
     # A lone page number a line or two in from the edge (a chapter title above it that no
     # nearby page repeats, in a manual with one-page chapters) takes the lines outside it along.
     offset = _dominant(Counter(int(lines[row[s][0]]) - number for (number, lines), row, marks in zip(pages, slots, matched)
-                               for s in range(2 * SLOTS) if marks[s] and row[s][1] == "#" and lines[row[s][0]].strip().isdigit()))
+                               for s in range(2 * SLOTS) if marks[s] and row[s][1] == "#" and lines[row[s][0]].strip().isdecimal()))
     if offset is not None:
         for p, ((number, lines), row) in enumerate(zip(pages, slots)):
             for side in (0, SLOTS):
