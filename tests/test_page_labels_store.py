@@ -12,7 +12,10 @@ from pathlib import Path
 
 from test_pdf_sections import _manual
 
-from agentic_rag._interfaces.locations import location_label
+from agentic_rag._contracts import Snippet
+from agentic_rag._ingest import parse_source
+from agentic_rag._ingest.blocks import ParsedSource, TextBlock, TextSection, clean_source
+from agentic_rag._interfaces.locations import citation_location, location_label
 from agentic_rag._store import KnowledgeStore
 from agentic_rag._store.schema import DATABASE_NAME
 from cli_support import run_cli
@@ -62,6 +65,22 @@ class PageLabelStoreTest(unittest.TestCase):
             self.assertIn(f" (printed {hit['page'] - 2})  relevance", out)
         finally:
             os.chdir(cwd)
+
+
+class CarriedFieldsTest(unittest.TestCase):
+    def test_citations_carry_the_label_beside_the_page(self) -> None:
+        snippet = Snippet(id="s", corpus_id="c", document_id="m.pdf#0", text="Lock waits.", score=1.0,
+                          metadata={"path": "m.pdf", "start_line": 3, "end_line": 3, "page": 166, "page_label": "160",
+                                    "line_marks": [[0, 3]]})
+        where = citation_location(snippet, "Lock waits.", None)
+        self.assertEqual(where, {"path": "m.pdf", "start_line": 3, "end_line": 3, "page": 166, "page_label": "160"})
+
+    def test_cleaning_invisible_characters_keeps_the_heading_path_and_the_page_facts(self) -> None:
+        parsed = parse_source("<h1>Guide</h1><h2>Install</h2><p>Run it\u202e now.</p>".encode("utf-8"), ".html")
+        self.assertEqual([section.heading_path for section in parsed.sections], ["Guide › Install"])
+        section = TextSection((TextBlock("a\ufeffb", ((0, 1),)),), "T", page=2, headings=("A", "T"), page_label="7", list_page=True)
+        (cleaned,) = clean_source(ParsedSource((section,), extracted=True)).sections
+        self.assertEqual((cleaned.blocks[0].text, cleaned.heading_path, cleaned.page_label, cleaned.list_page), ("ab", "A › T", "7", True))
 
 
 class PageFactsColumnTest(unittest.TestCase):
