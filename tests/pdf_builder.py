@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import re
 import zlib
+from collections.abc import Callable, Sequence
 
 HELVETICA = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
 
@@ -141,7 +142,8 @@ class PdfBuilder:
 
 def text_pdf(contents: list[bytes], *, font: bytes = HELVETICA, fonts: dict[bytes, bytes] | None = None,
              filters: list[str] | None = None, xref_stream: bool = False, pack: bool = False,
-             trailer: bytes = b"", extra_resources: bytes = b"", builder: PdfBuilder | None = None) -> bytes:
+             trailer: bytes = b"", extra_resources: bytes = b"", builder: PdfBuilder | None = None,
+             catalog: Callable[[PdfBuilder, list[int]], bytes] | None = None) -> bytes:
     """A document with one page per content stream, sharing one font resource ``/F1``.
 
     Args:
@@ -155,6 +157,9 @@ def text_pdf(contents: list[bytes], *, font: bytes = HELVETICA, fonts: dict[byte
         trailer: Extra trailer entries.
         extra_resources: Raw entries added to the resources dictionary.
         builder: Add to this builder (for extra objects created beforehand).
+        catalog: Called with the builder and the page objects' numbers once the pages exist;
+            returns extra catalog entries (``/Outlines``, ``/PageLabels``: see :func:`outline`
+            and :func:`page_labels`).
     """
     builder = builder or PdfBuilder()
     font_entries = b"/F1 %d 0 R" % builder.add(font)
@@ -175,7 +180,8 @@ def text_pdf(contents: list[bytes], *, font: bytes = HELVETICA, fonts: dict[byte
                                      % (pages_num, content_num)))
     kids = b" ".join(b"%d 0 R" % num for num in page_nums)
     builder.objects[pages_num] = b"<< /Type /Pages /Kids [%s] /Count %d /Resources %d 0 R >>" % (kids, len(page_nums), resources)
-    root = builder.add(b"<< /Type /Catalog /Pages %d 0 R >>" % pages_num)
+    extra = catalog(builder, page_nums) if catalog is not None else b""
+    root = builder.add(b"<< /Type /Catalog /Pages %d 0 R %s >>" % (pages_num, extra))
     packed = tuple(page_nums) + (pages_num, root) if pack else ()
     return builder.build(root, trailer=trailer, xref_stream=xref_stream or pack, packed=packed)
 
@@ -203,3 +209,63 @@ def incremental_update(base: bytes, objects: dict[int, bytes]) -> bytes:
 def line(x: float, y: float, text: bytes, *, font: bytes = b"F1", size: float = 12) -> bytes:
     """``BT /font size Tf x y Td (text) Tj ET``."""
     return b"BT /%s %g Tf %g %g Td (%s) Tj ET\n" % (font, size, x, y, text)
+
+
+def outline(items: Sequence[tuple[bytes, int, int]], *, named: bool = False) -> Callable[[PdfBuilder, list[int]], bytes]:
+    """A ``catalog`` callback adding an outline of ``(title, level, 0-based page)`` items in
+    document order (levels from 1). Items point at their page with ``/Dest [page /XYZ ...]``,
+    or, with ``named``, through a ``/GoTo`` action naming a destination in the ``/Dests``
+    name tree."""
+
+    def add(builder: PdfBuilder, page_nums: list[int]) -> bytes:
+        root = builder.reserve()
+        nums = [builder.reserve() for _ in items]
+        parents: list[int] = [root]
+        children: dict[int, list[int]] = {root: []}
+        levels = {root: 0}
+        parent_of: dict[int, int] = {}
+        for num, (_, level, _) in zip(nums, items):
+            while levels[parents[-1]] >= level:
+                parents.pop()
+            parent_of[num] = parents[-1]
+            children[parents[-1]].append(num)
+            children[num] = []
+            levels[num] = level
+            parents.append(num)
+        names = []
+        for k, (num, (title, _, page)) in enumerate(zip(nums, items)):
+            siblings = children[parent_of[num]]
+            at = siblings.index(num)
+            links = b"/Parent %d 0 R" % parent_of[num]
+            if at + 1 < len(siblings):
+                links += b" /Next %d 0 R" % siblings[at + 1]
+            if at:
+                links += b" /Prev %d 0 R" % siblings[at - 1]
+            if children[num]:
+                links += b" /First %d 0 R /Last %d 0 R /Count %d" % (children[num][0], children[num][-1], len(children[num]))
+            if named:
+                names.append(b"(d%d) [%d 0 R /XYZ 0 700 0]" % (k, page_nums[page]))
+                target = b"/A << /S /GoTo /D (d%d) >>" % k
+            else:
+                target = b"/Dest [%d 0 R /XYZ 0 700 0]" % page_nums[page]
+            builder.objects[num] = b"<< /Title (" + title + b") " + links + b" " + target + b" >>"
+        top = children[root]
+        builder.objects[root] = b"<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>" % (top[0], top[-1], len(top))
+        extra = b"/Outlines %d 0 R" % root
+        if named:
+            tree = builder.add(b"<< /Names [" + b" ".join(names) + b"] >>")
+            extra += b" /Names << /Dests %d 0 R >>" % tree
+        return extra
+
+    return add
+
+
+def page_labels(ranges: Sequence[tuple[int, bytes]]) -> Callable[[PdfBuilder, list[int]], bytes]:
+    """A ``catalog`` callback adding ``/PageLabels``: ``(first 0-based page, label dictionary
+    entries)`` per range, e.g. ``(0, b"/S /r")``, ``(4, b"/S /D /St 1")``."""
+
+    def add(builder: PdfBuilder, page_nums: list[int]) -> bytes:
+        nums = b" ".join(b"%d << %s >>" % (start, entries) for start, entries in ranges)
+        return b"/PageLabels << /Nums [" + nums + b"] >>"
+
+    return add

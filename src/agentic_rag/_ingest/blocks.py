@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
@@ -85,6 +85,10 @@ class TextSection:
         cell: The 1-based cell of a notebook the section comes from (its line numbers count
             lines of that cell), else ``None``.
         headings: Every open heading, outermost first (``()``: only ``title`` is known).
+        page_label: The number the page prints or its ``/PageLabels`` label (``"160"``,
+            ``"xii"``) when the section is on a PDF page that has one, else ``""``.
+        list_page: The section's page only lists or indexes other pages (an alphabetical
+            index, a table of contents, a site map): searchable, ranked below content pages.
 
     Raises:
         InvalidInputError: No blocks, a block that is not a ``TextBlock``, or a page or cell
@@ -97,6 +101,8 @@ class TextSection:
     page: int | None = None
     cell: int | None = None
     headings: tuple[str, ...] = ()
+    page_label: str = ""
+    list_page: bool = False
 
     def __post_init__(self) -> None:
         blocks = tuple(self.blocks)
@@ -110,6 +116,8 @@ class TextSection:
         object.__setattr__(self, "title", " ".join(str(self.title).split()))
         object.__setattr__(self, "record_id", str(self.record_id))
         object.__setattr__(self, "headings", tuple(" ".join(str(h).split()) for h in self.headings if str(h).strip()))
+        object.__setattr__(self, "page_label", " ".join(str(self.page_label).split()))
+        object.__setattr__(self, "list_page", bool(self.list_page))
 
     @property
     def heading_path(self) -> str:
@@ -192,7 +200,8 @@ def clean_source(parsed: ParsedSource) -> ParsedSource:
     for section in parsed.sections:
         blocks = tuple(b for b in (_clean_block(block) for block in section.blocks) if b is not None)
         if blocks:
-            sections.append(TextSection(blocks, clean_text(section.title), clean_text(section.record_id), section.page, section.cell))
+            sections.append(replace(section, blocks=blocks, title=clean_text(section.title), record_id=clean_text(section.record_id),
+                                    headings=tuple(clean_text(h) for h in section.headings), page_label=clean_text(section.page_label)))
     if not sections:
         return ParsedSource(problem="no indexable text", extracted=parsed.extracted, notes=parsed.notes)
     return ParsedSource(tuple(sections), extracted=parsed.extracted, notes=tuple(clean_text(n) for n in parsed.notes))

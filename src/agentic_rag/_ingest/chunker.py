@@ -29,7 +29,10 @@ from agentic_rag._errors import InvalidInputError
 from agentic_rag._ingest.blocks import TextBlock, TextSection
 from agentic_rag._text.sentences import split_sentences
 
-__all__ = ["Chunk", "ChunkOptions", "chunk_metadata", "chunk_sections"]
+__all__ = ["LIST_PAGE", "Chunk", "ChunkOptions", "chunk_metadata", "chunk_sections"]
+
+#: The ``page_kind`` metadata value of a chunk whose page only lists or indexes other pages.
+LIST_PAGE = "list"
 
 _STAGE = "chunker"
 _WORD = re.compile(r"\S+")
@@ -83,6 +86,8 @@ class Chunk:
         line_marks: ``(offset, line)`` pairs, offsets increasing from 0: ``text`` from
             ``offset`` on comes from ``line``; ``()`` when not asked for, and for a record
             (JSON, JSONL, CSV) whose text is no copy of its lines.
+        page_label: The number its PDF page prints (``"160"``) or its page label, else ``""``.
+        list_page: Its page only lists or indexes other pages (ranked below content pages).
     """
 
     id: str
@@ -98,6 +103,8 @@ class Chunk:
     page: int | None = None
     cell: int | None = None
     line_marks: tuple[tuple[int, int], ...] = ()
+    page_label: str = ""
+    list_page: bool = False
 
     @property
     def citation(self) -> str:
@@ -111,15 +118,17 @@ class Chunk:
 
         Metadata holds ``path``, ``start_line``, ``end_line``, ``section`` and ``sha256``
         (and ``record_id`` for records, ``page`` or ``cell`` for PDF pages and notebook
-        cells, ``line_marks`` as ``[offset, line]`` pairs for extracted text).
+        cells, ``line_marks`` as ``[offset, line]`` pairs for extracted text, ``page_label``
+        for a page that prints its number, ``page_kind`` ``"list"`` for an index-like page).
         """
         return Document(self.id, self.text, self.title, corpus_id,
                         chunk_metadata(self.path, self.start_line, self.end_line, self.section, self.sha256, self.record_id,
-                                       self.page, self.cell, self.line_marks))
+                                       self.page, self.cell, self.line_marks, self.page_label, self.list_page))
 
 
 def chunk_metadata(path: str, start_line: int, end_line: int, section: str, sha256: str, record_id: str = "",
-                   page: int | None = None, cell: int | None = None, line_marks: tuple[tuple[int, int], ...] = ()) -> dict[str, object]:
+                   page: int | None = None, cell: int | None = None, line_marks: tuple[tuple[int, int], ...] = (),
+                   page_label: str = "", list_page: bool = False) -> dict[str, object]:
     """A stored chunk's document metadata (keys absent when they do not apply, so a plain
     text file's chunks carry exactly ``path``, ``start_line``, ``end_line``, ``section`` and
     ``sha256``)."""
@@ -132,6 +141,10 @@ def chunk_metadata(path: str, start_line: int, end_line: int, section: str, sha2
         metadata["cell"] = cell
     if line_marks:
         metadata["line_marks"] = [list(mark) for mark in line_marks]
+    if page_label:
+        metadata["page_label"] = page_label
+    if list_page:
+        metadata["page_kind"] = LIST_PAGE
     return metadata
 
 
@@ -297,5 +310,5 @@ def chunk_sections(sections: tuple[TextSection, ...], path: str, options: ChunkO
             title = section.title or section.record_id or stem
             chunks.append(Chunk(f"{path}#{n}", path, n, text, start_line, end_line, section.heading_path, title,
                                 hashlib.sha256(text.encode("utf-8")).hexdigest(), section.record_id, section.page, section.cell,
-                                _marks(blocks, groups) if line_marks else ()))
+                                _marks(blocks, groups) if line_marks else (), section.page_label, section.list_page))
     return tuple(chunks)

@@ -1,10 +1,17 @@
 """HTML to sections of plain text, with a small linear-time tokenizer.
 
 Scripts, styles, templates and the document head are dropped (the ``<title>`` becomes the
-title of the text before the first heading); ``<h1>``-``<h6>`` start sections titled by their
-text; block elements (paragraphs, list items, table rows, ``<br>``...) end paragraphs. White
-space is collapsed except inside ``<pre>``. Every piece of text keeps the source line it came
-from, so a chunk's line range points into the original file.
+title of the text before the first heading), and so are navigation bars and footers (``<nav>``,
+``<footer>``, ``role="navigation"`` or ``"contentinfo"``, and elements whose class names one:
+``navheader``, ``navfooter``, ``sphinxsidebar``...); ``<h1>``-``<h6>`` start sections titled by
+their text, whose heading path holds every open heading of a higher level. The title of a
+note, tip or warning box (a heading that reads ``Note``, ``Tip``, ``Warning``...) is no section:
+it stays a line of text of the section the box stands in. Block elements (paragraphs, list
+items, table rows, ``<br>``...) end paragraphs. White space is collapsed except inside
+``<pre>``. Every piece of text keeps the source line it came from, so a chunk's line range
+points into the original file. A page whose text is mostly link text in many short lines (an
+index, a table of contents, a site map) is flagged as a list page
+(:func:`~agentic_rag._ingest.list_pages.is_list_page`).
 
 The tokenizer follows the HTML5 rules where they matter for text: a tag ends at the first
 ``>`` outside a quoted attribute value, a comment at ``-->``, ``<!...>`` and ``<?...>`` at
@@ -17,9 +24,11 @@ linear time; the standard library's ``html.parser`` rescans such input from ever
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from html import unescape
 
 from agentic_rag._ingest.blocks import TextBlock, TextSection
+from agentic_rag._ingest.list_pages import is_list_page
 
 __all__ = ["parse_html"]
 
@@ -34,6 +43,15 @@ _BLOCKS = frozenset({
     "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
 })
 _CELLS = frozenset({"td", "th"})
+# Navigation and page footers are no text of the page.
+_NAVIGATION_TAGS = frozenset({"nav", "footer"})
+_NAVIGATION_ROLES = frozenset({"navigation", "contentinfo"})
+_NAVIGATION_CLASSES = re.compile(r"(?i)^(?:nav|navbar|navheader|navfooter|navigation|breadcrumbs?|sphinxsidebar|sidebar|footer|related|"
+                                 r"skip-?link|toc-?sidebar|site-?footer|site-?nav)$")
+_ATTRIBUTE = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
+_EXTERNAL = re.compile(r"(?i)^(?:[a-z][a-z0-9+.-]*:|//)")  # a scheme (https:, mailto:) or a host
+# Titles of note boxes: text of the section the box stands in, never a section of their own.
+_ADMONITIONS = frozenset({"note", "tip", "hint", "warning", "caution", "important", "danger", "attention"})
 
 
 class _TextCollector:
@@ -51,6 +69,11 @@ class _TextCollector:
         self.length = 0
         self.marks: list[tuple[int, int]] = []
         self.space = False
+        self.level = 0  # the heading being read
+        self.open_headings: list[tuple[int, str]] = []  # (level, title), outermost first
+        self.headings: tuple[str, ...] = ()  # the heading path of the text being read
+        self.links: list[bool] = []  # open <a> elements: whether each links within the site
+        self.linked = self.characters = 0
 
     # -- structure ----------------------------------------------------------------------
 
@@ -58,19 +81,23 @@ class _TextCollector:
         if tag == "body" and self.dropped == ["head"]:
             self.dropped.clear()  # an unclosed <head> ends where the body starts
         if self.dropped:
-            if tag in _DROPPED:
+            if tag in _DROPPED or tag in self.dropped:  # nested like the dropped one: its end tag is not ours
                 self.dropped.append(tag)
             elif tag == "title" and self.dropped == ["head"]:
                 self.in_title = True
             return
-        if tag in _DROPPED:
+        if tag in _DROPPED or _navigation(tag, attrs):
+            self.end_block()
             self.dropped.append(tag)
             return
+        if tag == "a":
+            self.links.append(_internal(attrs))
         if tag == "title":
             self.in_title = True
         elif tag in _HEADINGS:
             self.end_block()
             self.heading = []
+            self.level = int(tag[1])
         elif tag in _CELLS and self.length:
             self.space = True
             self.add_text("|", self.line)
@@ -88,15 +115,27 @@ class _TextCollector:
         if self.dropped:
             if tag == "title":
                 self.in_title = False
-            elif tag in _DROPPED and tag in self.dropped:
+            elif tag in self.dropped:
                 while self.dropped and self.dropped.pop() != tag:
                     pass
             return
+        if tag == "a" and self.links:
+            self.links.pop()
         if tag == "title":
             self.in_title = False
         elif tag in _HEADINGS and self.heading is not None:
-            self.new_section(" ".join("".join(self.heading).split()))
+            title = " ".join("".join(self.heading).split())
             self.heading = None
+            if title.rstrip(":").casefold() in _ADMONITIONS:
+                # A note box's title: a line of the section around the box.
+                self.add_text(title, self.line)
+                self.end_block()
+                return
+            while self.open_headings and self.open_headings[-1][0] >= self.level:
+                self.open_headings.pop()
+            if title:
+                self.open_headings.append((self.level, title))
+            self.new_section(title)
         elif tag in _BLOCKS and tag not in _CELLS:
             self.end_block()
             if tag == "pre" and self.pre:
@@ -129,7 +168,11 @@ class _TextCollector:
                 continue
             if piece[0].isspace():
                 self.space = True
-            self.add_text(" ".join(words), line + k)
+            joined = " ".join(words)
+            self.characters += len(joined)
+            if any(self.links):
+                self.linked += len(joined)
+            self.add_text(joined, line + k)
             self.space = piece[-1].isspace()
 
     # -- text assembly ------------------------------------------------------------------
@@ -164,9 +207,10 @@ class _TextCollector:
     def new_section(self, title: str) -> None:
         self.end_block()
         if self.blocks:
-            self.sections.append(TextSection(tuple(self.blocks), self.title))
+            self.sections.append(TextSection(tuple(self.blocks), self.title, headings=self.headings))
         self.blocks = []
         self.title = title
+        self.headings = tuple(text for _, text in self.open_headings)
 
 
 def parse_html(text: str) -> tuple[TextSection, ...]:
@@ -187,8 +231,41 @@ def parse_html(text: str) -> tuple[TextSection, ...]:
     collector.new_section("")
     sections = collector.sections
     if sections and not sections[0].title and page_title:
-        sections[0] = TextSection(sections[0].blocks, page_title)
+        sections[0] = replace(sections[0], title=page_title, headings=())
+    lines = [line for section in sections for block in section.blocks for line in block.text.split("\n")]
+    share = collector.linked / collector.characters if collector.characters else 0.0
+    if is_list_page(lines, linked_share=share, title=page_title or (sections[0].title if sections else "")):
+        sections = [replace(section, list_page=True) for section in sections]
     return tuple(sections)
+
+
+def _navigation(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
+    """Whether an element is a navigation bar or a page footer (by its tag, role or class)."""
+    if tag in _NAVIGATION_TAGS:
+        return True
+    for name, value in attrs:
+        if name == "role" and value and value.strip().lower() in _NAVIGATION_ROLES:
+            return True
+        if name == "class" and value and any(_NAVIGATION_CLASSES.match(word) for word in value.split()):
+            return True
+    return False
+
+
+def _internal(attrs: list[tuple[str, str | None]]) -> bool:
+    """Whether a link points within its site (a relative address or a fragment)."""
+    href = next((value for name, value in attrs if name == "href"), None)
+    return href is not None and not _EXTERNAL.match(href.strip())
+
+
+def _attributes(text: str) -> list[tuple[str, str | None]]:
+    """The ``role``, ``class`` and ``href`` attributes in a start tag's text after its name."""
+    found = []
+    for match in _ATTRIBUTE.finditer(text):
+        name = match.group(1).lower()
+        if name in ("class", "role", "href"):
+            value = next((v for v in match.group(2, 3, 4) if v is not None), None)
+            found.append((name, unescape(value) if value is not None else None))
+    return found
 
 
 def _tokenize(text: str, sink: _TextCollector) -> None:
@@ -232,7 +309,7 @@ def _tokenize(text: str, sink: _TextCollector) -> None:
         elif text[end - 2] == "/":
             sink.handle_startendtag(name, [])
         else:
-            sink.handle_starttag(name, [])
+            sink.handle_starttag(name, _attributes(text[tag.end():end - 1]) if "=" in text[tag.end():end] else [])
             raw = _RAW_TEXT.get(name)
             if raw is not None:  # script or style: text up to its end tag, never markup
                 close = raw.search(text, end)

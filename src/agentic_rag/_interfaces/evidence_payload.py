@@ -162,7 +162,8 @@ def evidence_payload(result: RunResult | RAGResult, root: Path | None = None, *,
         Best first, each ``{path, start_line, end_line, section, score, corpus, fact_ids,
         focus_start_line, focus_end_line, focus_text, relevance}`` (and ``text`` when
         ``full_text``), and ``page`` or ``cell`` for a
-        passage of a PDF page or a notebook cell (absent otherwise). ``fact_ids`` are the plan's facts the
+        passage of a PDF page or a notebook cell (absent otherwise; ``page_label`` beside
+        ``page`` when the page prints its number). ``fact_ids`` are the plan's facts the
         passage supports (a claim cites it, or the last judge's verdict found it best for the
         fact), in plan order; a parallel run has no plan, so they are ``[]``. ``score`` is the
         retrieval score (the fused score for a parallel run), rounded to 4 places.
@@ -227,7 +228,8 @@ def store_hits_payload(query: str, hits: Sequence[Any], model: RelevanceModel, r
     Returns:
         ``{path, start_line, end_line, section, score, text, corpus, focus_start_line,
         focus_end_line, focus_text, relevance}`` per hit, in the given order, and ``page`` or
-        ``cell`` for a hit on a PDF page or in a notebook cell (absent otherwise). ``score``
+        ``cell`` for a hit on a PDF page or in a notebook cell (absent otherwise), with
+        ``page_label`` for a page that prints its number (or has a label). ``score``
         is rounded to 4 places.
     """
     out = []
@@ -237,6 +239,8 @@ def store_hits_payload(query: str, hits: Sequence[Any], model: RelevanceModel, r
         for key in ("page", "cell"):
             if getattr(h, key, None) is not None:
                 hit[key] = getattr(h, key)
+        if "page" in hit and getattr(h, "page_label", ""):
+            hit["page_label"] = h.page_label
         if getattr(h, "relevance", None) is not None:  # the store's search made the focus
             hit.update({"focus_start_line": h.focus_start_line, "focus_end_line": h.focus_end_line, "focus_text": h.focus_text,
                         "relevance": h.relevance})

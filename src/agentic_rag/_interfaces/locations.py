@@ -11,7 +11,9 @@ lines count lines of a page, of a cell, of the extracted text): a stored chunk o
 carries its line map (``line_marks``), and a quote is placed on its lines through it. Such a
 chunk also says its ``page`` (PDF) or ``cell`` (notebook), which JSON payloads carry beside
 ``path``, ``start_line`` and ``end_line`` (absent for other files) and text shows as
-``report.pdf:p12:3-5`` and ``notes.ipynb:c7:1-4`` (:func:`location_label`). Every path text
+``report.pdf:p12:3-5`` and ``notes.ipynb:c7:1-4`` (:func:`location_label`); a PDF page that
+prints its number (or has a ``/PageLabels`` label) also carries ``page_label``, made by the
+loader, shown as ``report.pdf:p166:3-5 (printed 160)``. Every path text
 output shows goes through :func:`display_path`: a name holding a control character (a newline
 would split a citation across lines), a colon (``x.md:p3:1-2.md`` would read as a page
 citation) or a double quote is shown in double quotes, escaped.
@@ -81,21 +83,26 @@ def display_path(path: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def place_fields(metadata: Mapping[str, Any]) -> dict[str, int]:
-    """``{"page": n}`` or ``{"cell": n}`` from a chunk's metadata (``{}`` for other files)."""
+def place_fields(metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"page": n}`` or ``{"cell": n}`` from a chunk's metadata (``{}`` for other files),
+    with ``page_label`` beside ``page`` when the loader found the number the page prints."""
     for key, _ in _PLACES:
         value = metadata.get(key)
         if is_int(value) and value >= 1:
-            return {key: value}
+            label = metadata.get("page_label") if key == "page" else None
+            return {key: value, "page_label": label} if isinstance(label, str) and label else {key: value}
     return {}
 
 
 def location_label(item: Mapping[str, Any]) -> str:
     """``path:start-end`` of a payload item (a hit, a citation, an evidence passage), with the
     page or cell when it has one: ``report.pdf:p12:3-5``, ``notes.ipynb:c7:1-4``; the path as
-    :func:`display_path` shows it."""
+    :func:`display_path` shows it. A page whose printed number differs from its index shows
+    it after: ``manual.pdf:p166:3-5 (printed 160)``."""
     place = "".join(f"{mark}{item[key]}:" for key, mark in _PLACES if isinstance(item.get(key), int))
-    return f"{display_path(str(item['path']))}:{place}{item['start_line']}-{item['end_line']}"
+    label = item.get("page_label")
+    printed = f" (printed {label})" if isinstance(label, str) and label and isinstance(item.get("page"), int) and label != str(item["page"]) else ""
+    return f"{display_path(str(item['path']))}:{place}{item['start_line']}-{item['end_line']}{printed}"
 
 
 def line_marks(metadata: Mapping[str, Any]) -> tuple[tuple[int, int], ...]:

@@ -174,6 +174,8 @@ _LOCATION = {
     "start_line": {"type": "integer", "minimum": 1, "description": "First line of the span (1-based)."},
     "end_line": {"type": "integer", "minimum": 1, "description": "Last line of the span (inclusive)."},
     "page": {"type": "integer", "minimum": 1, "description": "PDF only: the page; the lines are counted within it."},
+    "page_label": {"type": "string", "description": "PDF only, when known: the number printed on the page or its /PageLabels label, "
+                                                    "what the document's own contents and index use (\"160\" on page 166)."},
     "cell": {"type": "integer", "minimum": 1, "description": "Notebook only: the cell; the lines are counted within it."},
 }
 _PASSAGE = {

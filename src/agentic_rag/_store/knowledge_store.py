@@ -29,6 +29,7 @@ from agentic_rag._retrieval.bm25 import BM25Index
 from agentic_rag._retrieval.vector import VectorIndex
 from agentic_rag._store.indexer import ProgressCallback, run_index, stored_documents
 from agentic_rag._store.layout import StoreSettings
+from agentic_rag._store.list_pages import search_ranked
 from agentic_rag._store.records import IndexReport, StoreHit, StoreStats
 from agentic_rag._store.retriever import StoreRetriever
 from agentic_rag._store.schema import DATABASE_NAME, connect, generation_of, read_meta
@@ -305,7 +306,9 @@ class KnowledgeStore:
             context: Lines of context around each hit's focus lines (>= 0).
 
         Returns:
-            Hits best first (ties by chunk id); ``score`` is the BM25 score.
+            Hits best first (ties by chunk id); ``score`` is the BM25 score. Chunks of pages that
+            only list other pages (an index, a table of contents) come after the rest unless
+            the query asks for one.
 
         Raises:
             InvalidInputError: ``query`` not a string, ``k`` not an int >= 1, ``context`` not
@@ -338,12 +341,12 @@ class KnowledgeStore:
             if unknown:
                 raise InvalidInputError(f"unknown corpus ids {unknown}; the store has {sorted(known)}", stage=_STAGE)
         hits = []
-        for hit in index.search(query, k, corpus_ids=corpus_ids):
+        for hit in search_ranked(index, query, k, corpus_ids=corpus_ids):
             document = index.get(hit.document_id)
             meta = document.metadata
             hits.append(StoreHit(document.id, meta["path"], meta["start_line"], meta["end_line"], hit.score,
                                  document.text, document.corpus_id, meta.get("section", ""), meta.get("page"), meta.get("cell"),
-                                 tuple(tuple(mark) for mark in meta.get("line_marks", ()))))
+                                 tuple(tuple(mark) for mark in meta.get("line_marks", ())), meta.get("page_label", "")))
         return hits
 
     def stats(self) -> StoreStats:

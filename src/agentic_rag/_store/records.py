@@ -129,6 +129,8 @@ class StoreHit(JsonContract):
         focus_text: The focus lines, each after its source line number.
         relevance: Weighted share of the query the chunk covers with its heading path, in
             [0, 1] (``None`` when the hit was not made by a search).
+        page_label: The number the chunk's PDF page prints (``"160"``) or its page label,
+            else ``""``.
     """
 
     chunk_id: str
@@ -142,6 +144,7 @@ class StoreHit(JsonContract):
     page: int | None = None
     cell: int | None = None
     line_marks: tuple[tuple[int, int], ...] = ()
+    page_label: str = ""
     focus_start_line: int | None = None
     focus_end_line: int | None = None
     focus_text: str = ""
@@ -158,6 +161,7 @@ class StoreHit(JsonContract):
             if getattr(self, name) is not None:
                 require_int(getattr(self, name), f"StoreHit.{name}", minimum=1, stage=_STAGE)
         object.__setattr__(self, "line_marks", tuple((int(o), int(n)) for o, n in self.line_marks))
+        require_text(self.page_label, "StoreHit.page_label", stage=_STAGE, allow_empty=True)
         require_text(self.path, "StoreHit.path", stage=_STAGE)
         require_int(self.start_line, "StoreHit.start_line", minimum=1, stage=_STAGE)
         require_int(self.end_line, "StoreHit.end_line", minimum=self.start_line, stage=_STAGE)

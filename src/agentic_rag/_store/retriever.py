@@ -10,6 +10,7 @@ from agentic_rag._contracts import Snippet
 from agentic_rag._contracts.validation import require_int, require_text
 from agentic_rag._retrieval.hits import SearchIndex
 from agentic_rag._retrieval.index_retriever import IndexRetriever, snippet_from_hit
+from agentic_rag._store.list_pages import search_ranked
 
 __all__ = ["IndexSource", "StoreRetriever"]
 
@@ -61,7 +62,8 @@ class StoreRetriever(IndexRetriever):
             corpus_ids: Only search these corpora.
 
         Returns:
-            Snippets by score descending, ties by chunk id.
+            Snippets by score descending, ties by chunk id; chunks of pages that only list
+            other pages after the rest (see :mod:`agentic_rag._store.list_pages`).
 
         Raises:
             InvalidInputError: ``query`` not a string or ``k`` below 1.
@@ -71,7 +73,7 @@ class StoreRetriever(IndexRetriever):
         require_int(k, "k", minimum=1, stage="retriever")
         index = self._current()
         self.index = index
-        hits = index.search(query, k, corpus_ids=corpus_ids, where=self.where)
+        hits = search_ranked(index, query, k, corpus_ids=corpus_ids, where=self.where)
         return tuple(snippet_from_hit(index, hit) for hit in hits)
 
     def __repr__(self) -> str:

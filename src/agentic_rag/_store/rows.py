@@ -2,7 +2,8 @@
 
 A chunk of a PDF page or a notebook cell keeps its ``page`` or ``cell``, and a chunk of any
 extracted text (PDF, Word, notebook) its line map as JSON in ``line_marks``; the documents
-read back carry them in their metadata exactly as :meth:`Chunk.to_document` puts them, so an
+read back carry them in their metadata (and the page's label and kind, kept as a JSON object
+in ``page_facts``) exactly as :meth:`Chunk.to_document` puts them, so an
 index rebuilt from the rows equals the one built while indexing. A version 1 store (no such
 columns) is read with none of them.
 """
@@ -15,21 +16,36 @@ from collections.abc import Iterator, Sequence
 
 from agentic_rag._contracts import Document
 from agentic_rag._contracts.validation import is_int
-from agentic_rag._ingest.chunker import Chunk, chunk_metadata
+from agentic_rag._ingest.chunker import LIST_PAGE, Chunk, chunk_metadata
 from agentic_rag._store.schema import chunk_columns
 
 __all__ = ["INSERT_CHUNK", "chunk_row", "marks_from_json", "stored_documents"]
 
 #: The statement :func:`chunk_row` fills.
-INSERT_CHUNK = ("INSERT INTO chunks (id, path, corpus_id, n, start_line, end_line, section, title, text, sha256, record_id, page, cell, line_marks) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+INSERT_CHUNK = ("INSERT INTO chunks (id, path, corpus_id, n, start_line, end_line, section, title, text, sha256, record_id, page, cell, line_marks, "
+                "page_facts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
 
 def chunk_row(chunk: Chunk, corpus_id: str) -> tuple[object, ...]:
     """The values of :data:`INSERT_CHUNK` for ``chunk`` in ``corpus_id``."""
     marks = json.dumps([list(mark) for mark in chunk.line_marks], separators=(",", ":")) if chunk.line_marks else ""
+    facts = {key: value for key, value in (("page_label", chunk.page_label), ("page_kind", LIST_PAGE if chunk.list_page else "")) if value}
     return (chunk.id, chunk.path, corpus_id, chunk.n, chunk.start_line, chunk.end_line, chunk.section, chunk.title, chunk.text,
-            chunk.sha256, chunk.record_id, chunk.page, chunk.cell, marks)
+            chunk.sha256, chunk.record_id, chunk.page, chunk.cell, marks, json.dumps(facts, sort_keys=True) if facts else "")
+
+
+def _facts(value: object) -> tuple[str, bool]:
+    """``(page_label, list_page)`` from a stored ``page_facts`` (nothing for a malformed one)."""
+    if not isinstance(value, str) or not value:
+        return "", False
+    try:
+        facts = json.loads(value)
+    except ValueError:
+        return "", False
+    if not isinstance(facts, dict):
+        return "", False
+    label = facts.get("page_label")
+    return (label if isinstance(label, str) else ""), facts.get("page_kind") == LIST_PAGE
 
 
 def marks_from_json(value: object) -> tuple[tuple[int, int], ...]:
@@ -68,7 +84,9 @@ def stored_documents(connection: sqlite3.Connection, corpus_ids: Sequence[str] |
         ``end_line``, ``section``, ``sha256`` (and ``record_id`` for records, ``page`` or
         ``cell`` and ``line_marks`` for extracted text).
     """
-    places = "page, cell, line_marks" if "line_marks" in chunk_columns(connection) else "NULL, NULL, ''"
+    columns = chunk_columns(connection)
+    places = "page, cell, line_marks" if "line_marks" in columns else "NULL, NULL, ''"
+    places += ", page_facts" if "page_facts" in columns else ", ''"
     query = f"SELECT id, path, corpus_id, start_line, end_line, section, title, text, sha256, record_id, {places} FROM chunks"
     parameters: tuple[str, ...] = ()
     if corpus_ids is not None:
@@ -79,6 +97,6 @@ def stored_documents(connection: sqlite3.Connection, corpus_ids: Sequence[str] |
         rows = cursor.fetchmany(batch)
         if not rows:
             return
-        for chunk_id, path, corpus_id, start, end, section, title, text, sha, record_id, page, cell, marks in rows:
-            metadata = chunk_metadata(path, start, end, section, sha, record_id, _place(page), _place(cell), marks_from_json(marks))
+        for chunk_id, path, corpus_id, start, end, section, title, text, sha, record_id, page, cell, marks, facts in rows:
+            metadata = chunk_metadata(path, start, end, section, sha, record_id, _place(page), _place(cell), marks_from_json(marks), *_facts(facts))
             yield Document(chunk_id, text, title, corpus_id, metadata)

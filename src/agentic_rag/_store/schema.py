@@ -10,14 +10,17 @@ index files of the current generation (``bm25-<generation>.idx``, optionally
   file's most frequent content words as JSON, the raw material of generated descriptions;
   ``chunking``: a digest of the settings its chunks were made with);
 - ``chunks(id, path, corpus_id, n, start_line, end_line, section, title, text, sha256,
-  record_id, page, cell, line_marks)`` (``page``/``cell``: the PDF page or notebook cell a
-  chunk's lines count in, else NULL; ``line_marks``: the line map of extracted text as JSON,
-  else ``''``).
+  record_id, page, cell, line_marks, page_facts)`` (``page``/``cell``: the PDF page or notebook
+  cell a chunk's lines count in, else NULL; ``line_marks``: the line map of extracted text as
+  JSON, else ``''``; ``page_facts``: what is known of the chunk's page as a JSON object,
+  ``page_label`` and ``page_kind``, else ``''``).
 
 Schema version 2 added ``page``, ``cell`` and ``line_marks``. A version 1 store is read as it
 is (its chunks have no page, cell or line map, as none of its files could) and is upgraded in
 place, by adding the three columns, the next time it is indexed. A store of any other version
-is refused.
+is refused. ``page_facts`` came later within version 2: a store without it is read as if every
+chunk had none, and the column is added the next time the store is indexed (a library that
+does not know it writes rows without it, which read as having none).
 
 A reader opens the database with ``mode=ro``; in a folder it cannot write (a store on a
 read-only mount or shared read-only), where SQLite could not create the WAL's ``-shm`` file,
@@ -58,14 +61,15 @@ CREATE TABLE IF NOT EXISTS chunks (
     id TEXT PRIMARY KEY, path TEXT NOT NULL, corpus_id TEXT NOT NULL, n INTEGER NOT NULL,
     start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, section TEXT NOT NULL, title TEXT NOT NULL,
     text TEXT NOT NULL, sha256 TEXT NOT NULL, record_id TEXT NOT NULL,
-    page INTEGER, cell INTEGER, line_marks TEXT NOT NULL DEFAULT ''
+    page INTEGER, cell INTEGER, line_marks TEXT NOT NULL DEFAULT '', page_facts TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS chunks_by_path ON chunks (path, n);
 CREATE INDEX IF NOT EXISTS files_by_corpus ON files (corpus_id);
 """
 
 
-_PLACE_COLUMNS = {"page": "page INTEGER", "cell": "cell INTEGER", "line_marks": "line_marks TEXT NOT NULL DEFAULT ''"}
+_PLACE_COLUMNS = {"page": "page INTEGER", "cell": "cell INTEGER", "line_marks": "line_marks TEXT NOT NULL DEFAULT ''",
+                  "page_facts": "page_facts TEXT NOT NULL DEFAULT ''"}
 
 
 def connect(directory: Path, *, timeout: float, create: bool = False) -> sqlite3.Connection:
@@ -169,11 +173,13 @@ def create_schema(connection: sqlite3.Connection, directory: Path) -> None:
         write_meta(connection, {"schema_version": str(SCHEMA_VERSION), "generation": "0", "bm25_file": "", "vector_file": ""})
         return
     check_meta(meta, directory)
+    # Version 1 lacks the place columns (its chunks have no page, cell or line map), an early
+    # version 2 store the page facts.
+    present = chunk_columns(connection)
+    for column in _PLACE_COLUMNS:
+        if column not in present:
+            connection.execute(f"ALTER TABLE chunks ADD COLUMN {_PLACE_COLUMNS[column]}")
     if meta["schema_version"] == "1":
-        # Version 1 lacks the place columns; its chunks have no page, cell or line map.
-        for column in _PLACE_COLUMNS:
-            if column not in chunk_columns(connection):
-                connection.execute(f"ALTER TABLE chunks ADD COLUMN {_PLACE_COLUMNS[column]}")
         write_meta(connection, {"schema_version": str(SCHEMA_VERSION)})
 
 

@@ -21,10 +21,11 @@ from agentic_rag._ingest.pdf.content import run_page
 from agentic_rag._ingest.pdf.document import Document, Limits
 from agentic_rag._ingest.pdf.filters import UnsupportedFilterError
 from agentic_rag._ingest.pdf.layout import page_text
-from agentic_rag._ingest.pdf.lexer import PdfError, PdfLimitError
+from agentic_rag._ingest.pdf.lexer import PdfError, PdfLimitError, Ref
+from agentic_rag._ingest.pdf.outline import OutlineEntry, page_labels, read_outline, text_string
 from agentic_rag._ingest.work_budget import IngestLimits, WorkBudget, WorkLimitError, current_work_budget, use_work_budget
 
-__all__ = ["Limits", "PdfError", "PdfExtraction", "PdfLimitError", "PdfPage", "PdfSkippedPage",
+__all__ = ["Limits", "OutlineEntry", "PdfError", "PdfExtraction", "PdfLimitError", "PdfPage", "PdfSkippedPage",
            "extract_pdf", "extract_pdf_strict", "extract_pdf_with_pdftotext"]
 
 _STAGE = "pdf"
@@ -38,10 +39,13 @@ class PdfPage:
     Args:
         number: The 1-based page number.
         text: Lines joined with ``\\n``, paragraphs separated by a blank line.
+        label: The page's label from the file's ``/PageLabels`` (``"160"``, ``"xii"``), else
+            ``""``.
     """
 
     number: int
     text: str
+    label: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,15 +69,20 @@ class PdfExtraction:
         pages: Pages that produced text (empty pages are omitted).
         skipped: Pages skipped with a reason.
         problem: Why the whole file was refused (then ``pages`` is empty), or ``None``.
+        outline: The file's bookmarks in document order (``()`` when it has none).
+        title: The document's title from its ``/Info`` dictionary, else ``""``.
     """
 
     pages: tuple[PdfPage, ...]
     skipped: tuple[PdfSkippedPage, ...]
     problem: str | None = None
+    outline: tuple[OutlineEntry, ...] = ()
+    title: str = ""
 
 
-def _pages(doc: Document, max_pages: int) -> list[dict]:
-    """The page dictionaries in order, inherited attributes copied in."""
+def _pages(doc: Document, max_pages: int, nums: list[int | None] | None = None) -> list[dict]:
+    """The page dictionaries in order, inherited attributes copied in (and each page's object
+    number appended to ``nums``, for the outline's destinations)."""
     root = doc.resolved_dict(doc.trailer.get("Root"))
     pages: list[dict] = []
     seen: set[int] = set()
@@ -91,6 +100,8 @@ def _pages(doc: Document, max_pages: int) -> list[dict]:
         if node.get("Type") == "Page" or (not isinstance(kids, list) and "Contents" in node):
             page = {**inherited, **node}
             pages.append(page)
+            if nums is not None:
+                nums.append(ref.num if isinstance(ref, Ref) else None)
             if len(pages) > max_pages:
                 raise PdfLimitError(f"more than max_pages={max_pages} pages")
             continue
@@ -151,11 +162,13 @@ def _read(data: bytes, max_pages: int, limits: Limits, budget: WorkBudget, stric
         doc = Document(data, limits, budget)
         if doc.trailer.get("Encrypt") is not None:
             return PdfExtraction((), (), "encrypted PDF (decryption is not supported)")
-        page_dicts = _pages(doc, max_pages)
+        page_nums: list[int | None] = []
+        page_dicts = _pages(doc, max_pages, page_nums)
     except (PdfLimitError, WorkLimitError) as exc:
         return PdfExtraction((), (), f"over a work limit: {exc.message}")
     except PdfError as exc:
         return PdfExtraction((), (), f"malformed PDF: {exc.message}")
+    outline, labels, title = _navigation(doc, page_nums, len(page_dicts), strict)
     pages: list[PdfPage] = []
     skipped: list[PdfSkippedPage] = []
     fonts: dict = {}
@@ -191,14 +204,28 @@ def _read(data: bytes, max_pages: int, limits: Limits, budget: WorkBudget, stric
             continue
         images += content.images
         if text.strip():
-            pages.append(PdfPage(number, text))
+            pages.append(PdfPage(number, text, labels[number - 1] if number <= len(labels) else ""))
     if not pages:
         if skipped and len(skipped) == len(page_dicts):
             return PdfExtraction((), tuple(skipped), f"no page could be read ({skipped[0].reason})")
         if images:
             return PdfExtraction((), tuple(skipped), "no extractable text: image-only or scanned PDF without a text layer (no OCR)")
         return PdfExtraction((), tuple(skipped), "no extractable text on any page")
-    return PdfExtraction(tuple(pages), tuple(skipped))
+    return PdfExtraction(tuple(pages), tuple(skipped), outline=outline, title=title)
+
+
+def _navigation(doc: Document, page_nums: list[int | None], count: int,
+                strict: bool) -> tuple[tuple[OutlineEntry, ...], tuple[str, ...], str]:
+    """The outline, the page labels and the title; a broken one costs only itself, never the text."""
+    try:
+        title = " ".join(text_string(doc.resolve(doc.resolved_dict(doc.trailer.get("Info")).get("Title"))).split())
+        return read_outline(doc, page_nums), page_labels(doc, count), title
+    except (PdfError, WorkLimitError):
+        return (), (), ""
+    except Exception:  # noqa: BLE001 - outside strict mode, a bug here costs the bookmarks, not the file
+        if strict:
+            raise
+        return (), (), ""
 
 
 def extract_pdf(data: bytes, *, max_pages: int = 2000, limits: Limits | None = None,
