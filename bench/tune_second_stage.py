@@ -66,7 +66,7 @@ def prepared(keep: str, names: list[str] | None = None) -> list[tuple[list[list[
     return out
 
 
-def evaluate(data: list, weights: SecondStageWeights, k: int = 5) -> tuple[int, int, int, float]:
+def evaluate(data: list, weights: SecondStageWeights, k: int = 5, full: int = FULL_FOCUS_HITS, rest: str = "atom") -> tuple[int, int, int, float]:
     printed = top = found = 0
     size = 0
     for parts, question, model, candidates in data:
@@ -83,9 +83,9 @@ def evaluate(data: list, weights: SecondStageWeights, k: int = 5) -> tuple[int, 
             kept.append((h, v))
             scores.append(score)
         kept = kept[:worth_reading(scores, weights.keep_ratio)]
-        kept = [(h, v if rank < FULL_FOCUS_HITS else view_passage(question, h.text, model, title=h.section, marks=h.line_marks, max_lines=1))
+        kept = [(h, v if rank < full else view_passage(question, h.text, model, title=h.section, marks=h.line_marks, max_lines=1))
                 for rank, (h, v) in enumerate(kept)]
-        shown = "\n".join(f"{h.path} {h.section}\n{v.numbered_text}" for h, v in kept)
+        shown = "\n".join(f"{h.path} {h.section}\n{v.numbered_text if rank < full or rest == 'atom' else ''}" for rank, (h, v) in enumerate(kept))
         size += len(shown.encode()) + 80 * len(kept)
         printed += m.holds_key(shown, parts, every=True)
         found += m.holds_key("\n".join(h.text for h, _ in kept), parts, every=True)
@@ -102,21 +102,22 @@ def main() -> int:
     print(f"{len(data)} answerable dev questions")
     print("| bm25 | focus | relevance | keep | printed | top | in chunks | bytes/question |\n|---|---|---|---|---|---|---|---|")
     rows = []
-    for b, f, r in itertools.product((0.5, 1.0, 2.0), (0.25, 0.5, 1.0), (0.0, 0.25, 0.5)):
+    for b, f, r in [] and itertools.product((0.5, 1.0, 2.0), (0.25, 0.5, 1.0), (0.0, 0.25, 0.5)):
         if b == f == r == 0:
             continue
         weights = SecondStageWeights(b, f, r, 0.0)
         rows.append((evaluate(data, weights), weights))
-    rows.sort(key=lambda row: (-(row[0][0] + row[0][1]), row[0][3]))
     for (printed, top, found, size), w in rows[:15]:
         print(f"| {w.bm25} | {w.focus} | {w.relevance} | {w.keep_ratio} | {printed} | {top} | {found} | {size:.0f} |")
     from agentic_rag._store.second_stage import DEFAULT_WEIGHTS
     (printed, top, found, size), w = evaluate(data, DEFAULT_WEIGHTS), DEFAULT_WEIGHTS
     print(f"| {w.bm25} | {w.focus} | {w.relevance} | {w.keep_ratio} | {printed} | {top} | {found} | {size:.0f} |  (the defaults)")
-    for ratio in (0.0, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8):
-        weights = SecondStageWeights(w.bm25, w.focus, w.relevance, ratio)
-        p, t, fo, s = evaluate(data, weights)
-        print(f"| {w.bm25} | {w.focus} | {w.relevance} | {ratio} | {p} | {t} | {fo} | {s:.0f} |")
+    print("| full-focus hits | later hits show | keep | printed | top | in chunks | bytes/question |\n|---|---|---|---|---|---|---|")
+    for full, rest in ((1, "atom"), (2, "atom"), (3, "atom"), (2, "header"), (1, "header")):
+        for ratio in (0.5, 0.6, 0.7, 0.8):
+            weights = SecondStageWeights(w.bm25, w.focus, w.relevance, ratio)
+            p, t, fo, s = evaluate(data, weights, full=full, rest=rest)
+            print(f"| {full} | {rest} | {ratio} | {p} | {t} | {fo} | {s:.0f} |")
     return 0
 
 

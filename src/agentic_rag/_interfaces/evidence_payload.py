@@ -5,11 +5,12 @@ whatever its status, so an agent can read them and decide for itself. Every pass
 ``search`` hit says how much of the query it covers (``relevance``, in [0, 1]) and which of its
 lines answer best (``focus_start_line`` / ``focus_end_line``, inside the chunk's lines).
 
-Relevance is :meth:`~agentic_rag._text.relevance.RelevanceModel.coverage`: the share of the
-query's terms found in the passage (with its section title), each term weighted by its inverse
-document frequency in the store, so names, identifiers and numbers must match while ordinary
-words the store never uses weigh little. Built over one store's statistics, it is comparable
-across queries of that store. Below :data:`WEAK_RELEVANCE` a hit is a weak match.
+Relevance is :func:`~agentic_rag._text.answer_likelihood.answer_likelihood`: the estimated
+chance that the lines shown of a passage answer the query, from features of that passage alone
+(the IDF-weighted share of the query's terms in the chunk, its focus lines and its heading
+path; whether a focus line states the value the query asks for; whether a name the query
+states is missing), so it is comparable across queries of one store. Below
+:data:`WEAK_RELEVANCE` a hit is a weak match.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ __all__ = [
 ]
 
 WEAK_RELEVANCE = 0.5
-"""Below this ``relevance`` a hit is a weak match (measured on this project's own docs)."""
+"""Below this ``relevance`` a hit is a weak match (the line is placed on the development
+questions: ``bench/fit_relevance.py``)."""
 
 
 SEARCH_FOCUS_LINES = 3
