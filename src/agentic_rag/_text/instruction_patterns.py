@@ -162,7 +162,7 @@ _ADDRESSED = [
      r"(?:\bsi\s+(?:tu\s+es|vous\s+êtes|eres|es\s+usted)|\b(?:falls|wenn)\s+(?:du|sie)|\bse\s+(?:sei|você\s+(?:é|for)|tu\s+és)|\bals\s+(?:je|u)"
      r"|\bjeśli\s+jesteś|\bесли\s+(?:ты|вы))\s+(?:une?\s+|un\s+|una\s+|uma?\s+|ein(?:e)?\s+|een\s+|un['’]\s*)?(?:ia|ki|ai|llm|modèle|modelo|modello|modelem|model|"
      r"sprachmodell|taalmodel|intelligence\s+artificielle|intelligenza\s+artificiale|inteligencia\s+artificial|assistant|asistente|assistente|ии|языковая\s+модель|"
-     r"языковой\s+моделью|нейросеть|бот)"),
+     r"языковой\s+моделью|нейросеть|бот)\b"),
     r"(?:如果|假如)(?:你|您)是(?:一个)?(?:ai|人工智能|语言模型|大模型|助手|机器人)",
     (("あなたが", "もし"), r"(?:もし)?あなたが(?:ai|言語モデル|aiアシスタント|チャットボット)(?:なら|であれば|の場合)"),
     (("당신이", "만약"), r"(?:만약\s*)?당신이\s*(?:ai|언어\s*모델|챗봇|인공지능)(?:이)?라면"),
@@ -180,10 +180,12 @@ _ADDRESSED = [
 ]
 
 _PERSONA = [
-    (("now", "longer"), r"\byou\s+are\s+(?:now\s+|no\s+longer\s+)(?:an?\s+|the\s+|in\s+)?(?:dan\b|unrestricted|unfiltered|jailbroken|uncensored|free\s+from|developer\s+mode|bound|"
-    r"restricted|limited|required|an?\s+ai|(?:ai|helpful|evil|different|new)\s+(?:assistant|ai|model|bot))"),
+    (("now", "longer"), r"\byou\s+are\s+(?:now\s+|no\s+longer\s+)(?:an?\s+|the\s+|in\s+)?(?:dan\b|unrestricted|unfiltered|jailbroken|uncensored|free\s+from|developer\s+mode|"
+    r"(?:bound|restricted|limited|constrained)\s+by\s+(?:any\s+|your\s+|the\s+|its\s+)?(?:rules|guidelines|restrictions|polic(?:y|ies)|instructions|filters|programming|ethics)|an?\s+ai|(?:ai|helpful|evil|different|new)\s+(?:assistant|ai|model|bot))"),
     r"\bact\s+as\s+(?:dan\b|an?\s+(?:unrestricted|unfiltered|jailbroken)|if\s+you\s+(?:have|had)\s+no)",
-    r"\bpretend\s+(?:that\s+)?(?:you\s+are|to\s+be|you're)\b",
+    # "It can pretend to be the server" describes an attack; "pretend to be ..." opening a
+    # sentence, or "pretend you are", asks the reader to.
+    (("pretend",), r"\bpretend\s+(?:that\s+)?(?:you\s+are|you're)\b|(?:^|[.!?:;]\s+|\b(?:please|now|and|you|always|must|should)\s+)pretend\s+to\s+be\b"),
     (("anything", "developer", "jailbreak"), r"\b(?:do\s+anything\s+now|developer\s+mode\s+(?:enabled|on)|jailbreak\s+mode)\b"),
     r"\b(?:reveal|print|show|output|repeat|leak|disclose)\s+(?:me\s+)?(?:your\s+(?:(?:hidden|secret|original|initial|full)\s+)?(?:system\s+prompt|instructions|prompt|guidelines|rules|configuration)"
     r"|the\s+(?:(?:hidden|secret|original|initial|full)\s+)?system\s+prompt)",
