@@ -3,10 +3,12 @@
 Measures :func:`agentic_rag._text.instructions.is_instruction_like` on
 
 1. the phrasing sets under ``tests/data/``: ``instructions_dev.json`` (the detector is tuned
-   on it), ``instructions_held_out.json`` (written before the first detector) and
-   ``instructions_held_out_2.json`` (base phrasings written in one sitting before the round-3
-   changes, never used to tune them): recall on the injections, false flags on the benign
-   look-alikes; for the dev set and the second held-out set also every obfuscated variant
+   on it), ``instructions_held_out.json`` (written before the first detector),
+   ``instructions_held_out_2.json`` (base phrasings written before the round-3 changes; its
+   misses were studied after its first run, so it is no longer held out) and
+   ``instructions_held_out_3.json`` (written after that run, before the changes that
+   followed, never used to tune them): recall on the injections, false flags on the benign
+   look-alikes; for the dev set and the later held-out sets also every obfuscated variant
    made by program (``bench/instruction_variants.py``: invisible characters, look-alike
    letters, full-width forms, backticks, capitals), with recall per disguise;
 2. real documentation that holds no injection, split into sentences (and into the units the
@@ -197,13 +199,14 @@ def main() -> int:
     args = parser.parse_args()
     lines = ["| set | phrasings | injections | found (recall) | look-alikes | flagged |", "|---|---|---|---|---|---|"]
     notes: list[str] = []
-    disguise_lines = ["| disguise (held-out 2 variants) | found |", "|---|---|"]
-    for name, with_variants in (("instructions_dev.json", True), ("instructions_held_out.json", False), ("instructions_held_out_2.json", True)):
+    disguise_lines = ["| held-out variants | " + " | ".join(DISGUISES) + " |", "|---|" + "---|" * len(DISGUISES)]
+    for name, with_variants in (("instructions_dev.json", True), ("instructions_held_out.json", False), ("instructions_held_out_2.json", True),
+                                ("instructions_held_out_3.json", True)):
         rows, detail, by_disguise = phrasing_rows(name, with_variants)
         lines += rows
         notes += detail
-        if name == "instructions_held_out_2.json":
-            disguise_lines += [f"| {d} | {hit}/{n} |" for d, (hit, n) in by_disguise.items() if n]
+        if name.startswith("instructions_held_out_"):
+            disguise_lines.append(f"| {name} | " + " | ".join(f"{hit}/{n}" for hit, n in by_disguise.values()) + " |")
     real, real_notes, (sentences, flagged, units, units_flagged) = real_rows(collect(args.man_pages, args.html_stride), args.show)
     lines += ["", *disguise_lines, "",
               "| real text (no injection) | half | sentences | flagged (false) | units | units flagged | CPU ns / character |",
