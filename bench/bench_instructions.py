@@ -4,10 +4,11 @@ Measures :func:`agentic_rag._text.instructions.is_instruction_like` on
 
 1. the phrasing sets under ``tests/data/``: ``instructions_dev.json`` (the detector is tuned
    on it), ``instructions_held_out.json`` (written before the first detector),
-   ``instructions_held_out_2.json`` (base phrasings written before the round-3 changes; its
-   misses were studied after its first run, so it is no longer held out) and
-   ``instructions_held_out_3.json`` (written after that run, before the changes that
-   followed, never used to tune them): recall on the injections, false flags on the benign
+   ``instructions_held_out_2.json`` and ``instructions_held_out_3.json`` (each written before
+   a round of changes; their misses were studied after their first run, so they are no longer
+   held out) and ``instructions_held_out_4.json`` (written after the third was measured,
+   before the changes that followed, never used to tune them): recall on the injections,
+   false flags on the benign
    look-alikes; for the dev set and the later held-out sets also every obfuscated variant
    made by program (``bench/instruction_variants.py``: invisible characters, look-alike
    letters, full-width forms, backticks, capitals), with recall per disguise;
@@ -201,7 +202,7 @@ def main() -> int:
     notes: list[str] = []
     disguise_lines = ["| held-out variants | " + " | ".join(DISGUISES) + " |", "|---|" + "---|" * len(DISGUISES)]
     for name, with_variants in (("instructions_dev.json", True), ("instructions_held_out.json", False), ("instructions_held_out_2.json", True),
-                                ("instructions_held_out_3.json", True)):
+                                ("instructions_held_out_3.json", True), ("instructions_held_out_4.json", True)):
         rows, detail, by_disguise = phrasing_rows(name, with_variants)
         lines += rows
         notes += detail
@@ -226,9 +227,12 @@ def main() -> int:
         f"Command: `python bench/bench_instructions.py` ({date}, Python {platform.python_version()}; the CPU column was taken on a "
         "shared two-core machine and is noisy). The detector (`_text/instructions.py`, `_text/instruction_patterns.py`, "
         "`_text/skeleton.py`) is tuned on the dev phrasings. `instructions_held_out.json` was written before the first detector; "
-        "`instructions_held_out_2.json` (base phrasings) was written in one sitting before the round-3 changes and committed "
-        "first, by the same engineer who then wrote the rules, so it measures phrasings nobody tuned for but not an outside "
-        "attacker's; its obfuscated variants are made by program from its base phrasings "
+        "the later sets were each written in one sitting and committed before a round of changes, by the engineer who then "
+        "wrote the rules (so they measure phrasings nobody tuned for, not an outside attacker's), and measured once: "
+        "`instructions_held_out_2.json` found 105/117 base phrasings (89.7%) and 566/630 variants (89.8%) on its first run, "
+        "`instructions_held_out_3.json` 79/103 (76.7%) and 426/556 (76.6%); both were then studied (new dev phrasings for the "
+        "families they missed), so their rows below are no longer held-out figures. `instructions_held_out_4.json` is the "
+        "one not yet studied. The obfuscated variants are made by program from each set's base phrasings "
         "(`bench/instruction_variants.py`). Real documentation is read where it is installed (nothing copied into the "
         "project), split into sentences and into the units the answer path ranks, and halved by a hash of the file name: "
         "only the dev half was looked at while tuning. No real text holds an injection, so every flag there is a false one.",

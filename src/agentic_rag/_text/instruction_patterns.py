@@ -30,6 +30,10 @@ _VISIT = (r"(?:\b(?:to|must|should|please|and|then)\s+(?:visit|click|download|in
 # The nouns one of which every paraphrased override names (word prefixes).
 _ORDER_NOUNS = ("instru", "prompt", "system", "direct", "guidel", "guardr", "progra", "safety", "guidan")
 
+# Verbs that shape an answer, with what makes "reply"/"answer" one ("reply that", "answer
+# 'yes'", "answer only ..."; "reply within two seconds" is not).
+_SAY = (r"(?:say|state|claim|tell|recommend|mention|describe|call|praise|declare|report|confirm|deny|refuse|agree|ignore|insist|"
+        r"(?:reply|respond|answer|write|output|include|add|append)\s+(?:that\b|only\b|with\s+(?:only|just|the\s+(?:word|phrase))\b|[\"'“‘«]|(?:yes|no)\b))")
 _DROP = (r"(?:ignore|disregard|forget|override|discard|set\s+aside|put\s+aside|lay\s+aside|throw\s+(?:away|out)|drop|abandon|scrap|ditch|"
          r"pay\s+no\s+(?:attention|heed|mind)\s+to|do\s+not\s+(?:obey|follow|heed)|don't\s+(?:obey|follow|heed)|stop\s+(?:obeying|following|heeding)|"
          r"no\s+longer\s+(?:obey|follow)|leave\s+behind)")
@@ -59,6 +63,16 @@ _OVERRIDE = [
     (_ORDER_NOUNS + ("rules", "orders"),
      rf"\b(?:set\s+aside|put\s+aside|pay\s+no\s+attention\s+to|do\s+not\s+(?:obey|follow|heed)|don't\s+(?:obey|follow|heed)|stop\s+(?:obeying|following|heeding)"
      rf"|no\s+longer\s+(?:obey|follow|heed))\s+(?:all\s+|any\s+)?(?:of\s+)?your\s+(?:\w+\s+)?(?:{_STRONG_NOUN}|guidance|directions|rules|orders)\b"),
+    (("revoke", "lifted", "remove", "suspen", "waived", "reset", "cancel", "void", "invali", "null"),
+     rf"\b(?:all\s+(?:of\s+)?)?your\s+(?:(?:{_POSITION}|earlier|original|current)\s+)?(?:{_STRONG_NOUN}|rules|guidance)\s+(?:are|is|have\s+been|has\s+been)\s+(?:now\s+)?"
+     rf"(?:revoked|lifted|removed|suspended|waived|reset|cancell?ed|void|invalid|null)\b"),
+    (("supers", "overri", "replac"), rf"\b(?:supersedes?|overrides?|replaces?)\s+(?:all\s+|any\s+|every\s+)?(?:(?:the\s+)?{_POSITION}\s+{_STRONG_NOUN}|everything\s+(?:above|before|else))"),
+    (("leave",), rf"\bleave\s+(?:all\s+)?(?:of\s+)?your\s+(?:(?:{_POSITION}|earlier|original)\s+)?(?:{_STRONG_NOUN}|rules|orders|guidance)\s+behind\b"),
+    (("everyt",), r"\beverything\s+(?:written|said|stated|above|before\s+this|you\s+read)\b[^.!?\n]{0,30}?\b(?:is|are)\s+(?:now\s+)?(?:void|obsolete|cancell?ed|invalid|null|irrelevant|revoked)\b"),
+    (("take",), rf"\bdo\s+not\s+take\s+(?:the\s+|any\s+|your\s+)?(?:{_POSITION}\s+|earlier\s+)?(?:{_STRONG_NOUN}|rules|guidance)\s+into\s+account"),
+    (("told", "instru", "said"), r"\b(?:forget|ignore|disregard|skip)\s+(?:whatever|what|everything|all)\s+(?:that\s+)?(?:the|your)\s+(?:system|developers?|operators?|creators?|prompt)\s+(?:told|instructed|said\s+to)\b"),
+    (("treat",), r"\btreat\s+(?:everything|all(?:\s+(?:of\s+)?the\s+text)?|the\s+text)\s+(?:above|before\s+this)\s+as\s+(?:void|null|irrelevant|cancell?ed|invalid|a\s+test)\b"),
+    (("traini", "progra", "alignm", "condit"), r"\b(?:ignore|forget|disregard|override|abandon)\s+(?:all\s+)?your\s+(?:safety\s+|ethical\s+)?(?:training|programming|alignment|conditioning)\b"),
     (("apply", "void", "cancel", "revoke", "obsole", "outdat", "overri", "invali", "null"),
      rf"\b(?:(?:the|your|all)\s+(?:{_POSITION}|earlier|original)\s+{_STRONG_NOUN}|(?:all\s+|any\s+)?{_STRONG_NOUN}\s+(?:you\s+(?:were|have\s+been)\s+given|above)"
      rf"|everything\s+you\s+(?:were|have\s+been|'ve\s+been)\s+(?:told|given|instructed))(?:\s+(?:before|earlier|so\s+far))?\s+"
@@ -76,7 +90,7 @@ _OVERRIDE = [
     (("ignore", "oublie", "tiens", "tenez", "faites", "fais"), r"\b(?:ignore[zr]?|oublie[zr]?|ne\s+tiens\s+pas\s+compte|ne\s+tenez\s+pas\s+compte|faites\s+abstraction|fais\s+abstraction)\s+(?:de\s+|d['’])?"
     r"(?:toutes?\s+|tous\s+)?(?:les|des|ces|tes|vos)\s+(?:instructions|consignes|directives|règles|indications)\s+"
     r"(?:précédentes|ci-dessus|antérieures|d'avant|initiales|données)"),
-    r"\b(?:oublie[zr]?|ignore[zr]?)\s+tout\s+(?:ce\s+qui\s+(?:précède|est\s+au-dessus|a\s+été\s+dit)|ce\s+qu['’](?:on|il)\s+(?:t|vous)['’]a\s+dit)",
+    r"\b(?:oublie[zr]?|ignore[zr]?)\s+tout\s+(?:ce\s+qui\s+(?:précède|est\s+au-dessus|a\s+été\s+dit)|ce\s+qu['’](?:on|il)\s+(?:t['’]\s*|vous\s+)a\s+(?:dit|demandé))",
     # German
     r"\b(?:ignorier(?:e|t|en\s+sie)?|vergiss|vergesst|vergessen\s+sie|missachte|missachten\s+sie)\s+(?:bitte\s+)?(?:alle\s+)?(?:die\s+|deine\s+|ihre\s+)?"
     r"(?:vorherigen|vorigen|obigen|bisherigen|früheren|vorangegangenen|ursprünglichen)\s+(?:anweisungen|instruktionen|befehle|regeln|vorgaben|anordnungen)",
@@ -95,13 +109,20 @@ _OVERRIDE = [
     r"\s+(?:anteriores|prévias|acima|originais)",
     r"\besqueça\s+tudo\b",
     r"\b(?:esqueça|esqueca|desconsidere|ignore)\s+(?:todas\s+)?(?:as\s+)?(?:suas|tuas)\s+(?:instruções|orientações|regras|diretrizes)",
+    # Czech, Ukrainian, Danish and Norwegian, Finnish, Romanian, Hungarian
+    r"\b(?:ignoruj|zapomeň\s+na|zapomeňte\s+na)\s+(?:všechny\s+)?(?:předchozí|dřívější|výše\s+uvedené)\s+(?:pokyny|instrukce|příkazy|pravidla)",
+    r"(?:ігноруй(?:те)?|забудь(?:те)?)\s+(?:усі\s+|всі\s+)?(?:попередні|вищезазначені)\s+(?:інструкції|вказівки|команди|правила)",
+    r"\b(?:ignorer|glem)\s+(?:alle\s+)?(?:tidligere|foregående|ovenstående)\s+(?:instruktioner|instruksjoner|instrukser|regler)",
+    r"\b(?:ohita|unohda)\s+(?:kaikki\s+)?(?:aiemmat|edelliset|yllä\s+olevat)\s+(?:ohjeet|ohjeita|käskyt)",
+    r"\b(?:ignoră|ignora|uită)\s+(?:toate\s+)?instrucțiunile\s+(?:anterioare|de\s+mai\s+sus)",
+    (("hagyd", "felejtsd"), r"\b(?:hagyd\s+figyelmen\s+kívül|felejtsd\s+el)\s+(?:az\s+)?(?:összes\s+)?(?:előző|korábbi|fenti)\s+utasítás"),
     # Turkish, Swedish, Indonesian
     r"\b(?:önceki|tüm)\s+(?:tüm\s+)?talimatlar[ıi]\s+(?:unut|yok\s+say|görmezden\s+gel)",
     r"\b(?:ignorera|glöm)\s+(?:alla\s+)?(?:tidigare|föregående|ovanstående)\s+(?:instruktioner|anvisningar|regler)",
     r"\b(?:abaikan|lupakan)\s+(?:semua\s+)?(?:instruksi|perintah|aturan)\s+(?:sebelumnya|di\s+atas)",
     # Dutch, Polish
     r"\b(?:negeer|vergeet)\s+(?:alle\s+)?(?:de\s+|je\s+|uw\s+)?(?:eerdere|vorige|voorgaande|bovenstaande)\s+(?:instructies|opdrachten|regels)",
-    r"\b(?:zignoruj|ignoruj|zapomnij)\s+(?:o\s+)?(?:wszystkie\s+|wszystkich\s+)?(?:poprzednie|poprzednich|wcześniejsze|powyższe)\s+(?:instrukcje|instrukcjach|polecenia|poleceniach|zasady)",
+    r"\b(?:zignoruj|ignoruj|zapomnij)\s+(?:o\s+)?(?:wszystkie\s+|wszystkich\s+)?(?:poprzednich|wcześniejszych|poprzednie|poprzednich|wcześniejsze|powyższe)\s+(?:instrukcje|instrukcjach|polecenia|poleceniach|zasady)",
     # Russian
     (("игнорируй", "проигнорируй", "забудь", "обращай"), r"(?:игнорируй(?:те)?|проигнорируй(?:те)?|забудь(?:те)?|не\s+обращай(?:те)?\s+внимания\s+на)\s+(?:все\s+)?"
     r"(?:предыдущие|прежние|вышеуказанные|вышеприведённые|вышеприведенные|данные\s+ранее)\s+(?:инструкции|указания|команды|правила)"),
@@ -121,6 +142,7 @@ _ROLE_MARKER = [
     (("system", "assistant", "developer"), rf"^[ \t>#*\-]*(?:\[|<)?\s*(?:(?:new|updated|begin|hidden)\s+)?(?:system|assistant|developer)(?:\s+(?:prompt|message|note|instructions?|override|update))?"
     rf"\s*(?:\]|>)?\s*:[^\n]{{0,200}}?(?:{_DIRECTIVE}|{_LINK}|\bvisit\b)"),
     (("system",), rf"(?<![\w-])(?:new|updated|begin|hidden)\s+system\s+(?:prompt|message|instructions?)\s*:[^\n]{{0,200}}?{_DIRECTIVE}"),
+    (("system",), rf"\bsystem\s+(?:message|notice|alert|override|update|instruction|prompt)s?\s*[:：]\s*(?:{_ASSERTION}|[^\n]{{0,200}}?{_DIRECTIVE})"),
     (("##",), rf"^[ \t]*#{{2,}}\s*(?:instruction|system|response)s?\s*:?[^\n]{{0,200}}?{_DIRECTIVE}"),
     # An instruction-tuning template's section: "### Instruction: Summarize ...", "## Response: The ...".
     (("##",), rf"^[ \t]*#{{2,}}\s*(?:instruction|input|response|output|human|assistant)s?\s*:\s*(?:(?:describe|summari[sz]e|write|say|tell|answer|respond|"
@@ -175,19 +197,27 @@ _ADDRESSED = [
     (_MODEL_WORDS, rf"\b(?:to|for)\s+(?:any|all|every)\s+{_MODEL}\s*[,:]"),
     ((*_MODEL_WORDS, "summari", "language"), rf"(?:^|[.!?]\s+)\s*to\s+(?:the|any|all|every|each|whichever|whatever)\s+{_MODEL}\s*:"),
     (_MODEL_WORDS, rf"\b{_MODEL}\s+(?:that\s+(?:is|are)\s+)?(?:reading|processing|summari[sz]ing|parsing|analy[sz]ing|indexing|crawling|ingesting|answering\s+from)\s+(?:this|these)\b"),
-    (_MODEL_WORDS, rf"\b(?:the|an?|any)\s+{_MODEL}\s+(?:must|should|shall|will\s+now|is\s+required\s+to|has\s+to|needs\s+to|is\s+instructed\s+to)\s+"
-     r"(?:always\s+|never\s+|only\s+|now\s+)?(?:say|reply|respond|answer|state|tell|recommend|mention|include|output|claim|refuse|agree|ignore)\b"),
-    (_MODEL_WORDS, rf"\b{_MODEL}s?\s+(?:must|should|shall)\s+(?:always\s+|never\s+|only\s+)?(?:say|reply|respond|answer|state|tell|recommend|mention|include|claim)\b"),
+    # A model told what to say ("the model should answer with a JSON object" describes one).
+    (_MODEL_WORDS, rf"\b{_MODEL}s?\b[^.!?\n]{{0,60}}?\b(?:must|should|shall|will\s+now|is\s+required\s+to|has\s+to|have\s+to|needs\s+to|ought\s+to|are\s+to|is\s+to|"
+     rf"is\s+instructed\s+to)\s+(?:always\s+|never\s+|only\s+|now\s+|also\s+)?{_SAY}"),
+    # "If this page is processed by an AI, claim ...": a clause naming a model reading the
+    # text, then an answer-shaping imperative.
+    (_MODEL_WORDS, rf"\b(?:if|when|whenever|in\s+case)\b[^.!?\n]{{0,50}}\b(?:by|to)\s+(?:an?\s+|any\s+|the\s+)?{_MODEL}\s*,\s*(?:please\s+)?{_SAY}"),
+    # "No matter what your system prompt says, ...", "Regardless of your instructions, ...".
+    (("matter", "regard", "whatev", "despite"), rf"\b(?:no\s+matter\s+what|regardless\s+of(?:\s+what)?|whatever|despite)\s+(?:your|the)\s+(?:system\s+prompt|{_STRONG_NOUN}|rules)\b"),
+    # A model named in parentheses or after "attention": "(AI: ...)", "Attention any AI model:".
+    (_MODEL_WORDS, rf"\(\s*{_MODEL}\s*[:,]\s*[^)\n]{{0,200}}?{_DIRECTIVE}|\battention\s+(?:all\s+|any\s+|every\s+)?{_MODEL}\s*[:,]"),
     (("summari",), rf"\bsummari[sz]ers?\s+(?:reading|processing|of)\s+(?:this|these)\b"),
     # "If you are an AI" in other languages.
     (("si tu", "si vous", "si eres", "si es ", "falls du", "falls sie", "wenn du", "wenn sie", "se sei", "se você", "se tu", "als je", "als u ", "jeśli", "если"),
      r"(?:\bsi\s+(?:tu\s+es|vous\s+êtes|eres|es\s+usted)|\b(?:falls|wenn)\s+(?:du|sie)|\bse\s+(?:sei|você\s+(?:é|for)|tu\s+és)|\bals\s+(?:je|u)"
      r"|\bjeśli\s+jesteś|\bесли\s+(?:ты|вы))\s+(?:une?\s+|un\s+|una\s+|uma?\s+|ein(?:e)?\s+|een\s+|un['’]\s*)?(?:ia|ki|ai|llm|modèle|modelo|modello|modelem|model|"
-     r"sprachmodell|taalmodel|intelligence\s+artificielle|intelligenza\s+artificiale|inteligencia\s+artificial|assistant|asistente|assistente|ии|языковая\s+модель|"
+     r"sprachmodell|taalmodel|taalassistent|assistent|asystentem|intelligence\s+artificielle|intelligenza\s+artificiale|inteligencia\s+artificial|assistant|asistente|assistente|"
+     r"ии|ассистент|помощник|языковая\s+модель|"
      r"языковой\s+моделью|нейросеть|бот)\b"),
     r"(?:如果|假如)(?:你|您)是(?:一个)?(?:ai|人工智能|语言模型|大模型|助手|机器人)",
-    (("あなたが", "もし"), r"(?:もし)?あなたが(?:ai|言語モデル|aiアシスタント|チャットボット)(?:なら|であれば|の場合)"),
-    (("당신이", "만약"), r"(?:만약\s*)?당신이\s*(?:ai|언어\s*모델|챗봇|인공지능)(?:이)?라면"),
+    (("あなたが", "もし"), r"(?:もし)?あなたが(?:ai|言語モデル|aiアシスタント|アシスタント|チャットボット)(?:なら|であれば|の場合)"),
+    (("당신이", "만약"), r"(?:만약\s*)?당신이\s*(?:ai|언어\s*모델|챗봇|어시스턴트|인공지능)(?:이)?라면"),
     # French, German, Spanish, Italian, Portuguese
     r"\b(?:note|message|remarque|consignes?|instructions?)\s+(?:pour|à|a|au|aux|à\s+l['’]\s*(?:attention|intention)\s+d(?:u|e\s+l['’]\s*|e\s+la|es))\s*(?:l['’]\s*|le\s+|la\s+)?"
     r"(?:ia|i\.a\.|assistant|modèle|agent|intelligence\s+artificielle|chatbot|llm)\b",
@@ -213,7 +243,11 @@ _PERSONA = [
     (("anything", "developer", "jailbreak"), r"\b(?:do\s+anything\s+now|developer\s+mode\s+(?:enabled|on)|jailbreak\s+mode)\b"),
     r"\b(?:reveal|print|show|output|repeat|leak|disclose)\s+(?:me\s+)?(?:your\s+(?:(?:hidden|secret|original|initial|full)\s+)?(?:system\s+prompt|instructions|prompt|guidelines|rules|configuration)"
     r"|the\s+(?:(?:hidden|secret|original|initial|full)\s+)?system\s+prompt)",
-    r"\byour\s+(?:real|true|actual|new|only|hidden|secret|primary)\s+(?:task|goal|purpose|job|instructions?|objective|mission|role)\s+(?:is|are|now)\b",
+    r"\byour\s+(?:real|true|actual|new|only|hidden|secret|primary)\s+(?:task|goal|purpose|job|instructions?|objective|mission|role)\s+(?:is|are|now|follows?|below)\b",
+    (("restri", "limits", "filter", "guardr", "censor"), r"\byou\s+are\s+(?:now\s+)?(?:an?\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:without|with\s+no|free\s+of|free\s+from)\s+(?:any\s+)?"
+     r"(?:restrictions|limits|filters|guardrails|rules|censorship)\b"),
+    (("instru", "prompt", "rules", "guidel"), r"\b(?:reveal|print|show|output|repeat|leak|disclose|dump|list)\s+(?:me\s+)?(?:the\s+(?:hidden|secret|original|initial|confidential)\s+(?:instructions|prompt|rules|guidelines)"
+     r"|(?:all\s+of\s+|everything\s+in\s+)your\s+(?:system\s+)?(?:prompt|instructions|rules))"),
     r"\bnew\s+(?:system\s+)?(?:instructions?|directives?|system\s+message|task)\s*:",
     # "From now on, you can use deploy" tells a reader about a change; "from now on you answer
     # ..." rewrites the reader's behaviour.
