@@ -239,7 +239,9 @@ def main() -> int:
         "",
         table,
         "",
-        *(f"- {note}" for note in notes),
+        "Misses and false flags of the base phrasings and real text (a variant's are printed, not listed here):",
+        "",
+        *(f"- {note}" for note in notes if "missed (" not in note and "(variant)" not in note),
     ])
     replace_section(DOC, START, END, text)
     return 0

@@ -30,8 +30,9 @@ __all__ = ["LOADER_VERSION", "StoreSettings", "index_file_names", "is_index_file
 LOADER_VERSION = 2
 
 # Formats whose loader changed since: their files alone are re-read once (HTML templates are
-# skipped now; a ``.txt`` file may be read as reStructuredText).
-_FORMAT_VERSIONS = {".html": 2, ".htm": 2, ".txt": 2}
+# skipped now; a ``.txt`` file may be read as reStructuredText; 3: HTML text a browser hides
+# is left out).
+_FORMAT_VERSIONS = {".html": 3, ".htm": 3, ".txt": 2}
 
 _INDEX_FILE = re.compile(r"^\.?(bm25|vector)-\d+\.idx(\..*\.tmp)?$")
 
