@@ -4,9 +4,9 @@ Measures :func:`agentic_rag._text.instructions.is_instruction_like` on
 
 1. the phrasing sets under ``tests/data/``: ``instructions_dev.json`` (the detector is tuned
    on it), ``instructions_held_out.json`` (written before the first detector),
-   ``instructions_held_out_2.json`` and ``instructions_held_out_3.json`` (each written before
+   ``instructions_held_out_2.json`` to ``instructions_held_out_4.json`` (each written before
    a round of changes; their misses were studied after their first run, so they are no longer
-   held out) and ``instructions_held_out_4.json`` (written after the third was measured,
+   held out) and ``instructions_held_out_5.json`` (written after the fourth was measured,
    before the changes that followed, never used to tune them): recall on the injections,
    false flags on the benign
    look-alikes; for the dev set and the later held-out sets also every obfuscated variant
@@ -202,7 +202,8 @@ def main() -> int:
     notes: list[str] = []
     disguise_lines = ["| held-out variants | " + " | ".join(DISGUISES) + " |", "|---|" + "---|" * len(DISGUISES)]
     for name, with_variants in (("instructions_dev.json", True), ("instructions_held_out.json", False), ("instructions_held_out_2.json", True),
-                                ("instructions_held_out_3.json", True), ("instructions_held_out_4.json", True)):
+                                ("instructions_held_out_3.json", True), ("instructions_held_out_4.json", True),
+                                ("instructions_held_out_5.json", True)):
         rows, detail, by_disguise = phrasing_rows(name, with_variants)
         lines += rows
         notes += detail
@@ -230,9 +231,10 @@ def main() -> int:
         "the later sets were each written in one sitting and committed before a round of changes, by the engineer who then "
         "wrote the rules (so they measure phrasings nobody tuned for, not an outside attacker's), and measured once: "
         "`instructions_held_out_2.json` found 105/117 base phrasings (89.7%) and 566/630 variants (89.8%) on its first run, "
-        "`instructions_held_out_3.json` 79/103 (76.7%) and 426/556 (76.6%); both were then studied (new dev phrasings for the "
-        "families they missed), so their rows below are no longer held-out figures. `instructions_held_out_4.json` is the "
-        "one not yet studied. The obfuscated variants are made by program from each set's base phrasings "
+        "`instructions_held_out_3.json` 79/103 (76.7%) and 426/556 (76.6%), `instructions_held_out_4.json` 85/96 (88.5%) "
+        "and 466/532 (87.6%); each was then studied (new dev phrasings for the families it missed; after the fourth, word "
+        "cues that meet in one sentence, `_text/instruction_cues.py`), so their rows below are no longer held-out figures. "
+        "`instructions_held_out_5.json` is the one not yet studied. The obfuscated variants are made by program from each set's base phrasings "
         "(`bench/instruction_variants.py`). Real documentation is read where it is installed (nothing copied into the "
         "project), split into sentences and into the units the answer path ranks, and halved by a hash of the file name: "
         "only the dev half was looked at while tuning. No real text holds an injection, so every flag there is a false one.",

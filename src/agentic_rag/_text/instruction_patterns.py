@@ -20,7 +20,8 @@ _POSITION = r"(?:above|previous|prior|preceding|earlier|foregoing|former|origina
 _STRONG_NOUN = r"(?:instructions?|prompts?|system\s+prompt|directives?|guidelines|guardrails|programming|safety\s+rules)"
 _WEAK_NOUN = r"(?:rules|context|messages?|text|conversation|content|input|directions|commands?|everything|orders)"
 # A role marker followed by a statement: four words or more holding a verb form.
-_ASSERTION = r"(?=(?:[^\s\n]+[ \t]+){3}[^\s\n])[^\n]{0,200}?\b(?:is|are|was|were|has|have|had|will|would|can|could|must|should|shall|may|do|does|did|\w+ed|covers|includes|contains|means|requires|supports|runs|uses|costs|takes|needs|works|lasts|offers|provides|gives|makes)\b"
+_ASSERTION = (r"(?=(?:[^\s\n]+[ \t]+){3}[^\s\n])[^\n]{0,200}?\b(?:is|are|was|were|has|have|had|will|would|can|could|must|should|shall|may|do|does|did|\w+ed|covers|includes|contains|means|requires|supports|runs|uses|costs|takes|needs|works|lasts|offers|provides|gives|makes|"
+              r"left|went|came|got|made|took|gave|said|told|became|began|won|lost|sold|bought|built|wrote|ran|held|kept|found|paid|sent|grew|fell|rose)\b")
 _DIRECTIVE = (r"\b(?:you|your|yourself|always|never|do\s+not|don't|must|ignore|disregard|forget|answer|respond|reply|say|tell|reveal|"
               r"print|output|write|include|recommend|act\s+as|pretend|from\s+now\s+on|only|mention|refuse|append)\b")
 _LINK = r"(?:https?://|www\.|\b[\w-]+\.(?:com|net|org|io|biz|info|ru|cn|xyz|top|example|ly|co|me|link|click|gift|shop|online|site)\b)"
@@ -135,8 +136,8 @@ _OVERRIDE = [
 
 _MODEL_ROLE = r"(?:system|assistant|ai|bot|chatbot|model|gpt|claude|developer|system\s+prompt)"
 _MODEL_ROLES = ("system", "assistant", "ai", "bot", "chatbot", "model", "gpt", "claude", "developer")
-_MARKER_OPEN = r"[ \t>#*\-]*(?:\*\*|__)?\s*"
-_MARKER_CLOSE = r"\s*(?:\*\*|__)?"
+_MARKER_OPEN = r"[ \t>#*\-]*(?:\*\*|__|\[)?\s*(?:a\s*)?\(?\s*"
+_MARKER_CLOSE = r"\s*\)?\s*(?:\*\*|__|\])?"
 
 _ROLE_MARKER = [
     (("system", "assistant", "developer"), rf"^[ \t>#*\-]*(?:\[|<)?\s*(?:(?:new|updated|begin|hidden)\s+)?(?:system|assistant|developer)(?:\s+(?:prompt|message|note|instructions?|override|update))?"
@@ -244,10 +245,11 @@ _PERSONA = [
     r"\b(?:reveal|print|show|output|repeat|leak|disclose)\s+(?:me\s+)?(?:your\s+(?:(?:hidden|secret|original|initial|full)\s+)?(?:system\s+prompt|instructions|prompt|guidelines|rules|configuration)"
     r"|the\s+(?:(?:hidden|secret|original|initial|full)\s+)?system\s+prompt)",
     r"\byour\s+(?:real|true|actual|new|only|hidden|secret|primary)\s+(?:task|goal|purpose|job|instructions?|objective|mission|role)\s+(?:is|are|now|follows?|below)\b",
-    (("restri", "limits", "filter", "guardr", "censor"), r"\byou\s+are\s+(?:now\s+)?(?:an?\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:without|with\s+no|free\s+of|free\s+from)\s+(?:any\s+)?"
-     r"(?:restrictions|limits|filters|guardrails|rules|censorship)\b"),
+    (("restri", "limits", "filter", "guardr", "censor"), r"\b(?:you\s+are\s+(?:now\s+)?(?:an?\s+)?[\w-]+(?:\s+[\w-]+)?|(?:act\s+as|become|be)\s+(?:an?\s+)?(?:ai|assistant|model|bot|chatbot))"
+     r"\s+(?:without|with\s+no|free\s+of|free\s+from)\s+(?:any\s+)?(?:restrictions|limits|filters|guardrails|rules|censorship)\b"),
     (("instru", "prompt", "rules", "guidel"), r"\b(?:reveal|print|show|output|repeat|leak|disclose|dump|list)\s+(?:me\s+)?(?:the\s+(?:hidden|secret|original|initial|confidential)\s+(?:instructions|prompt|rules|guidelines)"
-     r"|(?:all\s+of\s+|everything\s+in\s+)your\s+(?:system\s+)?(?:prompt|instructions|rules))"),
+     r"|(?:all\s+of\s+|everything\s+in\s+)your\s+(?:system\s+)?(?:prompt|instructions|rules)"
+     r"|the\s+(?:instructions|prompt|rules|guidelines)\s+you\s+(?:received|were\s+given|got|were\s+configured\s+with|started\s+with))"),
     r"\bnew\s+(?:system\s+)?(?:instructions?|directives?|system\s+message|task)\s*:",
     # "From now on, you can use deploy" tells a reader about a change; "from now on you answer
     # ..." rewrites the reader's behaviour.
@@ -270,7 +272,8 @@ _PERSONA = [
     (("désormais", "dorénavant", "partir"), r"(?:\bà\s+partir\s+de\s+maintenant|\bdésormais|\bdorénavant),?\s+(?:tu|vous)\s+(?:es|êtes|dois|devez|réponds|répondez|ne\b|parles|parlez|écris)"
      r"|\btu\s+réponds\s+désormais"),
     (("ab jetzt", "ab sofort", "von nun", "ab nun"), r"\b(?:ab\s+(?:jetzt|sofort)|von\s+nun\s+an|ab\s+nun),?\s+(?:antwortest|bist|sagst|musst|sprichst|schreibst|antworte|sag|sprich|schreib|antworten\s+sie)\b"),
-    (("partir", "ahora", "adelante"), r"\b(?:a\s+partir\s+de\s+ahora|de\s+ahora\s+en\s+adelante|desde\s+ahora),?\s+(?:eres|debes|responde|responderás|contesta|di|habla|escribe)\b"),
+    (("partir", "ahora", "adelante"), r"\b(?:a\s+partir\s+de\s+ahora|de\s+ahora\s+en\s+adelante|desde\s+ahora),?\s+(?:eres|debes|responde|responderás|contesta|di|habla|"
+     r"escribe|hablas|respondes|contestas|escribes|dices)\b"),
     (("ora in poi", "da adesso"), r"(?:\bd['’]\s*ora\s+in\s+poi|\bda\s+ora\s+in\s+poi|\bda\s+adesso\s+in\s+poi|\bda\s+adesso),?\s+(?:sei|devi|rispondi|risponderai|di['’]|parla|scrivi)\b"),
     (("partir", "agora", "diante"), r"\b(?:a\s+partir\s+de\s+agora|de\s+agora\s+em\s+diante|daqui\s+em\s+diante),?\s+(?:(?:você|voce|tu)\s+)?(?:é|és|deve|responda|responde|diga|fale|escreva)\b"),
     (("отныне", "этого", "теперь"), r"(?:с\s+этого\s+момента|отныне|теперь),?\s+(?:(?:ты|вы)\s+)?(?:отвечай|отвечайте|говори|пиши|будешь|являешься|должен|должна)"),
@@ -280,7 +283,8 @@ _PERSONA = [
 ]
 
 _TELL_USER = [
-    (_USER_WORDS, rf"\b(?:tell|inform|instruct|ask|advise|urge|remind|direct|encourage|convince|persuade|notify)\s+(?:the\s+|all\s+|any\s+|every\s+)?"
+    (_USER_WORDS, rf"\b(?:(?:tell|inform|instruct|ask|advise|urge|remind|direct|encourage|convince|persuade|notify|refer|point|send|redirect)(?:s|ing)?"
+     rf"|(?:get|have|make)\s+the)\s+(?:the\s+|all\s+|any\s+|every\s+)?"
      rf"(?:users?|readers?|customers?|visitors?|human)\b[^.!?\n]{{0,120}}?(?:{_LINK}|{_VISIT})"),
     (("utilisateur",), rf"\b(?:dites|dis|indiquez|indique|conseillez|conseille|demandez|demande|recommandez|recommande)\s+(?:à|a)\s+l['’]\s*utilisateur"
      rf"[^.!?\n]{{0,120}}?(?:{_LINK}|\b(?:visiter|cliquer|télécharger|aller\s+sur|se\s+connecter))"),

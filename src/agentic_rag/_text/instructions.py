@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import re
 
+from agentic_rag._text.instruction_cues import cue_family
 from agentic_rag._text.instruction_patterns import FAMILY_PATTERNS
 from agentic_rag._text.skeleton import hidden_tag_text, skeleton, visible_text
 from agentic_rag._text.term_weights import bounded_cache
@@ -178,7 +179,7 @@ def _search(folded: str) -> str:
         name, pattern = _ORDER[position]
         if pattern.search(folded):
             return name
-    return ""
+    return cue_family(folded)  # reworded: the kinds of words of an instruction, met in one sentence
 
 
 def _family_uncached(text: str) -> str:
