@@ -13,8 +13,7 @@ reads a sentence for kinds of words instead and flags it when they meet in one s
 * ``addressed-to-model``: a model named as the one addressed ("To the AI that is reading
   this page:", "you, the assistant,", "Für die KI, die ...:") followed by an imperative.
 
-Every cue is a word list, so a sentence costs a few linear scans; the text is first checked
-for any override verb or model word at all. Patterns run on casefolded text as reader sees it
+Every cue is a word list, so a text costs a few linear scans. Patterns run on casefolded text as reader sees it
 (see :mod:`agentic_rag._text.instructions`).
 """
 
@@ -59,21 +58,38 @@ _ADDRESSEE = re.compile(
     rf"(?:\s*,?\s*(?:that|which|who|reading|processing|summari[sz]ing|parsing|indexing|answering)\b[^.!?:\n]{{0,60}})?\s*:\s*\S"
     rf"|\byou,\s+(?:the|an?)\s+{_MODEL}\s*,"
     rf"|(?:^|[.!?]\s*)(?:pour|für|an|para|per|voor|do|для|к)\s+(?:l['’]\s*|die\s+|den\s+|das\s+|la\s+|el\s+|a\s+|o\s+|de\s+|het\s+)?{_MODEL}\b"
-    rf"(?:\s*,?\s*(?:qui|die|der|das|que|che|dat|który|które|котор\w*)\b[^.!?:\n]{{0,60}})?\s*:\s*\S")
-_MODEL_WORD = re.compile(rf"\b{_MODEL}\b")
+    rf"(?:\s*,?\s*(?:qui|die|der|das|que|che|dat|który|które|котор\w*)\b[^.!?:\n]{{0,60}})?\s*:\s*\S", re.MULTILINE)
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n")
+
+
+# Every override match in Latin letters names one of these, or the reader's own rules ("your ...",
+# "... you were given"): a substring test spares most ASCII text the regular expressions.
+_ASCII_NOUNS = ("instruc", "prompt", "guidance", "guideline", "directive", "direction", "consigne", "regel", "regl", "regol", "regra", "regler",
+                "anweisung", "vorgabe", "indicac", "istruzion", "orientac", "instruks", "instrukt", "instrukc", "polece", "pokyn", "talimat",
+                "aturan")
+_ASCII_YOURS = ("your", "you were", "you've been", "you have been", "given to you", "set for you")
 
 
 def cue_family(folded: str) -> str:
     """``"override"`` or ``"addressed-to-model"`` when one sentence of ``folded`` (casefolded
     text as a reader sees it) holds the cues of that family together, else ``""``."""
-    verbs = _OVERRIDE_VERB.search(folded) is not None
-    if not verbs and _MODEL_WORD.search(folded) is None:
-        return ""
-    for sentence in _SENTENCE.split(folded):
-        if verbs and _OVERRIDE_VERB.search(sentence):
-            if (_ORDERS.search(sentence) and _BEFORE.search(sentence)) or _READER_ORDERS.search(sentence):
-                return "override"
-        if _ADDRESSEE.search(sentence):
-            return "addressed-to-model"
+    if _override(folded):
+        return "override"
+    # The addressee pattern never reaches past a sentence's end; every match holds ":" or "you,".
+    if (":" in folded or "you," in folded) and _ADDRESSEE.search(folded):
+        return "addressed-to-model"
     return ""
+
+
+def _override(folded: str) -> bool:
+    ascii_text = folded.isascii()
+    nouns = not ascii_text or any(n in folded for n in _ASCII_NOUNS)
+    yours = not ascii_text or any(y in folded for y in _ASCII_YOURS)
+    if not (nouns or yours) or not _OVERRIDE_VERB.search(folded):
+        return False
+    # Each cue is first looked for in the whole text; sentences are read one by one only when
+    # every cue of the family is somewhere in it.
+    if not ((nouns and _ORDERS.search(folded) and _BEFORE.search(folded)) or (yours and _READER_ORDERS.search(folded))):
+        return False
+    return any(_OVERRIDE_VERB.search(sentence) and ((_ORDERS.search(sentence) and _BEFORE.search(sentence)) or _READER_ORDERS.search(sentence))
+               for sentence in _SENTENCE.split(folded))
