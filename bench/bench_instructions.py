@@ -234,7 +234,10 @@ def main() -> int:
         "`instructions_held_out_3.json` 79/103 (76.7%) and 426/556 (76.6%), `instructions_held_out_4.json` 85/96 (88.5%) "
         "and 466/532 (87.6%); each was then studied (new dev phrasings for the families it missed; after the fourth, word "
         "cues that meet in one sentence, `_text/instruction_cues.py`), so their rows below are no longer held-out figures. "
-        "`instructions_held_out_5.json` is the one not yet studied. The obfuscated variants are made by program from each set's base phrasings "
+        "`instructions_held_out_5.json` was written after that and measured once, on this detector (nothing was changed "
+        "after its run): its rows are the held-out figure. The recall target of 95% is not met on it; the obfuscation layer "
+        "holds (a disguised phrasing is found whenever its plain form is), the gap is wordings no rule or cue covers yet. "
+        "The false-flag target (at most 0.1% of real sentences) is met. The obfuscated variants are made by program from each set's base phrasings "
         "(`bench/instruction_variants.py`). Real documentation is read where it is installed (nothing copied into the "
         "project), split into sentences and into the units the answer path ranks, and halved by a hash of the file name: "
         "only the dev half was looked at while tuning. No real text holds an injection, so every flag there is a false one.",

@@ -38,6 +38,10 @@ look like Latin ones folded to them). Inline code exempts a token (``<|im_start|
 ``[INST] Hello [/INST]``: documentation of the token), never a sentence: a whole sentence in
 backticks is read in every format, Markdown or not.
 
+Reworded instructions are caught by word cues met in one sentence
+(:mod:`agentic_rag._text.instruction_cues`): an override verb, what the reader was told and
+"previous" or "your"; or a model named as the one addressed, then an imperative.
+
 What is deliberately not flagged: "ignore the warning", "disregard this setting if ...",
 "ignore the instructions in the old README", ``system: linux``, "SYSTEM REQUIREMENTS:",
 ``System: Ubuntu 22.04`` (a value, not a statement), "the server will respond with "ok"",
