@@ -2,17 +2,29 @@
 
 Measures :func:`agentic_rag._text.instructions.is_instruction_like` on
 
-1. the phrasing sets under ``tests/data/``: ``instructions_dev.json`` (the detector was written
-   against it) and ``instructions_held_out.json`` (written before the detector, never used to
-   tune it): recall on the injections, false flags on the benign look-alikes, precision;
-2. real text that holds no injection, each unit (sentence, list item, code block) as the
-   answer path sees it: the docs-QA documentation under ``bench/data/docs_qa/`` and, when
-   ``../shared/data/`` is there, the SciFact and HotpotQA passages; every flag there is false;
-3. the cost, CPU nanoseconds per character over those units.
+1. the phrasing sets under ``tests/data/``: ``instructions_dev.json`` (the detector is tuned
+   on it), ``instructions_held_out.json`` (written before the first detector),
+   ``instructions_held_out_2.json`` to ``instructions_held_out_4.json`` (each written before
+   a round of changes; their misses were studied after their first run, so they are no longer
+   held out) and ``instructions_held_out_5.json`` (written after the fourth was measured,
+   before the changes that followed, never used to tune them): recall on the injections,
+   false flags on the benign
+   look-alikes; for the dev set and the later held-out sets also every obfuscated variant
+   made by program (``bench/instruction_variants.py``: invisible characters, look-alike
+   letters, full-width forms, backticks, capitals), with recall per disguise;
+2. real documentation that holds no injection, split into sentences (and into the units the
+   answer path ranks): the docs-QA folders under ``bench/data/docs_qa/``, the Debian manual
+   pages and HTML documentation installed on the machine (English, and the translated manual
+   pages), and, when ``../shared/data/`` is there, SciFact and HotpotQA passages. The collect
+   step reads them where they are installed and copies nothing into the project; it says
+   which are absent and how to install them. Each source is split by a hash of the file's
+   name into a development half (the one looked at while tuning) and a held-out half; every
+   flag is a false one;
+3. the cost, CPU nanoseconds per character over the units.
 
 Usage::
 
-    python bench/bench_instructions.py [--no-write]
+    python bench/bench_instructions.py [--no-write] [--man-pages N] [--html-stride N] [--show N]
 """
 
 from __future__ import annotations
@@ -22,76 +34,187 @@ import datetime
 import gzip
 import json
 import platform
+import re
 import sys
 import time
+import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from benchmark_doc import replace_section  # noqa: E402 - the sibling module in bench/
+from instruction_variants import DISGUISES, variants  # noqa: E402
 
+from agentic_rag._ingest.html_loader import parse_html  # noqa: E402
 from agentic_rag._text.instructions import _family_uncached, instruction_family  # noqa: E402
 from agentic_rag._text.segments import split_units  # noqa: E402
+from agentic_rag._text.sentences import split_sentences  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 SHARED = ROOT.parent / "shared" / "data"
 DOC = ROOT / "docs" / "benchmarks.md"
 START, END = "<!-- bench:instructions -->", "<!-- /bench:instructions -->"
+MAN = Path("/usr/share/man")
+DEBIAN_DOC = Path("/usr/share/doc")
+MAN_LANGUAGES = ("fr", "de", "es", "it", "pt", "nl", "pl", "ru", "zh_CN", "ja", "ko", "sv", "tr")
+INSTALL_HINT = "apt-get install man-db manpages manpages-fr manpages-de postgresql-doc python3-doc"
 
 
-def phrasing_row(name: str) -> tuple[str, list[str]]:
+# -- phrasings -----------------------------------------------------------------------------------
+
+def phrasing_rows(name: str, with_variants: bool) -> tuple[list[str], list[str], dict[str, list[int]]]:
+    """Table rows for one phrasing set, notes (misses and false flags) and per-disguise counts."""
     data = json.loads((DATA / name).read_text(encoding="utf-8"))
     injections, benign = data["injections"], data["benign"]
-    found = sum(bool(instruction_family(t)) for _, t in injections)
+    found = [bool(instruction_family(t)) for _, t in injections]
     false = [t for _, t in benign if instruction_family(t)]
-    missed = [t for _, t in injections if not instruction_family(t)]
     languages = len({lang for lang, _ in injections})
-    precision = found / (found + len(false)) if found + len(false) else 1.0
-    row = (f"| {name} | {len(injections)} in {languages} languages | {found}/{len(injections)} ({found / len(injections):.1%}) | "
-           f"{len(benign)} | {len(false)} | {precision:.1%} |")
-    return row, [f"missed: {t!r}" for t in missed] + [f"false flag: {t!r}" for t in false]
+    rows = [f"| {name} | base phrasings | {len(injections)} in {languages} languages | {sum(found)} ({sum(found) / len(injections):.1%}) | "
+            f"{len(benign)} | {len(false)} |"]
+    notes = [f"{name}: missed: {t!r}" for (_, t), hit in zip(injections, found) if not hit]
+    notes += [f"{name}: false flag: {t!r}" for t in false]
+    by_disguise: dict[str, list[int]] = {d: [0, 0] for d in DISGUISES}
+    if with_variants:
+        made = [(d, t) for lang, base in injections for d, t in variants(lang, base)]
+        for disguise, text in made:
+            by_disguise[disguise][1] += 1
+            if instruction_family(text):
+                by_disguise[disguise][0] += 1
+            else:
+                notes.append(f"{name}: missed ({disguise}): {text!r}")
+        look_alikes = [t for lang, base in benign for d, t in variants(lang, base) if d != "backticks"]
+        false_variants = [t for t in look_alikes if instruction_family(t)]
+        hits = sum(v[0] for v in by_disguise.values())
+        rows.append(f"| {name} | obfuscated by program | {len(made)} | {hits} ({hits / max(len(made), 1):.1%}) | {len(look_alikes)} | "
+                    f"{len(false_variants)} |")
+        notes += [f"{name}: false flag (variant): {t!r}" for t in false_variants]
+    return rows, notes, by_disguise
 
 
-def real_units() -> dict[str, list[str]]:
-    sets: dict[str, list[str]] = {}
-    docs = [u.text for p in sorted((ROOT / "bench" / "data" / "docs_qa").rglob("*"))
-            if p.is_file() and p.suffix in (".md", ".rst", ".txt") for u in split_units(p.read_text(encoding="utf-8", errors="replace"))]
-    sets["docs-QA documentation (attrs, flask, jinja2, markdown, structlog)"] = docs
+# -- real text -----------------------------------------------------------------------------------
+
+_ROFF_TEXT_MACROS = re.compile(r"^[.'](?:B|I|BR|BI|IR|IB|RB|RI|SH|SS|SM|SB)\s+(.*)$")
+_ROFF_ESCAPE = re.compile(r"\\(?:f(?:\[[^\]]*\]|\(..|.)|\*(?:\[[^\]]*\]|\(..|.)|s[+-]?\d+|\(..|\[[^\]]*\]|[&%c:|^/,])")
+
+
+def roff_paragraphs(source: str) -> Iterator[str]:
+    """The prose of a manual page's roff source, one paragraph at a time (macros dropped, the
+    text-bearing ones kept, escapes removed): enough for sentences, not a renderer."""
+    lines: list[str] = []
+    for raw in source.splitlines():
+        if raw.startswith((".\\\"", "'\\\"", '.\\"')):
+            continue
+        macro = _ROFF_TEXT_MACROS.match(raw)
+        if macro:
+            raw = macro.group(1).replace('"', "")
+        elif raw.startswith((".", "'")):
+            if lines and raw[1:3] in ("PP", "LP", "P", "IP", "TP", "SH", "SS", "sp", "br", "nf", "fi"):
+                yield " ".join(lines)
+                lines = []
+            continue
+        text = _ROFF_ESCAPE.sub("", raw).replace("\\-", "-").replace("\\e", "\\").replace("\\ ", " ").strip()
+        if not text:
+            if lines:
+                yield " ".join(lines)
+                lines = []
+            continue
+        lines.append(text)
+    if lines:
+        yield " ".join(lines)
+
+
+def _half(name: str) -> str:
+    return "dev" if zlib.crc32(name.encode("utf-8")) % 2 == 0 else "held-out"
+
+
+def _add(sets: dict[tuple[str, str], list[str]], source: str, name: str, text: str) -> None:
+    units = sets.setdefault((source, _half(name)), [])
+    units.extend(u.text for u in split_units(text))
+
+
+def collect(man_pages: int, html_stride: int = 4) -> dict[tuple[str, str], list[str]]:
+    """Units of real documentation by (source, half); what is absent is said on stderr."""
+    sets: dict[tuple[str, str], list[str]] = {}
+    for path in sorted((ROOT / "bench" / "data" / "docs_qa").rglob("*")):
+        if path.is_file() and path.suffix in (".md", ".rst", ".txt"):
+            _add(sets, "docs-QA folders (attrs, flask, jinja2, markdown, structlog)", path.name, path.read_text(encoding="utf-8", errors="replace"))
+    pages = sorted(p for section in ("man1", "man5", "man8") for p in (MAN / section).glob("*.gz"))
+    if not pages:
+        print(f"skipping Debian manual pages: none under {MAN} (install them: {INSTALL_HINT})", file=sys.stderr)
+    for path in pages[:man_pages]:
+        source = gzip.decompress(path.read_bytes()).decode("utf-8", errors="replace")
+        _add(sets, "Debian manual pages, English (man1, man5, man8)", path.name, "\n\n".join(roff_paragraphs(source)))
+    translated = sorted(p for lang in MAN_LANGUAGES for p in (MAN / lang).glob("man*/*.gz"))
+    for path in translated[:man_pages]:
+        source = gzip.decompress(path.read_bytes()).decode("utf-8", errors="replace")
+        _add(sets, "Debian manual pages, translated (13 languages)", f"{path.parent.parent.name}/{path.name}", "\n\n".join(roff_paragraphs(source)))
+    html = sorted(p for p in DEBIAN_DOC.glob("*/**/*.html") if p.is_file())
+    if not html:
+        print(f"skipping Debian HTML documentation: none under {DEBIAN_DOC} (install it: {INSTALL_HINT})", file=sys.stderr)
+    for path in html[::html_stride]:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        body = "\n\n".join(block.text for section in parse_html(text) for block in section.blocks)
+        _add(sets, "Debian HTML documentation (PostgreSQL, Python, ...)", str(path.relative_to(DEBIAN_DOC)), body)
     for name, limit in (("scifact", 5183), ("hotpotqa", 2000)):
         path = SHARED / name / "corpus.jsonl.gz"
         if not path.exists():
             print(f"skipping {name}: {path} is absent", file=sys.stderr)
             continue
-        units = []
         with gzip.open(path, "rt", encoding="utf-8") as handle:
             for n, line in enumerate(handle):
                 if n == limit:
                     break
                 record = json.loads(line)
-                units.extend(u.text for u in split_units(f"{record.get('title', '')}\n{record.get('text', '')}"))
-        sets[f"{name} passages (first {limit})"] = units
+                _add(sets, f"{name} passages (first {limit})", str(record.get("_id", n)), f"{record.get('title', '')}\n{record.get('text', '')}")
     return sets
+
+
+def real_rows(sets: dict[tuple[str, str], list[str]], show: int) -> tuple[list[str], list[str], tuple[int, int, int, int]]:
+    rows, notes = [], []
+    total_sentences = total_flagged = total_units = total_units_flagged = 0
+    for (source, half), units in sorted(sets.items()):
+        sentences = [s.text for u in units for s in split_sentences(u) if s.text.strip()]
+        chars = sum(map(len, units))
+        started = time.process_time()
+        flagged_units = [u for u in units if _family_uncached(u)]
+        elapsed = time.process_time() - started
+        flagged = [s for s in sentences if instruction_family(s)]
+        rows.append(f"| {source} | {half} | {len(sentences):,} | {len(flagged)} ({len(flagged) / max(len(sentences), 1):.3%}) | "
+                    f"{len(units):,} | {len(flagged_units)} | {elapsed / max(chars, 1) * 1e9:.0f} |")
+        notes += [f"{source} ({half}): false flag: {s[:140]!r}" for s in (flagged or flagged_units)[:show]]
+        total_sentences += len(sentences)
+        total_flagged += len(flagged)
+        total_units += len(units)
+        total_units_flagged += len(flagged_units)
+    return rows, notes, (total_sentences, total_flagged, total_units, total_units_flagged)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--no-write", action="store_true", help="do not update docs/benchmarks.md")
+    parser.add_argument("--man-pages", type=int, default=2500, help="most manual pages read per language group (default 2500)")
+    parser.add_argument("--html-stride", type=int, default=4, help="read every Nth installed HTML page (default 4: about 450 of 1,900)")
+    parser.add_argument("--show", type=int, default=3, help="false flags listed per source and half (default 3)")
     args = parser.parse_args()
-    lines = ["| set | injections | found (recall) | look-alikes | flagged | precision |", "|---|---|---|---|---|---|"]
+    lines = ["| set | phrasings | injections | found (recall) | look-alikes | flagged |", "|---|---|---|---|---|---|"]
     notes: list[str] = []
-    for name in ("instructions_dev.json", "instructions_held_out.json"):
-        row, detail = phrasing_row(name)
-        lines.append(row)
-        notes.extend(f"{name}: {d}" for d in detail)
-    lines += ["", "| real text (no injection) | units | characters | flagged (false) | CPU ns / character |", "|---|---|---|---|---|"]
-    for label, units in real_units().items():
-        chars = sum(map(len, units))
-        started = time.process_time()
-        flagged = [u for u in units if _family_uncached(u)]
-        elapsed = time.process_time() - started
-        lines.append(f"| {label} | {len(units):,} | {chars:,} | {len(flagged)} | {elapsed / max(chars, 1) * 1e9:.0f} |")
-        notes.extend(f"{label}: false flag: {u[:100]!r}" for u in flagged[:5])
+    disguise_lines = ["| held-out variants | " + " | ".join(DISGUISES) + " |", "|---|" + "---|" * len(DISGUISES)]
+    for name, with_variants in (("instructions_dev.json", True), ("instructions_held_out.json", False), ("instructions_held_out_2.json", True),
+                                ("instructions_held_out_3.json", True), ("instructions_held_out_4.json", True),
+                                ("instructions_held_out_5.json", True)):
+        rows, detail, by_disguise = phrasing_rows(name, with_variants)
+        lines += rows
+        notes += detail
+        if name.startswith("instructions_held_out_"):
+            disguise_lines.append(f"| {name} | " + " | ".join(f"{hit}/{n}" for hit, n in by_disguise.values()) + " |")
+    real, real_notes, (sentences, flagged, units, units_flagged) = real_rows(collect(args.man_pages, args.html_stride), args.show)
+    lines += ["", *disguise_lines, "",
+              "| real text (no injection) | half | sentences | flagged (false) | units | units flagged | CPU ns / character |",
+              "|---|---|---|---|---|---|---|", *real,
+              f"| all | both | {sentences:,} | {flagged} ({flagged / max(sentences, 1):.3%}) | {units:,} | {units_flagged} | |"]
+    notes += real_notes
     table = "\n".join(lines)
     print(table)
     for note in notes:
@@ -102,15 +225,28 @@ def main() -> int:
     text = "\n".join([
         "## Instructions addressed to a model (prompt injection in documents)",
         "",
-        f"Command: `python bench/bench_instructions.py` ({date}, Python {platform.python_version()}). The detector "
-        "(`_text/instructions.py`) was written against the dev phrasings; the held-out phrasings were written and committed "
-        "before it and never used to tune it. Real text is split into the units the answer path ranks; no unit of it is an "
-        "injection, so every flag there is a false one. The first held-out run, on the detector as first committed, found "
-        "59/60 with no false flag; a rule added later for a dev case (text closed by an end-of-turn token) flags one look-alike.",
+        f"Command: `python bench/bench_instructions.py` ({date}, Python {platform.python_version()}; the CPU column was taken on a "
+        "shared two-core machine and is noisy). The detector (`_text/instructions.py`, `_text/instruction_patterns.py`, "
+        "`_text/skeleton.py`) is tuned on the dev phrasings. `instructions_held_out.json` was written before the first detector; "
+        "the later sets were each written in one sitting and committed before a round of changes, by the engineer who then "
+        "wrote the rules (so they measure phrasings nobody tuned for, not an outside attacker's), and measured once: "
+        "`instructions_held_out_2.json` found 105/117 base phrasings (89.7%) and 566/630 variants (89.8%) on its first run, "
+        "`instructions_held_out_3.json` 79/103 (76.7%) and 426/556 (76.6%), `instructions_held_out_4.json` 85/96 (88.5%) "
+        "and 466/532 (87.6%); each was then studied (new dev phrasings for the families it missed; after the fourth, word "
+        "cues that meet in one sentence, `_text/instruction_cues.py`), so their rows below are no longer held-out figures. "
+        "`instructions_held_out_5.json` was written after that and measured once, on this detector (nothing was changed "
+        "after its run): its rows are the held-out figure. The recall target of 95% is not met on it; the obfuscation layer "
+        "holds (a disguised phrasing is found whenever its plain form is), the gap is wordings no rule or cue covers yet. "
+        "The false-flag target (at most 0.1% of real sentences) is met. The obfuscated variants are made by program from each set's base phrasings "
+        "(`bench/instruction_variants.py`). Real documentation is read where it is installed (nothing copied into the "
+        "project), split into sentences and into the units the answer path ranks, and halved by a hash of the file name: "
+        "only the dev half was looked at while tuning. No real text holds an injection, so every flag there is a false one.",
         "",
         table,
         "",
-        *(f"- {note}" for note in notes),
+        "Misses and false flags of the base phrasings and real text (a variant's are printed, not listed here):",
+        "",
+        *(f"- {note}" for note in notes if "missed (" not in note and "(variant)" not in note),
     ])
     replace_section(DOC, START, END, text)
     return 0

@@ -26,7 +26,7 @@ from agentic_rag._contracts import (
 )
 from agentic_rag._text import Analyzer
 from agentic_rag._text.focus import answer_units, snippet_title
-from agentic_rag._text.instructions import is_instruction_like
+from agentic_rag._text.instructions import inside_instruction
 from agentic_rag._text.sentences import split_sentences
 
 __all__ = ["ExtractiveDrafter", "ExtractiveGroundedSynthesizer"]
@@ -124,8 +124,8 @@ class ExtractiveDrafter:
         """
         best = None
         for sentence in split_sentences(snippet.text):
-            if is_instruction_like(sentence.text):
-                continue  # addressed to a model: never a claim
+            if inside_instruction(snippet.text, sentence.start, sentence.end):
+                continue  # addressed to a model, or a scripted chat turn: never a claim
             found = self.evidence.terms_of(sentence.text)
             score = len(terms & found) + sum(1 for b in bridges if b.casefold() in sentence.text.casefold())
             if must_mention and must_mention.casefold() in sentence.text.casefold():

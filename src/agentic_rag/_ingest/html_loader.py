@@ -1,7 +1,9 @@
 """HTML to sections of plain text, with a small linear-time tokenizer.
 
 Scripts, styles, templates and the document head are dropped (the ``<title>`` becomes the
-title of the text before the first heading), and so are navigation bars and footers (``<nav>``,
+title of the text before the first heading), and so is text a browser does not show (the
+``hidden`` attribute, ``display:none``, ``visibility:hidden``, no visible size: text meant only
+for a model); so are navigation bars and footers (``<nav>``,
 ``<footer>``, ``role="navigation"`` or ``"contentinfo"``, and elements whose class names one:
 ``navheader``, ``navfooter``, ``sphinxsidebar``...); ``<h1>``-``<h6>`` start sections titled by
 their text, whose heading path holds every open heading of a higher level. The title of a
@@ -48,10 +50,68 @@ _NAVIGATION_TAGS = frozenset({"nav", "footer"})
 _NAVIGATION_ROLES = frozenset({"navigation", "contentinfo"})
 _NAVIGATION_CLASSES = re.compile(r"(?i)^(?:nav|navbar|navheader|navfooter|navigation|breadcrumbs?|sphinxsidebar|sidebar|footer|related|"
                                  r"skip-?link|toc-?sidebar|site-?footer|site-?nav)$")
-_ATTRIBUTE = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""")
 _EXTERNAL = re.compile(r"(?i)^(?:[a-z][a-z0-9+.-]*:|//)")  # a scheme (https:, mailto:) or a host
 # Titles of note boxes: text of the section the box stands in, never a section of their own.
 _ADMONITIONS = frozenset({"note", "tip", "hint", "warning", "caution", "important", "danger", "attention"})
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"})
+# Start tags that close an open element whose end tag may be left out (a new paragraph ends a <p>).
+_IMPLIED_END = {"p": _BLOCKS | _HEADINGS, "li": {"li"}, "dt": {"dt", "dd"}, "dd": {"dt", "dd"}, "tr": {"tr"}, "td": {"td", "th", "tr"},
+                "th": {"td", "th", "tr"}, "option": {"option"}}
+_ATTRIBUTE = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]*)))?""")
+_NOT_SHOWN = re.compile(r"display:none|visibility:(?:hidden|collapse)")
+_NO_SIZE = re.compile(r"(?:^|;)(?:font-size:0(?:[a-z%]*)?(?:;|$|!)|opacity:0(?:\.0*)?(?:;|$|!)|(?:max-)?(?:width|height):0(?:px)?(?:;|$|!))")
+
+
+def _hidden_from_readers(attrs: list[tuple[str, str | None]]) -> bool:
+    """True for an element a browser does not show: the ``hidden`` attribute, ``display:none``
+    or ``visibility:hidden`` in its style, or no visible size (a zero font size, zero opacity,
+    or zero width or height), the way text meant only for a model is hidden from readers."""
+    style = "".join(value or "" for name, value in attrs if name.lower() == "style").lower().replace(" ", "").replace("\t", "")
+    if any(name.lower() == "hidden" for name, _ in attrs) or _NOT_SHOWN.search(style):
+        return True
+    return bool(style) and bool(_NO_SIZE.search(style))
+
+
+class _HiddenElement:
+    """The elements open inside an element hidden from readers, so the text up to its end tag
+    is left out. A count per tag keeps each end tag's lookup constant time."""
+
+    def __init__(self) -> None:
+        self.open_tags: list[str] = []
+        self.counts: dict[str, int] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.open_tags)
+
+    def enter(self, tag: str) -> None:
+        """Open the hidden element."""
+        self.open_tags, self.counts = [tag], {tag: 1}
+
+    def start(self, tag: str) -> bool:
+        """Record a start tag; False when it ended the hidden element (the tag is shown)."""
+        while self.open_tags and tag in _IMPLIED_END.get(self.open_tags[-1], ()):
+            self._pop()
+        if not self.open_tags:
+            return False
+        if tag not in _VOID:
+            self.open_tags.append(tag)
+            self.counts[tag] = self.counts.get(tag, 0) + 1
+        return True
+
+    def end(self, tag: str) -> None:
+        """Record an end tag: it closes the innermost open element of its name, or, naming none,
+        an element around the hidden one, which ends it too."""
+        if not self.counts.get(tag):
+            self.open_tags.clear()
+            self.counts.clear()
+            return
+        while self._pop() != tag:
+            pass
+
+    def _pop(self) -> str:
+        tag = self.open_tags.pop()
+        self.counts[tag] -= 1
+        return tag
 
 
 class _TextCollector:
@@ -74,12 +134,20 @@ class _TextCollector:
         self.headings: tuple[str, ...] = ()  # the heading path of the text being read
         self.links: list[bool] = []  # open <a> elements: whether each links within the site
         self.linked = self.characters = 0
+        self.hidden = _HiddenElement()  # an element a browser does not show, with what is open inside it
 
     # -- structure ----------------------------------------------------------------------
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "body" and self.dropped == ["head"]:
             self.dropped.clear()  # an unclosed <head> ends where the body starts
+        if self.hidden and self.hidden.start(tag):
+            return
+        if not self.dropped and tag not in _VOID and _hidden_from_readers(attrs):
+            if tag in _BLOCKS or tag in _HEADINGS:
+                self.end_block()
+            self.hidden.enter(tag)
+            return
         if self.dropped:
             if tag in _DROPPED or tag in self.dropped:  # nested like the dropped one: its end tag is not ours
                 self.dropped.append(tag)
@@ -108,10 +176,13 @@ class _TextCollector:
                 self.pre += 1
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if not self.dropped and tag in _BLOCKS:
+        if not self.dropped and not self.hidden and tag in _BLOCKS:
             self.end_block()
 
     def handle_endtag(self, tag: str) -> None:
+        if self.hidden:
+            self.hidden.end(tag)
+            return
         if self.dropped:
             if tag == "title":
                 self.in_title = False
@@ -145,7 +216,7 @@ class _TextCollector:
         if self.in_title:
             self.page_title.append(data)
             return
-        if self.dropped:
+        if self.dropped or self.hidden:
             return
         if self.heading is not None:
             self.heading.append(data)
@@ -257,17 +328,6 @@ def _internal(attrs: list[tuple[str, str | None]]) -> bool:
     return href is not None and not _EXTERNAL.match(href.strip())
 
 
-def _attributes(text: str) -> list[tuple[str, str | None]]:
-    """The ``role``, ``class`` and ``href`` attributes in a start tag's text after its name."""
-    found = []
-    for match in _ATTRIBUTE.finditer(text):
-        name = match.group(1).lower()
-        if name in ("class", "role", "href"):
-            value = next((v for v in match.group(2, 3, 4) if v is not None), None)
-            found.append((name, unescape(value) if value is not None else None))
-    return found
-
-
 def _tokenize(text: str, sink: _TextCollector) -> None:
     """Hand ``text``'s tags and text to ``sink`` in order, each with its source line."""
     n, position, line, counted = len(text), 0, 1, 0
@@ -309,7 +369,7 @@ def _tokenize(text: str, sink: _TextCollector) -> None:
         elif text[end - 2] == "/":
             sink.handle_startendtag(name, [])
         else:
-            sink.handle_starttag(name, _attributes(text[tag.end():end - 1]) if "=" in text[tag.end():end] else [])
+            sink.handle_starttag(name, _attributes(text[tag.end():end - 1]))
             raw = _RAW_TEXT.get(name)
             if raw is not None:  # script or style: text up to its end tag, never markup
                 close = raw.search(text, end)
@@ -317,6 +377,20 @@ def _tokenize(text: str, sink: _TextCollector) -> None:
                 if position > end:
                     sink.line = line_at(end)
                     sink.handle_data(text[end:position])
+
+
+def _attributes(raw: str) -> list[tuple[str, str | None]]:
+    """The attributes the reader uses, read from a start tag's inside: those that can hide an
+    element (``hidden``, ``style``) and those that mark navigation or links (``role``,
+    ``class``, ``href``); others are not read."""
+    folded = raw.lower()
+    if not any(name in folded for name in _READ_ATTRIBUTES):
+        return []
+    return [(m.group(1).lower(), _decode(m.group(2) if m.group(2) is not None else m.group(3) if m.group(3) is not None else m.group(4) or ""))
+            for m in _ATTRIBUTE.finditer(raw) if m.group(1).lower() in _READ_ATTRIBUTES]
+
+
+_READ_ATTRIBUTES = ("hidden", "style", "role", "class", "href")
 
 
 def _decode(raw: str) -> str:

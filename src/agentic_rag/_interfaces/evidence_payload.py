@@ -26,7 +26,7 @@ from agentic_rag._interfaces.ask_mode import DEFAULT_EVIDENCE
 from agentic_rag._interfaces.locations import citation_location, line_marks, line_span
 from agentic_rag._parallel.contracts import RAGResult
 from agentic_rag._text.focus import snippet_title, view_passage
-from agentic_rag._text.instructions import is_instruction_like
+from agentic_rag._text.instructions import is_instruction_like, screened_heading
 from agentic_rag._text.lines import split_lines
 from agentic_rag._text.relevance import RelevanceModel, TermWeights
 
@@ -101,8 +101,8 @@ def focus_fields(query: str, model: RelevanceModel, *, path: str, lines: tuple[i
     Returns:
         The focus lines (the chunk's own lines when they cannot be placed), the focus text
         (each line after its source line number when known, long lines trimmed) and the
-        relevance rounded to 4 places; ``instruction_like: true`` when the text holds a
-        sentence addressed to a model (absent otherwise).
+        relevance rounded to 4 places; ``instruction_like: true`` when the text or its heading
+        path holds a sentence addressed to a model (absent otherwise).
     """
     view = view_passage(query, text, model, title=title, marks=marks, context=context, max_lines=max_lines)
     start, end = lines or (1, 1)
@@ -114,7 +114,7 @@ def focus_fields(query: str, model: RelevanceModel, *, path: str, lines: tuple[i
         if span is not None:
             start, end = span
     fields: dict[str, Any] = {"focus_start_line": start, "focus_end_line": end, "focus_text": view.numbered_text, "relevance": view.relevance}
-    if is_instruction_like(text):  # words addressed to a model: the agent reading them is warned
+    if is_instruction_like(text) or screened_heading(title)[1]:  # words addressed to a model: the agent reading them is warned
         fields["instruction_like"] = True
     return fields
 
@@ -189,7 +189,7 @@ def evidence_payload(result: RunResult | RAGResult, root: Path | None = None, *,
         known = isinstance(snippet.metadata.get("start_line"), int)
         title = snippet_title(snippet)
         item.update({
-            "section": title,
+            "section": screened_heading(title)[0],  # a heading addressed to a model is not shown
             "score": round(scores.get(snippet.id, snippet.score), 4),
             "corpus": snippet.corpus_id,
             "fact_ids": facts.get(snippet.id, []),
@@ -236,7 +236,7 @@ def store_hits_payload(query: str, hits: Sequence[Any], model: RelevanceModel, r
     """
     out = []
     for h in hits:
-        hit = {"path": h.path, "start_line": h.start_line, "end_line": h.end_line, "section": h.section, "score": round(h.score, 4),
+        hit = {"path": h.path, "start_line": h.start_line, "end_line": h.end_line, "section": screened_heading(h.section)[0], "score": round(h.score, 4),
                "text": h.text, "corpus": h.corpus_id}
         for key in ("page", "cell"):
             if getattr(h, key, None) is not None:
@@ -246,7 +246,7 @@ def store_hits_payload(query: str, hits: Sequence[Any], model: RelevanceModel, r
         if getattr(h, "relevance", None) is not None:  # the store's search made the focus
             hit.update({"focus_start_line": h.focus_start_line, "focus_end_line": h.focus_end_line, "focus_text": h.focus_text,
                         "relevance": h.relevance})
-            if is_instruction_like(h.text):
+            if is_instruction_like(h.text) or screened_heading(h.section)[1]:
                 hit["instruction_like"] = True
         else:
             hit.update(focus_fields(query, model, path=h.path, lines=(h.start_line, h.end_line), title=h.section, text=h.text, root=root,

@@ -32,8 +32,9 @@ LOADER_VERSION = 2
 # Formats whose loader changed since: their files alone are re-read once (HTML templates are
 # skipped now; a ``.txt`` file may be read as reStructuredText. 3: PDF sections from the
 # outline or running titles, page furniture left out, page labels; HTML admonitions keep their
-# section, navigation is no text, index-like pages are flagged).
-_FORMAT_VERSIONS = {".html": 3, ".htm": 3, ".txt": 2, ".pdf": 3}
+# section, navigation is no text, index-like pages are flagged. 4: HTML text a browser hides is
+# left out).
+_FORMAT_VERSIONS = {".html": 4, ".htm": 4, ".txt": 2, ".pdf": 3}
 
 _INDEX_FILE = re.compile(r"^\.?(bm25|vector)-\d+\.idx(\..*\.tmp)?$")
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agentic_rag._text.analyzer import Analyzer
-from agentic_rag._text.instructions import is_instruction_like
+from agentic_rag._text.instructions import inside_instruction
 from agentic_rag._text.segments import PassageUnit, UnitKind, split_units
 from agentic_rag._text.term_weights import TermWeights, bounded_cache
 
@@ -300,8 +300,9 @@ class RelevanceModel:
         API the question does not (an identifier such as ``cache_hash``, ``loop.index0`` or
         ``FrozenInstanceError``: documentation answers "how do I..." with a name). A code block
         with no lead-in, a very short unit and a very long one are discounted. A unit addressed
-        to a model (:func:`~agentic_rag._text.instructions.is_instruction_like`) is no answer
-        and is not ranked at all, so no extractive answer quotes it.
+        to a model, or inside a scripted chat turn
+        (:func:`~agentic_rag._text.instructions.inside_instruction`), is no answer and is not
+        ranked at all, so no extractive answer quotes it.
 
         Args:
             question: The question.
@@ -322,8 +323,8 @@ class RelevanceModel:
             # A heading's version is a past release: no answer to "which version *will*...".
             titled = wants and not _FUTURE.search(question) and bool(set(pattern.findall(title)) - asked)
             for unit in split_units(text):
-                if is_instruction_like(unit.text):
-                    continue
+                if inside_instruction(text, unit.start, unit.end):
+                    continue  # addressed to a model, or a scripted chat turn
                 own = self.coverage(question, f"{title}\n{unit.text}")
                 score = 0.6 * own + 0.3 * context + 0.1 * prior + _NAMING_BONUS * _names_api(unit.text, folded)
                 heading = ""
