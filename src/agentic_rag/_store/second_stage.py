@@ -58,7 +58,7 @@ class SecondStageWeights:
     bm25: float = 1.0
     focus: float = 0.5
     relevance: float = 0.25
-    keep_ratio: float = 0.5
+    keep_ratio: float = 0.7
 
 
 DEFAULT_WEIGHTS = SecondStageWeights()
