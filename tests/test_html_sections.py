@@ -154,3 +154,25 @@ class WordHeadingTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class HighlightedCodeAndPermalinksTest(unittest.TestCase):
+    """Sphinx pages: code highlighted token by token, and a permalink sign after each heading."""
+
+    PAGE = ('<html><body><h1>tomllib<a class="headerlink" href="#t" title="Permalink to this heading">\u00b6</a></h1>\n'
+            '<div class="highlight"><pre><span></span><span class="kn">import</span> <span class="nn">tomllib</span>\n\n'
+            '<span class="k">with</span> <span class="nb">open</span><span class="p">(</span><span class="s2">&quot;a.toml&quot;</span>'
+            '<span class="p">)</span> <span class="k">as</span> <span class="n">f</span><span class="p">:</span>\n'
+            '    <span class="n">data</span> <span class="o">=</span> <span class="n">tomllib</span><span class="o">.</span>'
+            '<span class="n">load</span><span class="p">(</span><span class="n">f</span><span class="p">)</span>\n</pre></div>\n'
+            '</body></html>')
+
+    def test_spaces_between_highlighted_tokens_and_indentation_are_kept(self):
+        text = "\n".join(block.text for section in parse_html(self.PAGE) for block in section.blocks)
+        self.assertIn("import tomllib", text)
+        self.assertIn('with open("a.toml") as f:', text)
+        self.assertIn("    data = tomllib.load(f)", text)
+
+    def test_the_permalink_sign_is_no_part_of_the_heading(self):
+        sections = parse_html(self.PAGE)
+        self.assertEqual(sections[0].title, "tomllib")

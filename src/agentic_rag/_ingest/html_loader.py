@@ -49,7 +49,7 @@ _CELLS = frozenset({"td", "th"})
 _NAVIGATION_TAGS = frozenset({"nav", "footer"})
 _NAVIGATION_ROLES = frozenset({"navigation", "contentinfo"})
 _NAVIGATION_CLASSES = re.compile(r"(?i)^(?:nav|navbar|navheader|navfooter|navigation|breadcrumbs?|sphinxsidebar|sidebar|footer|related|"
-                                 r"skip-?link|toc-?sidebar|site-?footer|site-?nav)$")
+                                 r"skip-?link|toc-?sidebar|site-?footer|site-?nav|headerlink)$")
 _EXTERNAL = re.compile(r"(?i)^(?:[a-z][a-z0-9+.-]*:|//)")  # a scheme (https:, mailto:) or a host
 # Titles of note boxes: text of the section the box stands in, never a section of their own.
 _ADMONITIONS = frozenset({"note", "tip", "hint", "warning", "caution", "important", "danger", "attention"})
@@ -223,11 +223,16 @@ class _TextCollector:
             return
         line = self.line
         if self.pre:
-            for k, piece in enumerate(data.split("\n")):
+            pieces = data.split("\n")
+            for k, piece in enumerate(pieces):
                 if k:
                     self.end_line()
-                if piece.strip():
-                    self.add_text(piece.rstrip(), line + k, verbatim=True)
+                if k < len(pieces) - 1:
+                    piece = piece.rstrip()  # no white space at a line's end
+                # White space between highlighted tokens ("<span>import</span> <span>x</span>")
+                # and a line's indentation are code too.
+                if piece.strip() or (piece and self.length):
+                    self.add_text(piece, line + k, verbatim=True)
             return
         for k, piece in enumerate(data.split("\n")):
             if k:
