@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
+from agentic_rag._ingest.work_budget import current_work_budget
 
 __all__ = ["ListNesting", "ParsedSource", "SectionBuilder", "TextBlock", "TextSection", "block_from_lines", "clean_source", "clean_text", "include_problem", "paragraph_blocks", "table_row"]
 
@@ -293,6 +294,7 @@ class SectionBuilder:
         self.page: int | None = None
         self.cell: int | None = None
         self.line_offset = 0  # added to every line number given (cells grouped in one section)
+        self.budget = current_work_budget()  # each line and heading is charged as it is made
 
     def move_to(self, *, page: int | None = None, cell: int | None = None) -> None:
         """Close the current section and go on, under the same heading, on another page or in
@@ -310,6 +312,7 @@ class SectionBuilder:
     def line(self, text: str, number: int) -> None:
         """Add one cleaned line that came from 1-based line ``number``."""
         if text.strip():
+            self.budget.unit()
             self.paragraph.append([(text, number + self.line_offset)])
 
     def append(self, text: str, number: int) -> None:
@@ -317,6 +320,7 @@ class SectionBuilder:
         if not self.paragraph:
             self.line(text.lstrip(), number)
         elif text:
+            self.budget.unit()
             self.paragraph[-1].append((text, number + self.line_offset))
 
     def end_paragraph(self) -> None:
@@ -346,6 +350,7 @@ class SectionBuilder:
         """
         self.end_paragraph()
         self._close()
+        self.budget.unit()
         if level is None:
             self.title = title
             self.path = []

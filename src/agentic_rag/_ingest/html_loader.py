@@ -20,6 +20,7 @@ import re
 from html import unescape
 
 from agentic_rag._ingest.blocks import TextBlock, TextSection
+from agentic_rag._ingest.work_budget import current_work_budget
 
 __all__ = ["parse_html"]
 
@@ -39,10 +40,12 @@ _CELLS = frozenset({"td", "th"})
 class _TextCollector:
     def __init__(self) -> None:
         self.line = 1  # the source line of the token being handled
+        self.budget = current_work_budget()  # each piece of text is charged as it is made
         self.sections: list[TextSection] = []
         self.blocks: list[TextBlock] = []
         self.title = ""
         self.dropped: list[str] = []  # open dropped elements, innermost last
+        self.open_dropped: dict[str, int] = {}  # how many of each are open (no scan per end tag)
         self.in_title = False
         self.page_title: list[str] = []
         self.heading: list[str] | None = None
@@ -57,14 +60,15 @@ class _TextCollector:
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "body" and self.dropped == ["head"]:
             self.dropped.clear()  # an unclosed <head> ends where the body starts
+            self.open_dropped.clear()
         if self.dropped:
             if tag in _DROPPED:
-                self.dropped.append(tag)
+                self.drop(tag)
             elif tag == "title" and self.dropped == ["head"]:
                 self.in_title = True
             return
         if tag in _DROPPED:
-            self.dropped.append(tag)
+            self.drop(tag)
             return
         if tag == "title":
             self.in_title = True
@@ -80,6 +84,10 @@ class _TextCollector:
             if tag == "pre":
                 self.pre += 1
 
+    def drop(self, tag: str) -> None:
+        self.dropped.append(tag)
+        self.open_dropped[tag] = self.open_dropped.get(tag, 0) + 1
+
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if not self.dropped and tag in _BLOCKS:
             self.end_block()
@@ -88,9 +96,12 @@ class _TextCollector:
         if self.dropped:
             if tag == "title":
                 self.in_title = False
-            elif tag in _DROPPED and tag in self.dropped:
-                while self.dropped and self.dropped.pop() != tag:
-                    pass
+            elif tag in _DROPPED and self.open_dropped.get(tag):
+                while self.dropped:
+                    popped = self.dropped.pop()
+                    self.open_dropped[popped] -= 1
+                    if popped == tag:
+                        break
             return
         if tag == "title":
             self.in_title = False
@@ -135,6 +146,7 @@ class _TextCollector:
     # -- text assembly ------------------------------------------------------------------
 
     def add_text(self, text: str, line: int, verbatim: bool = False) -> None:
+        self.budget.unit()
         if self.length and self.space and not verbatim:
             self.text.append(" ")
             self.length += 1

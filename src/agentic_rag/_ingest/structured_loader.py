@@ -19,6 +19,7 @@ from typing import Any
 
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._ingest.blocks import ParsedSource, TextBlock, TextSection
+from agentic_rag._ingest.work_budget import current_work_budget
 from agentic_rag._text.lines import split_lines
 
 __all__ = ["FieldMapping", "parse_csv", "parse_json", "parse_jsonl"]
@@ -77,10 +78,13 @@ class FieldMapping:
             if value:
                 return value
         skipped = set() if all_columns else {self.title_field, self.id_field, *_DEFAULT_ID_FIELDS}
+        budget = current_work_budget()
         lines = []
         for key, raw in record.items():
             value = _scalar_text(raw)
             if key not in skipped and value:
+                # Charged as made: a CSV of long header names repeats every name in every row.
+                budget.text(len(key) + len(value) + 2)
                 lines.append(f"{key}: {value}" if key else value)
         return "\n".join(lines)
 
@@ -98,6 +102,7 @@ def _scalar_text(value: Any) -> str:
 
 
 def _record_section(record: Mapping[str, Any], fields: FieldMapping, start: int, end: int, *, all_columns: bool = False) -> TextSection | None:
+    current_work_budget().unit()  # each record as it is read, before its text is made
     text = fields.text(record, all_columns=all_columns)
     if not text.strip():
         return None
@@ -222,6 +227,12 @@ def parse_csv(text: str, fields: FieldMapping) -> ParsedSource:
         One section per row with text, citing the row's lines; a problem when the header
         lacks a requested column, the CSV is malformed, or no row has text.
     """
+    # A field may be as long as the file (the module's default limit, 128 KB, refused a
+    # well-formed file holding one long cell); the limit is only ever raised, never lowered,
+    # so files read at the same time in other threads keep theirs. The file's work budget
+    # bounds what its rows make.
+    if csv.field_size_limit() < len(text) + 1:
+        csv.field_size_limit(len(text) + 1)
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader, None)
