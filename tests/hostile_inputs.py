@@ -284,3 +284,9 @@ def rst_open_span_spaces(spaces: int = 9_000_000) -> tuple[str, bytes]:
 def html_comment_openings(size: int = 9_000_000) -> tuple[str, bytes]:
     """Row 27: HTML text of ``{#`` repeated (the template check)."""
     return ".html", b"<p>" + b"{#" * (size // 2) + b"</p>\n"
+
+
+def long_hex_word(size: int = 9_000_000) -> tuple[str, bytes]:
+    """Row 25: a sentence, then one word of ``size`` hexadecimal digits (a checksum blob)."""
+    digits = (b"0123456789abcdef" * (size // 16 + 1))[:size]
+    return ".txt", b"The firmware checksum is below.\n\n" + digits + b"\n"

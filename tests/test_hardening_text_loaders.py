@@ -23,6 +23,7 @@ from agentic_rag._ingest.markdown_loader import _unquoted, parse_markdown
 from agentic_rag._ingest.rst_inline import _named_refs, _without_target, clean_rst_line
 from agentic_rag._ingest.template_html import template_share
 from agentic_rag._ingest.work_budget import IngestLimits
+from agentic_rag._interfaces.locations import marked_span
 from agentic_rag._text import relevance
 
 MiB = 1024 * 1024
@@ -254,6 +255,14 @@ class LongWordTest(unittest.TestCase):
         for text in _random_strings("aB_.( 1é-", 20_000, 6):
             self.assertEqual([m.group() for m in relevance._IDENTIFIER.finditer(text)],
                              [m.group() for m in _OLD_IDENTIFIER.finditer(text)], text)
+
+    def test_a_quote_is_placed_beside_a_long_word_through_the_line_map(self):
+        blob = "0f" * 150_000
+        text = "The checksum is below.\n" + blob + "\nIt is ASCII."
+        marks = ((0, 1), (23, 3), (24 + len(blob), 4))
+        self.assertEqual(marked_span(text, marks, "The checksum is below."), (1, 1))
+        self.assertEqual(marked_span(text, marks, "below. " + blob[:40]), (1, 3))
+        self.assertEqual(marked_span(text, marks, "it is ascii"), (4, 4))  # by its letters and digits
 
     def test_a_long_word_names_no_api(self):
         blob = "0f" * 150_000  # the pattern without a boundary: about 15 minutes
