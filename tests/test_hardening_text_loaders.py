@@ -160,9 +160,20 @@ class ManyUnitsTest(unittest.TestCase):
                 self.assertIn("over a work limit", parsed.problem)
                 self.assertEqual(parse_source(data, suffix, limits=IngestLimits(max_units=100_000)).problem, "")
 
+    def test_a_json_array_is_decoded_record_by_record(self):
+        # Decoded whole first, the broken tail made it "invalid JSON" after millions of records.
+        suffix, data = hostile.many_units("json", size=15_000)
+        parsed = parse_source(data[:-1] + b", oops]", suffix, limits=IngestLimits(max_units=1_000))
+        self.assertIn("over a work limit", parsed.problem)
+        self.assertIn("invalid JSON", parse_source(data[:-1] + b", oops]", suffix).problem)
+        for broken in (b"[1,]", b'["a" "b"]', b'["a"]]', b'["a"', b'["a"] x'):
+            self.assertIn("invalid JSON", parse_source(broken, suffix).problem, broken)
+
     def test_html_text_is_charged_too(self):
         data = b"".join(b"<p>w%d</p>\n" % n for n in range(2_000))
         self.assertIn("over a work limit", parse_source(data, ".html", limits=IngestLimits(max_units=1_000)).problem)
+        headings = b"".join(b"<h2>h%d</h2>\n" % n for n in range(2_000))
+        self.assertIn("over a work limit", parse_source(headings, ".html", limits=IngestLimits(max_units=1_000)).problem)
 
 
 class HtmlTest(unittest.TestCase):

@@ -174,6 +174,7 @@ class _TextCollector:
         self.text, self.length, self.marks, self.space = [], 0, [], False
 
     def new_section(self, title: str) -> None:
+        self.budget.unit()  # a heading, charged as it is made
         self.end_block()
         if self.blocks:
             self.sections.append(TextSection(tuple(self.blocks), self.title))
