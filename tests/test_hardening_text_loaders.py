@@ -23,6 +23,7 @@ from agentic_rag._ingest.markdown_loader import _unquoted, parse_markdown
 from agentic_rag._ingest.rst_inline import _named_refs, _without_target, clean_rst_line
 from agentic_rag._ingest.template_html import template_share
 from agentic_rag._ingest.work_budget import IngestLimits
+from agentic_rag._answering import earned
 from agentic_rag._interfaces.locations import marked_span
 from agentic_rag._text import relevance
 
@@ -96,6 +97,7 @@ class RoleSniffTest(unittest.TestCase):
 _OLD_NAMED_REF = re.compile(r"(?<![\w`])([A-Za-z0-9](?:[\w.+-]*?[A-Za-z0-9])?)__?(?![\w])")
 _OLD_LINK_TARGET = re.compile(r"\s*<[^<>]*>\s*$|^\s*<[^<>]*>\s*$")
 _OLD_QUOTE = re.compile(r"^[ \t]{0,3}(>[ \t]?)+")
+_OLD_DOTTED = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?![\w.]*\d)")
 _OLD_IDENTIFIER = re.compile(r"\w+(?:[._]\w+)+|\w+\(|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
 
 
@@ -274,6 +276,12 @@ class LongWordTest(unittest.TestCase):
         self.assertEqual(marked_span(text, marks, "The checksum is below."), (1, 1))
         self.assertEqual(marked_span(text, marks, "below. " + blob[:40]), (1, 3))
         self.assertEqual(marked_span(text, marks, "it is ascii"), (4, 4))  # by its letters and digits
+
+    def test_a_long_dotted_run_is_no_version_and_is_read_once(self):
+        self.assertEqual(earned._DOTTED.findall("1." * 100_000 + "1a1"), [])  # retried per length: hours
+        self.assertEqual(earned._DOTTED.findall("from 1.2.3 to 10.0, not 1.2.3a4 or v2.0.1"), ["1.2.3", "10.0"])
+        for text in _random_strings("1.2a .x9", 20_000, 7):
+            self.assertEqual(earned._DOTTED.findall(text), _OLD_DOTTED.findall(text), text)
 
     def test_a_long_word_names_no_api(self):
         blob = "0f" * 150_000  # the pattern without a boundary: about 15 minutes
