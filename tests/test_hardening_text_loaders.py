@@ -9,6 +9,7 @@ counts or the memory it holds, never seconds. The full-size inputs are measured 
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import tracemalloc
@@ -170,6 +171,18 @@ class ManyUnitsTest(unittest.TestCase):
         self.assertIn("invalid JSON", parse_source(data[:-1] + b", oops]", suffix).problem)
         for broken in (b"[1,]", b'["a" "b"]', b'["a"]]', b'["a"', b'["a"] x'):
             self.assertIn("invalid JSON", parse_source(broken, suffix).problem, broken)
+
+    def test_a_notebook_or_word_document_over_it_keeps_what_was_read(self):
+        cells = [{"cell_type": "markdown", "source": "\n".join(f"line {i}" for i in range(300)), "metadata": {}} for _ in range(10)]
+        notebook = json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}).encode("utf-8")
+        word = hostile.docx(hostile.body(b"".join(hostile.paragraph(f"p{i}") for i in range(3_000))))
+        for suffix, data, note in ((".ipynb", notebook, "cells 4-10 not indexed"), (".docx", word, "not indexed after line 1001")):
+            with self.subTest(suffix=suffix):
+                parsed = parse_source(data, suffix, limits=IngestLimits(max_units=1_000))
+                self.assertEqual(parsed.problem, "")
+                self.assertTrue(parsed.sections)
+                self.assertIn(note, parsed.notes[0])
+                self.assertIn("more lines, headings", parsed.notes[0])
 
     def test_html_text_is_charged_too(self):
         data = b"".join(b"<p>w%d</p>\n" % n for n in range(2_000))

@@ -361,8 +361,11 @@ class SectionBuilder:
         self.title = " \u203a ".join(text for _, text in self.path[-2:] if text)
 
     def finish(self) -> tuple[TextSection, ...]:
-        """The sections with body text, in order."""
-        self.heading("")
+        """The sections with body text, in order (nothing is charged: a loader over its budget
+        finishes with what it read)."""
+        self.end_paragraph()
+        self._close()
+        self.title, self.path = "", []
         return tuple(self.sections)
 
 
