@@ -188,3 +188,105 @@ def notebook_cells(count: int = 100_000) -> tuple[str, bytes]:
 
 def flate(data: bytes) -> bytes:
     return zlib.compress(data, 9)
+
+
+# -- Text formats (hardening round 3) ------------------------------------------------------------
+
+
+def text_short_lines(ending: str = ".txt", size: int = 9_000_000) -> tuple[str, bytes]:
+    """Row 1: one block of short lines with no blank line between them: a ``.txt`` paragraph,
+    a Markdown list, fenced block or table, an rST field list or an HTML ``<pre>``."""
+    count = size // 6
+    if ending == ".txt":
+        return ending, b"word\n" * (size // 5)
+    if ending == ".md-list":
+        return ".md", b"- item\n" * (size // 7)
+    if ending == ".md-fence":
+        return ".md", b"```\n" + b"code\n" * (size // 5) + b"```\n"
+    if ending == ".md-table":
+        return ".md", b"| a | b |\n|---|---|\n" + b"| c | d |\n" * (size // 10)
+    if ending == ".rst-fields":
+        return ".rst", b"Title\n=====\n\n" + b":f: v\n" * count
+    if ending == ".html-pre":
+        return ".html", b"<pre>\n" + b"code\n" * (size // 5) + b"</pre>\n"
+    raise ValueError(f"no short-lines variant {ending!r}")
+
+
+def text_role_sniff(size: int = 9_000_000) -> tuple[str, bytes]:
+    """Row 2: a ``.txt`` of ``:a-`` repeated on one line (the reStructuredText sniffing regex)."""
+    return ".txt", b":a-" * (size // 3)
+
+
+def rst_named_reference(size: int = 9_000_000) -> tuple[str, bytes]:
+    """Row 3: an rST line of ``a.`` repeated, then one ``_`` (the named-reference regex)."""
+    return ".rst", b"a." * (size // 2) + b"_\n"
+
+
+def rst_wide_table(columns: int = 100_000, rows: int = 1_000) -> tuple[str, bytes]:
+    """Row 4: an rST simple table whose border has ``columns`` columns, then ``rows`` short rows."""
+    border = b"= " * columns + b"\n"
+    return ".rst", border + b"x y\n" * rows + border
+
+
+def csv_long_header(size: int = 9_000_000, columns: int = 50, name_chars: int = 2_000) -> tuple[str, bytes]:
+    """Row 5: a CSV whose header names are long: each row's text repeats every name."""
+    header = ",".join(f"{index}{'h' * name_chars}" for index in range(columns)).encode("ascii") + b"\n"
+    row = b",".join([b"v"] * columns) + b"\n"
+    return ".csv", header + row * max(1, (size - len(header)) // len(row))
+
+
+def html_svg_end_tags(size: int = 9_000_000) -> tuple[str, bytes]:
+    """Row 6: many open ``<svg>`` elements, then stray end tags of another dropped element."""
+    half = size // 2
+    return ".html", b"<svg>" * (half // 5) + b"</math>" * (half // 7)
+
+
+def markdown_lone_backticks(size: int = 9_000_000, runs: int = 30) -> tuple[str, bytes]:
+    """Row 7: one paragraph whose lines hold backtick runs that none of the next 20 lines
+    closes (line ``k`` holds runs of the lengths ``k % 21 + 1 + 21 * i``)."""
+    lines = [b" ".join(b"`" * (group + 1 + 21 * i) for i in range(runs)) + b"\n" for group in range(21)]
+    cycle = b"".join(lines)
+    return ".md", cycle * max(1, size // len(cycle))
+
+
+def markdown_quote_run(size: int = 9_000_000) -> tuple[str, bytes]:
+    """Row 8: a line of ``>`` repeated (a blockquote marker run)."""
+    return ".md", b">" * size + b" text\n"
+
+
+def many_units(kind: str, size: int = 9_000_000) -> tuple[str, bytes]:
+    """Row 9: a file of many small units: CSV rows, JSON records, Markdown headings or
+    one-word paragraphs."""
+    if kind == "csv":
+        return ".csv", b"text\n" + b"w\n" * (size // 2)
+    if kind == "json":
+        return ".json", b"[" + b",".join([b'"w"'] * (size // 4)) + b"]"
+    if kind == "jsonl":
+        return ".jsonl", b'"w"\n' * (size // 4)
+    if kind == "headings":
+        return ".md", b"# h\nw\n" * (size // 6)
+    if kind == "paragraphs":
+        return ".txt", b"w\n\n" * (size // 3)
+    raise ValueError(f"no many-units kind {kind!r}")
+
+
+def csv_big_field(chars: int = 200_000) -> tuple[str, bytes]:
+    """Row 10: a well-formed CSV with one cell of ``chars`` characters (over the csv module's
+    default field limit of 128 KB)."""
+    return ".csv", b"id,text\n1,short\n2," + b"x" * chars + b"\n3,after\n"
+
+
+def rst_open_span_spaces(spaces: int = 9_000_000) -> tuple[str, bytes]:
+    """Row 26: interpreted text a line opens and never closes, then a long run of spaces."""
+    return ".rst", b"Some `open" + b" " * spaces + b"x\n"
+
+
+def html_comment_openings(size: int = 9_000_000) -> tuple[str, bytes]:
+    """Row 27: HTML text of ``{#`` repeated (the template check)."""
+    return ".html", b"<p>" + b"{#" * (size // 2) + b"</p>\n"
+
+
+def long_hex_word(size: int = 9_000_000) -> tuple[str, bytes]:
+    """Row 25: a sentence, then one word of ``size`` hexadecimal digits (a checksum blob)."""
+    digits = (b"0123456789abcdef" * (size // 16 + 1))[:size]
+    return ".txt", b"The firmware checksum is below.\n\n" + digits + b"\n"

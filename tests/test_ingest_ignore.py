@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import subprocess
 import tempfile
@@ -240,6 +241,104 @@ class ExcludeGlobTest(unittest.TestCase):
                 WalkOptions(exclude=(bad,))
         with self.assertRaises(InvalidInputError):
             WalkOptions(exclude="drafts/")  # type: ignore[arg-type]
+
+
+# Hardening round 3, rows 22-24: the rules git reads differently from a glob library.
+_ROW_RULES = "a3**/b.md\ndocs**/drafts/\nbuild//\nff.md\fgg.md\nhh.md\x85ii.md\njj.md\u2028kk.md\nll\u2028mm.md\n"
+
+
+class GitQuirksTest(unittest.TestCase):
+    """Rows 22-24: ``**`` inside a component, ``build//`` and line ends other than ``\\n``."""
+
+    def setUp(self) -> None:
+        self.rules = RuleSet(parse_rules(_ROW_RULES))
+
+    def test_a_double_star_after_a_literal_prefix_spans_folders(self):
+        for path in ("a3/b.md", "a3/x/b.md", "a3/x/y/b.md", "a3x/b.md", "a3b.md"):
+            self.assertTrue(self.rules.ignores(path, False), path)
+        self.assertFalse(self.rules.ignores("a/b.md", False))
+        self.assertFalse(self.rules.ignores("a3/x/c.md", False))
+        for folder in ("docs/drafts", "docs/x/drafts", "docsy/drafts", "docsdrafts"):
+            self.assertTrue(self.rules.ignores(folder, True), folder)
+        self.assertFalse(self.rules.ignores("docs/x/drafts", False))
+
+    def test_a_doubled_trailing_slash_matches_nothing(self):
+        for path, folder in (("build", True), ("x/build", True), ("build", False), ("build/a.md", False)):
+            self.assertFalse(self.rules.ignores(path, folder), path)
+
+    def test_lines_end_at_newline_only(self):
+        for name in ("ff.md", "gg.md", "hh.md", "ii.md", "jj.md", "kk.md"):
+            self.assertFalse(self.rules.ignores(name, False), name)
+        self.assertTrue(self.rules.ignores("ff.md\fgg.md", False))
+        self.assertTrue(self.rules.ignores("ll\u2028mm.md", False))
+        self.assertTrue(RuleSet(parse_rules("a.md\r\nb.md")).ignores("b.md", False))
+        self.assertTrue(RuleSet(parse_rules("a.md\r\nb.md")).ignores("a.md", False))
+
+    def test_trailing_spaces_as_git_cuts_them(self):
+        self.assertTrue(RuleSet(parse_rules("a\\\\  \n")).ignores("a\\", False))  # an escaped backslash escapes no space
+        self.assertTrue(RuleSet(parse_rules("b\\  \n")).ignores("b ", False))  # an escaped space stays, the rest is cut
+
+
+_COMPONENTS = ("a", "a3", "a3x", "b", "docs", "docsy", "drafts", "build", "x", "ab")
+_NAMES = ("b.md", "a.md", "x.md", "a3b.md", "drafts.md", "build.md", "ff.md\fgg.md", "ll\u2028mm.md", "abc.md")
+_TOKENS = ("a", "a3", "b", "docs", "drafts", "build", "x", "*", "**", "?", "a*", "*3", "a3**", "docs**", "**x", "[ab]", "[!a]*",
+           "b.md", "*.md", "a?.md", "x.md", "**.md", "\\a", "ab*", "")
+
+
+def _random_tree(rng: random.Random) -> list[str]:
+    paths: set[str] = set()
+    for _ in range(120):
+        depth = rng.randint(0, 3)
+        folders = [rng.choice(_COMPONENTS) for _ in range(depth)]
+        paths.add("/".join(folders + [rng.choice(_NAMES)]))
+    return sorted(paths)
+
+
+def _random_pattern(rng: random.Random) -> str:
+    parts = [rng.choice(_TOKENS) for _ in range(rng.choice((1, 1, 2, 2, 3)))]
+    pattern = "/".join(parts)
+    if rng.random() < 0.2:
+        pattern = "/" + pattern
+    pattern += rng.choice(("", "", "", "/", "//"))
+    if rng.random() < 0.15:
+        pattern = "!" + pattern
+    return pattern
+
+
+class RandomRulesAgainstGit(unittest.TestCase):
+    """Rows 22-24 and 300 seeded random patterns on a generated tree, path by path against
+    ``git check-ignore``."""
+
+    def test_every_path_agrees_with_git(self):
+        git = _git()
+        if git is None:
+            self.skipTest("git is not installed: the comparison with git check-ignore needs it")
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        root = Path(tmp.name) / "repo"
+        rng = random.Random(28)
+        files = _random_tree(rng)
+        for name in files:
+            _write(root / name)
+        folders = sorted({"/".join(f.split("/")[:n]) for f in files for n in range(1, f.count("/") + 1)})
+        env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "HOME": tmp.name}
+        subprocess.run([git, "init", "-q", str(root)], check=True, env=env, timeout=60)
+        groups = [_ROW_RULES] + ["\n".join(_random_pattern(rng) for _ in range(5)) + "\n" for _ in range(60)]
+        paths = files + folders
+        for text in groups:
+            _write(root / ".gitignore", text)
+            checked = subprocess.run([git, "check-ignore", "--stdin", "-z", "--no-index"], cwd=root, env=env,
+                                     input="\0".join(paths).encode("utf-8"), capture_output=True, timeout=60)
+            self.assertIn(checked.returncode, (0, 1), checked.stderr)
+            by_git = {p for p in checked.stdout.decode("utf-8").split("\0") if p}
+            rules = RuleSet(parse_rules(text))
+            for path in paths:
+                # Compared through the folders above: git check-ignore may or may not report a
+                # path inside an ignored folder; the walk never enters one.
+                above = ["/".join(path.split("/")[:n]) for n in range(1, path.count("/") + 1)]
+                ours = any(rules.ignores(f, True) for f in above) or rules.ignores(path, path in folders)
+                theirs = any(f in by_git for f in above) or path in by_git
+                self.assertEqual(ours, theirs, f"{path!r} under rules {text!r}")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@
     ├── RetrievalError                   a retriever failed while answering a query
     ├── BranchFailureError               too few parallel branches succeeded
     ├── StoreError                       the persistent store cannot be read or written
+    │   └── StoreBusyError               another process held the write lock past the wait
     ├── BudgetExhaustedError             a run's call, token or time budget is spent
     └── ProviderError                    a remote endpoint (LLM, embeddings, search) failed
         ├── ProviderHTTPError            a non-success HTTP status, with status and message
@@ -36,6 +37,7 @@ __all__ = [
     "ProviderHTTPError",
     "ProviderTimeoutError",
     "RetrievalError",
+    "StoreBusyError",
     "StoreError",
     "StructuredOutputError",
 ]
@@ -104,6 +106,11 @@ class BudgetExhaustedError(AgenticRAGError):
 
 class StoreError(AgenticRAGError):
     """The persistent store cannot be read or written."""
+
+
+class StoreBusyError(StoreError):
+    """Another process held the store's write lock for longer than the writer would wait
+    (``KnowledgeStore(lock_timeout=...)``, ``agentic-rag index --wait``); nothing changed."""
 
 
 class ProviderError(AgenticRAGError):

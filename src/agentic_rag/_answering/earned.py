@@ -41,7 +41,10 @@ DEFAULT_CLAIM_COVERAGE = 0.3
 #: The weighted share of a question part the quoted passage (with its heading) must cover;
 #: chosen on the same development half.
 DEFAULT_PASSAGE_COVERAGE = 0.8
-_DOTTED = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?![\w.]*\d)")
+# The version is taken whole (a look-ahead, then a back-reference: Python's atomic group), so
+# a long dotted run followed by a digit ("1.1.1...1a1" in evidence) is not retried at every
+# shorter length, each rescanning the rest of the run; any shorter match fails the same test.
+_DOTTED = re.compile(r"(?<![\w.])(?=(\d+(?:\.\d+)+))\1(?![\w.]*\d)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
+from agentic_rag._ingest.work_budget import current_work_budget
 
 __all__ = ["ListNesting", "ParsedSource", "SectionBuilder", "TextBlock", "TextSection", "block_from_lines", "clean_source", "clean_text", "include_problem", "paragraph_blocks", "table_row"]
 
@@ -302,6 +303,7 @@ class SectionBuilder:
         self.page: int | None = None
         self.cell: int | None = None
         self.line_offset = 0  # added to every line number given (cells grouped in one section)
+        self.budget = current_work_budget()  # each line and heading is charged as it is made
 
     def move_to(self, *, page: int | None = None, cell: int | None = None) -> None:
         """Close the current section and go on, under the same heading, on another page or in
@@ -319,6 +321,7 @@ class SectionBuilder:
     def line(self, text: str, number: int) -> None:
         """Add one cleaned line that came from 1-based line ``number``."""
         if text.strip():
+            self.budget.unit()
             self.paragraph.append([(text, number + self.line_offset)])
 
     def append(self, text: str, number: int) -> None:
@@ -326,6 +329,7 @@ class SectionBuilder:
         if not self.paragraph:
             self.line(text.lstrip(), number)
         elif text:
+            self.budget.unit()
             self.paragraph[-1].append((text, number + self.line_offset))
 
     def end_paragraph(self) -> None:
@@ -355,6 +359,7 @@ class SectionBuilder:
         """
         self.end_paragraph()
         self._close()
+        self.budget.unit()
         if level is None:
             self.title = title
             self.path = []
@@ -365,8 +370,11 @@ class SectionBuilder:
         self.title = " \u203a ".join(text for _, text in self.path[-2:] if text)
 
     def finish(self) -> tuple[TextSection, ...]:
-        """The sections with body text, in order."""
-        self.heading("")
+        """The sections with body text, in order (nothing is charged: a loader over its budget
+        finishes with what it read)."""
+        self.end_paragraph()
+        self._close()
+        self.title, self.path = "", []
         return tuple(self.sections)
 
 

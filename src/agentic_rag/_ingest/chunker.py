@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -37,6 +39,7 @@ LIST_PAGE = "list"
 _STAGE = "chunker"
 _WORD = re.compile(r"\S+")
 _LINE = re.compile(r"[^\n]+")
+_LAST = sys.maxsize  # sorts after every line number
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +165,11 @@ def _spans(text: str, start: int, end: int, budget: int) -> list[tuple[int, int,
     lines = [(start + m.start(), start + m.end()) for m in _LINE.finditer(text[start:end]) if m.group().strip()]
     if len(lines) > 1:
         for line_start, line_end in lines:
-            out.extend(_spans(text, line_start, line_end, budget))
+            count = len(text[line_start:line_end].split())
+            if count <= budget:  # the common case, without a call per line
+                out.append((line_start, line_end, count))
+            else:
+                out.extend(_spans(text, line_start, line_end, budget))
         return out
     found = [(start + m.start(), start + m.end()) for m in _WORD.finditer(text[start:end])]
     for first in range(0, len(found), budget):
@@ -255,7 +262,10 @@ def _marks(blocks: tuple[TextBlock, ...], groups: list[tuple[int, int, int]]) ->
         return ()  # a record's text is no copy of its lines: its fixed range is all there is
     for index, start, end in groups:
         block = blocks[index]
-        found = [(base, block.line_at(start))] + [(base + o - start, n) for o, n in block.line_marks if start < o < end]
+        # Only the marks inside the part, found by bisection: scanning the block's whole map
+        # for every chunk cut from it was quadratic in a block of many short lines.
+        first, last = bisect_right(block.line_marks, (start, _LAST)), bisect_left(block.line_marks, (end, 0))
+        found = [(base, block.line_at(start))] + [(base + o - start, n) for o, n in block.line_marks[first:last]]
         for mark in found:
             if not marks or marks[-1][1] != mark[1]:
                 marks.append(mark)

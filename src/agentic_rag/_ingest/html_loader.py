@@ -31,6 +31,7 @@ from html import unescape
 
 from agentic_rag._ingest.blocks import TextBlock, TextSection
 from agentic_rag._ingest.list_pages import is_list_page
+from agentic_rag._ingest.work_budget import current_work_budget
 
 __all__ = ["parse_html"]
 
@@ -117,10 +118,12 @@ class _HiddenElement:
 class _TextCollector:
     def __init__(self) -> None:
         self.line = 1  # the source line of the token being handled
+        self.budget = current_work_budget()  # each piece of text is charged as it is made
         self.sections: list[TextSection] = []
         self.blocks: list[TextBlock] = []
         self.title = ""
         self.dropped: list[str] = []  # open dropped elements, innermost last
+        self.open_dropped: dict[str, int] = {}  # how many of each are open (no scan per end tag)
         self.in_title = False
         self.page_title: list[str] = []
         self.heading: list[str] | None = None
@@ -141,6 +144,7 @@ class _TextCollector:
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "body" and self.dropped == ["head"]:
             self.dropped.clear()  # an unclosed <head> ends where the body starts
+            self.open_dropped.clear()
         if self.hidden and self.hidden.start(tag):
             return
         if not self.dropped and tag not in _VOID and _hidden_from_readers(attrs):
@@ -149,14 +153,14 @@ class _TextCollector:
             self.hidden.enter(tag)
             return
         if self.dropped:
-            if tag in _DROPPED or tag in self.dropped:  # nested like the dropped one: its end tag is not ours
-                self.dropped.append(tag)
+            if tag in _DROPPED or self.open_dropped.get(tag):  # nested like the dropped one: its end tag is not ours
+                self.drop(tag)
             elif tag == "title" and self.dropped == ["head"]:
                 self.in_title = True
             return
         if tag in _DROPPED or _navigation(tag, attrs):
             self.end_block()
-            self.dropped.append(tag)
+            self.drop(tag)
             return
         if tag == "a":
             self.links.append(_internal(attrs))
@@ -175,6 +179,10 @@ class _TextCollector:
             if tag == "pre":
                 self.pre += 1
 
+    def drop(self, tag: str) -> None:
+        self.dropped.append(tag)
+        self.open_dropped[tag] = self.open_dropped.get(tag, 0) + 1
+
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if not self.dropped and not self.hidden and tag in _BLOCKS:
             self.end_block()
@@ -186,9 +194,12 @@ class _TextCollector:
         if self.dropped:
             if tag == "title":
                 self.in_title = False
-            elif tag in self.dropped:
-                while self.dropped and self.dropped.pop() != tag:
-                    pass
+            elif self.open_dropped.get(tag):
+                while self.dropped:
+                    popped = self.dropped.pop()
+                    self.open_dropped[popped] -= 1
+                    if popped == tag:
+                        break
             return
         if tag == "a" and self.links:
             self.links.pop()
@@ -254,6 +265,7 @@ class _TextCollector:
     # -- text assembly ------------------------------------------------------------------
 
     def add_text(self, text: str, line: int, verbatim: bool = False) -> None:
+        self.budget.unit()
         if self.length and self.space and not verbatim:
             self.text.append(" ")
             self.length += 1
@@ -281,6 +293,7 @@ class _TextCollector:
         self.text, self.length, self.marks, self.space = [], 0, [], False
 
     def new_section(self, title: str) -> None:
+        self.budget.unit()  # a heading, charged as it is made
         self.end_block()
         if self.blocks:
             self.sections.append(TextSection(tuple(self.blocks), self.title, headings=self.headings))

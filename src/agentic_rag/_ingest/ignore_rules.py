@@ -6,7 +6,10 @@ dropped unless escaped, ``!`` re-includes, a trailing ``/`` matches folders only
 the start or in the middle anchors the pattern to the folder of the file that holds it (else
 it matches a name at any depth), ``*`` and ``?`` never match ``/``, ``[...]`` is a character
 class (``!`` or ``^`` negates it, ``[:alpha:]`` and the other POSIX classes work), and ``**``
-as a whole path component matches any number of folders (``**/x``, ``x/**``, ``a/**/b``).
+as a whole path component matches any number of folders (``**/x``, ``x/**``, ``a/**/b``). As
+in git, a pattern with a ``/`` matches its leading run without wildcards as a plain prefix, so
+a ``**`` right after it spans folders too (``a3**/b.md`` ignores ``a3/x/b.md``); lines end at
+``\n`` only, and one trailing ``/`` is cut (``build//`` matches nothing).
 
 Precedence is git's, with ripgrep's ``.ignore`` files on top of ``.gitignore`` in the same
 folder: the repository's ``info/exclude`` is weakest, then each folder's ``.gitignore`` and
@@ -110,8 +113,10 @@ def parse_rules(text: str, base: str = "") -> tuple[IgnoreRule, ...]:
         One rule per pattern line, in file order (comments and blank lines give none).
     """
     rules = []
-    for line in text.splitlines():
-        rule = _rule(line, base)
+    # Lines end at "\n" only, as git reads them (a "\r" before it dropped): a form feed,
+    # U+0085 or U+2028, which ``str.splitlines`` also breaks at, is part of a pattern.
+    for line in text.split("\n"):
+        rule = _rule(line[:-1] if line.endswith("\r") else line, base)
         if rule is not None:
             rules.append(rule)
     return tuple(rules)
@@ -138,17 +143,36 @@ def compile_excludes(globs: tuple[str, ...]) -> tuple[IgnoreRule, ...]:
     return tuple(rules)
 
 
+def _trailing_spaces_cut(line: str) -> str:
+    """``line`` without its trailing spaces, unless the first of them is escaped (git's
+    ``trim_trailing_spaces``: a backslash escapes the character after it, a backslash included)."""
+    last_space = -1
+    i = 0
+    while i < len(line):
+        char = line[i]
+        if char == " ":
+            if last_space < 0:
+                last_space = i
+        else:
+            if char == "\\":
+                i += 1
+                if i >= len(line):
+                    return line
+            last_space = -1
+        i += 1
+    return line[:last_space] if last_space >= 0 else line
+
+
 def _rule(line: str, base: str) -> IgnoreRule | None:
     if line.startswith("#"):
         return None
-    end = len(line)
-    while end > 0 and line[end - 1] == " " and not (end > 1 and line[end - 2] == "\\"):
-        end -= 1
-    line = line[:end]
+    line = _trailing_spaces_cut(line)
     negated = line.startswith("!")
     body = line[1:] if negated else line
-    folders_only = body.endswith("/") and not body.endswith("\\/")
-    body = body.rstrip("/") if folders_only else body
+    # One trailing "/" means folders only; what is left is the pattern, so "build//" is the
+    # pattern "build/", which no path matches (as in git), not "build".
+    folders_only = body.endswith("/")
+    body = body[:-1] if folders_only else body
     if not body:
         return None
     anchored = "/" in body
@@ -158,8 +182,17 @@ def _rule(line: str, base: str) -> IgnoreRule | None:
 
 
 def _glob_regex(body: str, anchored: bool) -> re.Pattern[str]:
+    literal = ""
+    if anchored:
+        # git compares a pattern's leading run without wildcards as a plain prefix and matches
+        # only the rest as a glob, where a "**" that opens it is a whole component: so
+        # "a3**/b.md" is "a3", then any folders, then "b.md" (a3/x/b.md, a3x/b.md, a3b.md).
+        cut = next((i for i, char in enumerate(body) if char in "*?[\\"), len(body))
+        literal, body = body[:cut], body[cut:]
+        if not body:
+            return re.compile(re.escape(literal) + r"\Z", re.DOTALL)
     parts = body.split("/")
-    out: list[str] = []
+    out: list[str] = [re.escape(literal)]
     for i, part in enumerate(parts):
         last = i == len(parts) - 1
         if part == "**":

@@ -31,7 +31,7 @@ from agentic_rag._errors import InvalidInputError
 from agentic_rag._ingest.blocks import ParsedSource, TextSection, clean_source, paragraph_blocks
 from agentic_rag._ingest.pdf_loader import PdfBackend
 from agentic_rag._ingest.structured_loader import TOO_DEEP, FieldMapping
-from agentic_rag._ingest.work_budget import IngestLimits, WorkBudget, WorkLimitError, use_work_budget
+from agentic_rag._ingest.work_budget import IngestLimits, WorkBudget, WorkLimitError, current_work_budget, use_work_budget
 from agentic_rag._text.lines import normalize_newlines, split_lines
 
 __all__ = ["BINARY_PARSERS", "PARSERS", "SUFFIXES", "FieldMapping", "SourceBytes", "decode_text", "load_path", "parse_plain_text", "parse_source", "read_source"]
@@ -140,7 +140,15 @@ def parse_plain_text(text: str) -> tuple[TextSection, ...]:
     Returns:
         One untitled section, or nothing when the text is blank.
     """
-    blocks = paragraph_blocks((line, number) for number, line in enumerate(split_lines(text), start=1))
+    budget = current_work_budget()
+
+    def charged(lines: list[str]):
+        for number, line in enumerate(lines, start=1):
+            if line.strip():
+                budget.unit()  # each line as it is read: a file of millions is refused, not parsed
+            yield line, number
+
+    blocks = paragraph_blocks(charged(split_lines(text)))
     return (TextSection(blocks),) if blocks else ()
 
 

@@ -32,7 +32,8 @@ _REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S+")
 # No two runs of blanks may meet without a required character between them (``[ \t]*\|?[ \t]*``
 # backtracks quadratically over a long run of spaces).
 _TABLE_RULE = re.compile(r"^[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+(?:\|[ \t]*)?$|^[ \t]*\|[ \t]*:?-+:?[ \t]*\|[ \t]*$")
-_QUOTE = re.compile(r"^[ \t]{0,3}(>[ \t]?)+")
+_QUOTE_RUN = re.compile(r"[> \t]*")
+_DOUBLE_BLANK = re.compile(r"[ \t][ \t]")
 _LIST = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
 _MYST = re.compile(r"^[ \t]*\{([\w:-]+)\}[ \t]*(\S*)")
 _MYST_DROPPED = frozenset({"include", "literalinclude", "toctree"})
@@ -71,6 +72,19 @@ def _strip_markup(text: str) -> str:
     text = _EM_STAR.sub(r"\1", text)
     text = _EM_UNDER.sub(r"\1", text)
     return _STRIKE.sub(r"\1", text)
+
+
+def _unquoted(line: str) -> str:
+    """``line`` without its blockquote markers (up to three blanks, then ``>`` runs each with
+    one optional blank). The pattern ``(>[ \\t]?)+`` keeps a frame per marker, a gigabyte for
+    a line of millions of ``>``; here the markers are the run of ``>`` and blanks up to its
+    first blank that follows a blank, found by two single-character scans."""
+    start = len(line) - len(line.lstrip(" \t"))
+    if start > 3 or line[start:start + 1] != ">":
+        return line
+    end = _QUOTE_RUN.match(line, start).end()
+    double = _DOUBLE_BLANK.search(line, start, end)
+    return line[double.start() + 1 if double else end:]
 
 
 def _without_comments(line: str) -> tuple[str, bool]:
@@ -281,11 +295,21 @@ def _parse(text: str, builder: SectionBuilder | None = None) -> tuple[tuple[Text
     in_comment = False
     ticks = 0  # length of a code span still open from the previous line
 
+    run_lengths: dict[int, frozenset[int]] = {}  # a line's backtick run lengths, found once
+
     def closes_later(n: int) -> bool:
-        for following in lines[index:index + 20]:
-            if not following.strip():
-                return False
-            if any(len(m.group()) == n for m in _TICKS.finditer(following)):
+        # Each line's runs are measured once: a line of many runs no later line closes asks
+        # about each of them, and rescanning the next 20 lines each time was quadratic.
+        for passed in [look for look in run_lengths if look < index]:
+            del run_lengths[passed]  # only the 20 lines ahead are kept
+        for look in range(index, min(len(lines), index + 20)):
+            lengths = run_lengths.get(look)
+            if lengths is None:
+                following = lines[look]
+                lengths = run_lengths[look] = frozenset(len(m.group()) for m in _TICKS.finditer(following)) if following.strip() else frozenset({0})
+            if 0 in lengths:
+                return False  # a blank line ends the paragraph
+            if n in lengths:
                 return True
         return False
 
@@ -340,7 +364,7 @@ def _parse(text: str, builder: SectionBuilder | None = None) -> tuple[tuple[Text
             # A line underlined by === or --- is a heading (CommonMark would take the whole
             # paragraph; taking the last line keeps earlier lines as body text).
             lists.end()
-            out.heading(clean_inline(_QUOTE.sub("", raw).strip()), 1 if following.strip().startswith("=") else 2)
+            out.heading(clean_inline(_unquoted(raw).strip()), 1 if following.strip().startswith("=") else 2)
             index += 1  # the underline
             continue
         if _RULE.match(raw):
@@ -349,7 +373,7 @@ def _parse(text: str, builder: SectionBuilder | None = None) -> tuple[tuple[Text
             continue
         if _REFERENCE.match(raw) or _TABLE_RULE.match(raw):
             continue
-        body = _QUOTE.sub("", raw)
+        body = _unquoted(raw)
         lead = _list_line(body, lists)
         if lead is not None:
             body = body[_LIST.match(body).end():]  # type: ignore[union-attr]

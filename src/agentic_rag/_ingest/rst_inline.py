@@ -20,7 +20,12 @@ _STRONG = re.compile(r"(?<![\w*])\*\*(?=\S)([^*]+?)(?<=\S)\*\*(?![\w*])")
 _EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
 _SUBSTITUTION = re.compile(r"(?<![\w|])\|(?=\S)([^|]+?)(?<=\S)\|(?:__?)?(?![\w|])")
 _FOOTNOTE_REF = re.compile(r"[ \t]?\[(?:#[\w-]*|\*|\d+|[A-Za-z][\w.-]*)\]_(?!\w)")
-_NAMED_REF = re.compile(r"(?<![\w`])([A-Za-z0-9](?:[\w.+-]*?[A-Za-z0-9])?)__?(?![\w])")
+# A named reference (``name_``, ``a.b-c__``) is read by :func:`_named_refs`, not by the pattern
+# ``(?<![\w`])([A-Za-z0-9](?:[\w.+-]*?[A-Za-z0-9])?)__?(?!\w)``: that one scans a line of
+# ``a.a.a...`` to its end from every ``a``, quadratic in the line.
+_NAME_RUN = re.compile(r"[\w.+-]+")
+_REF_END = re.compile(r"(?<=[A-Za-z0-9])__?(?!\w)")
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 _ESCAPE = re.compile(r"\\(.)|\\$")
 _TARGET = re.compile(r"^(.*?)\s*<([^<>]+)>$", re.S)
 _VERBATIM_ROLES = frozenset({"code", "literal", "math", "samp", "kbd", "file", "regexp"})
@@ -44,6 +49,46 @@ def role_text(role: str | None, text: str) -> str:
         tail = text[1:].rsplit(".", 1)[-1]
         return tail or text[1:]
     return text
+
+
+def _named_refs(text: str) -> str:
+    """``text`` with each named reference's trailing ``_`` or ``__`` dropped, in one pass.
+
+    A reference name starts at an ASCII letter or digit not preceded by a word character or a
+    backtick (an inner ``.``, ``+`` or ``-`` may precede it), runs over ``[\\w.+-]`` and ends at
+    a letter or digit followed by ``_`` or ``__`` and then no word character; the leftmost name
+    wins, ending at its first possible end past its first character, else at that character
+    (what the pattern above matches).
+    """
+    ends = [(m.start(), m.end()) for m in _REF_END.finditer(text)]
+    if not ends:
+        return text
+    out: list[str] = []
+    done = 0  # text before this is copied (or dropped)
+    position = 0  # the next end to look at
+    for run in _NAME_RUN.finditer(text):
+        a, b = run.span()
+        while position < len(ends) and ends[position][0] < a:
+            position += 1
+        scan = a  # every start before ``scan`` in this run is known not to be one
+        while position < len(ends) and ends[position][0] < b:
+            end, past = ends[position]
+            position += 1
+            while scan < end and not (text[scan] in _ALNUM and (text[scan - 1] in ".+-" if scan > a else scan == 0 or text[scan - 1] != "`")):
+                scan += 1
+            if scan >= end:
+                continue  # no name starts before this end (a start found later stays found)
+            if end == scan + 1 and position < len(ends) and ends[position][0] < b:
+                # A one-character name is the pattern's last resort: a longer one to a later
+                # end in the same run is tried first.
+                end, past = ends[position]
+                position += 1
+            out.append(text[done:end])
+            done = scan = past
+            while position < len(ends) and ends[position][0] < past:
+                position += 1
+    out.append(text[done:])
+    return "".join(out)
 
 
 def clean_rst_inline(line: str) -> str:
@@ -70,12 +115,15 @@ def clean_rst_inline(line: str) -> str:
         return _SLOT
 
     text = _TOKEN.sub(park, line) if "`" in line else line
-    text = _FOOTNOTE_REF.sub("", text)
-    text = _STRONG.sub(r"\1", text)
-    text = _EMPHASIS.sub(r"\1", text)
-    text = _SUBSTITUTION.sub(r"\1", text)
+    # Each pattern only where its delimiter occurs (each is linear, but a pass over a long line).
+    if "]_" in text:
+        text = _FOOTNOTE_REF.sub("", text)
+    if "*" in text:
+        text = _EMPHASIS.sub(r"\1", _STRONG.sub(r"\1", text))
+    if "|" in text:
+        text = _SUBSTITUTION.sub(r"\1", text)
     if "_" in text:
-        text = _NAMED_REF.sub(r"\1", text)
+        text = _named_refs(text)
     if tokens:
         contents = iter(tokens)
         text = re.sub(_SLOT, lambda m: next(contents), text)
@@ -88,7 +136,16 @@ def clean_rst_inline(line: str) -> str:
 _LITERAL = re.compile(r"``(?:[^`]|`(?!`))+?``")
 _OPEN_ROLE = re.compile(r":[A-Za-z][\w.+-]*(?::[A-Za-z][\w.+-]*)?:$")
 _CLOSE_SUFFIX = re.compile(r"^(?::[A-Za-z][\w.+-]*:)?(?:__?(?![\w]))?")
-_LINK_TARGET = re.compile(r"\s*<[^<>]*>\s*$|^\s*<[^<>]*>\s*$")
+
+
+def _without_target(text: str) -> str:
+    """``text`` without a trailing link target ``<...>`` and the white space around it (string
+    methods: the pattern ``\\s*<[^<>]*>\\s*$`` retries from every blank of a long run)."""
+    bare = text.rstrip()
+    opening = bare.rfind("<")
+    if not bare.endswith(">") or opening < 0 or ">" in bare[opening + 1:-1]:
+        return text
+    return bare[:opening].rstrip()
 
 
 def clean_rst_line(line: str, open_span: bool = False) -> tuple[str, bool]:
@@ -108,9 +165,9 @@ def clean_rst_line(line: str, open_span: bool = False) -> tuple[str, bool]:
     if open_span:
         close = line.find("`")
         if close < 0:
-            return _LINK_TARGET.sub("", line).rstrip(), True
+            return _without_target(line).rstrip(), True
         inner, line = line[:close], _CLOSE_SUFFIX.sub("", line[close + 1:], count=1)
-        head = _LINK_TARGET.sub("", inner)
+        head = _without_target(inner)
     bare = _LITERAL.sub("", line)
     if bare.count("`") % 2 == 1:
         opening = line.rfind("`")
@@ -119,5 +176,5 @@ def clean_rst_line(line: str, open_span: bool = False) -> tuple[str, bool]:
         if role is not None:
             before = before[:role.start()]
         spaced = clean_rst_inline(before) + (" " if before[-1:].isspace() else "")
-        return (head + spaced + _LINK_TARGET.sub("", after)).rstrip(), True
+        return (head + spaced + _without_target(after)).rstrip(), True
     return (head + clean_rst_inline(line)).rstrip(), False

@@ -297,6 +297,7 @@ class _Reader:
             if _GRID_BORDER.match(line):
                 cuts = [i for i, char in enumerate(line) if char == "+"]
             elif line.lstrip().startswith("|"):
+                self.out.budget.unit(len(cuts))
                 if all(i < len(line) and line[i] in "|+" for i in cuts):
                     cells = [line[a + 1:b] for a, b in zip(cuts, cuts[1:])]
                 else:
@@ -321,6 +322,8 @@ class _Reader:
                     break
                 continue
             if line.strip() and not _SIMPLE_RULE.match(line):
+                # Charged before they are cut: a border of 100,000 columns gives every row as many.
+                self.out.budget.unit(len(columns))
                 starts = [a for a, _ in columns] + [len(line) + 1]
                 cells = [line[starts[i]:starts[i + 1]] for i in range(len(columns))]
                 if columns and columns[0][0] > 0:
@@ -377,6 +380,7 @@ class _Reader:
                 (cells,) = list(csv.reader([lines[i].strip()], skipinitialspace=True))
             except (csv.Error, ValueError):
                 cells = [lines[i].strip()]
+            self.out.budget.unit(len(cells))
             row = table_row([clean_rst_inline(cell.strip()) for cell in cells])
             if row:
                 self.out.line(row, i + 1)

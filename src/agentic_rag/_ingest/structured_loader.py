@@ -13,12 +13,13 @@ import io
 import json
 import re
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._ingest.blocks import ParsedSource, TextBlock, TextSection
+from agentic_rag._ingest.work_budget import current_work_budget
 from agentic_rag._text.lines import split_lines
 
 __all__ = ["FieldMapping", "parse_csv", "parse_json", "parse_jsonl"]
@@ -77,10 +78,13 @@ class FieldMapping:
             if value:
                 return value
         skipped = set() if all_columns else {self.title_field, self.id_field, *_DEFAULT_ID_FIELDS}
+        budget = current_work_budget()
         lines = []
         for key, raw in record.items():
             value = _scalar_text(raw)
             if key not in skipped and value:
+                # Charged as made: a CSV of long header names repeats every name in every row.
+                budget.text(len(key) + len(value) + 2)
                 lines.append(f"{key}: {value}" if key else value)
         return "\n".join(lines)
 
@@ -98,6 +102,7 @@ def _scalar_text(value: Any) -> str:
 
 
 def _record_section(record: Mapping[str, Any], fields: FieldMapping, start: int, end: int, *, all_columns: bool = False) -> TextSection | None:
+    current_work_budget().unit()  # each record as it is read, before its text is made
     text = fields.text(record, all_columns=all_columns)
     if not text.strip():
         return None
@@ -148,24 +153,29 @@ def parse_jsonl(text: str, fields: FieldMapping) -> ParsedSource:
 
 
 def _array_items(text: str, start: int) -> Iterator[tuple[Any, int, int]]:
-    """Yield each item of the JSON array opening at ``start`` with its character span."""
+    """Yield each item of the JSON array opening at ``start`` with its character span, as it
+    is decoded (a file of millions of records is stopped at its budget, not parsed whole
+    first); the array must close and be all the document holds, as ``json.loads`` requires."""
     decoder = json.JSONDecoder()
     position = start + 1
     length = len(text)
     expect_item = True
+    after_comma = False
     while position < length:
         char = text[position]
         if char.isspace():
             position += 1
-        elif char == "]":
+        elif char == "]" and not after_comma:
+            if text[position + 1:].strip():
+                raise ValueError(f"extra data after the array at character {position + 1}")
             return
         elif char == "," and not expect_item:
-            expect_item = True
+            expect_item = after_comma = True
             position += 1
         elif expect_item:
             value, end = decoder.raw_decode(text, position)
             yield value, position, end
-            position, expect_item = end, False
+            position, expect_item, after_comma = end, False, False
         else:
             raise ValueError(f"expected ',' or ']' at character {position}")
     raise ValueError("unterminated array")
@@ -182,12 +192,6 @@ def parse_json(text: str, fields: FieldMapping) -> ParsedSource:
         One section per record with text; a problem for malformed JSON, another top-level
         type, or no record with text.
     """
-    try:
-        document = json.loads(text)
-    except ValueError as exc:
-        return ParsedSource(problem=f"invalid JSON: {exc}")
-    except RecursionError:
-        return ParsedSource(problem=f"JSON {TOO_DEEP}")
     newlines = [m.start() for m in re.finditer("\n", text)]
 
     def line_of(offset: int) -> int:
@@ -195,17 +199,33 @@ def parse_json(text: str, fields: FieldMapping) -> ParsedSource:
 
     body_start = len(text) - len(text.lstrip())
     body_end = len(text.rstrip())
+    if text.startswith("[", body_start):
+        try:
+            return _json_array(text, fields, body_start, line_of)
+        except ValueError as exc:
+            return ParsedSource(problem=f"invalid JSON: {exc}")
+        except RecursionError:
+            return ParsedSource(problem=f"JSON {TOO_DEEP}")
+    try:
+        document = json.loads(text)
+    except ValueError as exc:
+        return ParsedSource(problem=f"invalid JSON: {exc}")
+    except RecursionError:
+        return ParsedSource(problem=f"JSON {TOO_DEEP}")
     if isinstance(document, dict):
         section = _record_section(document, fields, line_of(body_start), line_of(max(body_start, body_end - 1)))
         return ParsedSource((section,)) if section is not None else _no_records("JSON", fields)
-    if not isinstance(document, list):
-        return ParsedSource(problem=f"JSON must be an object or a list of objects, got {type(document).__name__}")
+    return ParsedSource(problem=f"JSON must be an object or a list of objects, got {type(document).__name__}")
+
+
+def _json_array(text: str, fields: FieldMapping, start: int, line_of: Callable[[int], int]) -> ParsedSource:
+    """The records of the JSON array opening at ``start``, each decoded and charged in turn."""
     sections = []
-    for value, start, end in _array_items(text, body_start):
+    for value, first, end in _array_items(text, start):
         if isinstance(value, str):
             value = {"text": value}
         if isinstance(value, dict):
-            section = _record_section(value, fields, line_of(start), line_of(end - 1))
+            section = _record_section(value, fields, line_of(first), line_of(end - 1))
             if section is not None:
                 sections.append(section)
     return ParsedSource(tuple(sections)) if sections else _no_records("JSON", fields)
@@ -222,6 +242,12 @@ def parse_csv(text: str, fields: FieldMapping) -> ParsedSource:
         One section per row with text, citing the row's lines; a problem when the header
         lacks a requested column, the CSV is malformed, or no row has text.
     """
+    # A field may be as long as the file (the module's default limit, 128 KB, refused a
+    # well-formed file holding one long cell); the limit is only ever raised, never lowered,
+    # so files read at the same time in other threads keep theirs. The file's work budget
+    # bounds what its rows make.
+    if csv.field_size_limit() < len(text) + 1:
+        csv.field_size_limit(len(text) + 1)
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader, None)

@@ -33,7 +33,10 @@ _CONF_BYTES = 1024 * 1024  # a conf.py larger than this is not read
 _READERS = {"restructuredtext": ".rst", "markdown": ".md"}
 _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1{2,}[ \t]*")
 _DIRECTIVE = re.compile(r"^\.\. (?:[A-Za-z][\w-]*(?::[\w-]+)*::|_[^:\n]+:|\[[^\]\n]+\]|\|[^|\n]+\|)(?:\s|$)", re.MULTILINE)
-_ROLE = re.compile(r"(?<![\w`]):[a-z][\w+-]*(?::[\w+-]+)*:`[^`\n]+`")
+# A role's name and each of its parts are bounded (``:py:func:`` has two parts of a few letters):
+# unbounded, ``(?::[\w+-]+)*`` retries every split of a line of ``:a-:a-...`` from every colon.
+# The colon comes first (then the look-behind), so the search jumps from colon to colon.
+_ROLE = re.compile(r":(?<![\w`]:)[a-z][\w+-]{0,63}(?::[\w+-]{1,64}){0,3}:`[^`\n]+`")
 
 
 def looks_like_rst(text: str) -> bool:
@@ -46,7 +49,7 @@ def looks_like_rst(text: str) -> bool:
         Whether it has a section title and a directive, an explicit target, or at least
         :data:`MIN_ROLES` roles.
     """
-    if not _DIRECTIVE.search(text) and len(_ROLE.findall(text)) < MIN_ROLES:
+    if not _DIRECTIVE.search(text) and _roles(text) < MIN_ROLES:
         return False
     lines = text.split("\n")
     for above, line in zip(lines, lines[1:]):
@@ -54,6 +57,19 @@ def looks_like_rst(text: str) -> bool:
         if title and not title[0].isspace() and _ADORNMENT.fullmatch(line) and not _ADORNMENT.fullmatch(title) and len(line.rstrip()) >= len(title):
             return True
     return False
+
+
+def _roles(text: str) -> int:
+    """How many roles ``text`` holds, counted up to :data:`MIN_ROLES` (a role ends its name
+    with ``:``` ``, so text without one holds none)."""
+    if ":`" not in text:
+        return 0
+    count = 0
+    for _ in _ROLE.finditer(text):
+        count += 1
+        if count >= MIN_ROLES:
+            break
+    return count
 
 
 def source_suffixes(conf_text: str) -> dict[str, str]:

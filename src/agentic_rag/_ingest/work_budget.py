@@ -62,6 +62,9 @@ class IngestLimits:
         max_chunks: Chunks cut from one file.
         max_layout_words: Words on one PDF page laid out in full reading order; a page with
             more is read line by line, top to bottom (linear cost).
+        max_units: Units of text the text loaders make, each charged as it is made: lines of
+            a paragraph, headings, records (JSON, JSONL, CSV rows) and table cells, so a file
+            of millions of tiny units is refused before it costs seconds and memory.
 
     Raises:
         InvalidInputError: A value that is not an int >= 1.
@@ -75,6 +78,7 @@ class IngestLimits:
     max_cells: int = 200_000
     max_chunks: int = 50_000
     max_layout_words: int = 20_000
+    max_units: int = 500_000
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:
@@ -88,7 +92,7 @@ class WorkBudget:
         limits: The limits (default :class:`IngestLimits`).
     """
 
-    __slots__ = ("cells", "chars", "content_tokens", "decoded_bytes", "elements", "filter_input_bytes", "limits", "token_limit")
+    __slots__ = ("cells", "chars", "content_tokens", "decoded_bytes", "elements", "filter_input_bytes", "limits", "token_limit", "units")
 
     def __init__(self, limits: IngestLimits | None = None) -> None:
         self.limits = limits if limits is not None else IngestLimits()
@@ -99,6 +103,7 @@ class WorkBudget:
         self.chars = 0
         self.elements = 0
         self.cells = 0
+        self.units = 0
 
     def _over(self, what: str, limit: int) -> WorkLimitError:
         return WorkLimitError(f"{what} (limit {limit:,})", stage=_STAGE)
@@ -168,6 +173,17 @@ class WorkBudget:
         self.cells += 1
         if self.cells > self.limits.max_cells:
             raise self._over("more notebook cells than one file may hold", self.limits.max_cells)
+
+
+    def unit(self, count: int = 1) -> None:
+        """Charge ``count`` units of text (lines, headings, records, table cells).
+
+        Raises:
+            WorkLimitError: Over ``max_units``.
+        """
+        self.units += count
+        if self.units > self.limits.max_units:
+            raise self._over("more lines, headings, records and table cells than one file may make", self.limits.max_units)
 
 
 _CURRENT: contextvars.ContextVar[WorkBudget | None] = contextvars.ContextVar("agentic_rag_work_budget", default=None)

@@ -15,12 +15,12 @@ import os
 import sys
 from collections.abc import Sequence
 
-from agentic_rag._errors import AgenticRAGError, IndexFormatError, InvalidInputError, StoreError
+from agentic_rag._errors import AgenticRAGError, IndexFormatError, InvalidInputError, StoreBusyError, StoreError
 from agentic_rag._interfaces.ask_mode import DEFAULT_EVIDENCE, DEFAULT_HITS, AskMode
 
-__all__ = ["EXIT_BROKEN_PIPE", "EXIT_NOT_FOUND", "EXIT_OK", "EXIT_STRICT", "EXIT_USAGE", "build_parser", "main"]
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_BUSY", "EXIT_NOT_FOUND", "EXIT_OK", "EXIT_STRICT", "EXIT_USAGE", "build_parser", "main"]
 
-EXIT_OK, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_STRICT = 0, 1, 2, 3
+EXIT_OK, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_STRICT, EXIT_BUSY = 0, 1, 2, 3, 4
 EXIT_BROKEN_PIPE = 141
 
 
@@ -64,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     talk.add_argument("--quiet", action="store_true", help="errors only: no progress bar and no summary (errors still go to stderr)")
     talk.add_argument("--verbose", action="store_true", help="after the summary, list every skipped or partly indexed file, every repair and the corpora")
     p.add_argument("--json", action="store_true", help="print the index report as JSON")
+    p.add_argument("--wait", type=float, default=60.0, metavar="SECONDS",
+                   help="when another index run is writing the store, wait up to this long for it, saying so on stderr "
+                        "(default 60; 0: do not wait); then exit 4")
     p.set_defaults(handler=c.cmd_index)
 
     p = sub.add_parser("search", help="ranked chunks with file:lines", description="Search the store with BM25 and print, per hit, file:lines of its focus (the few lines that answer best), its relevance (the IDF-weighted share of the query's terms the chunk holds with its heading, 0 to 1), its section heading path and the focus lines themselves.")
@@ -166,6 +169,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("agentic-rag: interrupted", file=sys.stderr)
         return 130
+    except StoreBusyError as exc:
+        if args.debug:
+            raise
+        print(f"agentic-rag: error: {exc}", file=sys.stderr)
+        return EXIT_BUSY
     except (StoreError, IndexFormatError, FileNotFoundError) as exc:
         if args.debug:
             raise

@@ -59,17 +59,27 @@ def cmd_index(args: argparse.Namespace) -> int:
     """Index paths into the store."""
     from agentic_rag._ingest.walker import WalkOptions
     from agentic_rag._interfaces.progress import ProgressBar
-    from agentic_rag._store import KnowledgeStore
+    from agentic_rag._store import IndexPhase, KnowledgeStore
 
     if args.description and not args.corpus:
         raise InvalidInputError("--description needs --corpus NAME", stage="cli")
+    if not args.wait >= 0 or args.wait == float("inf"):
+        raise InvalidInputError(f"--wait must be a number of seconds >= 0, got {args.wait!r}", stage="cli")
     for path in args.paths:
         if not Path(path).exists():
             raise FileNotFoundError(f"no such file or folder: {path!r}")
     walk = WalkOptions(ignore_files=not args.no_ignore, exclude=tuple(args.exclude))
-    store = KnowledgeStore(args.store, base=os.getcwd(), vector=True if args.vectors else None, pdf=args.pdf, walk=walk)
+    store = KnowledgeStore(args.store, base=os.getcwd(), vector=True if args.vectors else None, pdf=args.pdf, walk=walk,
+                           lock_timeout=args.wait)
     with ProgressBar(quiet=args.quiet or args.json) as bar:
-        report = store.index(args.paths, corpus=args.corpus, description=args.description, progress=bar)
+        def progress(event: Any) -> None:
+            if event.phase is IndexPhase.WAITING:
+                # Said even with --quiet: without it a busy store looks like a hung command.
+                print(f"agentic-rag: another process is writing the store {args.store}; waiting up to {args.wait:g} s for it "
+                      "(--wait SECONDS)", file=sys.stderr, flush=True)
+            bar(event)
+
+        report = store.index(args.paths, corpus=args.corpus, description=args.description, progress=progress)
     if args.json:
         _print_json(report.to_dict())
         return 0

@@ -31,7 +31,6 @@ import functools
 import os
 import re
 import unicodedata
-from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -129,26 +128,35 @@ def marked_span(text: str, marks: Sequence[tuple[int, int]], target: str) -> tup
     """
     if not marks:
         return None
-    offsets = [offset for offset, _ in marks]
-
-    def line(offset: int) -> int:
-        return marks[max(bisect_right(offsets, offset) - 1, 0)][1]
-
+    # The line of every character, built a mark at a time (a chunk may be one word of
+    # megabytes: a hex blob, a run of CJK), so each token's lines are a slice, not a lookup per
+    # character.
+    char_line: list[int] = [marks[0][1]] * min(marks[0][0], len(text))
+    for (offset, number), (following, _) in zip(marks, [*marks[1:], (len(text), 0)]):
+        char_line.extend([number] * max(0, min(following, len(text)) - max(offset, len(char_line))))
     joined: list[str] = []
     owner: list[int] = []
     skeleton: list[str] = []
     skeleton_owner: list[int] = []
     for token in _TOKEN.finditer(text):
+        start, end = token.span()
+        word = token.group()
         if joined:
             joined.append(" ")
-            owner.append(line(token.start()))
-        joined.append(token.group())
-        owner.extend(line(token.start() + k) for k in range(len(token.group())))
-        for k, ch in enumerate(token.group()):
+            owner.append(char_line[start])
+        joined.append(word)
+        owner.extend(char_line[start:end])
+        folded = word.casefold()
+        if len(folded) == len(word) and folded.isalnum():
+            # Each character folds to one letter or digit: the skeleton is the folded word.
+            skeleton.append(folded)
+            skeleton_owner.extend(char_line[start:end])
+            continue
+        for k, ch in enumerate(word):
             bare = _skeleton(ch)
             if bare:
                 skeleton.append(bare)
-                skeleton_owner.extend([line(token.start() + k)] * len(bare))
+                skeleton_owner.extend([char_line[start + k]] * len(bare))
     collapsed = " ".join(target.split())
     return (_find("".join(joined), tuple(owner), collapsed, 60)
             or _find("".join(skeleton), tuple(skeleton_owner), _skeleton(collapsed), 40))

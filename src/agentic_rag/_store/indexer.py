@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentic_rag._contracts import Document
-from agentic_rag._errors import IndexFormatError, StoreError
+from agentic_rag._errors import IndexFormatError, StoreBusyError, StoreError
 from agentic_rag._ingest.chunker import Chunk, chunk_sections
 from agentic_rag._ingest.loaders import parse_source, read_source
 from agentic_rag._ingest.text_format import SphinxSuffixes
@@ -335,11 +335,24 @@ def _unlink(path: Path) -> None:
         pass  # already gone, or held open elsewhere (Windows): the next writer sweeps it
 
 
-def _begin(connection: sqlite3.Connection, settings: StoreSettings) -> None:
+def _begin(connection: sqlite3.Connection, settings: StoreSettings, progress: ProgressCallback | None = None) -> None:
+    """Take the write lock; when another process holds it, say so (a ``WAITING`` event to
+    ``progress``) and wait up to ``settings.lock_timeout`` seconds for it."""
+    if progress is not None:
+        # A first try that does not wait, so a wait is announced before it starts, not after.
+        connection.execute("PRAGMA busy_timeout = 0")
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError:
+            progress(IndexProgress(IndexPhase.WAITING, 0, 0))
+        finally:
+            connection.execute(f"PRAGMA busy_timeout = {int(settings.lock_timeout * 1000)}")
     try:
         connection.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as exc:
-        raise StoreError(f"the store at {str(settings.directory)!r} is being written by another process ({exc}); try again later", stage=_STAGE) from exc
+        raise StoreBusyError(f"the store at {str(settings.directory)!r} is being written by another process: waited "
+                             f"{settings.lock_timeout:g} s for its write lock ({exc}); try again later, or wait longer", stage=_STAGE) from exc
 
 
 def run_index(settings: StoreSettings, paths: Sequence[Path], *, corpus: str | None, description: str | None,
@@ -366,7 +379,7 @@ def run_index(settings: StoreSettings, paths: Sequence[Path], *, corpus: str | N
     connection = connect(settings.directory, timeout=settings.lock_timeout, create=True)
     run: _IndexRun | None = None
     try:
-        _begin(connection, settings)
+        _begin(connection, settings, progress)
         try:
             create_schema(connection, settings.directory)
         except BaseException:

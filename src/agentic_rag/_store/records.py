@@ -18,8 +18,10 @@ def _count(value: object, name: str) -> int:
 
 
 class IndexPhase(str, enum.Enum):
-    """Where an index run is: files found, one file done, indexes being written, finished."""
+    """Where an index run is: waiting for another writer, files found, one file done, indexes
+    being written, finished."""
 
+    WAITING = "waiting"  # another process holds the write lock: the run waits up to its lock timeout
     SCANNED = "scanned"
     FILE = "file"
     SAVING = "saving"

@@ -52,8 +52,10 @@ _NO_NUMBER_FACTOR = 0.6
 # A question for a default value, and the words that state one.
 _WANTS_DEFAULT = re.compile(r"\bby\s+default\b|\bdefault\s+(?:value|length|timeout|port|size|limit|prefix|class|encoding|format|name|number)\b|\bwhat(?:'s|\s+is)\s+the\s+default\b", re.IGNORECASE)
 _STATES_DEFAULT = re.compile(r"\bdefault(?:s|ed)?\b|\bunless\b|\botherwise\b|\bif\s+not\s+(?:given|set|specified)\b", re.IGNORECASE)
-# Identifiers: dotted or underscored names, calls, camel-case words.
-_IDENTIFIER = re.compile(r"\w+(?:[._]\w+)+|\w+\(|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
+# Identifiers: dotted or underscored names, calls, camel-case words. Each starts at a word
+# boundary: tried from every character of one long word (a hex blob, a run of CJK), ``\w+``
+# ran to its end and back each time, quadratic in the word.
+_IDENTIFIER = re.compile(r"\b\w+(?:[._]\w+)+|\b\w+\(|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
 # What naming an API the question does not name adds to a unit's score (measured on the dev
 # half: the answering unit among the best three for 50 -> 62 of 86 questions).
 _NAMING_BONUS = 0.1
