@@ -76,6 +76,18 @@ class FocusOfTest(unittest.TestCase):
         focus = focus_of("If I freeze only one attribute through an on_setattr hook, which exception do I get?", line, self.model)
         self.assertIn("FrozenAttributeError", focus.text)
 
+    def test_a_paragraph_on_one_line_keeps_the_sentence_stating_the_asked_value(self):
+        # An HTML paragraph is one line: the value the question asks for stands three sentences
+        # after the sentence that repeats the question's words.
+        line = ("timeout (float) - How many seconds the connection should wait before raising an exception, if the database "
+                "is locked by another connection. If another connection opens a transaction to modify the database, it will be "
+                "locked until that transaction is committed. The value is read once when the connection is made. "
+                "Default five seconds.")
+        self.assertGreater(len(line), 240)
+        focus = focus_of("How long does the connection wait for a locked database if I don't say?", line, self.model)
+        self.assertIn("Default five seconds.", focus.text)
+        self.assertIn("How many seconds the connection should wait", focus.text)
+
     def test_a_paragraph_on_one_line_shows_its_best_sentence(self):
         filler = "This sentence is about something else entirely and goes on for a while to fill the line. "
         line = filler * 3 + "Set the cache_logger_on_first_use option to True so loggers are assembled only once. " + filler * 3

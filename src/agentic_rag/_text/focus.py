@@ -292,31 +292,57 @@ def _choose_atoms(question: str, model: RelevanceModel, title: str, groups: list
 
 
 def _best_sentences(question: str, line: str, model: RelevanceModel, slot: object, width: int) -> str:
-    """Of a long line holding several sentences (a paragraph on one line), the best sentence
-    and, while it fits in ``width``, its neighbours; ``…`` marks what is left out. A line that
+    """Of a long line holding several sentences (a paragraph on one line), the sentences to
+    show within about ``width`` characters: the best one; then the one that adds most of what
+    it lacks (the question's other terms, or the asked value: "Default five seconds." three
+    sentences on); then neighbours while they fit. ``…`` marks what is left out. A line that
     is one long sentence comes back whole (the caller trims it around the asked value)."""
     units = [u for u in split_units(line) if u.kind is not UnitKind.CODE]
     if len(units) < 2:
         return line
+    asks = slot.kind is not SlotKind.OPEN  # type: ignore[attr-defined]
+    terms = model.question_terms(question)
+    total = sum(t.weight for t in terms) or 1.0
+    credits = [model.credits(question, u.text) for u in units]
+    fills = [asks and bool(slot_filler(slot, u.text)) for u in units]  # type: ignore[arg-type]
 
-    def value(u: PassageUnit) -> tuple[float, int]:
-        filler = slot.kind is not SlotKind.OPEN and bool(slot_filler(slot, u.text))  # type: ignore[attr-defined]
-        return (model.coverage(question, u.text) + (_FILLER_BONUS if filler else 0.0), -u.start)
+    def value(chosen: Sequence[int]) -> float:
+        covered = sum(t.weight * max(credits[i][k] for i in chosen) for k, t in enumerate(terms)) / total
+        return covered + (_FILLER_BONUS if any(fills[i] for i in chosen) else 0.0)
 
-    best = max(range(len(units)), key=lambda i: value(units[i]))
-    low = high = best
-    while True:
+    def size(chosen: Sequence[int]) -> int:
+        return sum(units[i].end - units[i].start + 2 for i in chosen)
+
+    chosen = [max(range(len(units)), key=lambda i: (value([i]), -i))]
+    for part in split_compound(question)[1:] if len(split_compound(question)) > 1 else ():
+        # Each part of a compound question gets its own best sentence.
+        part_best = max(range(len(units)), key=lambda i: (model.coverage(part, units[i].text), -i))
+        if part_best not in chosen and size(chosen + [part_best]) <= width:
+            chosen.append(part_best)
+    others = [i for i in range(len(units)) if i not in chosen and size(chosen + [i]) <= width]
+    if others:
+        extra = max(others, key=lambda i: (value(chosen + [i]), -abs(i - chosen[0]), -i))
+        if value(chosen + [extra]) - value(chosen) >= _MIN_GAIN:
+            chosen.append(extra)
+    # Neighbours of the chosen sentences while they fit, nearest first.
+    grown = True
+    while grown:
         grown = False
-        for nxt in (high + 1, low - 1):
-            if 0 <= nxt < len(units):
-                a, b = min(low, nxt), max(high, nxt)
-                if units[b].end - units[a].start <= width:
-                    low, high, grown = a, b, True
-                    break
-        if not grown:
-            break
-    piece = line[units[low].start:units[high].end]
-    return ("\u2026 " if low > 0 else "") + piece + (" \u2026" if high < len(units) - 1 else "")
+        for i in sorted({j + d for j in chosen for d in (1, -1)} - set(chosen), key=lambda j: (min(abs(j - c) for c in chosen), j)):
+            if 0 <= i < len(units) and size(chosen + [i]) <= width:
+                chosen.append(i)
+                grown = True
+                break
+    chosen.sort()
+    out, previous = [], -1
+    for i in chosen:
+        if i != previous + 1:
+            out.append("\u2026")
+        out.append(line[units[i].start:units[i].end])
+        previous = i
+    if previous < len(units) - 1:
+        out.append("\u2026")
+    return " ".join(out)
 
 
 def _anchor_words(line: str, stems: Sequence[str]) -> list[str]:
