@@ -30,6 +30,7 @@ from dataclasses import replace
 from html import unescape
 
 from agentic_rag._ingest.blocks import TextBlock, TextSection
+from agentic_rag._ingest.html_elements import BLOCKS, HEADINGS, VOID, HiddenElement, hidden_from_readers, navigation
 from agentic_rag._ingest.list_pages import is_list_page
 from agentic_rag._ingest.work_budget import current_work_budget
 
@@ -39,80 +40,11 @@ _TAG_OPEN = re.compile(r"<(/?)([a-zA-Z][^\t\n\r\f />\x00]*)")
 _TAG_STOP = re.compile(r"[>\"']")
 _RAW_TEXT = {tag: re.compile(rf"</{tag}(?=[\s/>])", re.IGNORECASE) for tag in ("script", "style")}
 _DROPPED = frozenset({"script", "style", "noscript", "template", "svg", "math", "head", "iframe", "object"})
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-_BLOCKS = frozenset({
-    "address", "article", "aside", "blockquote", "body", "br", "caption", "dd", "details", "dialog", "div", "dl", "dt",
-    "fieldset", "figcaption", "figure", "footer", "form", "header", "hr", "html", "legend", "li", "main", "nav", "ol",
-    "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
-})
 _CELLS = frozenset({"td", "th"})
-# Navigation and page footers are no text of the page.
-_NAVIGATION_TAGS = frozenset({"nav", "footer"})
-_NAVIGATION_ROLES = frozenset({"navigation", "contentinfo"})
-_NAVIGATION_CLASSES = re.compile(r"(?i)^(?:nav|navbar|navheader|navfooter|navigation|breadcrumbs?|sphinxsidebar|sidebar|footer|related|"
-                                 r"skip-?link|toc-?sidebar|site-?footer|site-?nav|headerlink)$")
 _EXTERNAL = re.compile(r"(?i)^(?:[a-z][a-z0-9+.-]*:|//)")  # a scheme (https:, mailto:) or a host
 # Titles of note boxes: text of the section the box stands in, never a section of their own.
 _ADMONITIONS = frozenset({"note", "tip", "hint", "warning", "caution", "important", "danger", "attention"})
-_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"})
-# Start tags that close an open element whose end tag may be left out (a new paragraph ends a <p>).
-_IMPLIED_END = {"p": _BLOCKS | _HEADINGS, "li": {"li"}, "dt": {"dt", "dd"}, "dd": {"dt", "dd"}, "tr": {"tr"}, "td": {"td", "th", "tr"},
-                "th": {"td", "th", "tr"}, "option": {"option"}}
 _ATTRIBUTE = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]*)))?""")
-_NOT_SHOWN = re.compile(r"display:none|visibility:(?:hidden|collapse)")
-_NO_SIZE = re.compile(r"(?:^|;)(?:font-size:0(?:[a-z%]*)?(?:;|$|!)|opacity:0(?:\.0*)?(?:;|$|!)|(?:max-)?(?:width|height):0(?:px)?(?:;|$|!))")
-
-
-def _hidden_from_readers(attrs: list[tuple[str, str | None]]) -> bool:
-    """True for an element a browser does not show: the ``hidden`` attribute, ``display:none``
-    or ``visibility:hidden`` in its style, or no visible size (a zero font size, zero opacity,
-    or zero width or height), the way text meant only for a model is hidden from readers."""
-    style = "".join(value or "" for name, value in attrs if name.lower() == "style").lower().replace(" ", "").replace("\t", "")
-    if any(name.lower() == "hidden" for name, _ in attrs) or _NOT_SHOWN.search(style):
-        return True
-    return bool(style) and bool(_NO_SIZE.search(style))
-
-
-class _HiddenElement:
-    """The elements open inside an element hidden from readers, so the text up to its end tag
-    is left out. A count per tag keeps each end tag's lookup constant time."""
-
-    def __init__(self) -> None:
-        self.open_tags: list[str] = []
-        self.counts: dict[str, int] = {}
-
-    def __bool__(self) -> bool:
-        return bool(self.open_tags)
-
-    def enter(self, tag: str) -> None:
-        """Open the hidden element."""
-        self.open_tags, self.counts = [tag], {tag: 1}
-
-    def start(self, tag: str) -> bool:
-        """Record a start tag; False when it ended the hidden element (the tag is shown)."""
-        while self.open_tags and tag in _IMPLIED_END.get(self.open_tags[-1], ()):
-            self._pop()
-        if not self.open_tags:
-            return False
-        if tag not in _VOID:
-            self.open_tags.append(tag)
-            self.counts[tag] = self.counts.get(tag, 0) + 1
-        return True
-
-    def end(self, tag: str) -> None:
-        """Record an end tag: it closes the innermost open element of its name, or, naming none,
-        an element around the hidden one, which ends it too."""
-        if not self.counts.get(tag):
-            self.open_tags.clear()
-            self.counts.clear()
-            return
-        while self._pop() != tag:
-            pass
-
-    def _pop(self) -> str:
-        tag = self.open_tags.pop()
-        self.counts[tag] -= 1
-        return tag
 
 
 class _TextCollector:
@@ -137,7 +69,7 @@ class _TextCollector:
         self.headings: tuple[str, ...] = ()  # the heading path of the text being read
         self.links: list[bool] = []  # open <a> elements: whether each links within the site
         self.linked = self.characters = 0
-        self.hidden = _HiddenElement()  # an element a browser does not show, with what is open inside it
+        self.hidden = HiddenElement()  # an element a browser does not show, with what is open inside it
 
     # -- structure ----------------------------------------------------------------------
 
@@ -147,8 +79,8 @@ class _TextCollector:
             self.open_dropped.clear()
         if self.hidden and self.hidden.start(tag):
             return
-        if not self.dropped and tag not in _VOID and _hidden_from_readers(attrs):
-            if tag in _BLOCKS or tag in _HEADINGS:
+        if not self.dropped and tag not in VOID and hidden_from_readers(attrs):
+            if tag in BLOCKS or tag in HEADINGS:
                 self.end_block()
             self.hidden.enter(tag)
             return
@@ -158,7 +90,7 @@ class _TextCollector:
             elif tag == "title" and self.dropped == ["head"]:
                 self.in_title = True
             return
-        if tag in _DROPPED or _navigation(tag, attrs):
+        if tag in _DROPPED or navigation(tag, attrs):
             self.end_block()
             self.drop(tag)
             return
@@ -166,7 +98,7 @@ class _TextCollector:
             self.links.append(_internal(attrs))
         if tag == "title":
             self.in_title = True
-        elif tag in _HEADINGS:
+        elif tag in HEADINGS:
             self.end_block()
             self.heading = []
             self.level = int(tag[1])
@@ -174,7 +106,7 @@ class _TextCollector:
             self.space = True
             self.add_text("|", self.line)
             self.space = True
-        elif tag in _BLOCKS:
+        elif tag in BLOCKS:
             self.end_block()
             if tag == "pre":
                 self.pre += 1
@@ -184,7 +116,7 @@ class _TextCollector:
         self.open_dropped[tag] = self.open_dropped.get(tag, 0) + 1
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if not self.dropped and not self.hidden and tag in _BLOCKS:
+        if not self.dropped and not self.hidden and tag in BLOCKS:
             self.end_block()
 
     def handle_endtag(self, tag: str) -> None:
@@ -205,7 +137,7 @@ class _TextCollector:
             self.links.pop()
         if tag == "title":
             self.in_title = False
-        elif tag in _HEADINGS and self.heading is not None:
+        elif tag in HEADINGS and self.heading is not None:
             title = " ".join("".join(self.heading).split())
             self.heading = None
             if title.rstrip(":").casefold() in _ADMONITIONS:
@@ -218,7 +150,7 @@ class _TextCollector:
             if title:
                 self.open_headings.append((self.level, title))
             self.new_section(title)
-        elif tag in _BLOCKS and tag not in _CELLS:
+        elif tag in BLOCKS and tag not in _CELLS:
             self.end_block()
             if tag == "pre" and self.pre:
                 self.pre -= 1
@@ -326,18 +258,6 @@ def parse_html(text: str) -> tuple[TextSection, ...]:
     if is_list_page(lines, linked_share=share, title=page_title or (sections[0].title if sections else "")):
         sections = [replace(section, list_page=True) for section in sections]
     return tuple(sections)
-
-
-def _navigation(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
-    """Whether an element is a navigation bar or a page footer (by its tag, role or class)."""
-    if tag in _NAVIGATION_TAGS:
-        return True
-    for name, value in attrs:
-        if name == "role" and value and value.strip().lower() in _NAVIGATION_ROLES:
-            return True
-        if name == "class" and value and any(_NAVIGATION_CLASSES.match(word) for word in value.split()):
-            return True
-    return False
 
 
 def _internal(attrs: list[tuple[str, str | None]]) -> bool:
