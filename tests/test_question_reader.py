@@ -138,8 +138,9 @@ class SituationIsContextTest(unittest.TestCase):
         question = "Tab completion doesn't work when I run my tool as python cli.py. Why, and how do I declare an entry point so it will?"
         why, how = split_compound(question)
         self.assertEqual(why, "Why tab completion doesn't work when I run my tool as python cli.py?")
-        # The pronoun leans on the situation: no word of it is made a name ("Tab").
-        self.assertEqual(how, "How do I declare an entry point so it will?")
+        # "it" leans on the situation, which the part carries as told; no word of it is made
+        # a name ("so Tab will").
+        self.assertEqual(how, "Tab completion doesn't work when I run my tool as python cli.py. How do I declare an entry point so it will?")
 
     def test_a_situation_before_two_questions_is_no_part(self) -> None:
         question = ("Block tags leave empty lines in my output. Which environment option drops the newline after a tag, "

@@ -216,9 +216,10 @@ def split_compound(question: str) -> tuple[str, ...]:
 
     A situation told before the question ("Tab completion doesn't work when I run my tool as
     python cli.py. Why, and how do I declare an entry point so it will?") is context, not a
-    part: only the asked clauses are parts, and a part with no words of its own beyond its
+    part: only the asked clauses are parts. A part with no words of its own beyond its
     question word ("Why") asks about the situation, which it carries ("Why tab completion
-    doesn't work when I run my tool as python cli.py?").
+    doesn't work when I run my tool as python cli.py?"); a part whose pronoun points into
+    the situation ("how do I declare an entry point so it will") follows it, as told.
 
     Args:
         question: The question.
@@ -267,11 +268,17 @@ def _asked_parts(text: str, situation: str, asked: str) -> tuple[str, ...]:
     told = told[0].lower() + told[1:] if told[:1].isupper() and not told[1:2].isupper() else told
     out = []
     for part in parts:
-        # "Why": the question word alone asks about the situation, so it carries it.
-        bare = len(_plain_analyzer().analyze(part)) == 0
-        part = f"{part} {told}" if bare else part
-        out.append(part[0].upper() + part[1:] + "?")
+        part = part[0].upper() + part[1:]
+        if not _plain_analyzer().analyze(part):
+            part = f"{part} {told}"  # "Why": the question word alone asks about the situation
+        elif _LEANS.search(part):
+            part = f"{situation} {part}"  # "How do I exclude it?": "it" is in the situation
+        out.append(part + "?")
     return tuple(out)
+
+
+# A part that leans on the situation for what it is about.
+_LEANS = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those)\b(?!\s+(?:is|are)\s+(?:the|a)\b)", re.IGNORECASE)
 
 
 def fold_query(text: str) -> str:
