@@ -114,3 +114,27 @@ class ConsistentVerdictTest(unittest.TestCase):
         self.assertEqual((status, missing), (AnswerStatus.ANSWERED, ()))
         self.assertIn("5000", guarded.text)
         self.assertNotIn("Not found", guarded.text)
+
+
+class CutClaimQuotesWhatItShowsTest(unittest.TestCase):
+    def test_a_cut_claim_keeps_a_quote_that_holds_it(self) -> None:
+        from agentic_rag._answering.render import quote_end
+
+        quote = "Django provides three storage classes:\n\nSessionStorage\nstores messages in the session.\n\nIt does not use cookies."
+        shown = "Django provides three storage classes:\n\nSessionStorage"
+        self.assertEqual(quote[: quote_end(quote, shown)], shown)
+        self.assertEqual(quote_end(quote, "Nothing of it"), -1)
+
+    def test_a_one_part_answer_cut_to_fit_still_holds(self) -> None:
+        from agentic_rag._agentic.extractive import _cut_claim
+        from agentic_rag._answering.grounding import grounding_problem
+        from agentic_rag._contracts import Citation, Claim
+
+        quote = "Django provides three storage classes:\n\nSessionStorage\nstores messages in the session.\n\nIt does not use cookies."
+        claim = Claim(text=quote, citations=(Citation(snippet_id="c/d", quote=quote, start=10, end=10 + len(quote)),))
+        shown = "Django provides three storage classes:\n\nSessionStorage"
+        # Cut with its whole quote, the claim drops the quote's denial: the guard removes it.
+        self.assertTrue(grounding_problem(shown, [quote], [quote]))
+        cut = _cut_claim(claim, shown)
+        self.assertEqual((cut.text, cut.citations[0].quote, cut.citations[0].end), (shown, shown, 10 + len(shown)))
+        self.assertEqual(grounding_problem(cut.text, [cut.citations[0].quote], [quote]), "")

@@ -13,7 +13,7 @@ from agentic_rag._agentic.fact_evidence import FactEvidence, FactEvidenceModel
 from agentic_rag._agentic.policy import AbstentionPolicy
 from agentic_rag._answering.compose import compose_answer, compose_text
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
-from agentic_rag._answering.render import render_claim, select_claims
+from agentic_rag._answering.render import quote_end, render_claim, select_claims
 from agentic_rag._contracts import (
     AnswerStatus,
     Citation,
@@ -205,7 +205,7 @@ class ExtractiveGroundedSynthesizer:
             # through the bridge, need not name what the question names).
             chain = "\n".join(c.text for c in rendered if c.fact_id in depends.get(claim.fact_id or "", set()))
             headed.append((snippet_title(snippet) if snippet is not None else "", f"{chain}\n{snippet.text if snippet is not None else claim.text}", claim.text))
-        return tuple(dataclasses.replace(rendered[i], text=text) for i, text in select_claims([f.description for f in plan.facts], headed, model))
+        return tuple(_cut_claim(rendered[i], text) for i, text in select_claims([f.description for f in plan.facts], headed, model))
 
     def _earned(self, plan: RetrievalPlan, snippets: Sequence[Snippet], claims: tuple[Claim, ...],
                 missing: tuple[RequiredFact, ...]) -> tuple[AnswerStatus, tuple[RequiredFact, ...]]:
@@ -251,3 +251,17 @@ class ExtractiveGroundedSynthesizer:
                 if claim is not None:
                     out.append(claim)
         return tuple(out)
+
+
+def _cut_claim(claim: Claim, text: str) -> Claim:
+    """``claim`` showing ``text``; a claim cut to fit quotes just what it shows (a quote that
+    says more, a denial say, would not hold it), or is shown whole when that span is not
+    found."""
+    if text == claim.text or not claim.citations:
+        return claim
+    citation = claim.citations[0]
+    end = quote_end(citation.quote, text)
+    if end < 0:
+        return claim
+    narrowed = Citation(snippet_id=citation.snippet_id, quote=citation.quote[:end], start=citation.start, end=citation.start + end)
+    return dataclasses.replace(claim, text=text, citations=(narrowed, *claim.citations[1:]))

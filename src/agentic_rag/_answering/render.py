@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from agentic_rag._text.relevance import RelevanceModel
 from agentic_rag._text.sentences import split_sentences
 
-__all__ = ["MAX_ONE_PART_CHARS", "fit_answer", "render_claim", "select_claims"]
+__all__ = ["MAX_ONE_PART_CHARS", "fit_answer", "quote_end", "render_claim", "select_claims"]
 
 #: The longest answer text to a one-part question: the first claim, then whole further claims
 #: while they fit.
@@ -166,3 +166,14 @@ def select_claims(parts: Sequence[str], claims: Sequence[tuple[str, str, str]], 
             best[index] = (top, shares[top])
     order = sorted(best, key=lambda i: (best[i][0], i)) or list(range(min(1, len(claims))))
     return [(order[n], text) for n, text in fit_answer([claims[i][2] for i in order], parts=len(parts))]
+
+
+def quote_end(quote: str, shown: str) -> int:
+    """Where in ``quote`` the words of ``shown`` (a claim cut by :func:`fit_answer`) end, so
+    its citation can quote just what it shows; ``-1`` when they are not found in order (the
+    claim is then shown whole)."""
+    words = re.findall(r"[\w'’]+", shown)[-6:]
+    if not words:
+        return -1
+    match = re.search(r"\W+".join(map(re.escape, words)), quote)
+    return match.end() if match else -1
