@@ -41,8 +41,10 @@ DOC = ROOT / "docs" / "benchmarks.md"
 START, END = "<!-- bench:earned-traps -->", "<!-- /bench:earned-traps -->"
 _SYLLABLES = "ka zor vel mir tan qua lix dor bren sol fen gar hul nim pex rud".split()
 _SUFFIXES = ("Robotics", "Labs", "Systems", "Dynamics", "Works", "Foundry")
-_FIRST = "Jane Omar Lena Ravi Ines Tomas Mei Karl Aisha Hugo Nora Felix".split()
-_LAST = "Doe Okafor Lindqvist Patel Moreau Novak Tanaka Brandt Haddad Silva Quinn Weber".split()
+_FIRST = "Jane Omar Lena Ravi Ines Tomas Mei Karl Aisha Hugo Nora Felix Ada Bruno Chloe Dmitri Elif Farid Greta Ivo".split()
+_LAST = "Doe Okafor Lindqvist Patel Moreau Novak Tanaka Brandt Haddad Silva Quinn Weber Abara Costa Dahl Eriksen Fontaine Grund Horvat Ito".split()
+_OTHER_SUFFIXES = ("Corp", "Group", "Holdings")
+_OTHER_LAST = "Achterberg Bianchi Castell Duarte Engel Ferreira".split()
 _CITIES = "Lyon Oslo Porto Kyoto Quito Tunis Gdansk Dakar Leeds Perth Austin Malmo".split()
 _VERBS = ("founded", "created", "launched", "established")
 
@@ -116,7 +118,10 @@ def generate(seed: int, traps: int) -> list[dict[str, str]]:
         else:
             kind, (shape, template) = "control", controls[n % len(controls)]
             family = shape
-        values = {"E": _company(rng, used), "O": _company(rng, used), "P": _person(rng, used), "Q": _person(rng, used),
+        # The asked subjects (E, P) are never reused; the entities beside them (O, Q) come from
+        # other name pools, so no sentence about them answers another case's question.
+        values = {"E": _company(rng, used), "O": f"{rng.choice(_SYLLABLES).title()}{rng.choice(_SYLLABLES)} {rng.choice(_OTHER_SUFFIXES)}",
+                  "P": _person(rng, used), "Q": f"{rng.choice(_FIRST)} {rng.choice(_OTHER_LAST)}",
                   "C": rng.choice(_CITIES), "Y": str(rng.randint(1850, 2020)), "Z": str(rng.randint(1900, 2000)), "V": rng.choice(_VERBS)}
         if shape == "date":
             question, key = f"When was {values['E']} {values['V']}?", values["Y"]
