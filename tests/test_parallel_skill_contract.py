@@ -339,6 +339,24 @@ class HyDETest(unittest.TestCase):
         self.assertNotIn(PASSAGE, [d["text"] for d in slots.payloads("generator")[0]["documents"]])
         self.assertTrue(any("never evidence" in r.get("message", "") for r in out["trace"]))
 
+    def test_a_request_document_whose_text_is_the_passage_stays(self):
+        # The earlier skill's own example: the scripted HyDE reply is one document's text.
+        def vector(payload, context):
+            return trigram_retriever(payload, context)
+
+        vector.kind = "vector"
+        model = ScriptedModel(DOCUMENTS[0]["text"])
+        for marked in (False, True):
+            with self.subTest(marked=marked):
+                slots = (MarkedSlots if marked else Slots)(model, rewriter=hyde_rewriter, retrievers=[lexical_retriever, vector], generator=grounded_generator)
+                out = script.run({"query": QUERY, "documents": DOCUMENTS}, slots)
+                self.assertIn("tides", [d["id"] for d in out["documents"]])
+                self.assertFalse(any("never evidence" in r.get("message", "") for r in out["trace"]))
+                if not marked:
+                    reference = reference_run({"query": QUERY, "documents": DOCUMENTS},
+                                              Slots(model, rewriter=hyde_rewriter, retrievers=[lexical_retriever, vector], generator=grounded_generator))
+                    self.assertEqual(out["documents"], reference["documents"])
+
     def test_unmarked_retrievers_all_get_the_passage_as_before_with_a_note(self):
         slots = _slots(rewriter=hyde_rewriter)
         out = script.run({"query": QUERY, "documents": DOCUMENTS}, slots)

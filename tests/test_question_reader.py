@@ -131,3 +131,22 @@ class WorkflowImportsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SituationIsContextTest(unittest.TestCase):
+    def test_only_the_asked_clauses_are_parts(self) -> None:
+        question = "Tab completion doesn't work when I run my tool as python cli.py. Why, and how do I declare an entry point so it will?"
+        why, how = split_compound(question)
+        self.assertEqual(why, "Why tab completion doesn't work when I run my tool as python cli.py?")
+        # "it" leans on the situation, which the part carries as told; no word of it is made
+        # a name ("so Tab will").
+        self.assertEqual(how, "Tab completion doesn't work when I run my tool as python cli.py. How do I declare an entry point so it will?")
+
+    def test_a_situation_before_two_questions_is_no_part(self) -> None:
+        question = ("Block tags leave empty lines in my output. Which environment option drops the newline after a tag, "
+                    "and which one strips the spaces in front of a tag?")
+        self.assertEqual(split_compound(question), ("Which environment option drops the newline after a tag?", "Which one strips the spaces in front of a tag?"))
+
+    def test_one_question_keeps_its_situation(self) -> None:
+        question = "A .bz2 file was made with the default -9 setting. Roughly how much memory will bunzip2 need to unpack it?"
+        self.assertEqual(split_compound(question), (question,))

@@ -64,7 +64,7 @@ def run_contract(request: Mapping[str, Any], components: Any) -> dict[str, Any]:
 
     branches = _retrieve(req, components, views)
     trace.append({"step": "parallel_retrieve_and_rerank", "branch_count": len(branches)})
-    branches = _without_hypothetical(branches, views, added)
+    branches = _without_hypothetical(branches, views, added, _request_ids(req))
     added.append({"step": "branches", "branches": [
         {"branch": n, "query": view.text, "view": view.kind.value, "retriever": position, "documents": len(docs)}
         for n, (view, position, docs) in enumerate(branches, 1)
@@ -171,13 +171,22 @@ def _documents(result: object, source: str) -> list[Mapping[str, Any]]:
     return documents
 
 
-def _without_hypothetical(branches: list[tuple[View, int, list[Mapping[str, Any]]]], views: list[View], added: list[dict[str, Any]]) -> list[tuple[View, int, list[Mapping[str, Any]]]]:
+def _request_ids(req: ContractRequest) -> frozenset[str]:
+    """The ids of the request's own documents (real text, whatever a rewriter wrote)."""
+    return frozenset(str(d["id"]) for d in req.documents if isinstance(d, Mapping) and "id" in d)
+
+
+def _without_hypothetical(branches: list[tuple[View, int, list[Mapping[str, Any]]]], views: list[View], added: list[dict[str, Any]],
+                          request_ids: frozenset[str] = frozenset()) -> list[tuple[View, int, list[Mapping[str, Any]]]]:
     """Keep a HyDE passage out of the evidence: a document of a hypothetical branch whose text
-    is the passage is dropped, unless a branch that searched a real query found the same id."""
+    is the passage is dropped, unless it is one of the request's documents or a branch that
+    searched a real query found the same id. Only the passage itself is never evidence: a
+    request document whose text the rewriter happened to write out stays, as in the earlier
+    skill."""
     passages = {fold_query(v.text) for v in views if v.kind is ViewKind.HYPOTHETICAL}
     if not passages:
         return branches
-    real = {str(d["id"]) for view, _, docs in branches if view.kind is not ViewKind.HYPOTHETICAL for d in docs}
+    real = set(request_ids) | {str(d["id"]) for view, _, docs in branches if view.kind is not ViewKind.HYPOTHETICAL for d in docs}
     out, dropped = [], 0
     for view, position, docs in branches:
         if view.kind is ViewKind.HYPOTHETICAL:

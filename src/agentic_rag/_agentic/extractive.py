@@ -6,12 +6,14 @@ exact character span, so a claim can never say more than its source.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from agentic_rag._agentic.fact_evidence import FactEvidence, FactEvidenceModel
 from agentic_rag._agentic.policy import AbstentionPolicy
 from agentic_rag._answering.compose import compose_answer, compose_text
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
+from agentic_rag._answering.render import quote_end, render_claim, select_claims
 from agentic_rag._contracts import (
     AnswerStatus,
     Citation,
@@ -178,13 +180,32 @@ class ExtractiveGroundedSynthesizer:
             unique: dict[tuple[str, int, int], Claim] = {}
             for claim in claims:
                 unique.setdefault((claim.citations[0].snippet_id, claim.citations[0].start, claim.citations[0].end), claim)
-            claims = tuple(unique.values())
+            claims = self._shown(plan, snippets, tuple(unique.values()))
             if not claims:
                 # Nothing quotable: a partial answer with no claim would claim nothing at all.
                 status = AnswerStatus.UNANSWERABLE
             elif status is AnswerStatus.ANSWERED:
                 status, missing = self._earned(plan, snippets, claims, missing)
         return compose_answer(plan, assessment, claims, status, missing)
+
+    def _shown(self, plan: RetrievalPlan, snippets: Sequence[Snippet], claims: tuple[Claim, ...]) -> tuple[Claim, ...]:
+        """The claims the answer shows, rendered (no markup), each sentence once, padding
+        dropped, ordered by the facts they answer
+        (:func:`~agentic_rag._answering.render.select_claims`)."""
+        model = self.drafter.evidence.relevance
+        rendered = tuple(dataclasses.replace(c, text=render_claim(c.text) or c.text) for c in claims)
+        if model is None or not rendered:
+            return rendered
+        by_id = {s.id: s for s in snippets}
+        depends = {f.id: set(f.depends_on) for f in plan.facts}
+        headed = []
+        for claim in rendered:
+            snippet = by_id.get(claim.citations[0].snippet_id) if claim.citations else None
+            # A hop is read with the claims of the hops it leans on (its passage, found
+            # through the bridge, need not name what the question names).
+            chain = "\n".join(c.text for c in rendered if c.fact_id in depends.get(claim.fact_id or "", set()))
+            headed.append((snippet_title(snippet) if snippet is not None else "", f"{chain}\n{snippet.text if snippet is not None else claim.text}", claim.text))
+        return tuple(_cut_claim(rendered[i], text) for i, text in select_claims([f.description for f in plan.facts], headed, model))
 
     def _earned(self, plan: RetrievalPlan, snippets: Sequence[Snippet], claims: tuple[Claim, ...],
                 missing: tuple[RequiredFact, ...]) -> tuple[AnswerStatus, tuple[RequiredFact, ...]]:
@@ -200,7 +221,9 @@ class ExtractiveGroundedSynthesizer:
         by_id = {s.id: s for s in snippets}
 
         def said(fact_ids: set[str]) -> list[ClaimContext]:
-            return [ClaimContext(snippet_title(by_id[c.citations[0].snippet_id]), c.text, by_id[c.citations[0].snippet_id].text)
+            # The quote, not the claim text: the text may open with the heading, which must
+            # not lend the sentence its subject.
+            return [ClaimContext(snippet_title(by_id[c.citations[0].snippet_id]), c.citations[0].quote or c.text, by_id[c.citations[0].snippet_id].text)
                     for c in claims if c.fact_id in fact_ids and c.citations and c.citations[0].snippet_id in by_id]
 
         unearned = []
@@ -228,3 +251,17 @@ class ExtractiveGroundedSynthesizer:
                 if claim is not None:
                     out.append(claim)
         return tuple(out)
+
+
+def _cut_claim(claim: Claim, text: str) -> Claim:
+    """``claim`` showing ``text``; a claim cut to fit quotes just what it shows (a quote that
+    says more, a denial say, would not hold it), or is shown whole when that span is not
+    found."""
+    if text == claim.text or not claim.citations:
+        return claim
+    citation = claim.citations[0]
+    end = quote_end(citation.quote, text)
+    if end < 0:
+        return claim
+    narrowed = Citation(snippet_id=citation.snippet_id, quote=citation.quote[:end], start=citation.start, end=citation.start + end)
+    return dataclasses.replace(claim, text=text, citations=(narrowed, *claim.citations[1:]))

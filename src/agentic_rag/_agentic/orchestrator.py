@@ -40,6 +40,7 @@ from agentic_rag._agentic.rewriter import PlanFeedbackRewriter
 from agentic_rag._answering.guard import guard_answer
 from agentic_rag._budget import RunBudget, use_budget
 from agentic_rag._contracts import (
+    AnswerStatus,
     ContextAssessment,
     Corpus,
     DraftAnswer,
@@ -377,6 +378,8 @@ class _RunState:
             answer = parts.fallback_synthesizer.synthesize(self.question, plan, evidence, self.assessment)
         answer = _enforce_invariants(answer, evidence, self.assessment, parts.fallback_synthesizer)
         answer = dataclasses.replace(answer, iterations=len(self.traces))
+        if stop is StopReason.SUFFICIENT and answer.status is not AnswerStatus.ANSWERED:
+            stop = StopReason.UNEARNED  # "sufficient" beside a lowered status would contradict it
         evidence = self._final_order(answer, plan)
         snap = self.budget.snapshot()
         usage = Usage(

@@ -11,6 +11,11 @@ claim, read with the heading it stands under,
 * covers enough of the part's weighted terms (:meth:`RelevanceModel.coverage`),
 * holds what the part asks for (:func:`~agentic_rag._text.answer_slots.slot_filler`): a
   version, a number, a stated default, a name the question does not already give, and
+* asserts it (:mod:`~agentic_rag._answering.assertions`): a sentence that asks is never a
+  claim, and for a question about one subject's date, place or person
+  (:func:`~agentic_rag._text.answer_slots.read_fact`) the value stands in a sentence that is
+  not denied, supposed, reported as false or given as an example, in the clause of the
+  question's predicate whose subject is the question's own (the heading never lends it), and
 * quotes a passage that, with its heading, covers nearly all of the part: a deterministic
   reader can only vouch for an answer stated in the question's own words. Measured on the
   development half of the documentation benchmark, this line is what keeps ``answered``
@@ -28,8 +33,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agentic_rag._contracts import AnswerStatus
-from agentic_rag._text.answer_slots import SlotKind, read_slot, slot_filler
-from agentic_rag._text.questions import split_compound
+from agentic_rag._answering.assertions import asserted_text, states_fact
+from agentic_rag._text.answer_slots import SlotKind, read_fact, read_slot, slot_filler
+from agentic_rag._text.questions import is_bridge_question, split_compound
 from agentic_rag._text.relevance import RelevanceModel
 
 __all__ = ["DEFAULT_CLAIM_COVERAGE", "DEFAULT_PASSAGE_COVERAGE", "ClaimContext", "EarnedVerdict", "earned_verdict"]
@@ -91,14 +97,22 @@ def earned_verdict(question: str, claims: Sequence[ClaimContext], model: Relevan
         The verdict and the parts left unanswered.
     """
     parts = split_compound(question)
-    missing = tuple(part for part in parts if not any(_answers(part, claim, model, min_coverage, min_passage) for claim in claims))
+    # A subject the question describes ("the founder of Acme") is named by another claim.
+    bridge = "\n".join(_without_heading(c) for c in claims)
+    missing = tuple(part for part in parts if not any(_answers(part, claim, model, min_coverage, min_passage, bridge) for claim in claims))
     if not missing:
         return EarnedVerdict(AnswerStatus.ANSWERED)
     return EarnedVerdict(AnswerStatus.PARTIAL if len(missing) < len(parts) else AnswerStatus.UNANSWERABLE, missing)
 
 
-def _answers(part: str, claim: ClaimContext, model: RelevanceModel, min_coverage: float, min_passage: float) -> bool:
-    context = f"{claim.heading}\n{claim.text}"
+def _answers(part: str, claim: ClaimContext, model: RelevanceModel, min_coverage: float, min_passage: float, bridge: str) -> bool:
+    own = asserted_text(_without_heading(claim))
+    if not own:
+        return False  # a question quoted from the passage asks; it never answers
+    fact = read_fact(part)
+    if fact is not None and not states_fact(fact, own, bridge=bridge if is_bridge_question(part) else ""):
+        return False
+    context = f"{claim.heading}\n{own}"
     if model.missing_named(part, context):
         return False
     folded = context.casefold()
@@ -108,4 +122,15 @@ def _answers(part: str, claim: ClaimContext, model: RelevanceModel, min_coverage
         return False
     slot = read_slot(part)
     # A changelog entry's version stands in its heading, not in the entry.
-    return bool(slot_filler(slot, context if slot.kind is SlotKind.VERSION else claim.text))
+    return bool(slot_filler(slot, context if slot.kind is SlotKind.VERSION else own))
+
+
+def _without_heading(claim: ClaimContext) -> str:
+    """The claim's own words: an extractive claim may open with its heading ("Acme Robotics:
+    The Ohio warehouse ..."), which must not lend the sentence its subject."""
+    text = claim.text.strip()
+    if claim.heading:
+        for heading in (claim.heading, claim.heading.split(" › ")[-1]):
+            if heading and text.startswith(f"{heading}: "):
+                return text[len(heading) + 2:]
+    return text

@@ -35,6 +35,9 @@ class StopReason(str, enum.Enum):
     MAX_SNIPPETS = "max_snippets"
     CALL_BUDGET = "call_budget"
     TOKEN_BUDGET = "token_budget"
+    #: The judge found the evidence sufficient, but the claims do not earn ``answered`` (no
+    #: claim states what a part asks for): the status was lowered after the loop.
+    UNEARNED = "unearned"
 
 
 @dataclass(frozen=True, slots=True)

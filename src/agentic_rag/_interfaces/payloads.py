@@ -97,7 +97,7 @@ def _parallel_payload(result: RAGResult, root: Path | None) -> dict[str, Any]:
         "claims": claims,
         "missing_facts": list(result.missing),
         "iterations": 1,
-        "stop_reason": "refused" if answer.refused else "single_pass",
+        "stop_reason": "refused" if answer.refused else "unearned" if any(n.startswith("earned:") for n in result.trace.notes) else "single_pass",
     }
 
 

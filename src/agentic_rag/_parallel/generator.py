@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from agentic_rag._answering.compose import CITATION_MARKER
+from agentic_rag._answering.render import quote_end, render_claim, select_claims
 from agentic_rag._contracts.validation import require_int, require_number, require_text
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
 from agentic_rag._text.analyzer import Analyzer
 from agentic_rag._text.focus import answer_units, snippet_title
+from agentic_rag._text.questions import split_compound
 from agentic_rag._text.relevance import RelevanceModel
 
 __all__ = ["ExtractiveGenerator", "FunctionGenerator", "verify_citations"]
@@ -125,12 +127,19 @@ class ExtractiveGenerator:
         picked = answer_units(query, passages, self.relevance, max_units=self.max_sentences, keep_ratio=self.keep_ratio)
         if not picked:
             return _refusal("no retrieved document mentions the question's terms")
+        rendered = [render_claim(f"{s.heading}: {s.unit.text}" if s.heading else s.unit.text) or s.unit.text for s in picked]
+        # Rendered, each sentence once, padding dropped, ordered by the question's parts.
+        shown_order = select_claims(split_compound(query), [(*passages[s.passage], text) for s, text in zip(picked, rendered)], self.relevance)
         parts, citations = [], []
-        for scored in picked:
+        for index, shown in shown_order:
+            scored = picked[index]
             number, unit = scored.passage + 1, scored.unit
-            shown = unit.text if "\n" in unit.text else " ".join(unit.text.split())
-            parts.append(_with_marker(f"{scored.heading}: {shown}" if scored.heading else shown, number))
-            citations.append(AnswerCitation(number, docs[number - 1].document_id, unit.text, unit.start, unit.end))
+            end = quote_end(unit.text, shown) if shown != rendered[index] else -1
+            if shown != rendered[index] and end < 0:
+                shown = rendered[index]  # a cut whose span is not found is shown whole
+            quote = unit.text[:end] if end >= 0 else unit.text
+            parts.append(_with_marker(shown, number))
+            citations.append(AnswerCitation(number, docs[number - 1].document_id, quote, unit.start, unit.start + len(quote)))
         return GeneratedAnswer(" ".join(parts), tuple(citations))
 
 

@@ -56,9 +56,19 @@ def answer_verdict(query: str, answer: GeneratedAnswer, documents: Sequence[Fuse
         if verdict.status is not AnswerStatus.ANSWERED:
             kept = "" if owns_text else "; the generator's text is kept"
             notes.append(f"answerability: {verdict.status.value} (lowest part share {verdict.score:.3f}){kept}")
+        before = status
         status, missing = least_status(status, verdict.status), verdict.missing
         earned = getattr(answerability, "earned", None)
-        if status is AnswerStatus.ANSWERED and callable(earned) and owns_text:
+        if missing and callable(earned) and owns_text and answer.citations:
+            # One consistent verdict: a part a claim earns is never missing, whatever the
+            # passage check said; with every part earned, the answer is answered.
+            judged = earned(query, answer, documents)
+            kept = tuple(p for p in missing if p in judged.missing)
+            if kept != missing:
+                notes.append(f"answered by the claims, though no passage covered them: {'; '.join(p for p in missing if p not in kept)}")
+                missing = kept
+                status = before if judged.status is AnswerStatus.ANSWERED else least_status(before, AnswerStatus.PARTIAL)
+        elif status is AnswerStatus.ANSWERED and callable(earned) and owns_text:
             # Passages about the topic are not yet an answer: the library's claims must
             # hold what the question asks for (a version, a default, a name...). A
             # caller's generator writes in its own words, which no lexical check can vouch

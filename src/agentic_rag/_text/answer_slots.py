@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["AnswerSlot", "SlotKind", "identifiers", "read_slot", "slot_filler"]
+__all__ = ["AnswerSlot", "FactKind", "FactQuestion", "SlotKind", "fact_filler", "identifiers", "read_fact", "read_slot", "slot_filler"]
 
 
 class SlotKind(str, enum.Enum):
@@ -155,3 +155,85 @@ def slot_filler(slot: AnswerSlot, text: str) -> str:
             return stated.group()
         return next((m.group() for m in _ASSIGNMENT.finditer(text) if m.group(1).casefold() in slot.names), "")
     return next((name for name in identifiers(text) if name not in slot.names and not any(name in own or own in name for own in slot.names)), "")
+
+
+class FactKind(str, enum.Enum):
+    """The value a question about one entity's attribute asks for."""
+
+    DATE = "date"
+    PLACE = "place"
+    PERSON = "person"
+
+
+@dataclass(frozen=True, slots=True)
+class FactQuestion:
+    """A question about one attribute of a named subject: "When was Acme Robotics founded?",
+    "Where was Jane Doe born?", "Who founded Acme Robotics?".
+
+    Args:
+        kind: The kind of value asked for.
+        subject: The subject as written ("Acme Robotics", "the zebra project").
+        predicate: The verb that ties the value to the subject ("founded", "born").
+        subject_words: The subject's words, case-folded, without articles.
+    """
+
+    kind: FactKind
+    subject: str
+    predicate: str
+    subject_words: tuple[str, ...]
+
+
+# Past tense only: "when does the server reload?" asks for a condition in documentation,
+# "when was Acme founded?" for a date.
+_AUXILIARIES = r"(?:was|were|did|had)"
+_PARTICLE = r"(?:\s+(?:up|out|down|off|on|in|at|from))?"
+_FACT_QUESTIONS: tuple[tuple[re.Pattern[str], FactKind], ...] = (
+    (re.compile(rf"^(?:when|(?:in\s+)?(?:what|which)\s+year)\s+{_AUXILIARIES}\s+(?P<subject>.+?)\s+(?P<verb>[a-z]+){_PARTICLE}$", re.I), FactKind.DATE),
+    (re.compile(rf"^where\s+{_AUXILIARIES}\s+(?P<subject>.+?)\s+(?P<verb>[a-z]+){_PARTICLE}$", re.I), FactKind.PLACE),
+    (re.compile(r"^who\s+(?!(?:was|were|is|are|did|does|do|had|has|have|will|would|can|could)\b)(?P<verb>[a-z]+)\s+(?P<subject>.+)$", re.I), FactKind.PERSON),
+)
+_ARTICLES = frozenset({"the", "a", "an"})
+_FACT_WORD = re.compile(r"[\w'’]+")
+_YEAR = re.compile(r"(?<![\w.])(?:1[0-9]{3}|20[0-9]{2})(?![\w.]*\d)|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}\b", re.I)
+_PLACE = re.compile(r"\b(?:in|at|near|from)\s+((?:[A-Z][\w'’-]+)(?:,?\s+[A-Z][\w'’-]+)*)")
+_PERSON = re.compile(r"\b[A-Z][a-z'’-]+(?:\s+(?:[A-Z]\.|[A-Z][a-z'’-]+))+")
+
+
+@lru_cache(maxsize=1024)
+def read_fact(question: str) -> FactQuestion | None:
+    """Read a question about one attribute of a named subject (a date, a place or a person
+    asked for), ``None`` for any other question (a version, a default, a name, an open one:
+    :func:`read_slot` reads those).
+
+    Args:
+        question: A question or one part of a compound question.
+
+    Returns:
+        The subject, its predicate and the kind of value asked for, or ``None``.
+    """
+    if read_slot(question).kind is not SlotKind.OPEN:
+        return None
+    text = " ".join(question.split()).rstrip("?.! ")
+    for pattern, kind in _FACT_QUESTIONS:
+        match = pattern.match(text)
+        if match:
+            subject = match.group("subject").strip(" ,")
+            words = tuple(w.casefold() for w in _FACT_WORD.findall(subject) if w.casefold() not in _ARTICLES)
+            if words:
+                return FactQuestion(kind, subject, match.group("verb"), words)
+    return None
+
+
+def fact_filler(fact: FactQuestion, text: str) -> str:
+    """The value in ``text`` that answers ``fact`` (a year or a date, a place after "in",
+    "at", "near" or "from", a person's name), never a word of the question's subject;
+    ``""`` when none does."""
+    own = set(fact.subject_words)
+    if fact.kind is FactKind.DATE:
+        return next((m.group() for m in _YEAR.finditer(text)), "")
+    pattern, group = (_PLACE, 1) if fact.kind is FactKind.PLACE else (_PERSON, 0)
+    for match in pattern.finditer(text):
+        words = [w.casefold() for w in _FACT_WORD.findall(match.group(group))]
+        if words and not set(words) <= own:
+            return match.group(group)
+    return ""

@@ -214,6 +214,13 @@ def split_compound(question: str) -> tuple[str, ...]:
     entity of the first part, so each part can be searched on its own ("How many employees
     does X have?"); every part ends with a question mark.
 
+    A situation told before the question ("Tab completion doesn't work when I run my tool as
+    python cli.py. Why, and how do I declare an entry point so it will?") is context, not a
+    part: only the asked clauses are parts. A part with no words of its own beyond its
+    question word ("Why") asks about the situation, which it carries ("Why tab completion
+    doesn't work when I run my tool as python cli.py?"); a part whose pronoun points into
+    the situation ("how do I declare an entry point so it will") follows it, as told.
+
     Args:
         question: The question.
 
@@ -222,6 +229,9 @@ def split_compound(question: str) -> tuple[str, ...]:
         compound, or when a part has nothing but question and stop words).
     """
     text = question.strip()
+    situation, asked = _situation(text)
+    if situation:
+        return _asked_parts(text, situation, asked)
     parts = _split(_JOINED_QUESTIONS, text)
     if len(parts) < 2 or any(not _plain_analyzer().analyze(p) for p in parts):
         # "Who founded Acme, and when?": a part with no words of its own is no separate
@@ -234,6 +244,41 @@ def split_compound(question: str) -> tuple[str, ...]:
             part = _PRONOUN.sub(lambda m: names[0] + ("'s" if m.group(1).lower() in ("its", "their", "his", "her") else ""), part, count=1)
         out.append(part[0].upper() + part[1:] + "?")
     return tuple(out)
+
+
+# A sentence that tells rather than asks: it ends with a full stop or an exclamation mark.
+_TOLD = re.compile(r"(?s)^(.*?[.!])\s+(?=[A-Z])(.*\?)\s*$")
+_QUESTION_WORD = re.compile(rf"^(?:{'|'.join(QUESTION_WORDS)}|why|how)\b", re.IGNORECASE)
+
+
+def _situation(text: str) -> tuple[str, str]:
+    """``(situation, asked)`` when ``text`` tells something before the question it asks and
+    the asked sentence opens with a question word; ``("", text)`` otherwise."""
+    match = _TOLD.match(text)
+    if match is None or not _QUESTION_WORD.match(match.group(2)):
+        return "", text
+    return match.group(1).strip(), match.group(2).strip()
+
+
+def _asked_parts(text: str, situation: str, asked: str) -> tuple[str, ...]:
+    parts = _split(_JOINED_QUESTIONS, asked)
+    if len(parts) < 2:
+        return (text,)  # one question: its situation stays with it, as the reader wrote it
+    told = situation.rstrip(".!")
+    told = told[0].lower() + told[1:] if told[:1].isupper() and not told[1:2].isupper() else told
+    out = []
+    for part in parts:
+        part = part[0].upper() + part[1:]
+        if not _plain_analyzer().analyze(part):
+            part = f"{part} {told}"  # "Why": the question word alone asks about the situation
+        elif _LEANS.search(part):
+            part = f"{situation} {part}"  # "How do I exclude it?": "it" is in the situation
+        out.append(part + "?")
+    return tuple(out)
+
+
+# A part that leans on the situation for what it is about.
+_LEANS = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those)\b(?!\s+(?:is|are)\s+(?:the|a)\b)", re.IGNORECASE)
 
 
 def fold_query(text: str) -> str:
