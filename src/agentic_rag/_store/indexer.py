@@ -35,10 +35,10 @@ from agentic_rag._ingest.loaders import parse_source, read_source
 from agentic_rag._ingest.text_format import SphinxSuffixes
 from agentic_rag._ingest.work_budget import IngestLimits
 from agentic_rag._ingest.walker import SourceFile, walk_tree
-from agentic_rag._retrieval.bm25 import BM25Index
 from agentic_rag._store.descriptions import describe_corpora, file_terms, terms_from_json, terms_to_json
 from agentic_rag._store.layout import StoreSettings, index_file_names, is_index_file
 from agentic_rag._store.records import IndexPhase, IndexProgress, IndexReport
+from agentic_rag._store.postings import PostingsWriter, postings_damage, read_stats
 from agentic_rag._store.repair import damaged_index_files, repair_chunk_rows
 from agentic_rag._store.rows import INSERT_CHUNK, chunk_row, stored_documents
 from agentic_rag._store.schema import connect, create_schema, generation_of, read_meta, write_meta
@@ -125,7 +125,7 @@ class _IndexRun:
         self.signatures: dict[str, str] = {}  # by file ending: a PDF's also names its extractor
         old_vector = bool(self.meta.get("vector_file"))
         self.vector = old_vector if settings.vector is None else settings.vector
-        self.bm25: BM25Index | None = None
+        self.postings: PostingsWriter | None = None
         self.vectors = None
         self.remove_ids: list[str] = []
         self.add_docs: list[Document] = []
@@ -148,9 +148,19 @@ class _IndexRun:
             self.from_rows = self.rebuild = True
 
     def _check_files(self) -> None:
-        if self.generation == 0 or self.from_rows:
+        if read_stats(self.db) is None:
+            # A new store, or one of schema version 1 or 2 (BM25 in a snapshot file): the
+            # postings tables are built from the rows, and the snapshot file is dropped.
+            if self.generation and not self.meta.get("bm25_file"):
+                self.repaired.append("the store's BM25 postings statistics are missing; rebuilt")
+            self.from_rows = self.rebuild = True
             return
-        found = damaged_index_files(self.db, self.settings.directory, self.meta)
+        if self.from_rows:
+            return
+        found = damaged_index_files(self.db, self.settings.directory, self.meta, snapshot=False)
+        damage = postings_damage(self.db)
+        if damage:
+            found.insert(0, f"{damage}; rebuilt")
         if found:
             self.repaired.extend(found)
             self.from_rows = self.rebuild = True
@@ -162,23 +172,18 @@ class _IndexRun:
     # -- indexes -------------------------------------------------------------------------
 
     def _indexes(self) -> None:
-        """Load the current generation's indexes before the first row changes."""
-        if self.bm25 is not None:
+        """Open the postings (and load the vector index) before the first row changes."""
+        if self.postings is not None:
             return
         directory = self.settings.directory
-        name = "" if self.from_rows else self.meta.get("bm25_file", "")
-        try:
-            self.bm25 = BM25Index.load(directory / name) if name else BM25Index.from_documents(stored_documents(self.db))
-        except IndexFormatError:
-            self.bm25 = BM25Index.from_documents(stored_documents(self.db))
+        self.postings = PostingsWriter(self.db, rebuild=self.from_rows)
         if self.vector:
             saved = "" if self.from_rows else self.meta.get("vector_file", "")
             self.vectors = load_vector_index(directory, saved, lambda: stored_documents(self.db))
 
     def _flush(self) -> None:
-        for index in (self.bm25, self.vectors):
-            if index is None:
-                continue
+        index = self.vectors
+        if index is not None:
             gone = [i for i in self.remove_ids if i in index]
             if gone:
                 index.remove(gone)
@@ -190,7 +195,9 @@ class _IndexRun:
 
     def _drop_rows(self, key: str) -> None:
         ids = [row[0] for row in self.db.execute("SELECT id FROM chunks WHERE path = ?", (key,))]
-        self.remove_ids.extend(ids)
+        self.postings.remove_path(key)  # type: ignore[union-attr]  # opened by _indexes()
+        if self.vector:
+            self.remove_ids.extend(ids)
         self.counts["chunks_removed"] += len(ids)
         self.db.execute("DELETE FROM chunks WHERE path = ?", (key,))
 
@@ -201,7 +208,10 @@ class _IndexRun:
             "INSERT OR REPLACE INTO files (path, corpus_id, sha256, mtime, size, chunks, terms, chunking) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (planned.key, corpus_id, sha, planned.source.mtime, planned.source.size, len(chunks), terms, self._signature(planned)),
         )
-        self.add_docs.extend(c.to_document(corpus_id) for c in chunks)
+        documents = [c.to_document(corpus_id) for c in chunks]
+        self.postings.add_path(planned.key, documents)  # type: ignore[union-attr]  # opened by _indexes()
+        if self.vector:
+            self.add_docs.extend(documents)
         self.counts["chunks_added"] += len(chunks)
         if len(self.add_docs) >= _BATCH:
             self._flush()
@@ -304,14 +314,13 @@ class _IndexRun:
     def _save(self, generation: int) -> int:
         self._indexes()
         self._flush()
-        bm25_name, vector_name = index_file_names(generation, self.vector)
+        vector_name = index_file_names(generation, self.vector)[1]
         directory = self.settings.directory
-        self.written.append(directory / bm25_name)
-        self.bm25.save(directory / bm25_name)  # type: ignore[union-attr]
+        self.postings.write()  # type: ignore[union-attr]
         if vector_name:
             self.written.append(directory / vector_name)
             self.vectors.save(directory / vector_name)  # type: ignore[union-attr]
-        write_meta(self.db, {"generation": str(generation), "bm25_file": bm25_name, "vector_file": vector_name})
+        write_meta(self.db, {"generation": str(generation), "bm25_file": "", "vector_file": vector_name})
         return generation
 
     def _sweep(self) -> None:

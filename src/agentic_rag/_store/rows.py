@@ -18,7 +18,7 @@ from agentic_rag._contracts.validation import is_int
 from agentic_rag._ingest.chunker import Chunk, chunk_metadata
 from agentic_rag._store.schema import chunk_columns
 
-__all__ = ["INSERT_CHUNK", "chunk_row", "marks_from_json", "stored_documents"]
+__all__ = ["INSERT_CHUNK", "chunk_documents", "chunk_row", "marks_from_json", "stored_documents"]
 
 #: The statement :func:`chunk_row` fills.
 INSERT_CHUNK = ("INSERT INTO chunks (id, path, corpus_id, n, start_line, end_line, section, title, text, sha256, record_id, page, cell, line_marks) "
@@ -68,17 +68,31 @@ def stored_documents(connection: sqlite3.Connection, corpus_ids: Sequence[str] |
         ``end_line``, ``section``, ``sha256`` (and ``record_id`` for records, ``page`` or
         ``cell`` and ``line_marks`` for extracted text).
     """
-    places = "page, cell, line_marks" if "line_marks" in chunk_columns(connection) else "NULL, NULL, ''"
-    query = f"SELECT id, path, corpus_id, start_line, end_line, section, title, text, sha256, record_id, {places} FROM chunks"
-    parameters: tuple[str, ...] = ()
+    condition, parameters = "", ()
     if corpus_ids is not None:
         parameters = tuple(sorted(set(corpus_ids)))
-        query += f" WHERE corpus_id IN ({', '.join('?' for _ in parameters)})"
-    cursor = connection.execute(query + " ORDER BY path, n", parameters)
+        condition = f"WHERE corpus_id IN ({', '.join('?' for _ in parameters)})"
+    for _, document in chunk_documents(connection, condition + " ORDER BY path, n", parameters, batch=batch):
+        yield document
+
+
+def chunk_documents(connection: sqlite3.Connection, condition: str, parameters: Sequence[object] = (), *,
+                    batch: int = 1000) -> Iterator[tuple[int, Document]]:
+    """Yield ``(rowid, document)`` for the chunk rows ``condition`` selects.
+
+    Args:
+        connection: An open store database.
+        condition: SQL after ``FROM chunks`` (a ``WHERE`` and/or ``ORDER BY`` clause; may be empty).
+        parameters: Its parameters.
+        batch: Rows fetched at a time.
+    """
+    places = "page, cell, line_marks" if "line_marks" in chunk_columns(connection) else "NULL, NULL, ''"
+    query = f"SELECT rowid, id, path, corpus_id, start_line, end_line, section, title, text, sha256, record_id, {places} FROM chunks "
+    cursor = connection.execute(query + condition, tuple(parameters))
     while True:
         rows = cursor.fetchmany(batch)
         if not rows:
             return
-        for chunk_id, path, corpus_id, start, end, section, title, text, sha, record_id, page, cell, marks in rows:
+        for rowid, chunk_id, path, corpus_id, start, end, section, title, text, sha, record_id, page, cell, marks in rows:
             metadata = chunk_metadata(path, start, end, section, sha, record_id, _place(page), _place(cell), marks_from_json(marks))
-            yield Document(chunk_id, text, title, corpus_id, metadata)
+            yield rowid, Document(chunk_id, text, title, corpus_id, metadata)
