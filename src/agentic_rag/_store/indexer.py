@@ -208,10 +208,9 @@ class _IndexRun:
             "INSERT OR REPLACE INTO files (path, corpus_id, sha256, mtime, size, chunks, terms, chunking) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (planned.key, corpus_id, sha, planned.source.mtime, planned.source.size, len(chunks), terms, self._signature(planned)),
         )
-        documents = [c.to_document(corpus_id) for c in chunks]
-        self.postings.add_path(planned.key, documents)  # type: ignore[union-attr]  # opened by _indexes()
-        if self.vector:
-            self.add_docs.extend(documents)
+        self.postings.add_path(planned.key, chunks, corpus_id)  # type: ignore[union-attr]  # opened by _indexes()
+        if self.vector:  # documents (frozen metadata) are made only for the vector index
+            self.add_docs.extend(c.to_document(corpus_id) for c in chunks)
         self.counts["chunks_added"] += len(chunks)
         if len(self.add_docs) >= _BATCH:
             self._flush()

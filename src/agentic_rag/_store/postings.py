@@ -26,7 +26,6 @@ from itertools import accumulate, compress
 from operator import not_, sub
 from typing import Any
 
-from agentic_rag._contracts import Document
 from agentic_rag._text.analyzer import Analyzer
 
 __all__ = [
@@ -143,12 +142,13 @@ class PostingsWriter:
             stats["total_length"] -= length
             stats["rowid_sum"] -= rowid
 
-    def add_path(self, path: str, documents: Sequence[Document]) -> None:
-        """Add the postings of ``path``'s chunks (call after their rows are inserted)."""
+    def add_path(self, path: str, chunks: Sequence[Any], corpus_id: str) -> None:
+        """Add the postings of ``path``'s chunks (anything with ``id``, ``text`` and ``title``),
+        all of ``corpus_id``; call after their rows are inserted."""
         if self.rebuild:
             return
         rowids = dict(self.db.execute("SELECT id, rowid FROM chunks WHERE path = ?", (path,)).fetchall())
-        self.add_rows((rowids[d.id], d.text, d.title, d.corpus_id) for d in documents)
+        self.add_rows((rowids[c.id], c.text, c.title, corpus_id) for c in chunks)
 
     def add_rows(self, rows: Iterable[tuple[int, str, str, str]]) -> None:
         """Add chunk rows given as ``(rowid, text, title, corpus id)`` in increasing rowid order."""

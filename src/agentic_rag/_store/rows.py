@@ -9,6 +9,7 @@ columns) is read with none of them.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Iterator, Sequence
@@ -28,8 +29,9 @@ INSERT_CHUNK = ("INSERT INTO chunks (id, path, corpus_id, n, start_line, end_lin
 def chunk_row(chunk: Chunk, corpus_id: str) -> tuple[object, ...]:
     """The values of :data:`INSERT_CHUNK` for ``chunk`` in ``corpus_id``."""
     marks = json.dumps([list(mark) for mark in chunk.line_marks], separators=(",", ":")) if chunk.line_marks else ""
+    # The text's SHA-256 is not stored (64 bytes a chunk): it is computed again when read.
     return (chunk.id, chunk.path, corpus_id, chunk.n, chunk.start_line, chunk.end_line, chunk.section, chunk.title, chunk.text,
-            chunk.sha256, chunk.record_id, chunk.page, chunk.cell, marks)
+            "", chunk.record_id, chunk.page, chunk.cell, marks)
 
 
 def marks_from_json(value: object) -> tuple[tuple[int, int], ...]:
@@ -94,5 +96,6 @@ def chunk_documents(connection: sqlite3.Connection, condition: str, parameters: 
         if not rows:
             return
         for rowid, chunk_id, path, corpus_id, start, end, section, title, text, sha, record_id, page, cell, marks in rows:
+            sha = sha or hashlib.sha256(text.encode("utf-8")).hexdigest()  # schema 3 does not store it
             metadata = chunk_metadata(path, start, end, section, sha, record_id, _place(page), _place(cell), marks_from_json(marks))
             yield rowid, Document(chunk_id, text, title, corpus_id, metadata)

@@ -11,7 +11,8 @@ index files of the current generation (``bm25-<generation>.idx``, optionally
 - ``files(path, corpus_id, sha256, mtime, size, chunks, terms, chunking)`` (``terms``: the
   file's most frequent content words as JSON, the raw material of generated descriptions;
   ``chunking``: a digest of the settings its chunks were made with);
-- ``chunks(id, path, corpus_id, n, start_line, end_line, section, title, text, sha256,
+- ``chunks(id, path, corpus_id, n, start_line, end_line, section, title, text, sha256 (empty from
+  version 3 on: the text's hash is computed when read),
   record_id, page, cell, line_marks)`` (``page``/``cell``: the PDF page or notebook cell a
   chunk's lines count in, else NULL; ``line_marks``: the line map of extracted text as JSON,
   else ``''``).
@@ -112,6 +113,9 @@ def connect(directory: Path, *, timeout: float, create: bool = False) -> sqlite3
         raise StoreError(f"cannot open the store database {str(database)!r}: {exc}", stage="store") from exc
     try:
         if create:
+            # 16 KiB pages hold a dozen chunk rows each where 4 KiB pages held three and wasted
+            # a fifth of the file (it applies to a new database only; bench/bench_cold_search.py).
+            connection.execute("PRAGMA page_size=16384")
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute("PRAGMA synchronous=FULL")
         else:
