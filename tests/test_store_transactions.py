@@ -94,7 +94,7 @@ class InterruptedIndexTest(StoreCase):
         self.assertUnchanged()
 
     def test_a_loader_failing_midway_rolls_everything_back(self):
-        from agentic_rag._store import indexer
+        from agentic_rag._store import file_work
 
         calls = []
 
@@ -104,8 +104,8 @@ class InterruptedIndexTest(StoreCase):
                 raise OSError("simulated read failure")
             return real(*args, **kwargs)
 
-        real = indexer.parse_source
-        with mock.patch.object(indexer, "parse_source", failing), self.assertRaises(OSError):
+        real = file_work.parse_source
+        with mock.patch.object(file_work, "parse_source", failing), self.assertRaises(OSError):
             self.store.index([self.root])
         self.assertEqual(len(calls), 4)
         self.assertUnchanged()

@@ -29,18 +29,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentic_rag._contracts import Document
-from agentic_rag._errors import IndexFormatError, StoreError
-from agentic_rag._ingest.chunker import Chunk, chunk_sections
-from agentic_rag._ingest.loaders import parse_source, read_source
+from agentic_rag._errors import StoreError
 from agentic_rag._ingest.text_format import SphinxSuffixes
-from agentic_rag._ingest.work_budget import IngestLimits
 from agentic_rag._ingest.walker import SourceFile, walk_tree
-from agentic_rag._store.descriptions import describe_corpora, file_terms, terms_from_json, terms_to_json
+from agentic_rag._store.descriptions import describe_corpora, terms_from_json
+from agentic_rag._store.file_work import FileTask, FileWork, prepared_files
 from agentic_rag._store.layout import StoreSettings, index_file_names, is_index_file
 from agentic_rag._store.records import IndexPhase, IndexProgress, IndexReport
 from agentic_rag._store.postings import PostingsWriter, postings_damage, read_stats
 from agentic_rag._store.repair import damaged_index_files, repair_chunk_rows
-from agentic_rag._store.rows import INSERT_CHUNK, chunk_row, stored_documents
+from agentic_rag._store.rows import INSERT_CHUNK, stored_documents
 from agentic_rag._store.schema import connect, create_schema, generation_of, read_meta, write_meta
 from agentic_rag._store.vectors import load_vector_index
 
@@ -201,17 +199,17 @@ class _IndexRun:
         self.counts["chunks_removed"] += len(ids)
         self.db.execute("DELETE FROM chunks WHERE path = ?", (key,))
 
-    def _write_rows(self, planned: _Planned, sha: str, chunks: tuple[Chunk, ...], terms: str) -> None:
-        corpus_id = planned.corpus_id
-        self.db.executemany(INSERT_CHUNK, [chunk_row(c, corpus_id) for c in chunks])
+    def _write_rows(self, planned: _Planned, work: FileWork) -> None:
+        corpus_id, rows = planned.corpus_id, work.rows
+        self.db.executemany(INSERT_CHUNK, rows)
         self.db.execute(
             "INSERT OR REPLACE INTO files (path, corpus_id, sha256, mtime, size, chunks, terms, chunking) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (planned.key, corpus_id, sha, planned.source.mtime, planned.source.size, len(chunks), terms, self._signature(planned)),
+            (planned.key, corpus_id, work.sha256, planned.source.mtime, planned.source.size, len(rows), work.terms, self._signature(planned)),
         )
-        self.postings.add_path(planned.key, chunks, corpus_id)  # type: ignore[union-attr]  # opened by _indexes()
-        if self.vector:  # documents (frozen metadata) are made only for the vector index
-            self.add_docs.extend(c.to_document(corpus_id) for c in chunks)
-        self.counts["chunks_added"] += len(chunks)
+        self.postings.add_path(planned.key, rows)  # type: ignore[union-attr]  # opened by _indexes()
+        if self.vector:
+            self.add_docs.extend(work.documents)
+        self.counts["chunks_added"] += len(rows)
         if len(self.add_docs) >= _BATCH:
             self._flush()
 
@@ -221,42 +219,33 @@ class _IndexRun:
             self.signatures[suffix] = self.settings.chunking_signature(suffix)
         return self.signatures[suffix]
 
-    def _file(self, planned: _Planned, existing: dict[str, tuple[str, str, str]]) -> None:
-        settings, key = self.settings, planned.key
-        source = read_source(planned.source.path, max_bytes=settings.walk.max_file_bytes, within=planned.within)
-        old = existing.get(key)
-        if source.unreadable and old is not None:
-            # Unreadable for now (permission denied): keep what was indexed, do not delete it.
-            self.skipped.append((key, f"{source.problem}; its previously indexed content is kept"))
-            self.kept[key] = old[0]
+    def _task(self, planned: _Planned, existing: dict[str, tuple[str, str, str]]) -> FileTask:
+        return FileTask(planned.key, planned.source.path, planned.read_as, planned.within, planned.corpus_id, self._signature(planned),
+                        existing.get(planned.key), self.vector)
+
+    def _apply(self, planned: _Planned, old: tuple[str, str, str] | None, work: FileWork) -> None:
+        """Bring the rows of one file in line with what reading it gave."""
+        key = planned.key
+        if work.state == "kept":  # unreadable for now (permission denied): keep what was indexed
+            self.skipped.append((key, work.problem))
+            self.kept[key] = old[0]  # type: ignore[index]  # "kept" only when something was stored
             return
-        if source.problem:
-            self.skipped.append((key, source.problem))
+        if work.state == "skipped":
+            self.skipped.append((key, work.problem))
             return
-        if old is not None and old == (planned.corpus_id, source.sha256, self._signature(planned)):
+        if work.state == "unchanged":
             self.counts["unchanged"] += 1
             self.kept[key] = planned.corpus_id
             return
-        parsed = parse_source(source.data, planned.read_as, fields=settings.fields, pdf=settings.pdf)
-        cap = IngestLimits().max_chunks
-        chunks = chunk_sections(parsed.sections, key, settings.chunking, line_marks=True,
-                                max_chunks=cap + 1) if not parsed.problem else ()
-        if not chunks:
-            self.skipped.append((key, parsed.problem or "no indexable text"))
-            return
-        if len(chunks) > cap:
-            # Over the file's chunk budget: what came first is indexed, and the run says so.
-            chunks = chunks[:cap]
-            self.partial.append((key, f"over a work limit: only the first {cap:,} chunks are indexed"))
         self._indexes()
         if old is not None:
             self._drop_rows(key)
             self.counts["updated"] += 1
         else:
             self.counts["added"] += 1
-        self._write_rows(planned, source.sha256, chunks, terms_to_json(file_terms(parsed.text)))
+        self._write_rows(planned, work)
         self.kept[key] = planned.corpus_id
-        self.partial.extend((key, note) for note in parsed.notes)
+        self.partial.extend((key, note) for note in work.notes)
 
     # -- the run -------------------------------------------------------------------------
 
@@ -280,8 +269,9 @@ class _IndexRun:
         self._sweep()
         total = len(planned)
         self._emit(IndexPhase.SCANNED, 0, total)
-        for done, item in enumerate(planned, start=1):
-            self._file(item, existing)
+        works = prepared_files(self.settings, [self._task(item, existing) for item in planned])
+        for done, (item, work) in enumerate(zip(planned, works), start=1):
+            self._apply(item, existing.get(item.key), work)
             self._emit(IndexPhase.FILE, done, total, item.key)
         for key in sorted(existing):
             if key not in self.kept and any(scope.holds(key) for scope in unreadable):

@@ -142,13 +142,13 @@ class PostingsWriter:
             stats["total_length"] -= length
             stats["rowid_sum"] -= rowid
 
-    def add_path(self, path: str, chunks: Sequence[Any], corpus_id: str) -> None:
-        """Add the postings of ``path``'s chunks (anything with ``id``, ``text`` and ``title``),
-        all of ``corpus_id``; call after their rows are inserted."""
+    def add_path(self, path: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Add the postings of ``path``'s chunks, given as their ``chunks`` rows
+        (:func:`~agentic_rag._store.rows.chunk_row`); call after the rows are inserted."""
         if self.rebuild:
             return
         rowids = dict(self.db.execute("SELECT id, rowid FROM chunks WHERE path = ?", (path,)).fetchall())
-        self.add_rows((rowids[c.id], c.text, c.title, corpus_id) for c in chunks)
+        self.add_rows((rowids[row[0]], row[8], row[7], row[2]) for row in rows)
 
     def add_rows(self, rows: Iterable[tuple[int, str, str, str]]) -> None:
         """Add chunk rows given as ``(rowid, text, title, corpus id)`` in increasing rowid order."""
