@@ -94,6 +94,23 @@ class DocsQaEquivalenceTest(unittest.TestCase):
         self.assertEqual((report.updated, report.removed, report.added), (1, 1, 1))
         self.assertSameRankings()
 
+    def test_search_and_ask_never_read_the_whole_store(self):
+        from unittest import mock
+
+        from agentic_rag._interfaces.store_service import StoreService
+        from agentic_rag._store import knowledge_store, rows
+
+        def whole(*args, **kwargs):
+            raise AssertionError("the whole store was read")
+
+        store = KnowledgeStore(self.store.directory)
+        with mock.patch.object(BM25Index, "load", whole), mock.patch.object(rows, "stored_documents", whole), \
+                mock.patch.object(knowledge_store, "stored_documents", whole), mock.patch.object(BM25Index, "add", whole):
+            service = StoreService(store)
+            self.assertTrue(service.search("configure a field default", 3))
+            self.assertTrue(service.ask("How do I give a field a default value?").payload["evidence"])
+            self.assertTrue(service.ask("How do I give a field a default value?", "parallel").payload["evidence"])
+
     def test_get_returns_the_hit_and_refuses_unknown_ids(self):
         stored = self.store.bm25()
         hit = stored.search("configuration", 1)[0]

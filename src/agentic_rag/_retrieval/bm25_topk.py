@@ -35,7 +35,7 @@ from heapq import heappush, heapreplace, nlargest
 from itertools import accumulate, compress
 from operator import add
 
-__all__ = ["QueryTerm", "presence_map", "rank_postings"]
+__all__ = ["QueryTerm", "keep_complete", "presence_map", "rank_postings"]
 
 
 class QueryTerm:
@@ -240,7 +240,7 @@ def _finish(
                 if score + after < theta:
                     break
             else:
-                theta = _complete(done, heap, k, theta, doc, score)
+                theta = keep_complete(done, heap, k, theta, doc, score)
                 cutoff = theta - rest
         return done
     plan = [(t.lookup, t.presence, len(t.presence[0]) if t.presence else 0, t.docs, len(t.docs) - 1, t.impacts, after)
@@ -267,12 +267,12 @@ def _finish(
             if score + after < theta:
                 break
         else:
-            theta = _complete(done, heap, k, theta, doc, score)
+            theta = keep_complete(done, heap, k, theta, doc, score)
             cutoff = theta - rest
     return done
 
 
-def _complete(done: dict[int, float], heap: list[float], k: int, theta: float, doc: int, score: float) -> float:
+def keep_complete(done: dict[int, float], heap: list[float], k: int, theta: float, doc: int, score: float) -> float:
     """Keep a candidate whose score is complete; return ``theta`` raised to the k-th best
     complete score once ``k`` are known (called once per surviving candidate, not per posting)."""
     done[doc] = score

@@ -29,7 +29,7 @@ from agentic_rag._ingest.walker import WalkOptions
 from agentic_rag._store.layout import StoreSettings
 from agentic_rag._store.records import IndexReport, StoreHit, StoreStats
 from agentic_rag._store.retriever import StoreRetriever
-from agentic_rag._store.rows import stored_documents
+from agentic_rag._store.rows import marks_from_json, stored_documents, stored_place
 from agentic_rag._store.stored_bm25 import StoredBM25Index
 from agentic_rag._store.schema import DATABASE_NAME, connect, generation_of, read_meta
 
@@ -338,6 +338,12 @@ class KnowledgeStore:
             if unknown:
                 raise InvalidInputError(f"unknown corpus ids {unknown}; the store has {sorted(known)}", stage=_STAGE)
         hits = []
+        if isinstance(index, StoredBM25Index):  # the rows' fields as they are: no Document to make
+            for hit in index.search(query, k, corpus_ids=corpus_ids):
+                _, chunk_id, path, corpus_id, start, end, section, _, text, _, _, page, cell, marks = index.row(hit.document_id)
+                hits.append(StoreHit(chunk_id, path, start, end, hit.score, text, corpus_id, section, stored_place(page), stored_place(cell),
+                                     marks_from_json(marks)))
+            return hits
         for hit in index.search(query, k, corpus_ids=corpus_ids):
             document = index.get(hit.document_id)
             meta = document.metadata

@@ -13,6 +13,12 @@ A blob is one type byte (an :mod:`array` type code) and the array, little-endian
 numbers as gaps (``H`` when every gap fits in 16 bits, else ``I``), frequencies as ``B``,
 ``H`` or ``I`` when they are whole numbers (they are with the store's title weight of 1), else
 ``d``. The in-memory engine reads the same numbers, so both score exactly alike.
+
+``shortest`` holds, per frequency the term has, the shortest length of a chunk holding it that
+often (``[tf, length, tf, length, ...]``): a posting's impact grows with its frequency and
+falls with its chunk's length, so the term's largest impact, which orders the query's terms and
+bounds what the term can add, is the largest impact of these few pairs, exactly, without
+computing the impact of every posting (see :mod:`~agentic_rag._store.stored_bm25`).
 """
 
 from __future__ import annotations
@@ -110,7 +116,7 @@ class PostingsWriter:
         self.stats = stats
         self.analyze = Analyzer.from_dict(stats["settings"]["analyzer"]).analyze
         self.weight = float(stats["settings"]["title_weight"])
-        self.added: dict[str, tuple[array, array]] = {}
+        self.added: dict[str, tuple[array, array, dict[float, int]]] = {}
         self._tf_code = "I" if self.weight == 1.0 else "d"  # whole counts with a title weight of 1
         self.removed: set[int] = set()
         self.touched: set[str] = set()  # terms of removed chunks
@@ -156,14 +162,17 @@ class PostingsWriter:
         analyse_document = self._analyse_document
         for rowid, text, title, corpus_id in rows:
             tfs, text_n, title_n = analyse_document(analyze, weight, text, title)
+            length = text_n + title_n
             for term, tf in tfs.items():
                 entry = added.get(term)
                 if entry is None:
-                    added[term] = (array("i", (rowid,)), array(code, (tf,)))
+                    added[term] = (array("i", (rowid,)), array(code, (tf,)), {tf: length})
                 else:
                     entry[0].append(rowid)
                     entry[1].append(tf)
-            length = text_n + title_n
+                    shortest = entry[2]
+                    if shortest.get(tf, length + 1) > length:
+                        shortest[tf] = length
             self.places[rowid] = (length, self._corpus(corpus_id))
             stats["documents"] += 1
             stats["total_length"] += length
@@ -199,35 +208,59 @@ class PostingsWriter:
             terms = sorted(set(terms) | {row[0] for row in db.execute("SELECT term FROM bm25_postings")})
         removed, added = self.removed, self.added
         replace, delete = [], []
+        lengths: list[int] | None = None  # every rowid's length, loaded when a term lost postings
         for term in terms:
             docs: Any = []
             tfs: Any = []
+            shortest: dict[float, int] = {}
             if not self.fresh:
-                row = db.execute("SELECT docs, tfs FROM bm25_postings WHERE term = ?", (term,)).fetchone()
+                row = db.execute("SELECT docs, tfs, shortest FROM bm25_postings WHERE term = ?", (term,)).fetchone()
                 if row is not None:
                     docs, tfs = unpack_docs(row[0]), list(unpack_numbers(row[1]))
+                    pairs = unpack_numbers(row[2])
+                    shortest = dict(zip(pairs[::2], pairs[1::2]))
                     if removed:
                         gone = list(map(removed.__contains__, docs))
                         if any(gone):
                             keep = list(map(not_, gone))
                             docs, tfs = list(compress(docs, keep)), list(compress(tfs, keep))
+                            if lengths is None:
+                                lengths = self._all_lengths()
+                            shortest = _shortest(docs, tfs, lengths)
             new = added.get(term)
             if new is not None:
                 if docs:
                     docs.extend(new[0])
                     tfs.extend(new[1])
                 else:
-                    docs, tfs = new
+                    docs, tfs = new[0], new[1]
+                for tf, length in new[2].items():
+                    if shortest.get(tf, length + 1) > length:
+                        shortest[tf] = length
             if docs:
-                replace.append((term, len(docs), pack_docs(docs), pack_numbers(tfs)))
+                pairs = [value for tf in sorted(shortest) for value in (tf, shortest[tf])]
+                replace.append((term, len(docs), pack_docs(docs), pack_numbers(tfs), pack_numbers(pairs)))
             else:
                 delete.append((term,))
-        db.executemany("INSERT OR REPLACE INTO bm25_postings (term, df, docs, tfs) VALUES (?, ?, ?, ?)", replace)
+        db.executemany("INSERT OR REPLACE INTO bm25_postings (term, df, docs, tfs, shortest) VALUES (?, ?, ?, ?, ?)", replace)
         db.executemany("DELETE FROM bm25_postings WHERE term = ?", delete)
         self._write_blocks()
         self.stats["terms"] = db.execute("SELECT COUNT(*) FROM bm25_postings").fetchone()[0]
         db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('bm25_stats', ?)", (json.dumps(self.stats, sort_keys=True),))
         self.added, self.removed, self.touched, self.places = {}, set(), set(), {}
+
+    def _all_lengths(self) -> list[int]:
+        """Every rowid's length as this run leaves it (stored blocks with its changes)."""
+        lengths: list[int] = []
+        for block, blob in self.db.execute("SELECT block, lengths FROM bm25_blocks ORDER BY block"):
+            lengths.extend([0] * (block * BLOCK - len(lengths)))
+            lengths.extend(unpack_numbers(blob).tolist())
+        top = max(self.places, default=-1) + 1
+        if len(lengths) < top:
+            lengths.extend([0] * (top - len(lengths)))
+        for rowid, (length, _) in self.places.items():
+            lengths[rowid] = length
+        return lengths
 
     def _write_blocks(self) -> None:
         by_block: dict[int, list[tuple[int, tuple[int, int]]]] = {}
@@ -246,6 +279,16 @@ class PostingsWriter:
                 lengths[offset], corpora[offset] = length, corpus
             rows.append((block, pack_numbers(lengths), pack_numbers(corpora)))
         self.db.executemany("INSERT OR REPLACE INTO bm25_blocks (block, lengths, corpora) VALUES (?, ?, ?)", rows)
+
+
+def _shortest(docs: Sequence[int], tfs: Sequence[float], lengths: Sequence[int]) -> dict[float, int]:
+    """Per frequency, the shortest length of a chunk holding the term that often."""
+    shortest: dict[float, int] = {}
+    for doc, tf in zip(docs, tfs):
+        length = lengths[doc]
+        if shortest.get(tf, length + 1) > length:
+            shortest[tf] = length
+    return shortest
 
 
 def postings_damage(db: sqlite3.Connection) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 
@@ -19,11 +20,17 @@ from agentic_rag._contracts.validation import is_int
 from agentic_rag._ingest.chunker import Chunk, chunk_metadata
 from agentic_rag._store.schema import chunk_columns
 
-__all__ = ["INSERT_CHUNK", "chunk_documents", "chunk_row", "marks_from_json", "stored_documents"]
+__all__ = [
+    "INSERT_CHUNK", "ChunkRecord", "chunk_documents", "chunk_row", "chunk_rows", "marks_from_json", "row_document", "stored_documents", "stored_place",
+]
 
 #: The statement :func:`chunk_row` fills.
 INSERT_CHUNK = ("INSERT INTO chunks (id, path, corpus_id, n, start_line, end_line, section, title, text, sha256, record_id, page, cell, line_marks) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+
+
+# A line map as chunk_row writes it: [[offset,line],...] with whole numbers.
+_MARKS = re.compile(r"\[\[-?\d{1,18},-?\d{1,18}\](?:,\[-?\d{1,18},-?\d{1,18}\])*\]")
 
 
 def chunk_row(chunk: Chunk, corpus_id: str) -> tuple[object, ...]:
@@ -39,6 +46,8 @@ def marks_from_json(value: object) -> tuple[tuple[int, int], ...]:
     anything else, so a hand-edited row costs precise quote lines, never a failed read."""
     if not isinstance(value, str) or not value:
         return ()
+    if _MARKS.fullmatch(value):  # what chunk_row writes: checked in one step, then parsed
+        return tuple(map(tuple, json.loads(value)))  # type: ignore[arg-type]
     try:
         pairs = json.loads(value)
     except ValueError:
@@ -53,7 +62,8 @@ def marks_from_json(value: object) -> tuple[tuple[int, int], ...]:
     return tuple(marks)
 
 
-def _place(value: object) -> int | None:
+def stored_place(value: object) -> int | None:
+    """A stored page or cell number, or ``None`` for NULL or anything that is not one."""
     return value if is_int(value) and value >= 1 else None
 
 
@@ -88,6 +98,19 @@ def chunk_documents(connection: sqlite3.Connection, condition: str, parameters: 
         parameters: Its parameters.
         batch: Rows fetched at a time.
     """
+    for row in chunk_rows(connection, condition, parameters, batch=batch):
+        yield row[0], row_document(row)
+
+
+#: What :func:`chunk_rows` yields: rowid, id, path, corpus id, start and end line, section,
+#: title, text, sha256 ('' from schema 3 on), record id, page, cell, line map JSON.
+ChunkRecord = tuple[int, str, str, str, int, int, str, str, str, str, str, "int | None", "int | None", str]
+
+
+def chunk_rows(connection: sqlite3.Connection, condition: str, parameters: Sequence[object] = (), *,
+               batch: int = 1000) -> Iterator[ChunkRecord]:
+    """Yield the raw chunk rows ``condition`` selects (SQL after ``FROM chunks``), fields as
+    :data:`ChunkRecord` names them: what a search needs without making Documents."""
     places = "page, cell, line_marks" if "line_marks" in chunk_columns(connection) else "NULL, NULL, ''"
     query = f"SELECT rowid, id, path, corpus_id, start_line, end_line, section, title, text, sha256, record_id, {places} FROM chunks "
     cursor = connection.execute(query + condition, tuple(parameters))
@@ -95,7 +118,12 @@ def chunk_documents(connection: sqlite3.Connection, condition: str, parameters: 
         rows = cursor.fetchmany(batch)
         if not rows:
             return
-        for rowid, chunk_id, path, corpus_id, start, end, section, title, text, sha, record_id, page, cell, marks in rows:
-            sha = sha or hashlib.sha256(text.encode("utf-8")).hexdigest()  # schema 3 does not store it
-            metadata = chunk_metadata(path, start, end, section, sha, record_id, _place(page), _place(cell), marks_from_json(marks))
-            yield rowid, Document(chunk_id, text, title, corpus_id, metadata)
+        yield from rows
+
+
+def row_document(row: ChunkRecord) -> Document:
+    """The :class:`Document` of a raw chunk row (its text's SHA-256 computed when not stored)."""
+    _, chunk_id, path, corpus_id, start, end, section, title, text, sha, record_id, page, cell, marks = row
+    sha = sha or hashlib.sha256(text.encode("utf-8")).hexdigest()
+    metadata = chunk_metadata(path, start, end, section, sha, record_id, stored_place(page), stored_place(cell), marks_from_json(marks))
+    return Document(chunk_id, text, title, corpus_id, metadata)

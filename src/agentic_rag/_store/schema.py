@@ -17,7 +17,7 @@ index files of the current generation (``bm25-<generation>.idx``, optionally
   chunk's lines count in, else NULL; ``line_marks``: the line map of extracted text as JSON,
   else ``''``).
 
-- ``bm25_postings(term, df, docs, tfs)`` and ``bm25_blocks(block, lengths, corpora)``
+- ``bm25_postings(term, df, docs, tfs, shortest)`` and ``bm25_blocks(block, lengths, corpora)``
   (version 3): per term its postings over chunk rowids, and per block of rowids the chunks'
   lengths and corpus numbers, packed (see :mod:`~agentic_rag._store.postings`); a search reads
   the rows of its terms and nothing else.
@@ -71,7 +71,9 @@ CREATE TABLE IF NOT EXISTS chunks (
     page INTEGER, cell INTEGER, line_marks TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS chunks_by_path ON chunks (path, n);
-CREATE TABLE IF NOT EXISTS bm25_postings (term TEXT PRIMARY KEY, df INTEGER NOT NULL, docs BLOB NOT NULL, tfs BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS bm25_postings (
+    term TEXT PRIMARY KEY, df INTEGER NOT NULL, docs BLOB NOT NULL, tfs BLOB NOT NULL, shortest BLOB NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS bm25_blocks (block INTEGER PRIMARY KEY, lengths BLOB NOT NULL, corpora BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS files_by_corpus ON files (corpus_id);
 """

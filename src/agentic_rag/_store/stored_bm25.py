@@ -17,26 +17,22 @@ import threading
 from array import array
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from heapq import nlargest
-from itertools import compress, repeat
-from operator import mul
+from itertools import repeat
 from typing import Any
 
 from agentic_rag._contracts import Document
 from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError, StoreError
-from agentic_rag._retrieval.bm25_scoring import BM25_VARIANTS, robertson_idf_floor, term_idf, term_impacts
-from agentic_rag._retrieval.bm25_topk import QueryTerm, rank_postings
+from agentic_rag._retrieval.bm25_scoring import BM25_VARIANTS, impact_parameters, robertson_idf_floor, term_idf
 from agentic_rag._retrieval.hits import DocumentFilter, SearchHit
-from agentic_rag._store.postings import BLOCK, read_stats, unpack_docs, unpack_numbers
-from agentic_rag._store.rows import chunk_documents
+from agentic_rag._store.postings import BLOCK, HOLE, read_stats, unpack_docs, unpack_numbers
+from agentic_rag._store.rows import ChunkRecord, chunk_documents, chunk_rows, row_document
+from agentic_rag._store.stored_rank import StoredTerm, rank_stored
 from agentic_rag._text.analyzer import Analyzer
 
 __all__ = ["StoredBM25Index"]
 
 _STAGE = "bm25"
-# How many of each term's largest impacts the pruning's theta bound uses (as the in-memory engine).
-_TOP_IMPACTS = 32
 # Documents of recent hits kept for get(): a retriever asks for each hit's document next.
 _RECENT = 1024
 
@@ -120,59 +116,64 @@ class StoredBM25Index:
         self._documents = count
         rows = []
         for term, qtf in query_tfs.items():
-            row = db.execute("SELECT df, docs, tfs FROM bm25_postings WHERE term = ?", (term,)).fetchone()
+            row = db.execute("SELECT df, docs, tfs, shortest FROM bm25_postings WHERE term = ?", (term,)).fetchone()
             if row is not None:
                 rows.append((term, qtf, row))
         if not rows or not count:
             return []
-        terms, prune, union = self._terms(db, stats, rows)
+        avgdl = stats["total_length"] / count
+        floor = 0.0
+        if self._variant.floors_negative_idf:
+            floor = robertson_idf_floor([r[0] for r in db.execute("SELECT df FROM bm25_postings")], count)
+        terms = [self._term(term, qtf, row, count, avgdl, floor) for term, qtf, row in rows]
         allowed = None
         if doc_filter is not None and not doc_filter.is_empty:
-            allowed = self._allowed(db, stats, doc_filter, union)
-            if not allowed:
+            allowed = self._allowed(db, stats, doc_filter, [t[0].docs for t in terms])
+            if allowed is not None and not allowed:
                 return []
-        ranked = rank_postings(terms, k, _RowIds(db), allowed=allowed, prune=prune)
+        lengths = _lengths(db)
+        negative = any(t[2] < 0.0 for t in terms)
+        if negative:
+            # A negative idf (a variant without a floor): impacts fall with frequency, so the
+            # shortest pairs bound nothing; every posting's impact is computed, nothing pruned.
+            _exact_bounds([t[0] for t in terms], lengths, _norm(self, avgdl))
+        terms.sort(key=lambda t: (-t[0].bound, t[1]))  # the in-memory engine's summation order
+        ranked = rank_stored([t[0] for t in terms], k, lengths, _norm(self, avgdl), _RowIds(db), allowed=allowed, prune=not negative)
         return self._hits(db, ranked)
 
-    def _terms(self, db: sqlite3.Connection, stats: Mapping[str, Any], rows: list[tuple[str, int, tuple[int, bytes, bytes]]]) -> tuple[list[QueryTerm], bool, list[list[int]]]:
-        """The query's terms in the exact pass's order (bound descending, then term)."""
-        count = int(stats["documents"])
-        avgdl = stats["total_length"] / count
-        lengths = _lengths(db)
-        variant = self._variant
-        floor = 0.0
-        if variant.floors_negative_idf:
-            floor = robertson_idf_floor([r[0] for r in db.execute("SELECT df FROM bm25_postings")], count)
-        found = []
-        prune = True
-        union = []
-        for term, qtf, (df, packed_docs, packed_tfs) in rows:
-            docs = unpack_docs(packed_docs)
-            idf = term_idf(variant, df, count, floor)
-            impacts = term_impacts(docs, unpack_numbers(packed_tfs), lengths, idf=idf, variant=variant, k1=self._k1, b=self._b,
-                                   delta=self._delta, avgdl=avgdl)
-            tops = tuple(nlargest(_TOP_IMPACTS, impacts))
-            if qtf == 1:
-                query_term = QueryTerm(tops[0], docs, impacts, tops)
-            else:
-                scale = float(qtf)
-                query_term = QueryTerm(tops[0] * scale, docs, array("d", map(mul, impacts, repeat(scale))), tuple(map(mul, tops, repeat(scale))))
-            prune = prune and idf >= 0.0
-            found.append((-query_term.bound, term, query_term))
-            union.append(docs)
-        found.sort(key=lambda f: (f[0], f[1]))
-        return [f[2] for f in found], prune, union
+    def _term(self, term: str, qtf: int, row: tuple[int, bytes, bytes, bytes], count: int, avgdl: float, floor: float) -> tuple[StoredTerm, str, float]:
+        """A query term with its largest impact, from its ``shortest`` pairs (see
+        :mod:`~agentic_rag._store.stored_rank`); and its idf."""
+        df, packed_docs, packed_tfs, packed_shortest = row
+        idf = term_idf(self._variant, df, count, floor)
+        scale, extra, c0, c1 = impact_parameters(idf, self._variant, k1=self._k1, b=self._b, delta=self._delta, avgdl=avgdl)
+        pairs = unpack_numbers(packed_shortest)
+        # term_impacts' expression on each (frequency, shortest length) pair: the largest is
+        # the largest impact of all the term's postings (impacts rise with the frequency and
+        # fall with the length, and rounding keeps that order).
+        bound = max(scale * tf / (tf + (c0 + c1 * length)) for tf, length in zip(pairs[::2], pairs[1::2]))
+        if extra is not None:
+            bound = max(scale * tf / (tf + (c0 + c1 * length)) + extra for tf, length in zip(pairs[::2], pairs[1::2]))
+        if qtf != 1:
+            bound = bound * float(qtf)
+        return StoredTerm(unpack_docs(packed_docs), unpack_numbers(packed_tfs), scale, extra, qtf, bound), term, idf
 
-    def _allowed(self, db: sqlite3.Connection, stats: Mapping[str, Any], doc_filter: DocumentFilter, union: list[list[int]]) -> frozenset[int]:
-        """The rowids among the query's postings that ``doc_filter`` keeps."""
-        numbers = sorted(set().union(*union))
+    def _allowed(self, db: sqlite3.Connection, stats: Mapping[str, Any], doc_filter: DocumentFilter, union: list[Sequence[int]]) -> Any:
+        """What ``doc_filter`` keeps: ``None`` when it keeps every chunk, else an object that
+        answers ``number in allowed`` (and is false when nothing can be kept)."""
         wanted = doc_filter.corpus_ids
+        accepted = None
         if wanted is not None:
             accepted = frozenset(n for n, c in enumerate(stats["corpora"]) if c in wanted)
-            corpora = _corpora(db)
-            numbers = list(compress(numbers, (corpora[n] in accepted if n < len(corpora) else False for n in numbers)))
+            if not accepted:
+                return frozenset()
         if not doc_filter.where:
-            return frozenset(numbers)
+            if accepted is None or len(accepted) == len(stats["corpora"]):
+                return None  # every corpus (ask names them all)
+            return _CorpusFilter(_corpora(db), accepted)
+        numbers = sorted(set().union(*union))
+        if accepted is not None:
+            numbers = [n for n in numbers if n in _CorpusFilter(_corpora(db), accepted)]
         kept = []
         for start in range(0, len(numbers), 500):  # SQLite's parameter limit
             part = numbers[start:start + 500]
@@ -184,16 +185,32 @@ class StoredBM25Index:
         if not ranked:
             return []
         numbers = [n for n, _ in ranked]
-        found = dict(chunk_documents(db, f"WHERE rowid IN ({', '.join('?' * len(numbers))})", numbers))
-        recent = getattr(self._recent, "documents", None)
+        found = {row[0]: row for row in chunk_rows(db, f"WHERE rowid IN ({', '.join('?' * len(numbers))})", numbers)}
+        recent = getattr(self._recent, "rows", None)
         if recent is None or len(recent) + len(found) > _RECENT:
-            recent = self._recent.documents = {}
+            recent = self._recent.rows = {}
         hits = []
         for number, score in ranked:
-            document = found[number]
-            recent[document.id] = document
-            hits.append(SearchHit(document.id, score, document.corpus_id))
+            row = found[number]
+            recent[row[1]] = row
+            hits.append(SearchHit(row[1], score, row[3]))
         return hits
+
+    def row(self, document_id: str) -> ChunkRecord:
+        """The raw chunk row of ``document_id`` (a recent hit's as it was found), for callers
+        that need its fields, not a :class:`Document`.
+
+        Raises:
+            InvalidInputError: No such chunk.
+        """
+        recent = getattr(self._recent, "rows", None) or {}
+        found = recent.get(document_id) if isinstance(document_id, str) else None
+        if found is None and isinstance(document_id, str):
+            with self._lock:
+                found = next(chunk_rows(self._db(), "WHERE id = ?", (document_id,)), None)
+        if found is None:
+            raise InvalidInputError(f"unknown document id {document_id!r}", stage=_STAGE)
+        return found
 
     def get(self, document_id: str) -> Document:
         """The stored chunk with ``document_id`` (a recent hit's as it was found).
@@ -201,15 +218,7 @@ class StoredBM25Index:
         Raises:
             InvalidInputError: No such chunk.
         """
-        recent = getattr(self._recent, "documents", None) or {}
-        document = recent.get(document_id) if isinstance(document_id, str) else None
-        if document is None and isinstance(document_id, str):
-            with self._lock:
-                found = list(chunk_documents(self._db(), "WHERE id = ?", (document_id,)))
-            document = found[0][1] if found else None
-        if document is None:
-            raise InvalidInputError(f"unknown document id {document_id!r}", stage=_STAGE)
-        return document
+        return row_document(self.row(document_id))
 
     def document_frequency(self, term: str) -> int:
         """How many chunks hold the analysed ``term`` (0 for an unknown term or a non-string)."""
@@ -233,6 +242,38 @@ class StoredBM25Index:
         return f"StoredBM25Index({self._documents} chunks, variant={self._variant.name!r}, k1={self._k1}, b={self._b})"
 
 
+class _CorpusFilter:
+    """``number in filter``: whether chunk ``number`` is in one of the accepted corpora."""
+
+    __slots__ = ("_accepted", "_corpora")
+
+    def __init__(self, corpora: array, accepted: frozenset[int]) -> None:
+        self._corpora, self._accepted = corpora, accepted
+
+    def __contains__(self, number: object) -> bool:
+        return isinstance(number, int) and 0 <= number < len(self._corpora) and self._corpora[number] in self._accepted
+
+    def __bool__(self) -> bool:
+        return True
+
+
+def _exact_bounds(terms: list[StoredTerm], lengths: Sequence[int], norm: tuple[float, float]) -> None:
+    """Give each term its largest impact over every posting (term_impacts' expression)."""
+    c0, c1 = norm
+    for term in terms:
+        scale, extra = term.scale, term.extra
+        if extra is not None:
+            top = max(scale * tf / (tf + (c0 + c1 * lengths[d])) + extra for d, tf in zip(term.docs, term.tfs))
+        else:
+            top = max(scale * tf / (tf + (c0 + c1 * lengths[d])) for d, tf in zip(term.docs, term.tfs))
+        term.bound = top * float(term.weight) if term.weight != 1 else top
+
+
+def _norm(index: StoredBM25Index, avgdl: float) -> tuple[float, float]:
+    """``(c0, c1)`` of ``impact_parameters``: a chunk's length normalisation is ``c0 + c1 * length``."""
+    return impact_parameters(0.0, index._variant, k1=index._k1, b=index._b, delta=index._delta, avgdl=avgdl)[2:]
+
+
 class _RowIds:
     """Chunk ids by rowid, looked up when the ranking breaks a tie (a few per search)."""
 
@@ -253,14 +294,18 @@ def _lengths(db: sqlite3.Connection) -> array:
 
 
 def _corpora(db: sqlite3.Connection) -> array:
-    return _blocks(db, "corpora", -1)
+    return _blocks(db, "corpora", HOLE)
 
 
 def _blocks(db: sqlite3.Connection, column: str, hole: int) -> array:
-    out = array("l")
+    out = array("I")
     for block, blob in db.execute(f"SELECT block, {column} FROM bm25_blocks ORDER BY block"):
         start = block * BLOCK
         if len(out) < start:
             out.extend(repeat(hole, start - len(out)))
-        out.extend(unpack_numbers(blob).tolist())
+        values = unpack_numbers(blob)
+        if values.typecode == out.typecode:
+            out.extend(values)
+        else:
+            out.extend(array("I", values))
     return out
