@@ -64,18 +64,29 @@ print(len(rows))
 """
 
 
+# Runs the measured command from a small process: the peak memory the kernel reports for a
+# child includes what the process that started it held before exec, so a command started
+# straight from this (large) benchmark process would be charged for the benchmark's memory.
+_LAUNCH = """
+import json, os, sys, time
+started = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+print(json.dumps([time.perf_counter() - started, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, os.waitstatus_to_exitcode(status)]), file=sys.stderr)
+"""
+
+
 def measured(command: list[str], cwd: Path | None = None) -> tuple[float, float, int, str]:
-    """Run ``command``; return its wall seconds, CPU seconds, peak RSS (KiB) and stdout."""
-    started = time.perf_counter()
-    process = subprocess.Popen(command, env=ENV, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out = process.stdout.read()  # type: ignore[union-attr]
-    err = process.stderr.read()  # type: ignore[union-attr]
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed: {err.decode(errors='replace')[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, out.decode("utf-8", "replace")
+    """Run ``command`` in a new process; return its wall seconds, CPU seconds (its workers'
+    included), peak RSS (KiB) and stdout."""
+    done = subprocess.run([sys.executable, "-c", _LAUNCH, *command], env=ENV, cwd=cwd, capture_output=True)
+    *lines, last = done.stderr.decode("utf-8", "replace").rstrip("\n").split("\n")
+    wall, cpu, peak, code = json.loads(last)
+    if code != 0:
+        raise RuntimeError(f"{' '.join(command)} failed: {chr(10).join(lines)[-2000:]}")
+    return wall, cpu, peak, done.stdout.decode("utf-8", "replace")
 
 
 def store_size(store: Path) -> int:

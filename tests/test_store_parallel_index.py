@@ -1,11 +1,14 @@
-"""A large index run reads its files in worker processes: the store it makes is the same."""
+"""How an index run reads files: in worker processes for a large run (the same store), and not at all
+when a file's time stamp says it is unchanged."""
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import shutil
 import sqlite3
 import tempfile
+import time
 import unittest
 from contextlib import closing
 from pathlib import Path
@@ -73,3 +76,34 @@ class ParallelIndexTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class StampTest(unittest.TestCase):
+    """Files whose size and time stamp are what the store holds, from before its last run, are
+    not read again; a file changed since is, whatever its size."""
+
+    def test_only_files_changed_since_the_last_run_are_read(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp) / "docs"
+            root.mkdir()
+            past = time.time() - 100
+            for n in range(4):
+                path = root / f"note{n}.md"
+                path.write_text(f"# Note {n}\n\nWombat fact number {n}.\n", encoding="utf-8")
+                os.utime(path, (past, past))
+            store = KnowledgeStore(Path(tmp) / "store")
+            store.index([root])
+            reads: list[str] = []
+            real = file_work.read_source
+
+            def counting(path, **kwargs):
+                reads.append(Path(path).name)
+                return real(path, **kwargs)
+
+            with mock.patch.object(file_work, "read_source", counting):
+                self.assertEqual(store.index([root]).unchanged, 4)
+                self.assertEqual(reads, [])
+                (root / "note2.md").write_text("# Note 2\n\nWombat fact quokka 9.\n", encoding="utf-8")  # same size
+                report = store.index([root])
+            self.assertEqual((report.updated, report.unchanged, reads), (1, 3, ["note2.md"]))
+            self.assertIn("quokka 9", store.search("quokka", 1)[0].text)

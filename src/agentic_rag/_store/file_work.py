@@ -43,6 +43,7 @@ class FileTask:
     signature: str
     old: tuple[str, str, str] | None  # (corpus id, sha256, chunking signature) stored, or None
     documents: bool  # also make the chunks' Documents (for a vector index)
+    stamped: bool = False  # its size and time stamp are the stored ones, from before the last run
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,9 @@ class FileWork:
     terms: str = ""
     notes: tuple[str, ...] = ()
     documents: tuple[Document, ...] = ()
+
+
+_UNCHANGED = FileWork("unchanged")
 
 
 def prepare_file(settings: StoreSettings, task: FileTask) -> FileWork:
@@ -87,12 +91,25 @@ def prepare_file(settings: StoreSettings, task: FileTask) -> FileWork:
 
 
 def prepared_files(settings: StoreSettings, tasks: list[FileTask]) -> Iterator[FileWork]:
-    """Each task's :class:`FileWork`, in order: read by worker processes for a large run on a
-    machine with several cores and ``fork``, else one by one here."""
+    """Each task's :class:`FileWork`, in order. A file whose size and time stamp are the stored
+    ones (from before the previous run) and whose settings and corpus are unchanged is not read;
+    the others are read by worker processes when they are many (several cores, ``fork``), else
+    one by one here."""
+    quick = [_unchanged(task) for task in tasks]
+    rest = [task for task, work in zip(tasks, quick) if work is None]
     workers = min(os.cpu_count() or 1, 4)
-    if len(tasks) < PARALLEL_FILES or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return (prepare_file(settings, task) for task in tasks)
-    return _in_workers(settings, tasks, workers)
+    if len(rest) < PARALLEL_FILES or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        read: Iterator[FileWork] = (prepare_file(settings, task) for task in rest)
+    else:
+        read = _in_workers(settings, rest, workers)
+    return (work if work is not None else next(read) for work in quick)
+
+
+def _unchanged(task: FileTask) -> FileWork | None:
+    old = task.old
+    if task.stamped and old is not None and old[0] == task.corpus_id and old[2] == task.signature and os.access(task.path, os.R_OK):
+        return _UNCHANGED
+    return None
 
 
 def _in_workers(settings: StoreSettings, tasks: Iterable[FileTask], workers: int) -> Iterator[FileWork]:

@@ -46,6 +46,9 @@ __all__ = ["run_index", "stored_documents"]
 
 _STAGE = "store"
 _BATCH = 4096  # documents handed to the indexes at a time
+# Seconds a file's time stamp must predate the previous run for the stamp to be trusted
+# (file systems with coarse time stamps, clocks a little apart).
+_STAMP_MARGIN = 2.0
 ProgressCallback = Callable[[IndexProgress], None]
 
 
@@ -136,6 +139,12 @@ class _IndexRun:
         self.repaired: list[str] = []
         self.from_rows = False  # build the indexes from the chunk rows, not the saved files
         self.rebuild = self.vector != old_vector
+        self.started = time.time()
+        self.stamps: dict[str, tuple[int, float]] = {}
+        try:
+            self.trusted_before = float(self.meta.get("indexed_at", "")) - _STAMP_MARGIN
+        except ValueError:
+            self.trusted_before = float("-inf")  # never indexed with stamps: every file is read
 
     # -- checks --------------------------------------------------------------------------
 
@@ -220,8 +229,13 @@ class _IndexRun:
         return self.signatures[suffix]
 
     def _task(self, planned: _Planned, existing: dict[str, tuple[str, str, str]]) -> FileTask:
-        return FileTask(planned.key, planned.source.path, planned.read_as, planned.within, planned.corpus_id, self._signature(planned),
-                        existing.get(planned.key), self.vector)
+        source, old = planned.source, existing.get(planned.key)
+        # Trusted only when written before the previous run began (by more than the margin):
+        # a file changed during or after it is read again, whatever its time stamp says.
+        stamped = (old is not None and old[1] != "" and self.stamps.get(planned.key) == (source.size, source.mtime)
+                   and source.mtime < self.trusted_before)
+        return FileTask(planned.key, source.path, planned.read_as, planned.within, planned.corpus_id, self._signature(planned),
+                        old, self.vector, stamped)
 
     def _apply(self, planned: _Planned, old: tuple[str, str, str] | None, work: FileWork) -> None:
         """Bring the rows of one file in line with what reading it gave."""
@@ -264,6 +278,7 @@ class _IndexRun:
     def run(self, paths: Sequence[Path], corpus: str | None, description: str | None, started: float) -> IndexReport:
         planned, walk_skipped, scopes, corpus_roots, unreadable = _plan(self.settings, paths, corpus)
         existing = {p: (c, s, g) for p, c, s, g in self.db.execute("SELECT path, corpus_id, sha256, chunking FROM files")}
+        self.stamps = {p: (size, mtime) for p, size, mtime in self.db.execute("SELECT path, size, mtime FROM files")}
         self._check_rows(existing)
         self._check_files()
         self._sweep()
@@ -288,6 +303,9 @@ class _IndexRun:
         if changed or self.rebuild:
             self._emit(IndexPhase.SAVING, total, total)
             generation = self._save(generation + 1)
+        # When this run began: a file whose size and time stamp are what was stored and older
+        # than this (less a margin for coarse clocks) is unchanged without being read next time.
+        write_meta(self.db, {"indexed_at": repr(self.started)})
         self.db.execute("COMMIT")
         if changed or self.rebuild:
             self.written = []

@@ -32,6 +32,7 @@ from itertools import accumulate, compress
 from operator import not_, sub
 from typing import Any
 
+from agentic_rag._store.rows import unpack_text
 from agentic_rag._text.analyzer import Analyzer
 
 __all__ = [
@@ -138,6 +139,7 @@ class PostingsWriter:
         rows = list(rows)
         stored = self._lengths([r[0] for r in rows])
         for (rowid, text, title), length in zip(rows, stored):
+            text = unpack_text(text)
             tfs, text_n, title_n = analyse_document(analyze, weight, text, title)
             if text_n + title_n != length:
                 self.rescan = True
@@ -161,7 +163,7 @@ class PostingsWriter:
         stats, analyze, weight, added, code = self.stats, self.analyze, self.weight, self.added, self._tf_code
         analyse_document = self._analyse_document
         for rowid, text, title, corpus_id in rows:
-            tfs, text_n, title_n = analyse_document(analyze, weight, text, title)
+            tfs, text_n, title_n = analyse_document(analyze, weight, unpack_text(text), title)
             length = text_n + title_n
             for term, tf in tfs.items():
                 entry = added.get(term)
