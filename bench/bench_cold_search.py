@@ -220,7 +220,7 @@ def _row(label: str, value: str, target: str, met: bool | None) -> str:
     return f"| {label} | {value} | {target}{mark} |"
 
 
-def report(real: dict[str, Any] | None, synth: dict[str, Any] | None, command: str, load: float | None) -> str:
+def report(real: dict[str, Any] | None, synth: dict[str, Any] | None, command: str, load: float | None, name: str = "") -> str:
     rows = ["| measure | value | target |", "|---|---|---|"]
     if real is not None:
         rows += _real_rows(real)
@@ -239,7 +239,8 @@ def report(real: dict[str, Any] | None, synth: dict[str, Any] | None, command: s
         "## Cold search, ask and indexing by store size",
         "",
         f"`{command}` on {datetime.date.today().isoformat()}, Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, "
-        f"{shared}. Every search, ask and FTS5 query is a new process, as an agent runs them; {queries}. "
+        f"{shared}. {f'DIR: {name}. ' if name and real is not None else ''}"
+        f"Every search, ask and FTS5 query is a new process, as an agent runs them; {queries}. "
         "Wall times on a shared machine are noisy: CPU seconds are given beside them.",
         "",
         *rows,
@@ -276,6 +277,7 @@ def _real_rows(real: dict[str, Any]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--folder", type=Path, help="a real documentation folder (>= 1,000 files); without it only the synthetic store is measured")
+    parser.add_argument("--name", default="", help="what the folder is, for the report (e.g. which manual)")
     parser.add_argument("--runs", type=int, default=9, help="queries (new processes) per measurement")
     parser.add_argument("--synthetic", type=int, default=1_000_000, help="synthetic chunks (0 skips)")
     parser.add_argument("--no-write", action="store_true", help="print the table only")
@@ -285,9 +287,9 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(tmp)
         real = real_folder(args.folder, args.runs, work) if args.folder is not None else None
         synth = synthetic(args.synthetic, args.runs, work) if args.synthetic > 0 else None
-    shown = ["python bench/bench_cold_search.py", *(["--folder", "PYTHON_HTML_MANUAL"] if args.folder else []), "--runs", str(args.runs),
+    shown = ["python bench/bench_cold_search.py", *(["--folder", "DIR"] if args.folder else []), "--runs", str(args.runs),
              "--synthetic", str(args.synthetic)]
-    text = report(real, synth, " ".join(shown), load)
+    text = report(real, synth, " ".join(shown), load, args.name)
     print(text)
     if not args.no_write:
         replace_section(DOC, "<!-- bench:cold-search -->", "<!-- /bench:cold-search -->", text)

@@ -12,7 +12,8 @@ index files of the current generation (``bm25-<generation>.idx``, optionally
   file's most frequent content words as JSON, the raw material of generated descriptions;
   ``chunking``: a digest of the settings its chunks were made with);
 - ``chunks(id, path, corpus_id, n, start_line, end_line, section, title, text, sha256 (empty from
-  version 3 on: the text's hash is computed when read),
+  version 3 on: the text's hash is computed when read; ``text`` and ``line_marks`` of a few
+  hundred bytes and up are zlib-compressed bytes from version 3 on, see ``rows.pack_text``),
   record_id, page, cell, line_marks)`` (``page``/``cell``: the PDF page or notebook cell a
   chunk's lines count in, else NULL; ``line_marks``: the line map of extracted text as JSON,
   else ``''``).
