@@ -52,7 +52,14 @@ STORE_BM25 = {"variant": "lucene", "k1": 0.9, "b": 0.4, "delta": 1.0, "title_wei
 
 def pack_numbers(values: Sequence[float]) -> bytes:
     """``values`` as a type byte and a little-endian array of the narrowest fitting type."""
-    whole = values.typecode in _WHOLE if isinstance(values, array) else all(type(v) is int for v in values)
+    if isinstance(values, array):
+        whole = values.typecode in _WHOLE
+    else:
+        try:  # one C pass: an array of 64-bit integers refuses a float
+            values = array("q", values)
+            whole = True
+        except TypeError:
+            whole = False
     if whole:
         top = max(values, default=0)
         code = "B" if top < 1 << 8 else "H" if top < 1 << 16 else "I" if top < 1 << 32 else "q"
@@ -119,7 +126,7 @@ class PostingsWriter:
         self.weight = float(stats["settings"]["title_weight"])
         self.added: dict[str, tuple[array, array, dict[float, int]]] = {}
         self._tf_code = "I" if self.weight == 1.0 else "d"  # whole counts with a title weight of 1
-        self.removed: set[int] = set()
+        self.removed: dict[int, int] = {}  # rowid -> its length, of chunks removed
         self.touched: set[str] = set()  # terms of removed chunks
         self.rescan = False  # a removed chunk no longer analyses as it did: every term is filtered
         self.places: dict[int, tuple[int, int]] = {}  # rowid -> (length, corpus number)
@@ -144,7 +151,7 @@ class PostingsWriter:
             if text_n + title_n != length:
                 self.rescan = True
             self.touched.update(tfs)
-            self.removed.add(rowid)
+            self.removed[rowid] = length
             self.places[rowid] = (0, HOLE)
             stats["documents"] -= 1
             stats["total_length"] -= length
@@ -224,11 +231,15 @@ class PostingsWriter:
                     if removed:
                         gone = list(map(removed.__contains__, docs))
                         if any(gone):
+                            # A pair needs recomputing only when a removed chunk was the shortest
+                            # at its frequency.
+                            lost = any(shortest.get(tf) == removed[doc] for doc, tf in zip(compress(docs, gone), compress(tfs, gone)))
                             keep = list(map(not_, gone))
                             docs, tfs = list(compress(docs, keep)), list(compress(tfs, keep))
-                            if lengths is None:
-                                lengths = self._all_lengths()
-                            shortest = _shortest(docs, tfs, lengths)
+                            if lost:
+                                if lengths is None:
+                                    lengths = self._all_lengths()
+                                shortest = _shortest(docs, tfs, lengths)
             new = added.get(term)
             if new is not None:
                 if docs:
@@ -249,7 +260,7 @@ class PostingsWriter:
         self._write_blocks()
         self.stats["terms"] = db.execute("SELECT COUNT(*) FROM bm25_postings").fetchone()[0]
         db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('bm25_stats', ?)", (json.dumps(self.stats, sort_keys=True),))
-        self.added, self.removed, self.touched, self.places = {}, set(), set(), {}
+        self.added, self.removed, self.touched, self.places = {}, {}, set(), {}
 
     def _all_lengths(self) -> list[int]:
         """Every rowid's length as this run leaves it (stored blocks with its changes)."""
