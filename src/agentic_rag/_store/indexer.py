@@ -183,7 +183,10 @@ class _IndexRun:
         if self.postings is not None:
             return
         directory = self.settings.directory
-        self.postings = PostingsWriter(self.db, rebuild=self.from_rows)
+        # Rows this run did not add must be read back; a new store has none, so its postings are
+        # built file by file while worker processes read the next files.
+        held = self.db.execute("SELECT EXISTS (SELECT 1 FROM chunks)").fetchone()[0]
+        self.postings = PostingsWriter(self.db, rebuild=self.from_rows and bool(held), empty=self.from_rows and not held)
         if self.vector:
             saved = "" if self.from_rows else self.meta.get("vector_file", "")
             self.vectors = load_vector_index(directory, saved, lambda: stored_documents(self.db))

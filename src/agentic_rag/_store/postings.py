@@ -105,15 +105,17 @@ class PostingsWriter:
         db: The run's connection, inside its write transaction.
         rebuild: Build every posting from the chunk rows when writing (an upgraded store, a
             repair); changes reported meanwhile are then ignored, the rows say it all.
+        empty: Start from no postings and take the changes as they come (the store holds no
+            chunk row yet, whatever its statistics said).
     """
 
-    def __init__(self, db: sqlite3.Connection, *, rebuild: bool) -> None:
+    def __init__(self, db: sqlite3.Connection, *, rebuild: bool, empty: bool = False) -> None:
         # Imported here: a search process reads postings without the in-memory engine's modules.
         from agentic_rag._retrieval.bm25_postings import analyse_document
 
         self._analyse_document = analyse_document
         self.db = db
-        stats = None if rebuild else read_stats(db)
+        stats = None if rebuild or empty else read_stats(db)
         if stats is None:
             db.execute("DELETE FROM bm25_postings")
             db.execute("DELETE FROM bm25_blocks")
