@@ -29,7 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from fuzz_inputs import mutate_bytes  # noqa: E402
-from fuzz_targets import Target, Violation  # noqa: E402
+from fuzz_base import Target, Violation  # noqa: E402
 from pdf_builder import ENCODERS, PdfBuilder, stream  # noqa: E402 - the tests' PDF writer
 
 __all__ = ["structured_targets"]

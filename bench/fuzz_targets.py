@@ -21,36 +21,16 @@ import tempfile
 import types
 import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import agentic_rag
 from agentic_rag._errors import AgenticRAGError
+from fuzz_base import Target, Violation
 from fuzz_inputs import SYNTAX, deep_text, mutate_bytes, mutate_json, rand_json, rand_text
+from fuzz_structured import structured_targets
 
 __all__ = ["Target", "Violation", "build_targets", "json_contracts"]
-
-
-class Violation(Exception):
-    """A promise broken without an exception from the library (reported as a finding).
-
-    The message's part before the first colon names the broken promise (the finding's
-    identity); ``variant`` names the case it was seen in (a contract class, say).
-    """
-
-    def __init__(self, message: str, *, variant: str = "") -> None:
-        super().__init__(message)
-        self.variant = variant
-
-
-@dataclass(frozen=True)
-class Target:
-    """One fuzz target: ``generate(rng, max_size)`` makes an input, ``check(input)`` runs it."""
-
-    name: str
-    generate: Callable[[random.Random, int], Any]
-    check: Callable[[Any], None]
 
 
 # -- targets ------------------------------------------------------------------------------------
@@ -521,8 +501,6 @@ def build_targets(workdir: str | os.PathLike[str] | None = None) -> list[Target]
     folder = Path(workdir) if workdir is not None else Path(tempfile.mkdtemp(prefix="agentic-rag-fuzz-"))
     targets = [_loader_target(kind) for kind in ("txt", "md", "rst", "html", "json", "jsonl", "csv")]
     targets += [_docx_target(), _ipynb_target()]
-    from fuzz_structured import structured_targets  # imports this module's Target: imported here, not at the top
-
     targets += structured_targets()
     targets += [_chunker_target(), _contracts_target(), _saved_index_target("bm25", folder), _saved_index_target("vector", folder),
                 _mcp_target(), _extract_json_target(), _schema_target()]

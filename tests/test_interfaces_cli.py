@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import gzip
 import json
+import sqlite3
 import os
 import subprocess
 import sys
 import tempfile
 import unittest
+from contextlib import closing
 from pathlib import Path
 
 from agentic_rag._interfaces.cli import main
@@ -42,8 +44,8 @@ class CliTestCase(unittest.TestCase):
 class IndexRepairTest(CliTestCase):
     def test_index_says_what_it_repaired(self):
         self.index()
-        for damaged in Path(self.store).glob("bm25-*.idx"):
-            damaged.write_bytes(b"")
+        with closing(sqlite3.connect(Path(self.store) / "store.sqlite3")) as db, db:
+            db.execute("DELETE FROM bm25_postings WHERE term = 'warehous'")  # postings lost
         code, out, err = run_cli("index", "notes", "--store", self.store, "--verbose")
         self.assertEqual(code, 0, err)
         self.assertIn("repaired:", out)

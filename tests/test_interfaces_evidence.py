@@ -7,6 +7,7 @@ import json
 import os
 import tempfile
 import unittest
+from unittest import mock
 from pathlib import Path
 
 from agentic_rag._errors import InvalidInputError
@@ -204,16 +205,29 @@ class SearchFocusTest(EvidenceTestCase):
         store.index([str(self.dir / "notes")])
         self.assertIsNot(service.relevance_model(), model)
 
-    def test_the_in_memory_vector_branch_is_built_once_per_generation(self):
+    def test_the_vector_branch_ranks_bm25_candidates_and_follows_generations(self):
+        from agentic_rag._retrieval.vector import VectorIndex
+        from agentic_rag._store.candidate_vectors import CANDIDATES
+
         store = KnowledgeStore(self.store, base=self.dir)
         service = StoreService(store)
         branch = service._vector_retriever()
         self.assertIs(service._vector_retriever(), branch)
-        self.assertEqual(service.ask("Who founded Acme Robotics?", "parallel").payload["evidence"][0]["path"], "notes/companies/acme.md")
-        (self.dir / "notes" / "people" / "john.md").write_text("# John\n\nJohn Roe was born in Porto.\n", encoding="utf-8")
-        store.index([str(self.dir / "notes")])
-        self.assertIsNot(service._vector_retriever(), branch)
+        embedded: list[int] = []
+        real_add = VectorIndex.add
 
+        def counting_add(index, documents):
+            documents = list(documents)
+            embedded.append(len(documents))
+            return real_add(index, documents)
+
+        with mock.patch.object(VectorIndex, "add", counting_add):
+            self.assertEqual(service.ask("Who founded Acme Robotics?", "parallel").payload["evidence"][0]["path"], "notes/companies/acme.md")
+        self.assertTrue(embedded and max(embedded) <= CANDIDATES)  # never the whole store
+        self.assertEqual(branch.retrieve("Reykjavik", 3), ())
+        (self.dir / "notes" / "people" / "john.md").write_text("# John\n\nJohn Roe was born in Reykjavik.\n", encoding="utf-8")
+        store.index([str(self.dir / "notes")])
+        self.assertEqual(branch.retrieve("Reykjavik", 3)[0].metadata["path"], "notes/people/john.md")
 
 if __name__ == "__main__":
     unittest.main()

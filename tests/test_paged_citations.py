@@ -160,9 +160,8 @@ class StoreTest(unittest.TestCase):
                      if d.metadata.get("page") == 2 or "cell" in d.metadata}
         self.assertEqual(documents["docs/report.pdf"]["page"], 2)
         self.assertEqual(documents["docs/notes.ipynb"]["cell"], 3)
-        for name in os.listdir(self.root / ".agentic-rag"):
-            if name.startswith("bm25-"):
-                (self.root / ".agentic-rag" / name).unlink()
+        with closing(sqlite3.connect(self.root / ".agentic-rag" / "store.sqlite3")) as db, db:
+            db.execute("DELETE FROM meta WHERE key = 'bm25_stats'")  # the postings are rebuilt from the rows
         report = self.store.index(self.root / "docs")
         self.assertTrue(report.repaired)
         (hit,) = self.store.search("coolant pump failed", 1)
@@ -221,7 +220,7 @@ class StoreVersionTest(unittest.TestCase):
             report = old.index(root / "docs")
             self.assertEqual((report.added, report.unchanged), (1, 1))
             with closing(sqlite3.connect(database)) as db:
-                self.assertEqual(db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone(), ("2",))
+                self.assertEqual(db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone(), ("3",))
                 self.assertEqual(db.execute("SELECT DISTINCT page FROM chunks ORDER BY page").fetchall(), [(None,), (1,), (2,)])
 
     def test_a_newer_version_is_refused_with_a_clear_error(self):
@@ -230,10 +229,10 @@ class StoreVersionTest(unittest.TestCase):
             store = KnowledgeStore(Path(tmp) / "store")
             store.index(Path(tmp) / "a.md")
             with closing(sqlite3.connect(Path(tmp) / "store" / DATABASE_NAME)) as db, db:
-                db.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+                db.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
             with self.assertRaises(StoreError) as caught:
                 store.search("words", 1)
-            self.assertIn("schema version 3; this library reads versions 1 and 2", str(caught.exception))
+            self.assertIn("schema version 4; this library reads versions 1 to 3", str(caught.exception))
 
 
 class PdfBackendOptionTest(unittest.TestCase):

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 import tempfile
 import unittest
+from contextlib import closing
 from pathlib import Path
 
 from agentic_rag._contracts import Corpus, Document, Snippet
@@ -188,7 +190,7 @@ class IncrementalTest(StoreTestCase):
         self.assertEqual(self.store.search("bilby")[0].path, "kb/guide/extra.md")
         self.assertEqual(self.store.search("kangaroos"), [])
         self.assertNotIn("kb", [c.id for c in self.store.corpora()])  # its only file is gone
-        self.assertEqual(sorted(p for p in os.listdir(self.store.directory) if p.endswith(".idx")), ["bm25-000002.idx"])
+        self.assertEqual(sorted(p for p in os.listdir(self.store.directory) if p.endswith(".idx")), [])  # BM25 is in the database
 
     def test_deletion_only_within_the_indexed_roots(self):
         self.index(self.root / "guide")
@@ -301,16 +303,17 @@ class MissingAndEmptyStoreTest(StoreTestCase):
         with self.assertRaises(StoreError):
             self.store.search("quokka")
 
-    def test_a_lost_index_file_is_reported_then_rebuilt(self):
+    def test_lost_postings_are_reported_then_rebuilt(self):
         self.index()
-        (self.store.directory / "bm25-000001.idx").write_bytes(b"garbage")
+        with closing(sqlite3.connect(self.store.directory / "store.sqlite3")) as db, db:
+            db.execute("DROP TABLE bm25_postings")
         fresh = KnowledgeStore(self.store.directory)
         with self.assertRaises(StoreError) as caught:
             fresh.search("quokka")
-        self.assertIn("run index again", str(caught.exception))
-        (self.store.directory / "bm25-000001.idx").unlink()
+        self.assertIn("bm25_postings", str(caught.exception))
         report = fresh.index([self.root])
         self.assertEqual((report.unchanged, report.generation), (5, 2))
+        self.assertIn("rebuilt", " ".join(report.repaired))
         self.assertEqual(fresh.search("quokka")[0].path, "kb/guide/install.md")
 
     def test_store_path_that_is_a_file(self):
@@ -366,7 +369,7 @@ class VectorOptionTest(StoreTestCase):
         self.assertEqual(self.store.stats().vector, True)
         KnowledgeStore(self.store.directory, vector=False).index([self.root])
         self.assertFalse(self.store.stats().vector)
-        self.assertEqual(sorted(p for p in os.listdir(self.store.directory) if p.endswith(".idx")), ["bm25-000004.idx"])
+        self.assertEqual(sorted(p for p in os.listdir(self.store.directory) if p.endswith(".idx")), [])
 
 
 if __name__ == "__main__":

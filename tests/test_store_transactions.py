@@ -94,7 +94,7 @@ class InterruptedIndexTest(StoreCase):
         self.assertUnchanged()
 
     def test_a_loader_failing_midway_rolls_everything_back(self):
-        from agentic_rag._store import indexer
+        from agentic_rag._store import file_work
 
         calls = []
 
@@ -104,22 +104,22 @@ class InterruptedIndexTest(StoreCase):
                 raise OSError("simulated read failure")
             return real(*args, **kwargs)
 
-        real = indexer.parse_source
-        with mock.patch.object(indexer, "parse_source", failing), self.assertRaises(OSError):
+        real = file_work.parse_source
+        with mock.patch.object(file_work, "parse_source", failing), self.assertRaises(OSError):
             self.store.index([self.root])
         self.assertEqual(len(calls), 4)
         self.assertUnchanged()
 
-    def test_an_index_file_save_failing_after_writing_leaves_no_orphan(self):
+    def test_a_postings_write_failing_after_writing_leaves_the_store_unchanged(self):
         from agentic_rag._store import indexer
 
-        real = indexer.BM25Index.save
+        real = indexer.PostingsWriter.write
 
-        def save_then_fail(index, path):
-            real(index, path)
-            raise OSError("crash after writing the file")
+        def write_then_fail(writer):
+            real(writer)
+            raise OSError("crash after writing the postings")
 
-        with mock.patch.object(indexer.BM25Index, "save", save_then_fail), self.assertRaises(OSError):
+        with mock.patch.object(indexer.PostingsWriter, "write", write_then_fail), self.assertRaises(OSError):
             self.store.index([self.root])
         self.assertUnchanged()
 
@@ -167,11 +167,11 @@ def progress(event):
         pause()
 
 if stage == "save":
-    real = indexer.BM25Index.save
-    def save_then_pause(index, path):
-        real(index, path)
+    real = indexer.PostingsWriter.write
+    def write_then_pause(writer):
+        real(writer)
         pause()
-    indexer.BM25Index.save = save_then_pause
+    indexer.PostingsWriter.write = write_then_pause
 
 KnowledgeStore(store_dir).index([root], progress=progress)
 """
@@ -188,11 +188,11 @@ class KilledWriterTest(StoreCase):
             writer.communicate()
         generation, documents, corpora, index_files, hits = snapshot(KnowledgeStore(self.store.directory))
         self.assertEqual((generation, documents, corpora, hits), self.before[:3] + self.before[4:])
-        # The killed writer may leave its uncommitted next-generation file; nothing refers to it.
-        self.assertEqual(index_files, ["bm25-000001.idx"] + (["bm25-000002.idx"] if stage == "save" else []))
+        # BM25 lives in the database: the killed writer's uncommitted postings are discarded.
+        self.assertEqual(index_files, [])
         report = self.store.index([self.root])
         self.assertEqual((report.updated, report.generation), (FILES, 2))
-        self.assertEqual(sorted(p for p in os.listdir(self.store.directory) if ".idx" in p), ["bm25-000002.idx"])
+        self.assertEqual(sorted(p for p in os.listdir(self.store.directory) if ".idx" in p), [])
         self.assertTrue(all("round2" in d.text for d in self.store.documents()))
 
     def test_killed_while_reading_files(self):
@@ -203,9 +203,10 @@ class KilledWriterTest(StoreCase):
 
 
 def consistent(store: KnowledgeStore) -> str:
-    """Return "" when the store shows exactly one round everywhere, else what is wrong."""
+    """Return "" when each read shows exactly one round, else what is wrong."""
     index = store.bm25()
-    documents = [index.get(i) for i in index.document_ids()]
+    hits = index.search("marker topics", k=50)
+    documents = [index.get(h.document_id) for h in hits]  # the documents of this search's snapshot
     rounds = {re.search(r"round(\d+)", d.text).group(1) for d in documents}
     if len(documents) != FILES or len(rounds) != 1:
         return f"index mixes rounds {sorted(rounds)} over {len(documents)} chunks"

@@ -38,6 +38,11 @@ __all__ = ["parse_html"]
 
 _TAG_OPEN = re.compile(r"<(/?)([a-zA-Z][^\t\n\r\f />\x00]*)")
 _TAG_STOP = re.compile(r"[>\"']")
+# A tag's rest up to its ">" when every quote in it opens a value right after "=" and is
+# closed: one C-level match for nearly every real tag; anything else takes _tag_end's loop,
+# which this agrees with wherever it matches.
+# (One character per step, never a nested "+": a tag with no ">" fails in linear time.)
+_TAG_REST = re.compile(r"""(?:[^>"'=]|=\s*"[^"]*"|=\s*'[^']*'|=(?!\s*["']))*>""")
 _RAW_TEXT = {tag: re.compile(rf"</{tag}(?=[\s/>])", re.IGNORECASE) for tag in ("script", "style")}
 _DROPPED = frozenset({"script", "style", "noscript", "template", "svg", "math", "head", "iframe", "object"})
 _CELLS = frozenset({"td", "th"})
@@ -216,6 +221,9 @@ class _TextCollector:
             self.length += 1
 
     def end_block(self) -> None:
+        if not self.length:  # nothing gathered (most block tags): nothing to close
+            self.space = False
+            return
         text = "".join(self.text).rstrip()
         if text.strip():
             marks = [(o, n) for o, n in self.marks if o < len(text)] or [(0, self.marks[0][1])]
@@ -348,6 +356,9 @@ def _after(text: str, marker: str, start: int) -> int:
 def _tag_end(text: str, start: int) -> int:
     """Where the tag whose name ends at ``start`` ends (after its ``>``), or -1 at the end of
     the file. A quote opens an attribute value only right after ``=``."""
+    simple = _TAG_REST.match(text, start)
+    if simple is not None:
+        return simple.end()
     position = start
     while True:
         stop = _TAG_STOP.search(text, position)

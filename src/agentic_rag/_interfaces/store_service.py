@@ -17,10 +17,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agentic_rag._agentic import AgenticRAGOrchestrator, OrchestratorConfig
-from agentic_rag._contracts import Corpus, RunResult
+from agentic_rag._contracts import Corpus
 from agentic_rag._contracts.validation import require_bool, require_enum, require_int
 from agentic_rag._errors import InvalidInputError, StoreError
 from agentic_rag._interfaces.ask_mode import DEFAULT_HITS, MAX_QUERY_CHARS, AskMode
@@ -28,9 +27,13 @@ from agentic_rag._interfaces.evidence_payload import DEFAULT_EVIDENCE, require_e
 from agentic_rag._interfaces.locations import forget_lines
 from agentic_rag._interfaces.model_report import ObservedLLM
 from agentic_rag._interfaces.payloads import ask_payload
-from agentic_rag._parallel.contracts import RAGResult
 from agentic_rag._store import KnowledgeStore
 from agentic_rag._text.relevance import RelevanceModel
+
+if TYPE_CHECKING:  # the workflows are imported by ask only: a search process never loads them
+    from agentic_rag._agentic import AgenticRAGOrchestrator, OrchestratorConfig
+    from agentic_rag._contracts import RunResult
+    from agentic_rag._parallel.contracts import RAGResult
 
 __all__ = ["AskMode", "AskOutcome", "StoreService"]
 
@@ -58,10 +61,19 @@ class StoreService:
     def __init__(self, store: KnowledgeStore, *, llm: Any = None, config: OrchestratorConfig | None = None) -> None:
         self.store = store
         self.llm = llm
-        self.config = config or OrchestratorConfig(top_k=5)
+        self._config = config
         self._lock = threading.Lock()
-        self._vectors: tuple[Any, Any] | None = None
+        self._vectors: Any = None
         self._generation: int | None = None
+
+    @property
+    def config(self) -> OrchestratorConfig:
+        """Budgets of agentic runs (default: ``OrchestratorConfig(top_k=5)``)."""
+        if self._config is None:
+            from agentic_rag._agentic import OrchestratorConfig
+
+            self._config = OrchestratorConfig(top_k=5)
+        return self._config
 
     def corpora(self) -> tuple[Corpus, ...]:
         """The store's corpora with their routing descriptions.
@@ -215,22 +227,14 @@ class StoreService:
     def _vector_retriever(self) -> Any:
         if self.store.stats().vector:
             return self.store.retriever(vector=True)
-        # No vector index kept: build one in memory from the stored chunks, once per store
-        # generation (a long-lived server, or a benchmark, asks many questions of one store).
-        index = self.store.bm25()  # the same object until the store switches generations
+        # No vector index kept: rank BM25's candidates by vector similarity, so a call costs
+        # what its query costs, never an embedding of the whole store.
         with self._lock:
-            if self._vectors is not None and self._vectors[0] is index:
-                return self._vectors[1]
-        from agentic_rag._retrieval.embedders import HashingEmbedder
-        from agentic_rag._retrieval.index_retriever import IndexRetriever
-        from agentic_rag._retrieval.vector import VectorIndex
+            if self._vectors is None:
+                from agentic_rag._store.candidate_vectors import CandidateVectorRetriever
 
-        vectors = VectorIndex(HashingEmbedder())
-        vectors.add(list(self.store.documents()))
-        retriever = IndexRetriever(vectors, name="hashing-vectors")
-        with self._lock:
-            self._vectors = (index, retriever)
-        return retriever
+                self._vectors = CandidateVectorRetriever(self.store.bm25)
+            return self._vectors
 
 
 def _require_short(text: object, field: str) -> None:

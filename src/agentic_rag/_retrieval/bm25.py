@@ -36,12 +36,12 @@ from agentic_rag._contracts.validation import require_int, require_number
 from agentic_rag._errors import IndexFormatError, InvalidInputError
 from agentic_rag._retrieval.bm25_derived import DerivedCache
 from agentic_rag._retrieval.bm25_locking import ReadWriteLock
-from agentic_rag._retrieval.bm25_postings import AnalysedDocument, PostingStore
+from agentic_rag._retrieval.bm25_postings import AnalysedDocument, PostingStore, analyse_document
 from agentic_rag._retrieval.bm25_quantised import rank_quantised
 from agentic_rag._retrieval.bm25_scoring import BM25_VARIANTS
 from agentic_rag._retrieval.bm25_storage import BM25Snapshot, read_snapshot, write_snapshot
 from agentic_rag._retrieval.bm25_topk import rank_postings
-from agentic_rag._retrieval.hits import DocumentFilter, SearchHit, ranked_hits
+from agentic_rag._retrieval.hits import DocumentFilter, SearchHit, document_batch, ranked_hits
 from agentic_rag._text.analyzer import Analyzer
 
 __all__ = ["BM25Index"]
@@ -197,30 +197,10 @@ class BM25Index:
             self._lock.release_write()
 
     def _analyse(self, document: Document) -> AnalysedDocument:
-        analyze, weight = self._analyzer.analyze, self._title_weight
-        text_terms = analyze(document.text)
-        title_terms = analyze(document.title) if document.title and weight > 0.0 else []
-        tfs: dict[str, float] = Counter(text_terms)
-        if title_terms:
-            if weight == 1.0:
-                tfs.update(title_terms)
-            else:
-                for term, count in Counter(title_terms).items():
-                    tfs[term] = tfs.get(term, 0) + weight * count
-        return document, tfs, len(text_terms), len(title_terms)
+        return (document, *analyse_document(self._analyzer.analyze, self._title_weight, document.text, document.title))
 
     def _checked(self, documents: Iterable[Document], action: str) -> list[Document]:
-        if isinstance(documents, (Document, str)):
-            raise InvalidInputError(f"{action}() takes a collection of Documents, got a single {type(documents).__name__}", stage=_STAGE)
-        batch = list(documents)
-        seen: set[str] = set()
-        for position, document in enumerate(batch):
-            if not isinstance(document, Document):
-                raise InvalidInputError(f"{action}() item {position} must be a Document, got {type(document).__name__}", stage=_STAGE)
-            if document.id in seen:
-                raise InvalidInputError(f"document id {document.id!r} is repeated in the {action}() batch", stage=_STAGE)
-            seen.add(document.id)
-        return batch
+        return document_batch(documents, action, _STAGE)
 
     def _written(self) -> None:
         # Called with the write lock held (or before the index is shared): the statistics

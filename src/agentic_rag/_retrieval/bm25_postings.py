@@ -14,16 +14,43 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 
 from agentic_rag._contracts.corpus import Document
 from agentic_rag._retrieval.bm25_storage import BM25Snapshot
 from agentic_rag._retrieval.hits import DocumentFilter
 
-__all__ = ["AnalysedDocument", "PostingStore"]
+__all__ = ["AnalysedDocument", "PostingStore", "analyse_document"]
 
 #: ``(document, term -> title-weighted tf, text term count, title term count)``
 AnalysedDocument = tuple[Document, Mapping[str, float], int, int]
+
+
+def analyse_document(analyze: Callable[[str], list[str]], title_weight: float, text: str, title: str) -> tuple[dict[str, float], int, int]:
+    """A document's title-weighted term frequencies and its text and title term counts.
+
+    Args:
+        analyze: The index's analyzer function (``Analyzer.analyze``).
+        title_weight: Multiplier of title term counts (0 ignores the title).
+        text: The document's text.
+        title: Its title.
+
+    Returns:
+        ``(term -> tf, text term count, title term count)``; with ``title_weight`` 1 the
+        frequencies are ints.
+    """
+    text_terms = analyze(text)
+    title_terms = analyze(title) if title and title_weight > 0.0 else []
+    tfs: dict[str, float] = Counter(text_terms)
+    if title_terms:
+        if title_weight == 1.0:
+            tfs.update(title_terms)  # type: ignore[attr-defined]
+        else:
+            for term, count in Counter(title_terms).items():
+                tfs[term] = tfs.get(term, 0) + title_weight * count
+    return tfs, len(text_terms), len(title_terms)
+
 
 # Renumber once this many holes exist and they outnumber the live documents.
 _MIN_HOLES_TO_COMPACT = 1024

@@ -35,7 +35,7 @@ from heapq import heappush, heapreplace, nlargest
 from itertools import accumulate, compress
 from operator import add
 
-__all__ = ["QueryTerm", "presence_map", "rank_postings"]
+__all__ = ["QueryTerm", "keep_complete", "presence_map", "rank_postings"]
 
 
 class QueryTerm:
@@ -240,14 +240,8 @@ def _finish(
                 if score + after < theta:
                     break
             else:
-                done[doc] = score
-                if len(heap) < k:
-                    heappush(heap, score)
-                elif score > heap[0]:
-                    heapreplace(heap, score)
-                if len(heap) == k and heap[0] > theta:
-                    theta = heap[0]
-                    cutoff = theta - rest
+                theta = keep_complete(done, heap, k, theta, doc, score)
+                cutoff = theta - rest
         return done
     plan = [(t.lookup, t.presence, len(t.presence[0]) if t.presence else 0, t.docs, len(t.docs) - 1, t.impacts, after)
             for t, after in zip(tail, afters)]
@@ -273,15 +267,20 @@ def _finish(
             if score + after < theta:
                 break
         else:
-            done[doc] = score
-            if len(heap) < k:
-                heappush(heap, score)
-            elif score > heap[0]:
-                heapreplace(heap, score)
-            if len(heap) == k and heap[0] > theta:
-                theta = heap[0]
-                cutoff = theta - rest
+            theta = keep_complete(done, heap, k, theta, doc, score)
+            cutoff = theta - rest
     return done
+
+
+def keep_complete(done: dict[int, float], heap: list[float], k: int, theta: float, doc: int, score: float) -> float:
+    """Keep a candidate whose score is complete; return ``theta`` raised to the k-th best
+    complete score once ``k`` are known (called once per surviving candidate, not per posting)."""
+    done[doc] = score
+    if len(heap) < k:
+        heappush(heap, score)
+    elif score > heap[0]:
+        heapreplace(heap, score)
+    return heap[0] if len(heap) == k and heap[0] > theta else theta
 
 
 def _best(acc: dict[int, float], k: int, ids: Sequence[str | None]) -> list[tuple[int, float]]:

@@ -10,7 +10,7 @@ from agentic_rag._contracts import Document
 from agentic_rag._contracts.serialization import JsonContract
 from agentic_rag._errors import InvalidInputError
 
-__all__ = ["DocumentFilter", "SearchHit", "SearchIndex", "ranked_hits"]
+__all__ = ["DocumentFilter", "SearchHit", "SearchIndex", "document_batch", "ranked_hits"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +26,34 @@ class SearchHit(JsonContract):
     document_id: str
     score: float
     corpus_id: str = "default"
+
+
+def document_batch(documents: Any, action: str, stage: str) -> list[Document]:
+    """``documents`` as a list, refused unless it is a collection of Documents with unique ids.
+
+    Args:
+        documents: What an index's ``add``/``update`` was given.
+        action: The method's name, for the messages.
+        stage: The error's stage.
+
+    Raises:
+        InvalidInputError: A single Document or string, not iterable, a non-Document item, or
+            an id given twice.
+    """
+    if isinstance(documents, (Document, str)):
+        raise InvalidInputError(f"{action}() takes a collection of Documents, got a single {type(documents).__name__}", stage=stage)
+    try:
+        batch = list(documents)
+    except TypeError:
+        raise InvalidInputError(f"{action}() takes an iterable of Documents, got {type(documents).__name__}", stage=stage) from None
+    seen: set[str] = set()
+    for position, document in enumerate(batch):
+        if not isinstance(document, Document):
+            raise InvalidInputError(f"{action}() item {position} must be a Document, got {type(document).__name__}", stage=stage)
+        if document.id in seen:
+            raise InvalidInputError(f"duplicate document id {document.id!r} in one {action}() batch; ids must be unique", stage=stage)
+        seen.add(document.id)
+    return batch
 
 
 _new_object = object.__new__
@@ -62,14 +90,8 @@ def ranked_hits(ranked: Sequence[tuple[int, float]], ids: Sequence[str | None], 
 class SearchIndex(Protocol):
     """What :class:`~agentic_rag._retrieval.index_retriever.IndexRetriever` needs of an index."""
 
-    def search(
-        self,
-        query: str,
-        k: int = 10,
-        *,
-        corpus_ids: Sequence[str] | None = None,
-        where: Mapping[str, Any] | None = None,
-    ) -> list[SearchHit]:
+    def search(self, query: str, k: int = 10, *, corpus_ids: Sequence[str] | None = None,
+               where: Mapping[str, Any] | None = None) -> list[SearchHit]:
         """Return at most ``k`` hits best first."""
         ...
 

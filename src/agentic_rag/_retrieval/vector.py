@@ -29,7 +29,7 @@ from agentic_rag._errors import IndexFormatError, InvalidInputError
 from agentic_rag._ports import Embedder
 from agentic_rag._retrieval.embedders import HashingEmbedder, SparseEmbedder, describe_embedder
 from agentic_rag._retrieval.embedding_checks import coerce_vectors
-from agentic_rag._retrieval.hits import DocumentFilter, SearchHit
+from agentic_rag._retrieval.hits import DocumentFilter, SearchHit, document_batch
 from agentic_rag._retrieval.vector_file import read_vector_file, write_vector_file
 from agentic_rag._retrieval.vector_store import DenseVectors, SparsePostings, l2_normalised
 
@@ -142,14 +142,8 @@ class VectorIndex:
         """Every indexed document id, sorted."""
         return sorted(self._state.rows)
 
-    def search(
-        self,
-        query: str,
-        k: int = 10,
-        *,
-        corpus_ids: Sequence[str] | None = None,
-        where: Mapping[str, Any] | None = None,
-    ) -> list[SearchHit]:
+    def search(self, query: str, k: int = 10, *, corpus_ids: Sequence[str] | None = None,
+               where: Mapping[str, Any] | None = None) -> list[SearchHit]:
         """Return the ``k`` documents most similar to ``query``, exactly.
 
         Args:
@@ -205,7 +199,7 @@ class VectorIndex:
             InvalidInputError: A non-``Document``, an id repeated in the batch or already
                 indexed (use :meth:`update` to replace), or bad vectors from the embedder.
         """
-        batch = _documents(documents)
+        batch = document_batch(documents, "add", _STAGE)
         with self._lock:
             state = self._state
             present = [d.id for d in batch if d.id in state.rows]
@@ -223,7 +217,7 @@ class VectorIndex:
             InvalidInputError: A non-``Document``, an id repeated in the batch or not indexed
                 (use :meth:`add` for new documents), or bad vectors. Nothing changes then.
         """
-        batch = _documents(documents)
+        batch = document_batch(documents, "update", _STAGE)
         with self._lock:
             state = self._state
             unknown = sorted(d.id for d in batch if d.id not in state.rows)
@@ -369,18 +363,3 @@ def _checked_sparse(vectors: Sequence[tuple[Sequence[int], Sequence[float]]], co
     return out
 
 
-def _documents(documents: Iterable[Document]) -> list[Document]:
-    if isinstance(documents, Document):
-        raise InvalidInputError("documents must be an iterable of Document, got a single Document", stage=_STAGE)
-    try:
-        batch = list(documents)
-    except TypeError:
-        raise InvalidInputError(f"documents must be an iterable of Document, got {type(documents).__name__}", stage=_STAGE) from None
-    seen: set[str] = set()
-    for position, document in enumerate(batch):
-        if not isinstance(document, Document):
-            raise InvalidInputError(f"documents[{position}] must be a Document, got {type(document).__name__}", stage=_STAGE)
-        if document.id in seen:
-            raise InvalidInputError(f"duplicate document id {document.id!r} in one batch; ids must be unique", stage=_STAGE)
-        seen.add(document.id)
-    return batch

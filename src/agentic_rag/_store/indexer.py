@@ -29,18 +29,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentic_rag._contracts import Document
-from agentic_rag._errors import IndexFormatError, StoreBusyError, StoreError
-from agentic_rag._ingest.chunker import Chunk, chunk_sections
-from agentic_rag._ingest.loaders import parse_source, read_source
+from agentic_rag._errors import StoreBusyError, StoreError
 from agentic_rag._ingest.text_format import SphinxSuffixes
-from agentic_rag._ingest.work_budget import IngestLimits
 from agentic_rag._ingest.walker import SourceFile, walk_tree
-from agentic_rag._retrieval.bm25 import BM25Index
-from agentic_rag._store.descriptions import describe_corpora, file_terms, terms_from_json, terms_to_json
+from agentic_rag._store.descriptions import describe_corpora, terms_from_json
+from agentic_rag._store.file_work import FileTask, FileWork, prepared_files
 from agentic_rag._store.layout import StoreSettings, index_file_names, is_index_file
 from agentic_rag._store.records import IndexPhase, IndexProgress, IndexReport
+from agentic_rag._store.postings import PostingsWriter, postings_damage, read_stats
 from agentic_rag._store.repair import damaged_index_files, repair_chunk_rows
-from agentic_rag._store.rows import INSERT_CHUNK, chunk_row, stored_documents
+from agentic_rag._store.rows import INSERT_CHUNK, stored_documents
 from agentic_rag._store.schema import connect, create_schema, generation_of, read_meta, write_meta
 from agentic_rag._store.vectors import load_vector_index
 
@@ -48,6 +46,9 @@ __all__ = ["run_index", "stored_documents"]
 
 _STAGE = "store"
 _BATCH = 4096  # documents handed to the indexes at a time
+# Seconds a file's time stamp must predate the previous run for the stamp to be trusted
+# (file systems with coarse time stamps, clocks a little apart).
+_STAMP_MARGIN = 2.0
 ProgressCallback = Callable[[IndexProgress], None]
 
 
@@ -125,7 +126,7 @@ class _IndexRun:
         self.signatures: dict[str, str] = {}  # by file ending: a PDF's also names its extractor
         old_vector = bool(self.meta.get("vector_file"))
         self.vector = old_vector if settings.vector is None else settings.vector
-        self.bm25: BM25Index | None = None
+        self.postings: PostingsWriter | None = None
         self.vectors = None
         self.remove_ids: list[str] = []
         self.add_docs: list[Document] = []
@@ -138,6 +139,12 @@ class _IndexRun:
         self.repaired: list[str] = []
         self.from_rows = False  # build the indexes from the chunk rows, not the saved files
         self.rebuild = self.vector != old_vector
+        self.started = time.time()
+        self.stamps: dict[str, tuple[int, float]] = {}
+        try:
+            self.trusted_before = float(self.meta.get("indexed_at", "")) - _STAMP_MARGIN
+        except ValueError:
+            self.trusted_before = float("-inf")  # never indexed with stamps: every file is read
 
     # -- checks --------------------------------------------------------------------------
 
@@ -148,9 +155,19 @@ class _IndexRun:
             self.from_rows = self.rebuild = True
 
     def _check_files(self) -> None:
-        if self.generation == 0 or self.from_rows:
+        if read_stats(self.db) is None:
+            # A new store, or one of schema version 1 or 2 (BM25 in a snapshot file): the
+            # postings tables are built from the rows, and the snapshot file is dropped.
+            if self.generation and not self.meta.get("bm25_file"):
+                self.repaired.append("the store's BM25 postings statistics are missing; rebuilt")
+            self.from_rows = self.rebuild = True
             return
-        found = damaged_index_files(self.db, self.settings.directory, self.meta)
+        if self.from_rows:
+            return
+        found = damaged_index_files(self.db, self.settings.directory, self.meta, snapshot=False)
+        damage = postings_damage(self.db)
+        if damage:
+            found.insert(0, f"{damage}; rebuilt")
         if found:
             self.repaired.extend(found)
             self.from_rows = self.rebuild = True
@@ -162,23 +179,21 @@ class _IndexRun:
     # -- indexes -------------------------------------------------------------------------
 
     def _indexes(self) -> None:
-        """Load the current generation's indexes before the first row changes."""
-        if self.bm25 is not None:
+        """Open the postings (and load the vector index) before the first row changes."""
+        if self.postings is not None:
             return
         directory = self.settings.directory
-        name = "" if self.from_rows else self.meta.get("bm25_file", "")
-        try:
-            self.bm25 = BM25Index.load(directory / name) if name else BM25Index.from_documents(stored_documents(self.db))
-        except IndexFormatError:
-            self.bm25 = BM25Index.from_documents(stored_documents(self.db))
+        # Rows this run did not add must be read back; a new store has none, so its postings are
+        # built file by file while worker processes read the next files.
+        held = self.db.execute("SELECT EXISTS (SELECT 1 FROM chunks)").fetchone()[0]
+        self.postings = PostingsWriter(self.db, rebuild=self.from_rows and bool(held), empty=self.from_rows and not held)
         if self.vector:
             saved = "" if self.from_rows else self.meta.get("vector_file", "")
             self.vectors = load_vector_index(directory, saved, lambda: stored_documents(self.db))
 
     def _flush(self) -> None:
-        for index in (self.bm25, self.vectors):
-            if index is None:
-                continue
+        index = self.vectors
+        if index is not None:
             gone = [i for i in self.remove_ids if i in index]
             if gone:
                 index.remove(gone)
@@ -190,19 +205,23 @@ class _IndexRun:
 
     def _drop_rows(self, key: str) -> None:
         ids = [row[0] for row in self.db.execute("SELECT id FROM chunks WHERE path = ?", (key,))]
-        self.remove_ids.extend(ids)
+        self.postings.remove_path(key)  # type: ignore[union-attr]  # opened by _indexes()
+        if self.vector:
+            self.remove_ids.extend(ids)
         self.counts["chunks_removed"] += len(ids)
         self.db.execute("DELETE FROM chunks WHERE path = ?", (key,))
 
-    def _write_rows(self, planned: _Planned, sha: str, chunks: tuple[Chunk, ...], terms: str) -> None:
-        corpus_id = planned.corpus_id
-        self.db.executemany(INSERT_CHUNK, [chunk_row(c, corpus_id) for c in chunks])
+    def _write_rows(self, planned: _Planned, work: FileWork) -> None:
+        corpus_id, rows = planned.corpus_id, work.rows
+        self.db.executemany(INSERT_CHUNK, rows)
         self.db.execute(
             "INSERT OR REPLACE INTO files (path, corpus_id, sha256, mtime, size, chunks, terms, chunking) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (planned.key, corpus_id, sha, planned.source.mtime, planned.source.size, len(chunks), terms, self._signature(planned)),
+            (planned.key, corpus_id, work.sha256, planned.source.mtime, planned.source.size, len(rows), work.terms, self._signature(planned)),
         )
-        self.add_docs.extend(c.to_document(corpus_id) for c in chunks)
-        self.counts["chunks_added"] += len(chunks)
+        self.postings.add_path(planned.key, rows)  # type: ignore[union-attr]  # opened by _indexes()
+        if self.vector:
+            self.add_docs.extend(work.documents)
+        self.counts["chunks_added"] += len(rows)
         if len(self.add_docs) >= _BATCH:
             self._flush()
 
@@ -212,42 +231,38 @@ class _IndexRun:
             self.signatures[suffix] = self.settings.chunking_signature(suffix)
         return self.signatures[suffix]
 
-    def _file(self, planned: _Planned, existing: dict[str, tuple[str, str, str]]) -> None:
-        settings, key = self.settings, planned.key
-        source = read_source(planned.source.path, max_bytes=settings.walk.max_file_bytes, within=planned.within)
-        old = existing.get(key)
-        if source.unreadable and old is not None:
-            # Unreadable for now (permission denied): keep what was indexed, do not delete it.
-            self.skipped.append((key, f"{source.problem}; its previously indexed content is kept"))
-            self.kept[key] = old[0]
+    def _task(self, planned: _Planned, existing: dict[str, tuple[str, str, str]]) -> FileTask:
+        source, old = planned.source, existing.get(planned.key)
+        # Trusted only when written before the previous run began (by more than the margin):
+        # a file changed during or after it is read again, whatever its time stamp says.
+        stamped = (old is not None and old[1] != "" and self.stamps.get(planned.key) == (source.size, source.mtime)
+                   and source.mtime < self.trusted_before)
+        return FileTask(planned.key, source.path, planned.read_as, planned.within, planned.corpus_id, self._signature(planned),
+                        old, self.vector, stamped)
+
+    def _apply(self, planned: _Planned, old: tuple[str, str, str] | None, work: FileWork) -> None:
+        """Bring the rows of one file in line with what reading it gave."""
+        key = planned.key
+        if work.state == "kept":  # unreadable for now (permission denied): keep what was indexed
+            self.skipped.append((key, work.problem))
+            self.kept[key] = old[0]  # type: ignore[index]  # "kept" only when something was stored
             return
-        if source.problem:
-            self.skipped.append((key, source.problem))
+        if work.state == "skipped":
+            self.skipped.append((key, work.problem))
             return
-        if old is not None and old == (planned.corpus_id, source.sha256, self._signature(planned)):
+        if work.state == "unchanged":
             self.counts["unchanged"] += 1
             self.kept[key] = planned.corpus_id
             return
-        parsed = parse_source(source.data, planned.read_as, fields=settings.fields, pdf=settings.pdf)
-        cap = IngestLimits().max_chunks
-        chunks = chunk_sections(parsed.sections, key, settings.chunking, line_marks=True,
-                                max_chunks=cap + 1) if not parsed.problem else ()
-        if not chunks:
-            self.skipped.append((key, parsed.problem or "no indexable text"))
-            return
-        if len(chunks) > cap:
-            # Over the file's chunk budget: what came first is indexed, and the run says so.
-            chunks = chunks[:cap]
-            self.partial.append((key, f"over a work limit: only the first {cap:,} chunks are indexed"))
         self._indexes()
         if old is not None:
             self._drop_rows(key)
             self.counts["updated"] += 1
         else:
             self.counts["added"] += 1
-        self._write_rows(planned, source.sha256, chunks, terms_to_json(file_terms(parsed.text)))
+        self._write_rows(planned, work)
         self.kept[key] = planned.corpus_id
-        self.partial.extend((key, note) for note in parsed.notes)
+        self.partial.extend((key, note) for note in work.notes)
 
     # -- the run -------------------------------------------------------------------------
 
@@ -266,13 +281,15 @@ class _IndexRun:
     def run(self, paths: Sequence[Path], corpus: str | None, description: str | None, started: float) -> IndexReport:
         planned, walk_skipped, scopes, corpus_roots, unreadable = _plan(self.settings, paths, corpus)
         existing = {p: (c, s, g) for p, c, s, g in self.db.execute("SELECT path, corpus_id, sha256, chunking FROM files")}
+        self.stamps = {p: (size, mtime) for p, size, mtime in self.db.execute("SELECT path, size, mtime FROM files")}
         self._check_rows(existing)
         self._check_files()
         self._sweep()
         total = len(planned)
         self._emit(IndexPhase.SCANNED, 0, total)
-        for done, item in enumerate(planned, start=1):
-            self._file(item, existing)
+        works = prepared_files(self.settings, [self._task(item, existing) for item in planned])
+        for done, (item, work) in enumerate(zip(planned, works), start=1):
+            self._apply(item, existing.get(item.key), work)
             self._emit(IndexPhase.FILE, done, total, item.key)
         for key in sorted(existing):
             if key not in self.kept and any(scope.holds(key) for scope in unreadable):
@@ -289,6 +306,9 @@ class _IndexRun:
         if changed or self.rebuild:
             self._emit(IndexPhase.SAVING, total, total)
             generation = self._save(generation + 1)
+        # When this run began: a file whose size and time stamp are what was stored and older
+        # than this (less a margin for coarse clocks) is unchanged without being read next time.
+        write_meta(self.db, {"indexed_at": repr(self.started)})
         self.db.execute("COMMIT")
         if changed or self.rebuild:
             self.written = []
@@ -304,14 +324,13 @@ class _IndexRun:
     def _save(self, generation: int) -> int:
         self._indexes()
         self._flush()
-        bm25_name, vector_name = index_file_names(generation, self.vector)
+        vector_name = index_file_names(generation, self.vector)[1]
         directory = self.settings.directory
-        self.written.append(directory / bm25_name)
-        self.bm25.save(directory / bm25_name)  # type: ignore[union-attr]
+        self.postings.write()  # type: ignore[union-attr]
         if vector_name:
             self.written.append(directory / vector_name)
             self.vectors.save(directory / vector_name)  # type: ignore[union-attr]
-        write_meta(self.db, {"generation": str(generation), "bm25_file": bm25_name, "vector_file": vector_name})
+        write_meta(self.db, {"generation": str(generation), "bm25_file": "", "vector_file": vector_name})
         return generation
 
     def _sweep(self) -> None:

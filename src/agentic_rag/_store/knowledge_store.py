@@ -11,12 +11,13 @@ never a mix; loaded indexes are cached per generation.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentic_rag._contracts import Corpus, Document
 from agentic_rag._contracts.validation import require_bool, require_enum, require_int, require_number, require_text
@@ -25,16 +26,21 @@ from agentic_rag._ingest.chunker import ChunkOptions
 from agentic_rag._ingest.pdf_loader import PdfBackend, require_pdf_backend
 from agentic_rag._ingest.structured_loader import FieldMapping
 from agentic_rag._ingest.walker import WalkOptions
-from agentic_rag._retrieval.bm25 import BM25Index
-from agentic_rag._retrieval.vector import VectorIndex
-from agentic_rag._store.indexer import ProgressCallback, run_index, stored_documents
 from agentic_rag._store.layout import StoreSettings
 from agentic_rag._store.list_pages import search_ranked
 from agentic_rag._store.records import IndexReport, StoreHit, StoreStats
 from agentic_rag._store.retriever import StoreRetriever
+from agentic_rag._store.rows import marks_from_json, stored_documents, stored_facts, stored_place
+from agentic_rag._store.stored_bm25 import StoredBM25Index
 from agentic_rag._store.schema import DATABASE_NAME, connect, generation_of, read_meta
 from agentic_rag._store.second_stage import finish_hits, first_stage_size
 from agentic_rag._text.relevance import RelevanceModel
+
+if TYPE_CHECKING:  # the indexer, the in-memory engines and the loaders are imported when used:
+    # a search process never loads them (bench/bench_cold_search.py)
+    from agentic_rag._retrieval.bm25 import BM25Index
+    from agentic_rag._retrieval.vector import VectorIndex
+    from agentic_rag._store.indexer import ProgressCallback
 
 __all__ = ["DEFAULT_STORE_DIRECTORY", "KnowledgeStore"]
 
@@ -162,6 +168,8 @@ class KnowledgeStore:
             raise InvalidInputError(f"progress must be callable or None, got {type(progress).__name__}", stage=_STAGE)
         if self._settings.directory.exists() and not self._settings.directory.is_dir():
             raise StoreError(f"the store path {str(self._settings.directory)!r} is a file, not a folder", stage=_STAGE)
+        from agentic_rag._store.indexer import run_index
+
         return run_index(self._settings, roots, corpus=corpus, description=description, progress=progress)
 
     # -- reads --------------------------------------------------------------------------
@@ -237,13 +245,27 @@ class KnowledgeStore:
             self._connect()  # raises the "no knowledge store" error
         return _documents(self._settings.directory, corpus_ids)
 
-    def bm25(self) -> BM25Index:
-        """The BM25 index of the current generation (loaded once per generation and shared by
-        every caller of this store object: treat it as read-only).
+    def bm25(self) -> BM25Index | StoredBM25Index:
+        """The BM25 index of the current generation, shared by every caller of this store
+        object (treat it as read-only): a :class:`~agentic_rag._store.stored_bm25.StoredBM25Index`
+        reading the postings of each query's terms from the database, or, for a store of schema
+        version 1 or 2 not indexed since, its snapshot file loaded whole (once per generation).
 
         Raises:
-            StoreError: The store is missing or empty, or its index file is unreadable.
+            StoreError: The store is missing or empty, or its index is unreadable.
         """
+        meta, filled = self._state()
+        if "bm25_stats" in meta:
+            if not filled:
+                raise StoreError(f"the store at {str(self._settings.directory)!r} is empty: index some files first", stage=_STAGE)
+            generation = generation_of(meta, self._settings.directory)
+            with self._lock:
+                cached = self._cache.get("bm25_stats")
+                if cached is None or cached[0] != generation:
+                    cached = self._cache["bm25_stats"] = (generation, StoredBM25Index(self._connect, json.loads(meta["bm25_stats"])))
+                return cached[1]
+        from agentic_rag._retrieval.bm25 import BM25Index
+
         return self._load("bm25_file", BM25Index.load)
 
     def vector_index(self) -> VectorIndex:
@@ -253,6 +275,8 @@ class KnowledgeStore:
             StoreError: The store is missing or empty, keeps no vector index (index with
                 ``vector=True``), or its file is unreadable.
         """
+        from agentic_rag._retrieval.vector import VectorIndex
+
         return self._load("vector_file", VectorIndex.load)
 
     def _load(self, key: str, loader: Any) -> Any:
@@ -341,6 +365,12 @@ class KnowledgeStore:
             if unknown:
                 raise InvalidInputError(f"unknown corpus ids {unknown}; the store has {sorted(known)}", stage=_STAGE)
         hits = []
+        if isinstance(index, StoredBM25Index):  # the rows' fields as they are: no Document to make
+            for hit in search_ranked(index, query, k, corpus_ids=corpus_ids):
+                _, chunk_id, path, corpus_id, start, end, section, _, text, _, _, page, cell, marks, facts = index.row(hit.document_id)
+                hits.append(StoreHit(chunk_id, path, start, end, hit.score, text, corpus_id, section, stored_place(page), stored_place(cell),
+                                     marks_from_json(marks), stored_facts(facts)[0]))
+            return hits
         for hit in search_ranked(index, query, k, corpus_ids=corpus_ids):
             document = index.get(hit.document_id)
             meta = document.metadata

@@ -49,7 +49,7 @@ def repair_chunk_rows(db: sqlite3.Connection, existing: dict[str, tuple[str, str
     return out
 
 
-def damaged_index_files(db: sqlite3.Connection, directory: Path, meta: Mapping[str, Any]) -> list[str]:
+def damaged_index_files(db: sqlite3.Connection, directory: Path, meta: Mapping[str, Any], *, snapshot: bool = True) -> list[str]:
     """The current generation's index files that are damaged or missing: a failed whole-file
     checksum or format check, or a document count other than the chunk rows'.
 
@@ -57,6 +57,8 @@ def damaged_index_files(db: sqlite3.Connection, directory: Path, meta: Mapping[s
         db: The store's connection.
         directory: The store folder.
         meta: The store's ``meta`` table.
+        snapshot: The store keeps BM25 in a snapshot file (schema versions 1 and 2), so
+            one must be named.
 
     Returns:
         One line per damaged file (empty when all hold).
@@ -66,7 +68,7 @@ def damaged_index_files(db: sqlite3.Connection, directory: Path, meta: Mapping[s
     for key, kind, count_key in (("bm25_file", "bm25", "documents"), ("vector_file", "vector", "count")):
         name = meta.get(key, "")
         if not name:
-            if kind == "bm25":
+            if kind == "bm25" and snapshot:
                 out.append("the store names no BM25 index file; rebuilt")
             continue
         try:

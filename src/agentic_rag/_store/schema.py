@@ -4,18 +4,29 @@ One database file (``store.sqlite3``, WAL journal) sits in the store folder besi
 index files of the current generation (``bm25-<generation>.idx``, optionally
 ``vector-<generation>.idx``). Tables:
 
-- ``meta(key, value)``: ``schema_version``, ``generation``, ``bm25_file``, ``vector_file``;
+- ``meta(key, value)``: ``schema_version``, ``generation``, ``bm25_file`` (empty from version 3
+  on), ``vector_file``, ``bm25_stats`` (version 3: JSON of the BM25 settings, document count,
+  total length, corpus numbers and the rowid sum the postings were built over);
 - ``corpora(id, description, root, auto_description)``;
 - ``files(path, corpus_id, sha256, mtime, size, chunks, terms, chunking)`` (``terms``: the
   file's most frequent content words as JSON, the raw material of generated descriptions;
   ``chunking``: a digest of the settings its chunks were made with);
-- ``chunks(id, path, corpus_id, n, start_line, end_line, section, title, text, sha256,
+- ``chunks(id, path, corpus_id, n, start_line, end_line, section, title, text, sha256 (empty from
+  version 3 on: the text's hash is computed when read; ``text`` and ``line_marks`` of a few
+  hundred bytes and up are zlib-compressed bytes from version 3 on, see ``rows.pack_text``),
   record_id, page, cell, line_marks, page_facts)`` (``page``/``cell``: the PDF page or notebook
   cell a chunk's lines count in, else NULL; ``line_marks``: the line map of extracted text as
   JSON, else ``''``; ``page_facts``: what is known of the chunk's page as a JSON object,
   ``page_label`` and ``page_kind``, else ``''``).
 
-Schema version 2 added ``page``, ``cell`` and ``line_marks``. A version 1 store is read as it
+- ``bm25_postings(term, df, docs, tfs, shortest)`` and ``bm25_blocks(block, lengths, corpora)``
+  (version 3): per term its postings over chunk rowids, and per block of rowids the chunks'
+  lengths and corpus numbers, packed (see :mod:`~agentic_rag._store.postings`); a search reads
+  the rows of its terms and nothing else.
+
+Schema version 3 moved BM25 from the snapshot file into those tables; a version 1 or 2 store
+is searched through its snapshot file until the next index run builds the tables. Schema
+version 2 added ``page``, ``cell`` and ``line_marks``. A version 1 store is read as it
 is (its chunks have no page, cell or line map, as none of its files could) and is upgraded in
 place, by adding the three columns, the next time it is indexed. A store of any other version
 is refused. ``page_facts`` came later within version 2: a store without it is read as if every
@@ -42,9 +53,9 @@ from agentic_rag._errors import StoreError
 __all__ = ["DATABASE_NAME", "READABLE_VERSIONS", "SCHEMA_VERSION", "check_meta", "chunk_columns", "connect", "create_schema", "generation_of", "read_meta", "write_meta"]
 
 #: Version of the table layout this library writes.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: Versions it reads (older ones are upgraded by the next index run).
-READABLE_VERSIONS = frozenset({1, 2})
+READABLE_VERSIONS = frozenset({1, 2, 3})
 #: The database file's name inside the store folder.
 DATABASE_NAME = "store.sqlite3"
 
@@ -64,6 +75,10 @@ CREATE TABLE IF NOT EXISTS chunks (
     page INTEGER, cell INTEGER, line_marks TEXT NOT NULL DEFAULT '', page_facts TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS chunks_by_path ON chunks (path, n);
+CREATE TABLE IF NOT EXISTS bm25_postings (
+    term TEXT PRIMARY KEY, df INTEGER NOT NULL, docs BLOB NOT NULL, tfs BLOB NOT NULL, shortest BLOB NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS bm25_blocks (block INTEGER PRIMARY KEY, lengths BLOB NOT NULL, corpora BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS files_by_corpus ON files (corpus_id);
 """
 
@@ -105,6 +120,9 @@ def connect(directory: Path, *, timeout: float, create: bool = False) -> sqlite3
         raise StoreError(f"cannot open the store database {str(database)!r}: {exc}", stage="store") from exc
     try:
         if create:
+            # 16 KiB pages hold a dozen chunk rows each where 4 KiB pages held three and wasted
+            # a fifth of the file (it applies to a new database only; bench/bench_cold_search.py).
+            connection.execute("PRAGMA page_size=16384")
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute("PRAGMA synchronous=FULL")
         else:
@@ -135,7 +153,7 @@ def check_meta(meta: dict[str, str], directory: Path) -> None:
     """
     version = meta.get("schema_version")
     if version is not None and version not in {str(v) for v in READABLE_VERSIONS}:
-        readable = " and ".join(str(v) for v in sorted(READABLE_VERSIONS))
+        readable = f"{min(READABLE_VERSIONS)} to {max(READABLE_VERSIONS)}"
         raise StoreError(f"the store at {str(directory)!r} has schema version {version}; this library reads versions {readable}: "
                          "index into a new store folder, or delete this one and run index again", stage="store")
     generation_of(meta, directory)
@@ -179,7 +197,9 @@ def create_schema(connection: sqlite3.Connection, directory: Path) -> None:
     for column in _PLACE_COLUMNS:
         if column not in present:
             connection.execute(f"ALTER TABLE chunks ADD COLUMN {_PLACE_COLUMNS[column]}")
-    if meta["schema_version"] == "1":
+    if meta["schema_version"] != str(SCHEMA_VERSION):
+        # Versions 1 and 2 keep BM25 in a snapshot file: the run builds the postings tables
+        # from the chunk rows (it finds no ``bm25_stats`` entry).
         write_meta(connection, {"schema_version": str(SCHEMA_VERSION)})
 
 

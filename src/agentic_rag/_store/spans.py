@@ -29,7 +29,7 @@ from pathlib import Path
 from agentic_rag._contracts.validation import require_int, require_text
 from agentic_rag._errors import InvalidInputError, StoreError
 from agentic_rag._store.rendered_lines import ChunkText, RenderedLine, rendered_lines
-from agentic_rag._store.rows import marks_from_json
+from agentic_rag._store.rows import marks_from_json, unpack_text
 from agentic_rag._store.schema import DATABASE_NAME, chunk_columns, connect
 
 __all__ = ["MissingFileError", "SpanRequest", "SpanSource", "SpanView", "read_span"]
@@ -182,6 +182,8 @@ def _chunk_meets(chunk: ChunkText, request: SpanRequest) -> bool:
 
 def _chunk(row: Sequence[object]) -> ChunkText:
     n, start, end, section, text, _record, page, cell, marks = row
+    # From store format 3 on, long texts and line maps are stored compressed.
+    text, marks = unpack_text(text), unpack_text(marks)  # type: ignore[arg-type]
     return ChunkText.of(int(n), str(text), marks_from_json(marks), start_line=int(start), end_line=int(end), section=str(section),  # type: ignore[arg-type]
                         page=page if isinstance(page, int) and page >= 1 else None, cell=cell if isinstance(cell, int) and cell >= 1 else None)
 

@@ -73,7 +73,25 @@ _WORDLIKE = re.compile(r"[a-zà-ÿ\u0400-\u04ff]+")
 _PREFIX_CHARS = 6  # anchors are compared on their first six characters: enough to be rare
 
 
-def _anchored(entry: str | tuple[tuple[str, ...], str]) -> tuple[frozenset[str], tuple[str, ...], re.Pattern[str]]:
+class _LazyPattern:
+    """A pattern compiled on its first search: a text wakes a few patterns through their
+    anchors, so a process (one CLI search) compiles those few, not all of them at import."""
+
+    __slots__ = ("_compiled", "source")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._compiled: re.Pattern[str] | None = None
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """``re.Pattern.search`` of the compiled pattern."""
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self.source, _FLAGS)
+        return compiled.search(text)
+
+
+def _anchored(entry: str | tuple[tuple[str, ...], str]) -> tuple[frozenset[str], tuple[str, ...], _LazyPattern]:
     """A pattern with its anchors: words one of which starts a word of every matching text
     (checked against the text's word prefixes), and strings one of which every match holds."""
     words, pattern = entry if isinstance(entry, tuple) else (_leading_literals(entry), entry)
@@ -82,7 +100,7 @@ def _anchored(entry: str | tuple[tuple[str, ...], str]) -> tuple[frozenset[str],
     # Derived words start a word only when the pattern starts at a word boundary.
     starts_word = isinstance(entry, tuple) or pattern.startswith("\\b")
     prefixes = frozenset(w[:_PREFIX_CHARS] for w in words if starts_word and len(w) > 1 and _WORDLIKE.fullmatch(w))
-    return prefixes, tuple(w for w in words if w[:_PREFIX_CHARS] not in prefixes), re.compile(pattern, _FLAGS)
+    return prefixes, tuple(w for w in words if w[:_PREFIX_CHARS] not in prefixes), _LazyPattern(pattern)
 _META = set("\\()[]{}?*+|.^$")
 
 
@@ -131,7 +149,7 @@ def _leading_literals(pattern: str) -> tuple[str, ...]:
 
 
 # Each pattern with the words one of which must be present for it to match.
-_COMPILED: tuple[tuple[str, tuple[tuple[frozenset[str], tuple[str, ...], re.Pattern[str]], ...]], ...] = tuple(
+_COMPILED: tuple[tuple[str, tuple[tuple[frozenset[str], tuple[str, ...], _LazyPattern], ...]], ...] = tuple(
     (name, tuple(_anchored(p) for p in patterns)) for name, patterns in FAMILY_PATTERNS
 )
 # Which patterns (by position in _ORDER) each anchor can wake, so a text costs one set
