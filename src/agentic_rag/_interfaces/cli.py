@@ -69,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default 60; 0: do not wait); then exit 4")
     p.set_defaults(handler=c.cmd_index)
 
-    p = sub.add_parser("search", help="ranked chunks with file:lines", description="Search the store with BM25 and print, per hit, file:lines of its focus (the few lines that answer best), its relevance (the IDF-weighted share of the query's terms the chunk holds with its heading, 0 to 1), its section heading path and the focus lines themselves.")
+    p = sub.add_parser("search", help="ranked chunks with file:lines", description="Search the store (BM25, then a second stage that ranks the candidates by their focus lines) and print, per hit, file:lines of its focus (the few lines that answer best), its relevance (the estimated chance, 0 to 1, that those lines answer), its section heading path and the focus lines themselves.")
     p.add_argument("query")
     store_arg(p)
     p.add_argument("-k", type=int, default=DEFAULT_HITS,

@@ -192,7 +192,7 @@ _PASSAGE = {
         "type": "number",
         "minimum": 0,
         "maximum": 1,
-        "description": "IDF-weighted share of the query's terms the passage holds with its heading; comparable across queries; below 0.5 a weak match.",
+        "description": "Estimated chance that the focus lines answer the query; comparable across queries; below 0.5 a weak match.",
     },
     "instruction_like": {
         "type": "boolean",
@@ -366,7 +366,7 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
             "Search the indexed documents",
             "Rank indexed chunks by relevance to a query. Returns, best first, each hit's file path, section heading path, "
             "relevance, focus lines (focus_text: the few lines that answer best, numbered; context widens them) and the whole "
-            "chunk (text). relevance (0-1) is the IDF-weighted share of the query's terms the hit holds; when the best "
+            "chunk (text). relevance (0-1) is the estimated chance that the hit's focus lines answer; when the best "
             "hit is below 0.5, search again in other words.",
             SEARCH_INPUT_SCHEMA,
             SEARCH_OUTPUT_SCHEMA,
