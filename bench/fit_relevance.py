@@ -18,18 +18,17 @@ from __future__ import annotations
 
 import argparse
 import math
-import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 import agent_cost_measures as m
 from docs_qa_sets import load_sets
+from focus_diagnosis import indexed_copy
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agentic_rag._interfaces.cli import main as cli_main  # noqa: E402
 from agentic_rag._store.knowledge_store import KnowledgeStore  # noqa: E402
 from agentic_rag._text.answer_likelihood import FEATURES, hit_features, likelihood  # noqa: E402
 
@@ -40,16 +39,7 @@ def collect(keep: str, split: str, names: list[str] | None = None) -> list[tuple
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(keep) if keep else Path(scratch)
         for loaded in load_sets(split, names, say=lambda line: print(line, file=sys.stderr)):
-            copy = work / loaded.spec.name
-            if not (copy / ".agentic-rag").is_dir():
-                shutil.copytree(loaded.folder, copy, dirs_exist_ok=True)
-                import os
-                here = os.getcwd()
-                os.chdir(copy)
-                try:
-                    cli_main(["index", ".", "--corpus", loaded.spec.name, "--quiet"])
-                finally:
-                    os.chdir(here)
+            copy = indexed_copy(loaded.folder, loaded.spec.name, work)
             store = KnowledgeStore(copy / ".agentic-rag", base=copy)
             model = store.relevance_model()
             for q in loaded.questions:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import agent_cost_measures as m  # the sibling modules in bench/
 
-__all__ = ["Diagnosis", "count", "diagnose_question", "table"]
+__all__ = ["Diagnosis", "count", "diagnose_question", "indexed_copy", "table"]
 
 
 @dataclass
@@ -91,8 +91,21 @@ def table(diagnoses: dict[str, Diagnosis]) -> str:
     return "\n".join(rows)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def indexed_copy(folder: Path, name: str, work: Path) -> Path:
+    """``work / name``: a copy of ``folder`` indexed as corpus ``name`` (made once, then reused,
+    so a second run over the same work folder reads the store the first one made)."""
     import shutil
+
+    from bench_agent_cost import run_cli  # noqa: PLC0415 - the CLI in this process (imports src/)
+
+    copy = work / name
+    if not (copy / ".agentic-rag").is_dir():
+        shutil.copytree(folder, copy, dirs_exist_ok=True)
+        run_cli(["index", ".", "--corpus", name, "--quiet"], copy)
+    return copy
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     import tempfile
 
     from bench_agent_cost import run_cli  # noqa: PLC0415 - the CLI in this process
@@ -111,10 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         work = Path(args.keep) if args.keep else Path(scratch)
         for loaded in sets:
             name = loaded.spec.name
-            copy = work / name
-            if not (args.keep and copy.is_dir()):
-                shutil.copytree(loaded.folder, copy)
-                run_cli(["index", ".", "--corpus", name, "--quiet"], copy)
+            copy = indexed_copy(loaded.folder, name, work)
             diagnosis = Diagnosis()
             for q in loaded.questions:
                 if q["kind"] != "unanswerable":

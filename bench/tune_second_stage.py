@@ -13,18 +13,17 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 import agent_cost_measures as m
 from docs_qa_sets import load_sets
+from focus_diagnosis import indexed_copy
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agentic_rag._interfaces.cli import main as cli_main  # noqa: E402
 from agentic_rag._store.knowledge_store import KnowledgeStore  # noqa: E402
 from agentic_rag._store.second_stage import (  # noqa: E402
     FULL_FOCUS_HITS,
@@ -44,16 +43,7 @@ def prepared(keep: str, names: list[str] | None = None) -> list[tuple[list[list[
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(keep) if keep else Path(scratch)
         for loaded in load_sets("dev", names, say=lambda line: print(line, file=sys.stderr)):
-            copy = work / loaded.spec.name
-            if not copy.is_dir():
-                shutil.copytree(loaded.folder, copy)
-                import os
-                here = os.getcwd()
-                os.chdir(copy)
-                try:
-                    cli_main(["index", ".", "--corpus", loaded.spec.name, "--quiet"])
-                finally:
-                    os.chdir(here)
+            copy = indexed_copy(loaded.folder, loaded.spec.name, work)
             store = KnowledgeStore(copy / ".agentic-rag", base=copy)
             model = store.relevance_model()
             for q in loaded.questions:
