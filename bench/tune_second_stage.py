@@ -32,6 +32,7 @@ from agentic_rag._store.second_stage import (  # noqa: E402
     _same_span,
     _score,
     first_stage_size,
+    viewed_size,
     worth_reading,
 )
 from agentic_rag._text.focus import view_passage  # noqa: E402
@@ -63,7 +64,9 @@ def evaluate(data: list, weights: SecondStageWeights, k: int = 5, full: int = FU
         if not candidates:
             continue
         best = max(h.score for h, _ in candidates)
-        ranked = sorted(((_score(h, v, best, weights), h, v) for h, v in candidates), key=lambda t: (-t[0], t[1].chunk_id))
+        # As the store does: only the best candidates by the cheap half of the score get a focus.
+        pool = sorted(candidates, key=lambda hv: (-(weights.bm25 * hv[0].score / best + weights.relevance * hv[1].coverage), hv[0].chunk_id))
+        ranked = sorted(((_score(h, v, best, weights), h, v) for h, v in pool[:viewed_size(k)]), key=lambda t: (-t[0], t[1].chunk_id))
         kept, scores = [], []
         for score, h, v in ranked:
             if len(kept) == k:

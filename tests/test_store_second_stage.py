@@ -8,7 +8,7 @@ import unittest
 
 from agentic_rag._store.knowledge_store import KnowledgeStore
 from agentic_rag._store.records import StoreHit
-from agentic_rag._store.second_stage import SecondStageWeights, finish_hits, first_stage_size, worth_reading
+from agentic_rag._store.second_stage import SecondStageWeights, finish_hits, first_stage_size, viewed_size, worth_reading
 from agentic_rag._text.relevance import RelevanceModel
 
 from cli_support import enter_temp_folder, run_cli
@@ -122,6 +122,16 @@ class SecondStageUnitTest(unittest.TestCase):
     def test_the_first_stage_reads_more_candidates_than_it_shows(self):
         self.assertGreaterEqual(first_stage_size(5), 15)
         self.assertEqual(first_stage_size(20), 60)
+        self.assertLess(viewed_size(5), first_stage_size(5))  # a focus is made for the likely ones only
+        self.assertGreaterEqual(viewed_size(5), 5)
+
+    def test_only_the_cheap_score_s_best_candidates_are_read_line_by_line(self):
+        # Twenty candidates; the one stating the value has the lowest BM25 score and shares no
+        # word with the rest of the query beyond one: it is not viewed, so it is not shown.
+        candidates = [_hit(f"f{n:02d}.md#0", f"f{n:02d}.md", 1, f"The cache timeout topic {n} words.", 20.0 - n) for n in range(19)]
+        candidates.append(_hit("z.md#0", "z.md", 1, "Default: 300 seconds.", 0.5))
+        hits = finish_hits("cache timeout default", candidates, RelevanceModel(), 5)
+        self.assertNotIn("z.md", [h.path for h in hits])
 
 
 if __name__ == "__main__":

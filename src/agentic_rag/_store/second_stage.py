@@ -6,7 +6,9 @@ Below every interface, where hits are made, this stage takes the first stage's b
 candidates (:func:`first_stage_size` of them) and, for each:
 
 1. makes its view (:func:`~agentic_rag._text.focus.view_passage`): the focus lines, numbered
-   through the chunk's line map, and the relevance;
+   through the chunk's line map, and the relevance; only for the :func:`viewed_size` best
+   candidates by the cheap half of the score (BM25 share and coverage), since a focus costs
+   about a millisecond a chunk;
 2. scores it again: the BM25 score as a share of the best candidate's, plus the focus's own
    score (the question's weighted terms its lines hold, and whether a line states what the
    question asks for: a value, a default, a version, a name), plus the passage's coverage of
@@ -32,11 +34,12 @@ from agentic_rag._store.records import StoreHit
 from agentic_rag._text.focus import PassageView, view_passage
 from agentic_rag._text.relevance import RelevanceModel
 
-__all__ = ["FIRST_STAGE_MIN", "FULL_FOCUS_HITS", "SEARCH_FOCUS_LINES", "SecondStageWeights", "finish_hits", "first_stage_size", "worth_reading"]
+__all__ = ["FIRST_STAGE_MIN", "FULL_FOCUS_HITS", "SEARCH_FOCUS_LINES", "SecondStageWeights", "finish_hits", "first_stage_size", "viewed_size", "worth_reading"]
 
 #: The first stage hands at least this many candidates to the second (and 3 per asked hit).
 FIRST_STAGE_MIN = 20
 _FIRST_STAGE_PER_HIT = 3
+_VIEWED_MIN = 8
 SEARCH_FOCUS_LINES = 3
 """Most focus atoms (a line, or a sentence wrapped over a few lines) of a search hit."""
 FULL_FOCUS_HITS = 2
@@ -62,6 +65,12 @@ class SecondStageWeights:
 
 
 DEFAULT_WEIGHTS = SecondStageWeights()
+
+
+def viewed_size(k: int) -> int:
+    """How many of the candidates get a focus made (the rest cannot reach the first ``k``
+    on the cheap half of the score)."""
+    return max(_VIEWED_MIN, 2 * k)
 
 
 def first_stage_size(k: int) -> int:
@@ -128,8 +137,12 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
     if not candidates:
         return []
     best_bm25 = max(h.score for h in candidates)
+    # A focus costs about a millisecond a chunk: only the candidates that could end up shown
+    # (by BM25 share and coverage, the cheap half of the score) are read line by line.
+    pool = sorted(candidates, key=lambda h: (-(weights.bm25 * (h.score / best_bm25 if best_bm25 > 0 else 0.0)
+                                               + weights.relevance * model.coverage(query, f"{h.section}\n{h.text}")), h.chunk_id))
     viewed = []
-    for hit in candidates:
+    for hit in pool[:viewed_size(k)]:
         view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
                             max_lines=SEARCH_FOCUS_LINES)
         viewed.append((_score(hit, view, best_bm25, weights), hit, view))
