@@ -28,7 +28,7 @@ from agentic_rag._parallel.contracts import RAGResult
 from agentic_rag._text.focus import snippet_title, view_passage
 from agentic_rag._text.instructions import is_instruction_like, screened_heading
 from agentic_rag._text.lines import split_lines
-from agentic_rag._text.relevance import RelevanceModel, TermWeights
+from agentic_rag._text.relevance import RelevanceModel
 
 __all__ = [
     "DEFAULT_EVIDENCE",
@@ -36,7 +36,6 @@ __all__ = [
     "evidence_payload",
     "evidence_snippets",
     "focus_fields",
-    "relevance_model",
     "require_evidence_count",
     "snippet_title",
     "store_hits_payload",
@@ -52,19 +51,6 @@ SEARCH_FOCUS_LINES = 3
 EVIDENCE_FOCUS_LINES = 2
 """Most focus lines of an ``ask`` evidence passage: its claims already quote the best units, so
 the evidence only has to show where else to look (measured: keeps ``ask --json`` near 2.5 KB)."""
-
-
-def relevance_model(index: Any = None) -> RelevanceModel:
-    """A relevance model over a BM25 index's statistics and analyzer.
-
-    Args:
-        index: A :class:`~agentic_rag._retrieval.BM25Index` (or anything with ``analyzer``,
-            ``document_frequency(term)`` and ``len()``); ``None`` weighs every term alike.
-
-    Returns:
-        The model; build it once per index (a store generation) and reuse it.
-    """
-    return RelevanceModel() if index is None else RelevanceModel.of_index(index)
 
 
 def require_evidence_count(value: object) -> int:
@@ -88,7 +74,7 @@ def focus_fields(query: str, model: RelevanceModel, *, path: str, lines: tuple[i
 
     Args:
         query: The query or question.
-        model: The store's relevance model (see :func:`relevance_model`).
+        model: The store's relevance model (:meth:`KnowledgeStore.relevance_model`).
         path: The passage's file, relative to ``root``.
         lines: The chunk's ``(start_line, end_line)`` when known.
         title: Its section heading path (``""`` for none).
@@ -223,7 +209,7 @@ def store_hits_payload(query: str, hits: Sequence[Any], model: RelevanceModel, r
     Args:
         query: The query the hits were found for.
         hits: :class:`~agentic_rag._store.StoreHit` objects, best first.
-        model: The store's relevance model (see :func:`relevance_model`).
+        model: The store's relevance model (:meth:`KnowledgeStore.relevance_model`).
         root: The store's base folder (for a store without line maps).
         context: Lines of context around each hit's focus lines.
 
@@ -246,7 +232,7 @@ def store_hits_payload(query: str, hits: Sequence[Any], model: RelevanceModel, r
         if getattr(h, "relevance", None) is not None:  # the store's search made the focus
             hit.update({"focus_start_line": h.focus_start_line, "focus_end_line": h.focus_end_line, "focus_text": h.focus_text,
                         "relevance": h.relevance})
-            if is_instruction_like(h.text) or screened_heading(h.section)[1]:
+            if h.instruction_like:
                 hit["instruction_like"] = True
         else:
             hit.update(focus_fields(query, model, path=h.path, lines=(h.start_line, h.end_line), title=h.section, text=h.text, root=root,

@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass
 
 from agentic_rag._contracts.serialization import JsonContract
-from agentic_rag._contracts.validation import require_int, require_number, require_text
+from agentic_rag._contracts.validation import require_bool, require_int, require_number, require_text
 
 __all__ = ["IndexPhase", "IndexProgress", "IndexReport", "StoreHit", "StoreStats"]
 
@@ -129,8 +129,10 @@ class StoreHit(JsonContract):
             was not made by a search).
         focus_end_line: Last source line of its focus lines.
         focus_text: The focus lines, each after its source line number.
-        relevance: Weighted share of the query the chunk covers with its heading path, in
-            [0, 1] (``None`` when the hit was not made by a search).
+        relevance: The estimated chance that the focus lines answer the query, in [0, 1]
+            (``None`` when the hit was not made by a search).
+        instruction_like: The chunk's text or heading path holds text addressed to a model
+            (set by a search).
         page_label: The number the chunk's PDF page prints (``"160"``) or its page label,
             else ``""``.
     """
@@ -151,6 +153,7 @@ class StoreHit(JsonContract):
     focus_end_line: int | None = None
     focus_text: str = ""
     relevance: float | None = None
+    instruction_like: bool = False
 
     def __post_init__(self) -> None:
         require_text(self.chunk_id, "StoreHit.chunk_id", stage=_STAGE)
@@ -159,6 +162,7 @@ class StoreHit(JsonContract):
                 require_int(getattr(self, name), f"StoreHit.{name}", minimum=1, stage=_STAGE)
         if self.relevance is not None:
             object.__setattr__(self, "relevance", require_number(self.relevance, "StoreHit.relevance", stage=_STAGE))
+        require_bool(self.instruction_like, "StoreHit.instruction_like", stage=_STAGE)
         for name in ("page", "cell"):
             if getattr(self, name) is not None:
                 require_int(getattr(self, name), f"StoreHit.{name}", minimum=1, stage=_STAGE)

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 
 from agentic_rag._store.records import StoreHit
 from agentic_rag._text.focus import PassageView, view_passage
+from agentic_rag._text.instructions import is_instruction_like, screened_heading
 from agentic_rag._text.relevance import RelevanceModel
 
 __all__ = ["FIRST_STAGE_MIN", "FULL_FOCUS_HITS", "SEARCH_FOCUS_LINES", "SecondStageWeights", "finish_hits", "first_stage_size", "viewed_size", "worth_reading"]
@@ -162,6 +163,7 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
         if rank >= FULL_FOCUS_HITS:
             view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context, max_lines=1)
         span = view.span or (hit.start_line, hit.end_line)
+        flagged = is_instruction_like(hit.text) or screened_heading(hit.section)[1]  # words addressed to a model
         out.append(dataclasses.replace(hit, focus_start_line=span[0], focus_end_line=span[1], focus_text=view.numbered_text,
-                                       relevance=view.relevance))
+                                       relevance=view.relevance, instruction_like=flagged))
     return out
