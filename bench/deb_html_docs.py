@@ -26,10 +26,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling deb_packages
+from deb_packages import download_deb, run_tool, sha256_file  # noqa: E402
 
 __all__ = ["DebHtmlSet", "fetch_set", "manifest_sha256", "select_pages", "summary"]
 
@@ -62,9 +65,9 @@ def fetch_set(html_set: DebHtmlSet, cache_dir: Path) -> Path:
     try:
         staging.chmod(0o755)  # mkdtemp makes it private; the folder is read by other tools
         with tempfile.TemporaryDirectory(prefix="html-deb-", dir=cache_dir) as work:
-            deb, fetched = _download(html_set, Path(work))
+            deb, fetched = download_deb(html_set.package, html_set.version, Path(work))
             tree = Path(work) / "tree"
-            _run(["dpkg-deb", "-x", str(deb), str(tree)], f"unpack {deb.name}")
+            run_tool(["dpkg-deb", "-x", str(deb), str(tree)], f"unpack {deb.name}")
             root = tree.joinpath(*PurePosixPath(html_set.html_root).parts)
             if not root.is_dir() or root.is_symlink():
                 raise RuntimeError(f"{deb.name} has no folder {html_set.html_root}")
@@ -107,7 +110,7 @@ def manifest_sha256(folder: Path) -> tuple[int, str]:
          if path.is_file()),
         key=str,
     )
-    manifest = "".join(f"{relative}\t{_sha256(folder.joinpath(*relative.parts))}\n"
+    manifest = "".join(f"{relative}\t{sha256_file(folder.joinpath(*relative.parts))}\n"
                        for relative in files)
     return len(files), hashlib.sha256(manifest.encode("utf-8")).hexdigest()
 
@@ -129,62 +132,6 @@ def _check(html_set: DebHtmlSet, folder: Path, fetched_version: str) -> None:
             "have changed, so the question set's files and keys must be checked again "
             "before the pin is updated"
         )
-
-
-def _download(html_set: DebHtmlSet, dest: Path) -> tuple[Path, str]:
-    """Download the pinned version of the package into ``dest``, or its current version."""
-    pinned = f"{html_set.package}={html_set.version}"
-    result = _apt_download(pinned, dest)
-    version = html_set.version
-    if result.returncode != 0:
-        # A point release replaces a version in the archive; the manifest pin decides
-        # whether the current version is still usable.
-        first_error = _tail(result)
-        result = _apt_download(html_set.package, dest)
-        if result.returncode != 0:
-            raise RuntimeError(
-                f"apt-get could not download {pinned} ({first_error}) nor the current "
-                f"{html_set.package} ({_tail(result)}); run 'apt-get update' once if the "
-                "package lists are empty"
-            )
-        version = "(current version, the pinned one was not available)"
-    debs = sorted(dest.glob(f"{html_set.package}_*.deb"))
-    if len(debs) != 1:
-        raise RuntimeError(f"apt-get download {pinned} left {len(debs)} .deb files in {dest}")
-    return debs[0], version
-
-
-def _apt_download(spec: str, dest: Path) -> subprocess.CompletedProcess[str]:
-    try:
-        return subprocess.run(
-            ["apt-get", "download", "-q", spec],
-            cwd=dest, capture_output=True, text=True, check=False,
-        )
-    except OSError as exc:
-        raise RuntimeError(f"could not run apt-get to download {spec}: {exc}") from exc
-
-
-def _run(command: list[str], what: str) -> None:
-    try:
-        result = subprocess.run(command, capture_output=True, text=True, check=False)
-    except OSError as exc:
-        raise RuntimeError(f"could not run {command[0]} to {what}: {exc}") from exc
-    if result.returncode != 0:
-        raise RuntimeError(f"{command[0]} failed to {what}: {_tail(result)}")
-
-
-def _tail(result: subprocess.CompletedProcess[str]) -> str:
-    lines = (result.stderr or result.stdout or "").strip().splitlines()
-    errors = [line for line in lines if line.startswith("E:")] or lines[-3:]
-    return f"exit status {result.returncode}: " + (" ".join(errors) or "no output")
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _is_complete(html_set: DebHtmlSet, target: Path) -> bool:

@@ -41,11 +41,13 @@ import gzip
 import hashlib
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling deb_packages
+from deb_packages import download_deb, run_tool, sha256_file  # noqa: E402
 
 FOLDER_NAME = "pdfs"
 DEFAULT_CACHE = Path(__file__).resolve().parent / ".cache" / "docs_sets"
@@ -145,9 +147,9 @@ def _fetch_one(source: PdfSource, work: Path, staging: Path) -> None:
     """Download ``source``'s package, extract, check and write its PDF under ``staging``."""
     download_dir = work / source.package
     download_dir.mkdir()
-    deb, fetched_version = _download(source, download_dir)
+    deb, fetched_version = download_deb(source.package, source.version, download_dir)
     tree = work / f"{source.package}-tree"
-    _run(["dpkg-deb", "-x", str(deb), str(tree)], f"unpack {deb.name}")
+    run_tool(["dpkg-deb", "-x", str(deb), str(tree)], f"unpack {deb.name}")
     member = tree.joinpath(*PurePosixPath(source.member).parts)
     if not member.is_file():
         raise RuntimeError(f"{deb.name} does not contain {source.member}")
@@ -168,66 +170,6 @@ def _fetch_one(source: PdfSource, work: Path, staging: Path) -> None:
     shutil.rmtree(tree)
 
 
-def _download(source: PdfSource, dest: Path) -> tuple[Path, str]:
-    """Download the pinned version of the package into ``dest``, or its current version.
-
-    Returns:
-        The ``.deb`` and the version that was downloaded.
-    """
-    pinned = f"{source.package}={source.version}"
-    result = _apt_download(pinned, dest)
-    version = source.version
-    if result.returncode != 0:
-        # A point release replaces a version in the archive; the PDF pin decides whether
-        # the current version is still usable.
-        first_error = _tail(result)
-        result = _apt_download(source.package, dest)
-        if result.returncode != 0:
-            raise RuntimeError(
-                f"apt-get could not download {pinned} ({first_error}) nor the current "
-                f"{source.package} ({_tail(result)}); run 'apt-get update' once if the "
-                "package lists are empty"
-            )
-        version = "(current version, the pinned one was not available)"
-    debs = sorted(dest.glob(f"{source.package}_*.deb"))
-    if len(debs) != 1:
-        raise RuntimeError(f"apt-get download {pinned} left {len(debs)} .deb files in {dest}")
-    return debs[0], version
-
-
-def _apt_download(spec: str, dest: Path) -> subprocess.CompletedProcess[str]:
-    try:
-        return subprocess.run(
-            ["apt-get", "download", "-q", spec],
-            cwd=dest, capture_output=True, text=True, check=False,
-        )
-    except OSError as exc:
-        raise RuntimeError(f"could not run apt-get to download {spec}: {exc}") from exc
-
-
-def _run(command: list[str], what: str) -> None:
-    try:
-        result = subprocess.run(command, capture_output=True, text=True, check=False)
-    except OSError as exc:
-        raise RuntimeError(f"could not run {command[0]} to {what}: {exc}") from exc
-    if result.returncode != 0:
-        raise RuntimeError(f"{command[0]} failed to {what}: {_tail(result)}")
-
-
-def _tail(result: subprocess.CompletedProcess[str]) -> str:
-    lines = (result.stderr or result.stdout or "").strip().splitlines()
-    errors = [line for line in lines if line.startswith("E:")] or lines[-3:]
-    return f"exit status {result.returncode}: " + (" ".join(errors) or "no output")
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _is_complete(target: Path) -> bool:
     """Whether ``target`` holds exactly the pinned PDFs, with the pinned bytes."""
     if not target.is_dir():
@@ -240,7 +182,7 @@ def _is_complete(target: Path) -> bool:
     if present != set(expected):
         return False
     return all(
-        _sha256(target.joinpath(*relative.parts)) == digest
+        sha256_file(target.joinpath(*relative.parts)) == digest
         for relative, digest in expected.items()
     )
 
