@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 import math
 import shutil
@@ -12,13 +11,13 @@ import unittest
 from contextlib import closing
 from pathlib import Path
 
-from agentic_rag._contracts import Document
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._retrieval.bm25 import BM25Index
 from agentic_rag._store import KnowledgeStore
 from agentic_rag._store.postings import PostingsWriter, pack_docs, pack_numbers, unpack_docs, unpack_numbers, read_stats
 from agentic_rag._store.schema import connect, create_schema
 from agentic_rag._store.stored_bm25 import StoredBM25Index
+from agentic_rag.evaluation import load_beir
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS_QA = ROOT / "bench" / "data" / "docs_qa"
@@ -158,19 +157,10 @@ class SciFactThroughTheStoreTest(unittest.TestCase):
     def setUpClass(cls) -> None:
         if not (SCIFACT / "corpus.jsonl.gz").exists():
             raise unittest.SkipTest("SciFact not found under ../shared/data/scifact")
-        with gzip.open(SCIFACT / "corpus.jsonl.gz", "rt", encoding="utf-8") as handle:
-            records = [json.loads(line) for line in handle if line.strip()]
-        cls.documents = [Document(r["_id"], r["text"], title=r["title"], corpus_id="scifact") for r in records]
-        texts = {}
-        for line in (SCIFACT / "queries.jsonl").read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                record = json.loads(line)
-                texts[record["_id"]] = record["text"]
-        cls.qrels: dict[str, dict[str, int]] = {}
-        for line in (SCIFACT / "qrels" / "test.tsv").read_text(encoding="utf-8").splitlines()[1:]:
-            query_id, doc_id, grade = line.split("\t")
-            cls.qrels.setdefault(query_id, {})[doc_id] = int(grade)
-        cls.queries = {q: texts[q] for q in cls.qrels}
+        dataset = load_beir(SCIFACT, corpus_id="scifact")  # the library's own BEIR reader
+        cls.documents = list(dataset.corpus)
+        cls.qrels = {query: dict(grades) for query, grades in dataset.qrels.items()}
+        cls.queries = {query.id: query.text for query in dataset.queries}
         cls._tmp = tempfile.TemporaryDirectory()
         directory = Path(cls._tmp.name)
         db = connect(directory, timeout=5.0, create=True)
