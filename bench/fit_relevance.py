@@ -5,8 +5,9 @@ For every dev question of the docs sets (answerable or not), ``search -k 5`` run
 store's search; each hit gives the features of
 :func:`agentic_rag._text.answer_likelihood.hit_features` and a label: 1 when its focus lines
 (with its heading path) hold the key of any part of an answerable question, else 0 (every hit of a
-question the documents do not answer is a 0). A logistic model is fitted by gradient descent
-with a small L2 penalty; its coefficients go into ``src/agentic_rag/_text/answer_likelihood.py``
+question the documents do not answer is a 0). A logistic model is fitted by Newton's method
+with a small L2 penalty, then its bias is moved so that 0.5 (the "weak" line) best balances the
+two top-hit shares below; those coefficients go into ``src/agentic_rag/_text/answer_likelihood.py``
 by hand. The script prints dev ROC AUC, and at the 0.5 "weak" line: the share of unanswerable
 questions whose top hit is weak, and of answerable ones whose top hit holds the answer and is
 not weak. Only the dev split is read.
@@ -30,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from agentic_rag._store.knowledge_store import KnowledgeStore  # noqa: E402
+from agentic_rag._store.second_stage import FULL_FOCUS_HITS  # noqa: E402
 from agentic_rag._text.answer_likelihood import FEATURES, hit_features, likelihood  # noqa: E402
 
 
@@ -45,29 +47,57 @@ def collect(keep: str, split: str, names: list[str] | None = None) -> list[tuple
             for q in loaded.questions:
                 answerable = q["kind"] != "unanswerable"
                 rows = []
-                for hit in store.search(q["question"], 5):
+                for rank, hit in enumerate(store.search(q["question"], 5)):
                     shown = f"{hit.section}\n{hit.focus_text}"
                     label = int(answerable and m.holds_key(shown, q["answers"], every=False))
-                    rows.append((hit_features(q["question"], hit.section, hit.text, hit.focus_text, model), label))
+                    whole = rank < FULL_FOCUS_HITS  # later hits show their best line only
+                    rows.append((hit_features(q["question"], hit.section, hit.text, hit.focus_text, model, whole=whole), label))
                 out.append((q["id"], answerable, rows))
     return out
 
 
-def fit(rows: list[tuple[list[float], int]], *, steps: int = 4000, rate: float = 0.5, l2: float = 1e-3) -> list[float]:
-    """Logistic regression weights (bias last) by batch gradient descent."""
-    n = len(FEATURES)
-    w = [0.0] * (n + 1)
+def fit(rows: list[tuple[list[float], int]], *, steps: int = 30, l2: float = 1e-3) -> list[float]:
+    """Logistic regression weights (bias last) by Newton's method; the L2 penalty (on the mean
+    loss) spares the bias."""
+    n = len(FEATURES) + 1
+    w = [0.0] * n
     for _ in range(steps):
-        grad = [0.0] * (n + 1)
+        grad = [0.0] * n
+        hess = [[0.0] * n for _ in range(n)]
         for x, y in rows:
-            z = sum(wi * xi for wi, xi in zip(w, x)) + w[n]
+            xs = [*x, 1.0]
+            z = sum(wi * xi for wi, xi in zip(w, xs))
             p = 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
             for i in range(n):
-                grad[i] += (p - y) * x[i]
-            grad[n] += p - y
-        for i in range(n + 1):
-            w[i] -= rate * (grad[i] / len(rows) + (l2 * w[i] if i < n else 0.0))
+                grad[i] += (p - y) * xs[i] / len(rows)
+                for j in range(n):
+                    hess[i][j] += p * (1 - p) * xs[i] * xs[j] / len(rows)
+        for i in range(n - 1):
+            grad[i] += l2 * w[i]
+            hess[i][i] += l2
+        step = _solve(hess, grad)
+        w = [wi - si for wi, si in zip(w, step)]
     return w
+
+
+def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """``a x = b`` by Gaussian elimination with partial pivoting (a small, positive definite
+    ``a``)."""
+    n = len(b)
+    m = [[*row, rhs] for row, rhs in zip(a, b)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
+        m[col], m[pivot] = m[pivot], m[col]
+        if abs(m[col][col]) < 1e-12:
+            m[col][col] = 1e-12
+        for r in range(col + 1, n):
+            f = m[r][col] / m[col][col]
+            for c in range(col, n + 1):
+                m[r][c] -= f * m[col][c]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        x[r] = (m[r][n] - sum(m[r][c] * x[c] for c in range(r + 1, n))) / m[r][r]
+    return x
 
 
 def report(data, weights) -> str:

@@ -7,9 +7,10 @@ lines answer best (``focus_start_line`` / ``focus_end_line``, inside the chunk's
 
 Relevance is :func:`~agentic_rag._text.answer_likelihood.answer_likelihood`: the estimated
 chance that the lines shown of a passage answer the query, from features of that passage alone
-(the IDF-weighted share of the query's terms in the chunk, its focus lines and its heading
-path; whether a focus line states the value the query asks for; whether a name the query
-states is missing), so it is comparable across queries of one store. Below
+(the IDF-weighted share of the query's terms in the chunk and in its focus lines with the
+heading path; whether a focus line states the value the query asks for; whether a name the
+query states is missing; how long the query is; whether a query word no document uses is
+missing), so it is comparable across queries of one store. Below
 :data:`WEAK_RELEVANCE` a hit is a weak match.
 """
 

@@ -413,7 +413,7 @@ def view_passage(question: str, text: str, model: RelevanceModel, *, title: str 
     if focus is not None and marks:
         offsets = [offset for offset, _ in marks]
         numbers = tuple(marks[max(bisect_right(offsets, line.start) - 1, 0)][1] for line in focus.lines)
-    relevance = answer_likelihood(question, title, text, focus.text if focus is not None else "", model)
+    relevance = answer_likelihood(question, title, text, focus.text if focus is not None else "", model, whole=max_lines > 1)
     return PassageView(relevance, focus, numbers, coverage)
 
 
