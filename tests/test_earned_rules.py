@@ -81,3 +81,48 @@ class FillerRulesTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ParallelVerdictTest(unittest.TestCase):
+    def _docs(self, text: str):
+        from agentic_rag._contracts import Snippet
+        from agentic_rag._parallel import reciprocal_rank_fusion
+
+        return reciprocal_rank_fusion([[Snippet(id="", corpus_id="c", document_id="d1", text=text, score=1.0)]])
+
+    def test_a_partial_answer_names_the_part_the_claims_leave_unearned(self):
+        # The passage check missed part one, the claims earn it but not part two: part two is
+        # missing, never an empty list beside a partial status.
+        from agentic_rag._parallel import ExtractiveGenerator
+        from agentic_rag._parallel.answerability import Answerability, RelevanceAnswerability
+        from agentic_rag._parallel.verdict import answer_verdict
+
+        question = "Which port does the server listen on, and which file holds its logs?"
+        docs = self._docs("The server listens on port 5000 unless told otherwise.")
+        answer = ExtractiveGenerator().generate(question, docs)
+        first = "Which port does the server listen on?"
+
+        class PassageCheckMisses(RelevanceAnswerability):
+            def check(self, query, documents):
+                return Answerability(AnswerStatus.PARTIAL, 0.2, (first,))
+
+        notes: list[str] = []
+        guarded, status, missing = answer_verdict(question, answer, docs, notes, PassageCheckMisses(), owns_text=True)
+        self.assertIs(status, AnswerStatus.PARTIAL)
+        self.assertTrue(missing)
+        self.assertNotIn(first, missing)
+        self.assertTrue(any(n.startswith("earned:") for n in notes))  # the payload's stop_reason: unearned
+
+    def test_a_partial_answer_from_removed_claims_says_so(self):
+        from agentic_rag._parallel.evidence import AnswerCitation, GeneratedAnswer
+        from agentic_rag._parallel.verdict import answer_verdict
+
+        text = "The server listens on port 5000 unless told otherwise."
+        docs = self._docs(text)
+        answer = GeneratedAnswer(f"{text[:-1]} [1]. The server is written in Rust [1].",
+                                 (AnswerCitation(1, docs[0].document_id, text, 0, len(text)), AnswerCitation(1, docs[0].document_id, text, 0, len(text))))
+        notes: list[str] = []
+        guarded, status, missing = answer_verdict("Which port does the server listen on?", answer, docs, notes, False, owns_text=True)
+        self.assertIs(status, AnswerStatus.PARTIAL)
+        self.assertEqual(missing, ())
+        self.assertIn("claim(s) removed", guarded.text)
