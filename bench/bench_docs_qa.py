@@ -25,7 +25,9 @@ same service as ``agentic-rag ask --json``, in one process. Measured per mode:
   the cited file (of the cited page's text for a PDF) (markup between them allowed, and words that markup splits or joins, such
   as ``{class}`Token`s`` or ``.. versionadded::``, matched joined); claims without a citation
   and empty claims;
-- seconds per ask: median and p95.
+- seconds per ask: median and p95;
+- key in the answer text whatever the status (answerable questions), and the median size of
+  the payload as ``ask --json`` prints it (paths relative to the indexed folder).
 
 Run: ``python bench/bench_docs_qa.py`` (report split, writes the docs section);
 ``--split dev`` to tune (never writes); ``--verbose`` prints every question's outcome;
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import platform
 import re
@@ -76,6 +79,8 @@ class Tally:
     verified: int = 0
     uncited_claims: int = 0
     empty_claims: int = 0
+    key_in_text: int = 0  # answerable questions whose answer text holds every part's key, whatever the status
+    json_bytes: list[int] = field(default_factory=list)  # the payload as `ask --json` prints it
     seconds: list[float] = field(default_factory=list)
     tokens: list[int] = field(default_factory=list)
 
@@ -175,15 +180,35 @@ def run(split: str, verbose: bool, *, llm: object = None, per_project: int = 0) 
                     elapsed = time.perf_counter() - started
                     for key in ("all", question["kind"], f"set:{project}"):
                         tally = tallies[mode].setdefault(key, Tally())
-                        _count(tally, question, payload, elapsed, store.base)
+                        _count(tally, question, payload, elapsed, store.base, loaded.folder)
                         tally.tokens.append((counter.tokens if counter is not None else 0) - before)
                     if verbose:
                         _show(mode, question, payload)
     return tallies, chunks
 
 
-def _count(tally: Tally, question: dict, payload: dict, elapsed: float, root: Path) -> None:
+def cli_json_bytes(payload: dict, folder: Path) -> int:
+    """UTF-8 bytes of ``payload`` as ``ask --json`` prints it from a store made in ``folder``
+    (``index . --corpus NAME``: paths relative to the folder; sorted keys, one line)."""
+    prefixes = (f"{folder}/", f"{folder.resolve()}/")
+
+    def relative(value: object) -> object:
+        if isinstance(value, dict):
+            return {k: (_strip(v, prefixes) if k == "path" and isinstance(v, str) else relative(v)) for k, v in value.items()}
+        if isinstance(value, list):
+            return [relative(v) for v in value]
+        return value
+
+    return len((json.dumps(relative(payload), ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
+
+
+def _strip(path: str, prefixes: tuple[str, ...]) -> str:
+    return next((path[len(p):] for p in prefixes if path.startswith(p)), path)
+
+
+def _count(tally: Tally, question: dict, payload: dict, elapsed: float, root: Path, folder: Path) -> None:
     tally.seconds.append(elapsed)
+    tally.json_bytes.append(cli_json_bytes(payload, folder))
     answered = payload["status"] == "answered"
     if question["kind"] == "unanswerable":
         tally.unanswerable += 1
@@ -193,6 +218,7 @@ def _count(tally: Tally, question: dict, payload: dict, elapsed: float, root: Pa
         tally.answered_answerable += answered
         tally.correct += answered and is_correct(payload["answer"], question["answers"])
         tally.wrong_abstentions += not answered
+        tally.key_in_text += is_correct(payload["answer"], question["answers"])
     for claim in payload["claims"]:
         if not any(ch.isalnum() for ch in claim["text"]):
             tally.empty_claims += 1
@@ -242,6 +268,13 @@ def table(tallies: dict[str, dict[str, Tally]]) -> str:
         t = tallies[mode].get("all", Tally())
         answered = t.answered_answerable + t.false_answers
         rows.append(f"| {mode} | {answered} | {_pct(t.correct, answered)} | {_pct(t.false_answers, t.unanswerable)} | {_pct(t.correct, t.answerable)} |")
+    rows.append("")
+    rows.append("| mode | `answered` of answerable | key in the answer text, any status (answerable) | median `ask --json` bytes |")
+    rows.append("|---|---|---|---|")
+    for mode in MODES:
+        t = tallies[mode].get("all", Tally())
+        median_bytes = statistics.median(t.json_bytes) if t.json_bytes else 0
+        rows.append(f"| {mode} | {_pct(t.answered_answerable, t.answerable)} | {_pct(t.key_in_text, t.answerable)} | {median_bytes:.0f} B ({median_bytes / 1024:.2f} KB) |")
     projects = sorted({key[4:] for mode in MODES for key in tallies[mode] if key.startswith("set:")})
     if len(projects) > 1:
         rows.append("")
@@ -274,6 +307,12 @@ def table(tallies: dict[str, dict[str, Tally]]) -> str:
         checks.append((f"{mode}: precision of answered >= 90 %", precision, precision >= 0.90))
         checks.append((f"{mode}: unanswerable answered <= 10 %", _share(t.false_answers, t.unanswerable), _share(t.false_answers, t.unanswerable) <= 0.10))
         checks.append((f"{mode}: correct >= 55 %", _share(t.correct, t.answerable), _share(t.correct, t.answerable) >= 0.55))
+    for mode in MODES:  # issue 29: answered often enough, keys in the text, a payload an agent reads
+        t = tallies[mode].get("all", Tally())
+        checks.append((f"{mode}: answered on >= 30 % of answerable", _share(t.answered_answerable, t.answerable), _share(t.answered_answerable, t.answerable) >= 0.30))
+        checks.append((f"{mode}: key in the answer text (any status) >= 50 %", _share(t.key_in_text, t.answerable), _share(t.key_in_text, t.answerable) >= 0.50))
+        median_bytes = statistics.median(t.json_bytes) if t.json_bytes else 0.0
+        checks.append((f"{mode}: median ask --json bytes <= 2560", median_bytes, median_bytes <= 2560))
     for name, value, met in checks:
         shown = f"{100 * value:.0f} %" if "%" in name else f"{value:.3f}" if "s / ask" in name else f"{value:.0f}"
         rows.append(f"| {name} | {shown} | {'yes' if met else 'no'} |")
@@ -316,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
         "question whose status is not `answered`. False answer: a question the documents do not answer, answered. "
         "Verified citation: the quote's words stand in order within the cited lines of the cited file (of the cited page's "
         "text for a PDF). Precision of `answered`: answered questions whose answer holds every part's key, over all answered "
-        "questions (those the documents do not answer included)."
+        "questions (those the documents do not answer included). Key in the answer text, any status: answerable questions whose answer text holds every part's key, whatever the status (a partial answer's text quotes evidence too). `ask --json` bytes: the payload as the CLI prints it from a store indexed in the folder (paths relative to it), UTF-8, median over every question."
     )
     replace_section(ROOT / "docs" / "benchmarks.md", START, END, text)
     return 0

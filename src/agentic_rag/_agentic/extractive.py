@@ -186,7 +186,25 @@ class ExtractiveGroundedSynthesizer:
                 status = AnswerStatus.UNANSWERABLE
             elif status is AnswerStatus.ANSWERED:
                 status, missing = self._earned(plan, snippets, claims, missing)
+            elif missing and not assessment.conflicts:
+                # One consistent verdict: a fact the claims answer is never named missing,
+                # whatever the judge counted; when they answer every fact, the answer is
+                # answered (the earned check is the stricter reader), which the orchestrator's
+                # guard allows for this synthesizer.
+                missing = tuple(f for f in missing if not self._answered_by(f, snippets, claims))
+                if not missing:
+                    status, missing = self._earned(plan, snippets, claims, missing)
         return compose_answer(plan, assessment, claims, status, missing)
+
+    def _answered_by(self, fact: RequiredFact, snippets: Sequence[Snippet], claims: tuple[Claim, ...]) -> bool:
+        """True when some claim earns ``fact`` (:func:`~agentic_rag._answering.earned.earned_verdict`)."""
+        model = self.drafter.evidence.relevance
+        if model is None:
+            return False
+        by_id = {s.id: s for s in snippets}
+        said = [ClaimContext(snippet_title(by_id[c.citations[0].snippet_id]), c.citations[0].quote or c.text, by_id[c.citations[0].snippet_id].text)
+                for c in claims if c.citations and c.citations[0].snippet_id in by_id]
+        return earned_verdict(fact.description, said, model).status is AnswerStatus.ANSWERED
 
     def _shown(self, plan: RetrievalPlan, snippets: Sequence[Snippet], claims: tuple[Claim, ...]) -> tuple[Claim, ...]:
         """The claims the answer shows, rendered (no markup), each sentence once, padding

@@ -376,7 +376,7 @@ class _RunState:
             if self.assessment is None:
                 self.assessment = parts.fallback_judge.assess(self.question, plan, evidence, DraftAnswer(text=""))
             answer = parts.fallback_synthesizer.synthesize(self.question, plan, evidence, self.assessment)
-        answer = _enforce_invariants(answer, evidence, self.assessment, parts.fallback_synthesizer)
+        answer = _enforce_invariants(answer, evidence, self.assessment, parts.fallback_synthesizer, earned=type(synthesizer) is ExtractiveGroundedSynthesizer)
         answer = dataclasses.replace(answer, iterations=len(self.traces))
         if stop is StopReason.SUFFICIENT and answer.status is not AnswerStatus.ANSWERED:
             stop = StopReason.UNEARNED  # "sufficient" beside a lowered status would contradict it
@@ -393,10 +393,19 @@ class _RunState:
         return RunResult(self.question, plan, answer, tuple(self.traces), evidence, stop, usage)
 
 
-def _enforce_invariants(answer: GroundedAnswer, evidence: Sequence[Snippet], assessment: ContextAssessment, synthesizer: ExtractiveGroundedSynthesizer) -> GroundedAnswer:
+def _enforce_invariants(answer: GroundedAnswer, evidence: Sequence[Snippet], assessment: ContextAssessment, synthesizer: ExtractiveGroundedSynthesizer,
+                        *, earned: bool = False) -> GroundedAnswer:
     """Drop claims that do not hold and never claim more than the evidence (the shared
-    answer-status guard, with the judge's verdict through the abstention policy)."""
-    return guard_answer(answer, evidence, synthesizer.policy.verdict(assessment))
+    answer-status guard, with the judge's verdict through the abstention policy).
+
+    ``earned``: the answer comes from the deterministic synthesizer, whose ANSWERED without
+    a missing fact and beside no conflict means its claims earned every fact
+    (:func:`~agentic_rag._answering.earned.earned_verdict`); a judge that counted less is
+    then no cap (a fact a claim answers is never left missing)."""
+    verdict = synthesizer.policy.verdict(assessment)
+    if earned and verdict is AnswerStatus.PARTIAL and answer.status is AnswerStatus.ANSWERED and not answer.missing_facts and not assessment.conflicts:
+        verdict = AnswerStatus.ANSWERED
+    return guard_answer(answer, evidence, verdict)
 
 
 def _check(component: object, method: str, slot: str):

@@ -33,9 +33,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agentic_rag._contracts import AnswerStatus
-from agentic_rag._answering.assertions import asserted_text, states_fact
-from agentic_rag._text.answer_slots import SlotKind, read_fact, read_slot, slot_filler
-from agentic_rag._text.questions import is_bridge_question, split_compound
+from agentic_rag._answering.assertions import asserted_text, claim_problem, states_fact
+from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, identifiers, read_fact, read_slot, slot_filler
+from agentic_rag._text.questions import asked_clause, is_bridge_question, split_compound
+from agentic_rag._text.sentences import split_sentences
 from agentic_rag._text.relevance import RelevanceModel
 
 __all__ = ["DEFAULT_CLAIM_COVERAGE", "DEFAULT_PASSAGE_COVERAGE", "ClaimContext", "EarnedVerdict", "earned_verdict"]
@@ -50,6 +51,15 @@ DEFAULT_PASSAGE_COVERAGE = 0.8
 # The version is taken whole (a look-ahead, then a back-reference: Python's atomic group), so
 # a long dotted run followed by a digit ("1.1.1...1a1" in evidence) is not retried at every
 # shorter length, each rescanning the rest of the run; any shorter match fails the same test.
+# A placeholder of a usage line or a template: "[OPTION]", "<file>", "{name}".
+_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_ -]*\]|<[\w -]+>|\{[\w -]+\}")
+# The kind of name a question asks for, when it says: "which exception", "what option".
+_WANTS_KIND = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?(exception|error|warning|option|flag|switch)s?\b", re.IGNORECASE)
+# A command-line option or a keyword argument as written: "-k", "--check", "safe=False", "trim_blocks".
+_OPTION_LIKE = re.compile(r"^-{1,2}\w|\w=|_|\.")
+# A line of code or of a console session: indented, a prompt, or a statement.
+_CODE_LINE = re.compile(r"^(?:[ \t]{2,}(?![-*\d])|>>>|\.\.\.|\$ |\w[\w.]*\s*=[^=]|\w[\w.]*\(.*\)\s*$|[{}<]|#)")
+_PARENTHESIS = re.compile(r"\([^()]*\)")
 _DOTTED = re.compile(r"(?<![\w.])(?=(\d+(?:\.\d+)+))\1(?![\w.]*\d)")
 
 
@@ -112,17 +122,78 @@ def _answers(part: str, claim: ClaimContext, model: RelevanceModel, min_coverage
     fact = read_fact(part)
     if fact is not None and not states_fact(fact, own, bridge=bridge if is_bridge_question(part) else ""):
         return False
+    # A situation told before the question ("My program must use both libraries. What do I
+    # define ...?") is context: its names must stand in the passage, but the claim answers
+    # what is asked.
+    asked = asked_clause(part)
     context = f"{claim.heading}\n{own}"
-    if model.missing_named(part, context):
+    passage = f"{claim.heading}\n{claim.passage}"
+    if model.missing_named(asked, context) or (asked != part and model.missing_named(part, passage)):
         return False
     folded = context.casefold()
-    if any(number.casefold() not in folded for number in _DOTTED.findall(part)):
+    if any(number.casefold() not in folded for number in _DOTTED.findall(asked)):
         return False
-    if model.coverage(part, context) < min_coverage or model.coverage(part, f"{claim.heading}\n{claim.passage}") < min_passage:
+    if model.coverage(asked, context) < min_coverage or model.coverage(asked, passage) < min_passage:
         return False
-    slot = read_slot(part)
-    # A changelog entry's version stands in its heading, not in the entry.
-    return bool(slot_filler(slot, context if slot.kind is SlotKind.VERSION else own))
+    return _fills_slot(asked, claim.heading, own, model, min_coverage)
+
+
+def _fills_slot(asked: str, heading: str, own: str, model: RelevanceModel, min_coverage: float) -> bool:
+    """Some stretch of the claim (a sentence or line with the one before it, read with the
+    heading) both holds what ``asked`` asks for and is about it: a name, number or default
+    standing in a sentence on another subject ("Usage: tool [OPTION] FILE", "Django 5.2 is a
+    long-term support release" for how long support lasts) answers nothing. A filler given
+    as an example, or a placeholder (``[OPTION]``, ``<file>``), is no answer either, and a
+    question that names the kind of thing it wants (an exception, a command-line option)
+    wants a name of that kind."""
+    slot = read_slot(asked)
+    pieces = _pieces(own)
+    for index, piece in enumerate(pieces):
+        window = " ".join(pieces[max(0, index - 1):index + 1])
+        # "(e.g., both IDNA2003 and IDNA2008)" illustrates a word; the sentence still asserts.
+        if claim_problem(_PARENTHESIS.sub("", piece)) == "example":
+            continue
+        text = f"{heading}\n{window}" if slot.kind is SlotKind.VERSION else piece
+        filler = _filler(slot, asked, _PLACEHOLDER.sub(" ", text))
+        if filler and model.coverage(asked, f"{heading}\n{window}") >= min_coverage:
+            return True
+    return False
+
+
+def _pieces(text: str) -> list[str]:
+    """The claim's sentences: each paragraph's lines read as one text ("E.g.,\nif the nonce
+    is 3 octets" is one example sentence); a paragraph of code, read line by line."""
+    out: list[str] = []
+    for block in re.split(r"\n\s*\n", text):
+        lines = [line for line in block.split("\n") if line.strip()]
+        if any(_CODE_LINE.match(line) for line in lines):
+            out.extend(lines)
+        elif lines:
+            joined = " ".join(line.strip() for line in lines)
+            out.extend(s.text for s in split_sentences(joined))
+    return out or [text]
+
+
+def _filler(slot: AnswerSlot, asked: str, text: str) -> str:
+    if slot.kind is not SlotKind.NAME:
+        return slot_filler(slot, text)
+    wanted = _WANTS_KIND.search(asked)
+    kind = wanted.group(1).casefold() if wanted else ""
+    for name in identifiers(text):
+        if name in slot.names or any(name in own or own in name for own in slot.names):
+            continue
+        if kind in ("exception", "error", "warning") and not name.endswith(("error", "exception", "warning", "exit", "interrupt")):
+            continue
+        if kind in ("option", "flag", "switch") and not _OPTION_LIKE.search(_original(name, text)):
+            continue
+        return name
+    return ""
+
+
+def _original(name: str, text: str) -> str:
+    """``name`` as ``text`` writes it (identifiers are case-folded and stripped of dashes)."""
+    match = re.search(r"(?<![\w-])-{0,2}" + re.escape(name), text, re.IGNORECASE)
+    return text[match.start():match.end()] if match else name
 
 
 def _without_heading(claim: ClaimContext) -> str:

@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from agentic_rag._answering import CITATION_MARKER, grounding_problem, least_status, marked_segments
+from agentic_rag._answering import CITATION_MARKER, grounding_problem, least_status, marked_segments, removed_note
 from agentic_rag._contracts import AnswerStatus
 from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
 from agentic_rag._parallel.generator import verify_citations
@@ -66,8 +66,13 @@ def answer_verdict(query: str, answer: GeneratedAnswer, documents: Sequence[Fuse
             kept = tuple(p for p in missing if p in judged.missing)
             if kept != missing:
                 notes.append(f"answered by the claims, though no passage covered them: {'; '.join(p for p in missing if p not in kept)}")
-                missing = kept
+                # The claims' verdict then stands for every part: what they leave unearned is
+                # missing (a passage-covered part they do not answer included), never an
+                # empty list beside a partial status.
+                missing = judged.missing
                 status = before if judged.status is AnswerStatus.ANSWERED else least_status(before, AnswerStatus.PARTIAL)
+                if judged.status is not AnswerStatus.ANSWERED:
+                    notes.append(f"earned: partial: no claim holds what is asked for in {'; '.join(judged.missing)}")
         elif status is AnswerStatus.ANSWERED and callable(earned) and owns_text:
             # Passages about the topic are not yet an answer: the library's claims must
             # hold what the question asks for (a version, a default, a name...). A
@@ -84,6 +89,9 @@ def answer_verdict(query: str, answer: GeneratedAnswer, documents: Sequence[Fuse
         answer = GeneratedAnswer(f"The retrieved evidence does not answer: {reason.rstrip('?.! ')}.", (), refused=True)
     elif status is AnswerStatus.PARTIAL and missing:
         answer = dataclasses.replace(answer, text=f"{answer.text} Not found in the evidence: {'; '.join(m.rstrip('?.! ') for m in missing)}.", status=status)
+    elif status is AnswerStatus.PARTIAL and dropped:
+        # Partial only because claims were removed: the text says so (as the agentic guard's does).
+        answer = dataclasses.replace(answer, text=f"{answer.text} {removed_note(len(dropped))}", status=status)
     return answer, status, missing
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "QUESTION_WORDS",
     "anchor_entity",
     "answer_type",
+    "asked_clause",
     "content_words",
     "find_comparison",
     "fold_query",
@@ -249,6 +250,17 @@ def split_compound(question: str) -> tuple[str, ...]:
 # A sentence that tells rather than asks: it ends with a full stop or an exclamation mark.
 _TOLD = re.compile(r"(?s)^(.*?[.!])\s+(?=[A-Z])(.*\?)\s*$")
 _QUESTION_WORD = re.compile(rf"^(?:{'|'.join(QUESTION_WORDS)}|why|how)\b", re.IGNORECASE)
+
+
+def asked_clause(part: str) -> str:
+    """The sentence a question part asks, without the situation told before it ("My program
+    must use both libraries. What do I define before including idn2.h?": the second
+    sentence); the part itself when it tells nothing first, or when what it asks leans on
+    the situation for its subject ("... How do I exclude it?")."""
+    situation, asked = _situation(part.strip())
+    if not situation or _LEANS.search(asked):
+        return part.strip()
+    return asked
 
 
 def _situation(text: str) -> tuple[str, str]:
