@@ -203,7 +203,11 @@ def main() -> int:
     disguise_lines = ["| held-out variants | " + " | ".join(DISGUISES) + " |", "|---|" + "---|" * len(DISGUISES)]
     for name, with_variants in (("instructions_dev.json", True), ("instructions_held_out.json", False), ("instructions_held_out_2.json", True),
                                 ("instructions_held_out_3.json", True), ("instructions_held_out_4.json", True),
-                                ("instructions_held_out_5.json", True)):
+                                ("instructions_held_out_5.json", True), ("instructions_dev_2.json", True),
+                                ("instructions_held_out_6.json", True)):
+        if not (DATA / name).exists():
+            print(f"skipping {name}: absent", file=sys.stderr)
+            continue
         rows, detail, by_disguise = phrasing_rows(name, with_variants)
         lines += rows
         notes += detail

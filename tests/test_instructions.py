@@ -17,6 +17,7 @@ from agentic_rag._interfaces.store_service import StoreService
 from agentic_rag._parallel import FunctionGenerator, FunctionRetriever, ParallelRAGWorkflow, RAGRequest
 from agentic_rag._store import KnowledgeStore
 from agentic_rag._text.instruction_cues import cue_family
+from agentic_rag._text.instruction_scorer import scored_instruction
 from agentic_rag._text.instructions import _COMPILED, INSTRUCTION_FAMILIES, _forms, instruction_family, is_instruction_like
 from agentic_rag.llm import ScriptedLLM
 from agentic_rag.llm.components import LLMSynthesizer
@@ -77,6 +78,7 @@ class DetectorTest(unittest.TestCase):
             forms = _forms(text)
             unanchored = next((name for folded in forms for name, patterns in _COMPILED for _, _, p in patterns if p.search(folded)), "")
             unanchored = unanchored or next((cue_family(folded) for folded in forms if cue_family(folded)), "")
+            unanchored = unanchored or ("addressed-to-model" if any(scored_instruction(folded) for folded in forms) else "")
             self.assertEqual(instruction_family(text), unanchored, text)
 
     def test_the_issues_examples_and_their_disguises(self) -> None:

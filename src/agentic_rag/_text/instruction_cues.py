@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["cue_family"]
+__all__ = ["cue_family", "reader_orders"]
 
 _OVERRIDE_VERB = re.compile(
     r"\b(?:ignore|ignoring|disregard|forget|discard|drop|skip|wipe|erase|abandon|cancel|override|overrule|bypass|set\s+aside|put\s+aside|"
@@ -93,3 +93,10 @@ def _override(folded: str) -> bool:
         return False
     return any(_OVERRIDE_VERB.search(sentence) and ((_ORDERS.search(sentence) and _BEFORE.search(sentence)) or _READER_ORDERS.search(sentence))
                for sentence in _SENTENCE.split(folded))
+
+
+
+def reader_orders(folded: str) -> bool:
+    """True when ``folded`` names the reader's own rules or orders ("the rules you were given",
+    "your setup"): a feature of :mod:`agentic_rag._text.instruction_scorer`."""
+    return bool(_READER_ORDERS.search(folded))

@@ -40,7 +40,11 @@ backticks is read in every format, Markdown or not.
 
 Reworded instructions are caught by word cues met in one sentence
 (:mod:`agentic_rag._text.instruction_cues`): an override verb, what the reader was told and
-"previous" or "your"; or a model named as the one addressed, then an imperative.
+"previous" or "your"; or a model named as the one addressed, then an imperative. What no rule
+names is weighed last by a fitted scorer (:mod:`agentic_rag._text.instruction_scorer`): a
+logistic model over a sentence's words and kinds of cue words, in any language, fitted on the
+development phrasings against real documentation (its family is reported as
+``addressed-to-model``).
 
 What is deliberately not flagged: "ignore the warning", "disregard this setting if ...",
 "ignore the instructions in the old README", ``system: linux``, "SYSTEM REQUIREMENTS:",
@@ -55,6 +59,7 @@ import re
 
 from agentic_rag._text.instruction_cues import cue_family
 from agentic_rag._text.instruction_patterns import FAMILY_PATTERNS
+from agentic_rag._text.instruction_scorer import scored_instruction
 from agentic_rag._text.skeleton import hidden_tag_text, skeleton, visible_text
 from agentic_rag._text.term_weights import bounded_cache
 
@@ -207,11 +212,11 @@ def _search(folded: str) -> str:
 def _family_uncached(text: str) -> str:
     if not text.strip():
         return ""
-    for form in _forms(text):
-        family = _search(form)
-        if family:
-            return family
-    return ""
+    forms = _forms(text)
+    # The rules first, in every form (they name the family); then the fitted scorer, which
+    # weighs every word and cue of a sentence, for wordings and languages no rule covers.
+    family = next((name for name in map(_search, forms) if name), "")
+    return family or ("addressed-to-model" if any(scored_instruction(form) for form in forms) else "")
 
 
 # Units and passages are asked about again and again in one run (ranking, grounding, payloads).

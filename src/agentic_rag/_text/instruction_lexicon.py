@@ -1,0 +1,105 @@
+"""Kinds of cue words, in many languages, read from a sentence's words in one pass.
+
+:mod:`agentic_rag._text.instruction_scorer` weighs a sentence's own words, which it can only
+have learnt in the languages and wordings of its training phrasings, and these kinds, which
+carry what it learnt to words of the same kind it never saw ("ignore" taught it what
+"zignoruj" and "αγνόησε" are). Each kind is a word list: an entry is a word, a word beginning
+(ending in ``*``), a phrase of words joined by ``_`` (matched on the sentence's words in order;
+its last word may be a beginning) or a run of a script written without spaces (Chinese,
+Japanese, Korean, Thai: matched as a substring, a ``_`` standing for a space or none). An entry
+is split into words as a sentence is (apostrophes, hyphens and the vowel signs of Indic
+scripts part words), so it is written as the language is.
+
+* ``override-verb``: dropping or no longer obeying something;
+* ``orders``: a noun for what a model was told (instructions, guidance, directives, rules);
+* ``before``: placing it before ("previous", "above", "so far") or giving it to the reader;
+* ``output-verb``: telling a reader what to say or write (say, answer, reply, describe);
+* ``answer-noun``: what a model produces (an answer, a summary, a translation, a rating);
+* ``model``: naming a model, an assistant or an automated reader as such;
+* ``persona``: changing who the reader is or having it pretend ("act as", "developer mode");
+* ``every``: making a rule general (always, every, any, whatever, only);
+* ``user``: the person being served (the user, the customer, the reader);
+* ``secret``: what a model must not reveal or hand over (system prompt, password, history);
+* ``tool``: a model acting for the user (tools, forwarding, "on the user's behalf", silently);
+* ``you``: the reader addressed ("you", "your").
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentic_rag._text.instruction_words import KINDS
+
+__all__ = ["KINDS", "TOKEN", "lexicon_kinds"]
+
+# A word: letters and digits with the marks that sit on them (Indic vowel signs, Thai and
+# Hebrew marks, Arabic vowels); an identifier's underscores split it. Sentences and entries
+# are split by this one pattern.
+TOKEN = re.compile(r"(?:[^\W_]|[\u0300-\u036f\u0591-\u05c7\u064b-\u065f\u0900-\u0dff\u0e00-\u0eff])+")
+# Scripts written without spaces: an entry of them is looked for as a substring.
+_UNSPACED = ("\u0e00", "\u0eff", "\u3040", "\u30ff", "\u3400", "\u9fff", "\uac00", "\ud7af")
+# Spellings a casefolded text may hold for the same word: Romanian s and t with a cedilla as
+# well as a comma, and Turkish capital I folded to a dotted i.
+_VARIANTS = (str.maketrans("șț", "şţ"), str.maketrans("ı", "i"))
+
+
+def _unspaced(entry: str) -> bool:
+    return any(_UNSPACED[i] <= ch <= _UNSPACED[i + 1] for ch in entry for i in range(0, len(_UNSPACED), 2))
+
+
+def _forms(entry: str) -> set[str]:
+    """The entry as written and casefolded (Greek final sigma, German sharp s), and its variants."""
+    forms = {entry, entry.casefold()}
+    return forms | {form.translate(table) for form in forms for table in _VARIANTS}
+
+
+_EXACT: dict[str, set[str]] = {}
+_STEMS: dict[str, set[str]] = {}
+# A phrase by its first word: the words after it, whether its last word is a beginning, its kind.
+_PHRASES: dict[str, set[tuple[tuple[str, ...], bool, str]]] = {}
+# A run by its first character.
+_RUNS: dict[str, set[tuple[str, str]]] = {}
+for _kind, _entries in KINDS.items():
+    for _form in (form for entry in _entries.split() for form in _forms(entry)):
+        if _unspaced(_form):
+            _run = _form.rstrip("*")
+            for _joined in (_run.replace("_", " "), _run.replace("_", "")):
+                _RUNS.setdefault(_joined[0], set()).add((_joined, _kind))
+            continue
+        _parts = tuple(TOKEN.findall(_form))
+        _stem = _form.endswith("*")
+        if len(_parts) == 1:
+            (_STEMS if _stem else _EXACT).setdefault(_parts[0], set()).add(_kind)
+        elif _parts:
+            _PHRASES.setdefault(_parts[0], set()).add((_parts[1:], _stem, _kind))
+_STEM_LENGTHS = tuple(sorted({len(s) for s in _STEMS}))
+
+
+def _phrase_at(words: list[str], start: int, rest: tuple[str, ...], stem: bool) -> bool:
+    tail = words[start:start + len(rest)]
+    if len(tail) < len(rest) or tuple(tail[:-1]) != rest[:-1]:
+        return False
+    return tail[-1].startswith(rest[-1]) if stem else tail[-1] == rest[-1]
+
+
+def lexicon_kinds(words: list[str], sentence: str) -> set[str]:
+    """The kinds (``"k:override-verb"``...) whose entries stand in a sentence.
+
+    Args:
+        words: The sentence's words, casefolded, in order.
+        sentence: The casefolded sentence (for runs of scripts written without spaces).
+    """
+    found: set[str] = set()
+    for word in set(words):
+        found.update(_EXACT.get(word, ()))
+        for length in _STEM_LENGTHS:
+            if len(word) >= length:
+                found.update(_STEMS.get(word[:length], ()))
+    for n, word in enumerate(words):
+        for rest, stem, kind in _PHRASES.get(word, ()):
+            if kind not in found and _phrase_at(words, n + 1, rest, stem):
+                found.add(kind)
+    if not sentence.isascii():
+        for char in set(sentence).intersection(_RUNS):
+            found.update(kind for run, kind in _RUNS[char] if kind not in found and run in sentence)
+    return {f"k:{kind}" for kind in found}
