@@ -27,6 +27,7 @@ scripts part words), so it is written as the language is.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from agentic_rag._text.instruction_words import KINDS
 
@@ -75,6 +76,18 @@ for _kind, _entries in KINDS.items():
 _STEM_LENGTHS = tuple(sorted({len(s) for s in _STEMS}))
 
 
+@lru_cache(maxsize=65536)
+def _word_kinds(word: str) -> frozenset[str]:
+    # Words repeat across a text's sentences: each is looked up (as a word and by each
+    # beginning length) once.
+    kinds = set(_EXACT.get(word, ()))
+    for length in _STEM_LENGTHS:
+        if len(word) < length:
+            break
+        kinds.update(_STEMS.get(word[:length], ()))
+    return frozenset(kinds)
+
+
 def _phrase_at(words: list[str], start: int, rest: tuple[str, ...], stem: bool) -> bool:
     tail = words[start:start + len(rest)]
     if len(tail) < len(rest) or tuple(tail[:-1]) != rest[:-1]:
@@ -91,10 +104,7 @@ def lexicon_kinds(words: list[str], sentence: str) -> set[str]:
     """
     found: set[str] = set()
     for word in set(words):
-        found.update(_EXACT.get(word, ()))
-        for length in _STEM_LENGTHS:
-            if len(word) >= length:
-                found.update(_STEMS.get(word[:length], ()))
+        found.update(_word_kinds(word))
     for n, word in enumerate(words):
         for rest, stem, kind in _PHRASES.get(word, ()):
             if kind not in found and _phrase_at(words, n + 1, rest, stem):
