@@ -60,24 +60,28 @@ _MAX_SENTENCES = 400  # a passage is read in at most this many sentences: the co
 
 def _words(sentence: str) -> list[str]:
     """The words of a casefolded sentence, spelt-out letters joined and leetspeak read."""
-    # A casefolded Turkish capital I leaves a combining dot above that no entry is written with.
-    sentence = _SIGN_LETTER.sub(lambda m: "s" if m.group() == "$" else "a", sentence.replace("\u0307", ""))
+    if "\u0307" in sentence:
+        # A casefolded Turkish capital I leaves a combining dot above that no entry is written with.
+        sentence = sentence.replace("\u0307", "")
+    if "$" in sentence or "@" in sentence:
+        sentence = _SIGN_LETTER.sub(lambda m: "s" if m.group() == "$" else "a", sentence)
     sentence = _SPELT.sub(lambda m: m.group()[::2], sentence)
-    words = []
-    for token in TOKEN.findall(sentence):
+    words = TOKEN.findall(sentence)
+    for n, token in enumerate(words):
         if not token.isalpha() and not token.isdigit() and any(c.isalpha() for c in token):
-            token = token.translate(_LEET)
-        words.append(token)
+            words[n] = token.translate(_LEET)
     return words
 
 
-def _sentence_parts(sentence: str) -> tuple[set[str], set[str]]:
-    """The word and mark features of one casefolded sentence, and its kinds of cue words."""
+@lru_cache(maxsize=16384)
+def _sentence_parts(sentence: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The word and mark features of one casefolded sentence, and its kinds of cue words
+    (kept for the sentences read again: a warm server sees the same passages often)."""
     features: set[str] = set()
     words = _words(sentence)
     previous = ""
     for word in words:
-        if _UNSPACED.search(word):
+        if not word.isascii() and _UNSPACED.search(word):
             features.update(f"c:{word[i:i + 2]}" for i in range(max(len(word) - 1, 1)))
             previous = ""
             continue
@@ -87,11 +91,11 @@ def _sentence_parts(sentence: str) -> tuple[set[str], set[str]]:
         if previous:
             features.add(f"b:{previous} {word}")
         previous = word
-    # The first word of the sentence and of a clause after a colon: where an imperative stands
-    # ("Say ...", "Note to the bot: reply ..."), by itself and by its kind of cue word.
     # The kinds of cue word among the first four words: whom the sentence is for ("If you are
     # an AI", "Hi Bard,", "Jeder Chatbot ...") or what it makes the reader do.
     features.update(f"o:{kind[2:]}" for kind in lexicon_kinds(words[:4], " ".join(words[:4])))
+    # The first word of the sentence and of a clause after a colon: where an imperative stands
+    # ("Say ...", "Note to the bot: reply ..."), by itself and by its kind of cue word.
     firsts = ([words[0]] if words else []) + [m.group(1) for m in _COLON_CLAUSE.finditer(sentence)]
     for first in firsts:
         features.add(f"^:{first[:8]}")
@@ -109,10 +113,10 @@ def _sentence_parts(sentence: str) -> tuple[set[str], set[str]]:
     kinds = lexicon_kinds(words, sentence)
     if "k:you" in kinds and reader_orders(sentence):
         kinds.add("k:reader-orders")
-    return features, kinds
+    return frozenset(features), frozenset(kinds)
 
 
-def _pairs(kinds: set[str]) -> set[str]:
+def _pairs(kinds: frozenset[str]) -> set[str]:
     # Two or three kinds of cue met in one window weigh more than each alone ("ignore" with
     # "your"; a model, "you" and an answer: "If you are an AI model, end your summary ...").
     ordered = sorted(kinds)
