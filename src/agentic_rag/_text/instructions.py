@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import re
 
+from agentic_rag._text.encoded import decoded_text
 from agentic_rag._text.instruction_cues import cue_family
 from agentic_rag._text.instruction_patterns import FAMILY_PATTERNS
 from agentic_rag._text.instruction_scorer import scored_instruction
@@ -189,8 +190,10 @@ def _forms(text: str) -> tuple[str, ...]:
     removed, text smuggled in tag characters added as a line of its own), then its look-alike
     skeleton when that differs (Cyrillic or Greek letters inside a Latin word)."""
     visible = visible_text(text)
-    smuggled = hidden_tag_text(text)
-    visible = _INLINE_CODE.sub(_code_span, visible + ("\n" + smuggled if smuggled else "")).replace("’", "'")
+    # Text no reader sees but a model reads: smuggled in tag characters, or encoded with a
+    # request to decode it (base64, hexadecimal, ROT13, reversed).
+    hidden = "\n".join(part for part in (hidden_tag_text(text), decoded_text(visible)) if part)
+    visible = _INLINE_CODE.sub(_code_span, visible + ("\n" + hidden if hidden else "")).replace("’", "'")
     folded = visible.casefold()
     shape = skeleton(visible).casefold()
     return (folded,) if shape == folded else (folded, shape)
