@@ -97,7 +97,7 @@ def main() -> int:
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--balance", type=float, default=20.0, help="real windows weigh this many times the injections in all")
     parser.add_argument("--l2", type=float, default=1e-4)
-    parser.add_argument("--benign-weight", type=float, default=50.0)
+    parser.add_argument("--benign-weight", type=float, default=10.0)
     parser.add_argument("--man-pages", type=int, default=2500)
     parser.add_argument("--show", type=int, default=0, help="print held-out misses and the N real windows scored highest")
     parser.add_argument("--by-language", action="store_true", help="recall of held sets, English and other languages")
@@ -140,7 +140,7 @@ def main() -> int:
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     real_scores = sorted((prob(idx) for idx in real_encoded if idx), reverse=True)
-    thresholds = (0.3, THRESHOLD, 0.5, 0.7, 0.9)
+    thresholds = (0.05, 0.1, 0.2, 0.3, THRESHOLD, 0.5, 0.7)
     print("\n| threshold | real windows flagged (dev) | " + " | ".join(sets) + " |")
     for t in thresholds:
         flagged = sum(1 for s in real_scores if s >= t)
