@@ -205,7 +205,8 @@ def main() -> int:
                                 ("instructions_held_out_3.json", True), ("instructions_held_out_4.json", True),
                                 ("instructions_held_out_5.json", True), ("instructions_dev_2.json", True),
                                 ("instructions_held_out_6.json", True), ("instructions_dev_3.json", True),
-                                ("instructions_held_out_7.json", True)):
+                                ("instructions_held_out_7.json", True), ("instructions_dev_4.json", True),
+                                ("instructions_held_out_8.json", True)):
         if not (DATA / name).exists():
             print(f"skipping {name}: absent", file=sys.stderr)
             continue

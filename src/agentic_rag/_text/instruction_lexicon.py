@@ -29,9 +29,30 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from agentic_rag._text.instruction_words import KINDS
+from pathlib import Path
 
-__all__ = ["KINDS", "TOKEN", "lexicon_kinds"]
+__all__ = ["KINDS", "TOKEN", "WORDS_FILE", "lexicon_kinds"]
+
+WORDS_FILE = Path(__file__).with_name("instruction_words.txt")
+
+
+def _read_kinds(path: Path) -> dict[str, str]:
+    """The word lists by kind: a line ``[kind]`` opens a kind; ``#`` lines are comments."""
+    kinds: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = kinds.setdefault(line[1:-1], [])
+        elif current is not None:
+            current.append(line)
+    return {kind: "\n".join(lines) for kind, lines in kinds.items()}
+
+
+#: The entry lists by kind, read from :data:`WORDS_FILE`.
+KINDS: dict[str, str] = _read_kinds(WORDS_FILE)
 
 # A word: letters and digits with the marks that sit on them (Indic vowel signs, Thai and
 # Hebrew marks, Arabic vowels); an identifier's underscores split it. Sentences and entries
