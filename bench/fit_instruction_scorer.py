@@ -140,7 +140,7 @@ def main() -> int:
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     real_scores = sorted((prob(idx) for idx in real_encoded if idx), reverse=True)
-    thresholds = (0.05, 0.1, 0.2, 0.3, THRESHOLD, 0.5, 0.7)
+    thresholds = (0.05, 0.1, 0.15, 0.2, 0.3, THRESHOLD, 0.5, 0.7)
     print("\n| threshold | real windows flagged (dev) | " + " | ".join(sets) + " |")
     for t in thresholds:
         flagged = sum(1 for s in real_scores if s >= t)

@@ -41,7 +41,7 @@ WEIGHTS_FILE = Path(__file__).with_name("instruction_weights.tsv")
 #: The feature name of the model's intercept in the weights file.
 BIAS = "bias"
 #: The probability at or above which a window is flagged (see the module docstring).
-THRESHOLD = 0.2
+THRESHOLD = 0.15
 
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n")
 # Letters spelt out one by one ("i g n o r e", "I.G.N.O.R.E"); two spaces end a word.
