@@ -127,19 +127,6 @@ class ParallelClosestLinesTest(unittest.TestCase):
         self.assertIn("founded", result.answer.text)
         self.assertTrue(result.answer.text.endswith("None of these lines states what is asked."))
 
-    def test_a_partial_answer_quotes_the_first_documents_it_did_not_quote(self):
-        index = BM25Index.from_documents(DOCS)
-        model = RelevanceModel(index.analyzer, weights=TermWeights.from_index(index))
-        bm25 = BM25Retriever(index, name="bm25")
-        words = FunctionRetriever(lambda q, k: list(bm25.retrieve(q, k))[::-1], name="reversed")
-        # The generator quotes one unit; the second document is the closest to the part not found.
-        workflow = ParallelRAGWorkflow([bm25, words], generator=ExtractiveGenerator(relevance=model, max_sentences=1), answerability=RelevanceAnswerability(model))
-        result = workflow.run(RAGRequest("Who founded Acme Robotics, and what does the Initech pool cost?", top_k=3))
-        self.assertIs(result.status, AnswerStatus.PARTIAL)
-        self.assertEqual(result.answer.text, "Acme Robotics was founded in 2001 by Jane Doe [1]. The pool keeps connections open [2]. "
-                                             "Not found in the evidence: the second part of the question.")
-        self.assertEqual([c.number for c in result.answer.citations], [1, 2])
-
 
 class EvidenceNotRepeatedTest(unittest.TestCase):
     def test_focus_lines_a_claim_quotes_are_left_out(self):

@@ -15,10 +15,7 @@ from typing import Any
 from agentic_rag._answering import CITATION_MARKER, grounding_problem, least_status, marked_segments, missing_note, removed_note
 from agentic_rag._contracts import AnswerStatus
 from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
-from agentic_rag._answering.render import render_claim
-from agentic_rag._parallel.generator import _with_marker, verify_citations
-from agentic_rag._text.focus import answer_units, snippet_title
-from agentic_rag._text.relevance import RelevanceModel
+from agentic_rag._parallel.generator import verify_citations
 from agentic_rag._text.instructions import is_instruction_like
 from agentic_rag._text.questions import split_compound
 
@@ -91,13 +88,12 @@ def answer_verdict(query: str, answer: GeneratedAnswer, documents: Sequence[Fuse
     if status is AnswerStatus.UNANSWERABLE and not answer.refused and missing and answer.citations and not dropped:
         # No passage covers the question: the answer still quotes its closest lines (cited,
         # checked above), says that they do not state what is asked, and stays unanswerable.
-        answer = _with_closest(query, dataclasses.replace(_closest(answer), status=status), documents, answerability, missing)
+        answer = dataclasses.replace(_closest(answer), status=status)
         answer = dataclasses.replace(answer, text=f"{answer.text} {missing_note(split_compound(query), missing, has_claims=True)}")
     elif status is AnswerStatus.UNANSWERABLE and not answer.refused:
         reason = "; ".join(missing) if missing else "the question"
         answer = GeneratedAnswer(f"The retrieved evidence does not answer: {reason.rstrip('?.! ')}.", (), refused=True)
     elif status is AnswerStatus.PARTIAL and missing:
-        answer = _with_closest(query, answer, documents, answerability, missing)
         note = missing_note(split_compound(query), missing, has_claims=True)
         answer = dataclasses.replace(answer, text=f"{answer.text} {note}", status=status)
     elif status is AnswerStatus.PARTIAL and dropped:
@@ -123,36 +119,6 @@ def _closest(answer: GeneratedAnswer) -> GeneratedAnswer:
         parts.append(f"{claim[:-1] if end else claim}{''.join(f' [{n}]' for n in numbers)}{end}")
         kept.extend(cited)
     return dataclasses.replace(answer, text=" ".join(parts), citations=tuple(kept))
-
-
-def _with_closest(query: str, answer: GeneratedAnswer, documents: Sequence[FusedDocument], answerability: Any,
-                  missing: tuple[str, ...]) -> GeneratedAnswer:
-    """``answer`` with one more cited unit: the best unit of the first of its first
-    :data:`CLOSEST_UNITS` documents whose best unit it does not quote yet (the passages an
-    agent is shown first hold the answer in other words often enough; one unit, since every
-    byte of the payload is paid for). A unit that the earned check counts as answering a
-    missing part, or that does not hold up (grounding), is left out: it never contradicts
-    the verdict."""
-    model, earned = getattr(answerability, "model", None), getattr(answerability, "earned", None)
-    if not isinstance(model, RelevanceModel):
-        return answer
-    parts, citations = [answer.text], list(answer.citations)
-    for number, document in enumerate(documents[:CLOSEST_UNITS], start=1):
-        title = snippet_title(document.snippet) if document.snippet is not None else ""
-        for scored in answer_units(query, [(title, document.text)], model, max_units=1):
-            unit = scored.unit
-            if any(c.number == number and c.start < unit.end and unit.start < c.end for c in citations):
-                continue  # already quoted
-            citation = AnswerCitation(number, document.document_id, unit.text, unit.start, unit.end)
-            text = render_claim(f"{scored.heading}: {unit.text}" if scored.heading else unit.text) or unit.text
-            if grounding_problem(text, [unit.text], [f"{title}\n{document.text}"]):
-                continue
-            if callable(earned) and set(missing) - set(earned(query, GeneratedAnswer(f"{text} [{number}]", (citation,)), documents).missing):
-                continue  # it would answer a part the verdict says is missing
-            parts.append(_with_marker(text, number))
-            citations.append(citation)
-            return dataclasses.replace(answer, text=" ".join(parts), citations=tuple(citations))
-    return answer
 
 
 def _grounded(answer: GeneratedAnswer, documents: Sequence[FusedDocument]) -> tuple[GeneratedAnswer, list[str]]:
