@@ -226,7 +226,8 @@ def _count(tally: Tally, question: dict, payload: dict, elapsed: float, root: Pa
             tally.uncited_claims += 1
         for citation in claim["citations"]:
             tally.citations += 1
-            tally.verified += quote_at_lines(root, citation)
+            # An empty quote is the claim's own text (the payload does not repeat it).
+            tally.verified += quote_at_lines(root, {**citation, "quote": citation.get("quote") or claim["text"]})
 
 
 def _show(mode: str, question: dict, payload: dict) -> None:

@@ -101,8 +101,9 @@ class ParallelAbstainsTest(unittest.TestCase):
     def test_half_a_match_is_not_an_answer(self) -> None:
         result = self.workflow().run(RAGRequest("Who founded Microsoft?", top_k=3))
         self.assertIs(result.status, AnswerStatus.UNANSWERABLE)
-        self.assertTrue(result.answer.refused)
-        self.assertEqual(result.answer.citations, ())
+        # Its closest lines are quoted (cited), and it says they do not answer.
+        self.assertTrue(result.answer.text.endswith("None of these lines states what is asked."))
+        self.assertLessEqual(len(result.answer.citations), 2)
         self.assertTrue(result.documents, "the evidence stays in the result")
 
     def test_a_supported_question_is_answered(self) -> None:

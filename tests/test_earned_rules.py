@@ -6,8 +6,21 @@ from __future__ import annotations
 
 import unittest
 
+from agentic_rag._agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
+from agentic_rag._agentic.fact_evidence import FactEvidenceModel
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
-from agentic_rag._contracts import AnswerStatus
+from agentic_rag._contracts import (
+    AnswerabilityLabel,
+    AnswerStatus,
+    ContextAssessment,
+    Corpus,
+    RequiredFact,
+    RetrievalPlan,
+    Route,
+    Snippet,
+    SufficiencyStatus,
+)
+from agentic_rag._contracts.assessment import FactSupport
 from agentic_rag._text.questions import asked_clause
 from agentic_rag._text.relevance import RelevanceModel
 
@@ -126,3 +139,34 @@ class ParallelVerdictTest(unittest.TestCase):
         self.assertIs(status, AnswerStatus.PARTIAL)
         self.assertEqual(missing, ())
         self.assertIn("claim(s) removed", guarded.text)
+
+
+class AgenticOneVerdictTest(unittest.TestCase):
+    """A fact a claim earns is never in ``missing_facts``, whatever the judge counted."""
+
+    PASSAGE = "Software that uses both libraries must define IDN2_SKIP_LIBIDN_COMPAT before including idn2.h."
+
+    def _answer(self, second: str):
+        relevance = RelevanceModel()
+        synthesizer = ExtractiveGroundedSynthesizer(ExtractiveDrafter(evidence_model=FactEvidenceModel(relevance.analyzer, relevance=relevance)))
+        first = RequiredFact(id="f1", description="Which macro must software that uses both libraries define?")
+        other = RequiredFact(id="f2", description=second)
+        plan = RetrievalPlan(question=f"{first.description} {second}", facts=(first, other),
+                             routes=(Route(fact_id="f1", corpus_ids=("docs",)), Route(fact_id="f2", corpus_ids=("docs",))), corpora=(Corpus(id="docs"),))
+        snippet = Snippet(id="s1", corpus_id="docs", document_id="d1", text=self.PASSAGE, score=1.0, metadata={"title": "Compatibility"})
+        # The judge found the passage for the first fact only.
+        assessment = ContextAssessment(status=SufficiencyStatus.INSUFFICIENT, sufficiency_score=0.5, covered_fact_ids=("f1",), missing_fact_ids=("f2",),
+                                       label=AnswerabilityLabel.USEFUL_BUT_INCOMPLETE,
+                                       support=(FactSupport("f1", ("s1",), 1.0), FactSupport("f2", ("s1",), 0.5)))
+        return synthesizer.synthesize(plan.question, plan, [snippet], assessment)
+
+    def test_a_fact_another_facts_claim_earns_is_not_missing(self):
+        answer = self._answer("What do I define before including idn2.h?")
+        self.assertEqual([f.id for f in answer.missing_facts], [])
+        self.assertIs(answer.status, AnswerStatus.ANSWERED)
+        self.assertNotIn("Not found", answer.text)
+
+    def test_a_fact_no_claim_earns_stays_missing(self):
+        answer = self._answer("Which version of libidn2 added the macro?")
+        self.assertEqual([f.id for f in answer.missing_facts], ["f2"])
+        self.assertIs(answer.status, AnswerStatus.PARTIAL)

@@ -169,10 +169,13 @@ class IndexSearchAskTest(CliTestCase):
         payload = json.loads(out)
         self.assertEqual(payload["status"], "answered")
         self.assertIn("Lyon", payload["answer"])
-        citation = payload["claims"][-1]["citations"][0]
+        claim = payload["claims"][-1]
+        citation = claim["citations"][0]
         self.assertEqual(citation["path"], "notes/people/jane.md")
         self.assertEqual((citation["start_line"], citation["end_line"]), (3, 3))
-        self.assertIn("born in Lyon", citation["quote"])
+        # The quote is the claim's text, so the payload does not repeat it.
+        self.assertEqual(citation["quote"], "")
+        self.assertIn("born in Lyon", claim["text"])
         for key in ("missing_facts", "iterations", "stop_reason"):
             self.assertIn(key, payload)
         self.assertEqual(json.loads(trace.read_text(encoding="utf-8"))["question"], "Where was the founder of Acme Robotics born?")

@@ -14,6 +14,7 @@ from agentic_rag._errors import InvalidInputError
 from agentic_rag._interfaces.cli import main
 from agentic_rag._interfaces.evidence_payload import WEAK_RELEVANCE, evidence_payload
 from agentic_rag._interfaces.html_report import render_run_report
+from agentic_rag._interfaces.payloads import _unquoted_focus
 from agentic_rag._interfaces.store_service import StoreService
 from agentic_rag._store import KnowledgeStore
 from cli_support import run_cli
@@ -131,7 +132,9 @@ class AskEvidenceTest(EvidenceTestCase):
         self.assertEqual(code, 0, err)
         self.assertIn("Evidence (best first):", out)
         self.assertIn("notes/companies/acme.md:5-5  relevance", out)  # where the focus lines are
-        self.assertIn("    5: It builds warehouse robots.", out)
+        # The closest line is quoted as a claim, so the evidence does not print it twice.
+        self.assertIn("[1] It builds warehouse robots.  (notes/companies/acme.md:5-5)", out)
+        self.assertIn("    (its focus lines are quoted above)", out)
         page = report.read_text(encoding="utf-8")
         self.assertIn('id="evidence"', page)
         self.assertEqual(page.count('class="evidence-item"'), len(self.ask_json("Which robots does Initech build?")["evidence"]))
@@ -140,7 +143,8 @@ class AskEvidenceTest(EvidenceTestCase):
     def test_service_payload_and_validation(self):
         service = StoreService(KnowledgeStore(self.store, base=self.dir))
         outcome = service.ask("When was Acme Robotics founded?")
-        self.assertEqual(outcome.payload["evidence"], evidence_payload(outcome.result, self.dir, model=service.relevance_model()))
+        # The evidence, without the focus lines the claims already quote.
+        self.assertEqual(outcome.payload["evidence"], _unquoted_focus(evidence_payload(outcome.result, self.dir, model=service.relevance_model()), outcome.payload["claims"]))
         for bad in (-1, 2.0, True, "3"):
             with self.subTest(bad=bad), self.assertRaises(InvalidInputError) as caught:
                 service.ask("When was Acme Robotics founded?", evidence=bad)

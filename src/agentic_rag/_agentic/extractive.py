@@ -31,7 +31,16 @@ from agentic_rag._text.focus import answer_units, snippet_title
 from agentic_rag._text.instructions import inside_instruction
 from agentic_rag._text.sentences import split_sentences
 
-__all__ = ["ExtractiveDrafter", "ExtractiveGroundedSynthesizer"]
+__all__ = ["CLOSEST_PASSAGES", "CLOSEST_UNITS", "ExtractiveDrafter", "ExtractiveGroundedSynthesizer"]
+
+CLOSEST_UNITS = 2
+"""For a fact the judge found no passage for, a partial or unanswerable answer quotes this many
+best units of the evidence, and the best unit of each of its :data:`CLOSEST_PASSAGES` first
+passages: the closest lines hold the answer in other words often enough to be worth showing
+(a reader checks them; the status is the earned check's)."""
+CLOSEST_PASSAGES = 3
+"""How many of a missing fact's first passages have their best unit quoted (see
+:data:`CLOSEST_UNITS`; measured on the development questions)."""
 
 
 class ExtractiveDrafter:
@@ -172,15 +181,21 @@ class ExtractiveGroundedSynthesizer:
         evidence = self.drafter.evidence.assess(plan, snippets)
         missing = tuple(plan.fact(f) for f in assessment.missing_fact_ids)
         claims: tuple[Claim, ...] = ()
+        if status is AnswerStatus.UNANSWERABLE and missing and not assessment.conflicts:
+            # Nothing covered: the answer still quotes the closest lines (cited), and stays
+            # unanswerable whatever they say.
+            return compose_answer(plan, assessment, self._shown(plan, snippets, _unique(self._closest(snippets, missing, assessment))), status, missing)
         if status is not AnswerStatus.UNANSWERABLE:
             covered = set(assessment.covered_fact_ids)
             claims = self.drafter.claims(plan, snippets, [e for e in evidence if e.fact_id in covered])
             claims += self._conflict_claims(plan, snippets, assessment)
-            # A conflict side may quote the sentence a covered fact already quotes: keep the first.
-            unique: dict[tuple[str, int, int], Claim] = {}
-            for claim in claims:
-                unique.setdefault((claim.citations[0].snippet_id, claim.citations[0].start, claim.citations[0].end), claim)
-            claims = self._shown(plan, snippets, tuple(unique.values()))
+            if status is AnswerStatus.PARTIAL and missing and not assessment.conflicts:
+                # A part the judge found no passage for: the closest lines, read by the same
+                # earned check as every claim below (they may answer it in other words).
+                claims += self._closest(snippets, missing, assessment)
+            # A conflict side or a closest line may quote the sentence a covered fact already
+            # quotes: keep the first.
+            claims = self._shown(plan, snippets, _unique(claims))
             if not claims:
                 # Nothing quotable: a partial answer with no claim would claim nothing at all.
                 status = AnswerStatus.UNANSWERABLE
@@ -195,6 +210,27 @@ class ExtractiveGroundedSynthesizer:
                 if not missing:
                     status, missing = self._earned(plan, snippets, claims, missing)
         return compose_answer(plan, assessment, claims, status, missing)
+
+    def _closest(self, snippets: Sequence[Snippet], missing: Sequence[RequiredFact], assessment: ContextAssessment) -> tuple[Claim, ...]:
+        """For each missing fact, as cited claims: its :data:`CLOSEST_UNITS` best focus units in
+        the evidence (:meth:`ExtractiveDrafter.relevant_claims`), and the best unit of each of
+        its :data:`CLOSEST_PASSAGES` first passages (those the judge found best for it, then the
+        rest best first: the evidence an agent is shown first), each span once.
+
+        A unit the earned check would count as answering a missing fact is left out: the
+        judge found no passage covering that fact, and a line shown beside "not found" must
+        not contradict the verdict, nor raise it on lines no passage check backs (measured on
+        the development questions: counting them answered more, and more wrongly)."""
+        by_id = {s.id: s for s in snippets}
+        support = {item.fact_id: item.snippet_ids for item in assessment.support}
+        out: list[Claim] = []
+        for fact in missing:
+            first = [i for i in dict.fromkeys([*support.get(fact.id, ()), *by_id]) if i in by_id][:CLOSEST_PASSAGES]
+            found = list(self.drafter.relevant_claims(fact.description, snippets, fact.id)[:CLOSEST_UNITS])
+            for snippet_id in first:
+                found.extend(self.drafter.relevant_claims(fact.description, [by_id[snippet_id]], fact.id)[:1])
+            out.extend(c for c in found if not any(self._answered_by(other, snippets, (c,)) for other in missing))
+        return _unique(out)
 
     def _answered_by(self, fact: RequiredFact, snippets: Sequence[Snippet], claims: tuple[Claim, ...]) -> bool:
         """True when some claim earns ``fact`` (:func:`~agentic_rag._answering.earned.earned_verdict`)."""
@@ -253,7 +289,10 @@ class ExtractiveGroundedSynthesizer:
                 chain = own + said(set(fact.depends_on))
                 # The hop and the hops it leans on, read as one claim.
                 own = [ClaimContext("\n".join(c.heading for c in chain), "\n".join(c.text for c in chain), "\n".join(c.passage for c in chain))] if own else []
-            if earned_verdict(fact.description, own, model).status is not AnswerStatus.ANSWERED:
+            if earned_verdict(fact.description, own, model).status is AnswerStatus.ANSWERED:
+                continue
+            # One consistent verdict: a fact another fact's claim earns is not missing either.
+            if not self._answered_by(fact, snippets, claims):
                 unearned.append(fact)
         if not unearned:
             return AnswerStatus.ANSWERED, missing
@@ -269,6 +308,14 @@ class ExtractiveGroundedSynthesizer:
                 if claim is not None:
                     out.append(claim)
         return tuple(out)
+
+
+def _unique(claims: Sequence[Claim]) -> tuple[Claim, ...]:
+    """``claims`` with each quoted span once (the first claim quoting it kept)."""
+    unique: dict[tuple[str, int, int], Claim] = {}
+    for claim in claims:
+        unique.setdefault((claim.citations[0].snippet_id, claim.citations[0].start, claim.citations[0].end), claim)
+    return tuple(unique.values())
 
 
 def _cut_claim(claim: Claim, text: str) -> Claim:

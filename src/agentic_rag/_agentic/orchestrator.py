@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from agentic_rag._agentic.chains import ChainRanker
 from agentic_rag._agentic.config import OrchestratorConfig
+from agentic_rag._agentic.evidence_pool import EvidencePool
 from agentic_rag._agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
 from agentic_rag._agentic.fact_evidence import FactEvidenceModel
 from agentic_rag._agentic.judge import AutoraterStyleSufficiencyJudge
@@ -174,10 +175,7 @@ class _RunState:
     def __init__(self, components: _Components, config: OrchestratorConfig, question: str, corpora: tuple[Corpus, ...], budget: RunBudget) -> None:
         self.components, self.config = components, config
         self.question, self.corpora, self.budget = question, corpora, budget
-        self.snippets: dict[tuple[str, str, int, int], Snippet] = {}
-        # Reciprocal ranks (k = 60, ranks from 1) of each snippet in every subquery that found
-        # it, for the final evidence order.
-        self.rank_credit: dict[tuple[str, str, int, int], list[float]] = {}
+        self.pool = EvidencePool(config.max_snippets)
         self.issued: set[tuple[str, tuple[str, ...]]] = set()
         self.traces: list[IterationTrace] = []
         self.subquery_count = 0
@@ -258,20 +256,9 @@ class _RunState:
             if found is None:  # still running at the deadline: abandoned
                 self.deadline_hit = True
                 break
-            for rank, hit in enumerate(found, start=1):
-                stamped = dataclasses.replace(hit, query_id=sq.id, fact_id=sq.fact_id, lineage=())
-                key = stamped.key
-                if key in self.snippets or len(self.snippets) < self.config.max_snippets:
-                    self.rank_credit.setdefault(key, []).append(1.0 / (60 + rank))
-                if key in self.snippets:
-                    old = self.snippets[key]
-                    lineage = tuple(dict.fromkeys(old.lineage + stamped.lineage))
-                    self.snippets[key] = dataclasses.replace(old, score=max(old.score, stamped.score), lineage=lineage)
-                elif len(self.snippets) >= self.config.max_snippets:
-                    truncated = True
-                else:
-                    self.snippets[key] = stamped
-                    new.append(stamped)
+            added, full = self.pool.add(sq, found)
+            new.extend(added)
+            truncated = truncated or full
         return new, truncated
 
     def _call_retriever(self, sq: Subquery) -> Sequence[Snippet] | None:
@@ -331,17 +318,8 @@ class _RunState:
         return frozenset(lacking)
 
     def _ranked(self) -> list[Snippet]:
-        """The evidence best first: by best reciprocal rank in any subquery, then by the sum
-        over subqueries, then by first-seen order.
-
-        The best rank, not the sum, leads: follow-up queries share words, so a sum would
-        reward generic passages every query brushes against over the one passage a single
-        targeted query found first. Drafters and judges get the evidence in this order.
-        """
-        seen = list(self.snippets)
-        credit = {key: (max(values), sum(values)) for key, values in self.rank_credit.items()}
-        order = sorted(range(len(seen)), key=lambda i: (-credit.get(seen[i], (0.0, 0.0))[0], -credit.get(seen[i], (0.0, 0.0))[1], i))
-        return [self.snippets[seen[i]] for i in order]
+        """The evidence best first (:meth:`EvidencePool.ranked`)."""
+        return self.pool.ranked()
 
     def _final_order(self, answer: GroundedAnswer, plan: RetrievalPlan) -> tuple[Snippet, ...]:
         """The final evidence: snippets the answer cites (in claim order), then those the last

@@ -12,6 +12,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "compose_answer",
         "compose_text",
         "marked_segments",
+        "missing_note",
         "outcome_notes",
         "removed_note",
     ),

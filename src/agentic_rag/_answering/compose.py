@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 from agentic_rag._contracts import AnswerStatus, Claim, ConflictEvidence, ContextAssessment, GroundedAnswer, RequiredFact, RetrievalPlan
 
-__all__ = ["CITATION_MARKER", "compose_answer", "compose_text", "marked_segments", "outcome_notes", "removed_note"]
+__all__ = ["CITATION_MARKER", "compose_answer", "compose_text", "marked_segments", "missing_note", "outcome_notes", "removed_note"]
 
 #: A citation marker ``[n]`` of an answer that cites documents by number: after white space and
 #: before white space, closing punctuation or the end, so ``x[0]`` or ``parts[1].lower()`` in
@@ -58,11 +58,45 @@ def outcome_notes(plan: RetrievalPlan, conflicts: Sequence[ConflictEvidence], mi
         sides = " versus ".join(g.value for g in conflict.groups)
         notes.append(f"The sources disagree on {plan.fact(conflict.fact_id).description.rstrip('?.! ')}: {sides}.")
     if missing:
-        lead = "Not found in the evidence" if has_claims else "The evidence is insufficient to answer; not found"
-        notes.append(f"{lead}: {'; '.join(f.description.rstrip('?.! ') for f in missing)}.")
+        notes.append(missing_note([f.description for f in plan.facts], [f.description for f in missing], has_claims=has_claims))
     elif status is AnswerStatus.UNANSWERABLE:
         notes.append("The evidence is insufficient to answer this question.")
     return notes
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth")
+
+
+def missing_note(parts: Sequence[str], missing: Sequence[str], *, has_claims: bool) -> str:
+    """The sentence saying what an answer could not find, brief: the answer's
+    ``missing_facts`` already name each part in full, so the text does not repeat them.
+
+    Args:
+        parts: The question's parts (a plan's fact descriptions), in question order.
+        missing: The parts not found (each one of ``parts``, or a description of its own).
+        has_claims: Whether the answer quotes anything (its claims are then the closest
+            lines, not an answer, for a part not found).
+
+    Returns:
+        For a question none of whose parts was found, that its quoted lines do not state
+        what is asked (or, with nothing quoted, that the evidence is insufficient); else the
+        missing parts by their place in the question ("the second part"); ``""`` when
+        nothing is missing.
+    """
+    if not missing:
+        return ""
+    if all(part in missing for part in parts):
+        return "None of these lines states what is asked." if has_claims else "The evidence is insufficient to answer this question."
+    places = [_ORDINALS[n] if n < len(_ORDINALS) else f"{n + 1}th" for n, part in enumerate(parts) if part in missing]
+    named = [m.rstrip("?.! ") for m in missing if m not in parts]  # not one of the parts: named in full
+    lead = "Not found in the evidence" if has_claims else "The evidence is insufficient to answer; not found"
+    placed = [f"the {_joined(places)} part{'s' if len(places) > 1 else ''} of the question"] if places else []
+    return f"{lead}: {'; '.join(placed + named)}."
+
+
+def _joined(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def removed_note(count: int) -> str:

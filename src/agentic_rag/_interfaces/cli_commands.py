@@ -190,7 +190,8 @@ def _print_answer(payload: dict[str, Any]) -> None:
         for item in payload["evidence"]:
             facts = f"  supports {', '.join(item['fact_ids'])}" if item["fact_ids"] else ""
             print(f"  - {_passage_header(item)}{facts}")
-            print(_indented(item["focus_text"], "    "))
+            # Empty when the claims above quote every focus line (the payload says each once).
+            print(_indented(item["focus_text"] or "(its focus lines are quoted above)", "    "))
 
 
 def cmd_ask(args: argparse.Namespace) -> int:

@@ -187,7 +187,8 @@ _PASSAGE = {
     "corpus": {"type": "string"},
     "focus_start_line": {"type": "integer", "minimum": 1, "description": "First of the passage's focus lines (the few lines that answer best)."},
     "focus_end_line": {"type": "integer", "minimum": 1, "description": "Last of the focus lines (inclusive)."},
-    "focus_text": {"type": "string", "description": "The focus lines, each after its line number (\"12: ...\"); long lines trimmed with \u2026."},
+    "focus_text": {"type": "string", "description": "The focus lines, each after its line number (\"12: ...\"); long lines trimmed with \u2026. In ask's evidence, "
+                   "lines a claim quotes are left out (empty when the claims quote them all)."},
     "relevance": {
         "type": "number",
         "minimum": 0,
@@ -266,7 +267,7 @@ ASK_OUTPUT_SCHEMA: dict[str, Any] = {
                         "type": "array",
                         "items": {
                             "type": "object",
-                            "properties": {**_LOCATION, "quote": {"type": "string", "description": "The exact quoted text."}},
+                            "properties": {**_LOCATION, "quote": {"type": "string", "description": "The exact quoted text; empty when it is the claim's text (white space aside)."}},
                             "required": ["path", "start_line", "end_line", "quote"],
                         },
                     },
@@ -375,7 +376,8 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
         McpTool(
             "ask",
             "Answer a question with citations",
-            "Answer a question from the indexed documents. Every claim cites file:lines with the exact quote. status is a "
+            "Answer a question from the indexed documents. Every claim cites file:lines with the exact quote (empty when it is "
+            "the claim's own text). status is a "
             "deterministic judge's verdict: answered, partial (missing_facts says what is missing) or unanswerable; never present "
             "a partial answer as complete. evidence lists the passages the verdict was reached on, best first, with their focus "
             "lines and relevance: read them before reporting that the documents do not answer.",

@@ -9,6 +9,7 @@ the ranked ``evidence`` and every hit its focus lines and relevance (see
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +38,10 @@ def ask_payload(result: RunResult | RAGResult, root: Path | None = None, *, evid
 
     Returns:
         ``{status, answer, claims: [{text, citations: [{path, start_line, end_line, quote}]}],
-        missing_facts, iterations, stop_reason, evidence}``; ``evidence`` as
+        missing_facts, iterations, stop_reason, evidence}``: a citation's ``quote`` is ``""``
+        when it is the claim's text (white space aside); ``evidence`` as
         :func:`~agentic_rag._interfaces.evidence_payload.evidence_payload` gives it, whatever
-        the status. A parallel run is one pass: ``iterations`` is 1, ``stop_reason``
+        the status, without the focus lines a claim quotes. A parallel run is one pass: ``iterations`` is 1, ``stop_reason``
         ``single_pass`` (``refused`` when the generator declined).
 
     Raises:
@@ -47,15 +49,41 @@ def ask_payload(result: RunResult | RAGResult, root: Path | None = None, *, evid
             int >= 0.
     """
     payload = _answer_payload(result, root)
-    payload["evidence"] = evidence_payload(result, root, limit=evidence, model=model, full_text=full_text)
+    payload["evidence"] = _unquoted_focus(evidence_payload(result, root, limit=evidence, model=model, full_text=full_text), payload["claims"])
     return payload
+
+
+# A focus line after its source line number ("147: SESSION_COOKIE_NAME").
+_NUMBERED = re.compile(r"^(\d+): (.*)$", re.DOTALL)
+
+
+def _unquoted_focus(evidence: list[dict[str, Any]], claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``evidence`` whose ``focus_text`` leaves out the lines a claim already quotes (a line
+    of the cited file, page or cell, within the citation's lines, whose words the claim
+    holds): an agent reads them once, in the claims."""
+    cited = [(c["path"], c.get("page"), c.get("cell"), c["start_line"], c["end_line"], " ".join(f"{claim['text']} {c.get('quote', '')}".split()))
+             for claim in claims for c in claim["citations"]]
+    for item in evidence:
+        spans = [(start, end, said) for path, page, cell, start, end, said in cited
+                 if path == item["path"] and page == item.get("page") and cell == item.get("cell")]
+        if not spans or not item.get("focus_text"):
+            continue
+        kept = []
+        for line in item["focus_text"].split("\n"):
+            numbered = _NUMBERED.match(line)
+            words = " ".join(numbered.group(2).split()) if numbered else ""
+            if numbered and words and any(start <= int(numbered.group(1)) <= end and words in said for start, end, said in spans):
+                continue
+            kept.append(line)
+        item["focus_text"] = "\n".join(kept)
+    return evidence
 
 
 def _answer_payload(result: RunResult | RAGResult, root: Path | None) -> dict[str, Any]:
     if isinstance(result, RunResult):
         snippets = {s.id: s for s in result.snippets}
         claims = [
-            {"text": claim.text, "citations": [_citation(snippets[c.snippet_id], c.quote, root) for c in claim.citations if c.snippet_id in snippets]}
+            {"text": claim.text, "citations": [_citation(snippets[c.snippet_id], c.quote, root, claim.text) for c in claim.citations if c.snippet_id in snippets]}
             for claim in result.answer.claims
         ]
         return {
@@ -86,10 +114,11 @@ def _parallel_payload(result: RAGResult, root: Path | None) -> dict[str, Any]:
                 pending.remove(match)
                 cited.append(match)
         if cited and any(ch.isalnum() for ch in text):
-            claims.append({"text": text, "citations": [_citation(snippets[c.document_id], c.quote, root) for c in cited if c.document_id in snippets]})
+            claims.append({"text": text, "citations": [_citation(snippets[c.document_id], c.quote, root, text) for c in cited if c.document_id in snippets]})
     for leftover in pending:
         if leftover.document_id in snippets:
-            claims.append({"text": " ".join(leftover.quote.split()), "citations": [_citation(snippets[leftover.document_id], leftover.quote, root)]})
+            text = " ".join(leftover.quote.split())
+            claims.append({"text": text, "citations": [_citation(snippets[leftover.document_id], leftover.quote, root, text)]})
     status = "unanswerable" if answer.refused or not claims else result.status.value
     return {
         "status": status,
@@ -101,5 +130,9 @@ def _parallel_payload(result: RAGResult, root: Path | None) -> dict[str, Any]:
     }
 
 
-def _citation(snippet: Snippet, quote: str, root: Path | None) -> dict[str, Any]:
-    return {**citation_location(snippet, quote, root), "quote": quote}  # with page or cell for a PDF or notebook
+def _citation(snippet: Snippet, quote: str, root: Path | None, claim_text: str) -> dict[str, Any]:
+    """A citation as JSON: where the quote stands (with page or cell for a PDF or notebook)
+    and the quote, ``""`` when it is the claim's own text (white space aside): an agent pays
+    for every byte, and the claim already says it."""
+    shown = "" if " ".join(quote.split()) == " ".join(claim_text.split()) else quote
+    return {**citation_location(snippet, quote, root), "quote": shown}

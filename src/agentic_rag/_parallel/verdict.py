@@ -12,11 +12,12 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from agentic_rag._answering import CITATION_MARKER, grounding_problem, least_status, marked_segments, removed_note
+from agentic_rag._answering import CITATION_MARKER, grounding_problem, least_status, marked_segments, missing_note, removed_note
 from agentic_rag._contracts import AnswerStatus
 from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
 from agentic_rag._parallel.generator import verify_citations
 from agentic_rag._text.instructions import is_instruction_like
+from agentic_rag._text.questions import split_compound
 
 __all__ = ["answer_verdict"]
 
@@ -84,15 +85,40 @@ def answer_verdict(query: str, answer: GeneratedAnswer, documents: Sequence[Fuse
                 status, missing = AnswerStatus.PARTIAL, judged.missing
     if not owns_text:
         return answer, status, missing
-    if status is AnswerStatus.UNANSWERABLE and not answer.refused:
+    if status is AnswerStatus.UNANSWERABLE and not answer.refused and missing and answer.citations and not dropped:
+        # No passage covers the question: the answer still quotes its closest lines (cited,
+        # checked above), says that they do not state what is asked, and stays unanswerable.
+        answer = dataclasses.replace(_closest(answer), status=status)
+        answer = dataclasses.replace(answer, text=f"{answer.text} {missing_note(split_compound(query), missing, has_claims=True)}")
+    elif status is AnswerStatus.UNANSWERABLE and not answer.refused:
         reason = "; ".join(missing) if missing else "the question"
         answer = GeneratedAnswer(f"The retrieved evidence does not answer: {reason.rstrip('?.! ')}.", (), refused=True)
     elif status is AnswerStatus.PARTIAL and missing:
-        answer = dataclasses.replace(answer, text=f"{answer.text} Not found in the evidence: {'; '.join(m.rstrip('?.! ') for m in missing)}.", status=status)
+        note = missing_note(split_compound(query), missing, has_claims=True)
+        answer = dataclasses.replace(answer, text=f"{answer.text} {note}", status=status)
     elif status is AnswerStatus.PARTIAL and dropped:
         # Partial only because claims were removed: the text says so (as the agentic guard's does).
         answer = dataclasses.replace(answer, text=f"{answer.text} {removed_note(len(dropped))}", status=status)
     return answer, status, missing
+
+
+CLOSEST_UNITS = 2
+"""Most cited units an unanswerable answer keeps: its closest lines, not an answer."""
+
+
+def _closest(answer: GeneratedAnswer) -> GeneratedAnswer:
+    """``answer`` cut to its first :data:`CLOSEST_UNITS` cited units (and their citations)."""
+    segments = marked_segments(answer.text)[:CLOSEST_UNITS]
+    pending = list(answer.citations)
+    parts, kept = [], []
+    for claim, numbers in segments:
+        cited = [c for c in (next((p for p in pending if p.number == n), None) for n in numbers) if c is not None]
+        for citation in cited:
+            pending.remove(citation)
+        end = claim[-1] if claim and claim[-1] in ".!?" and "\n" not in claim else ""
+        parts.append(f"{claim[:-1] if end else claim}{''.join(f' [{n}]' for n in numbers)}{end}")
+        kept.extend(cited)
+    return dataclasses.replace(answer, text=" ".join(parts), citations=tuple(kept))
 
 
 def _grounded(answer: GeneratedAnswer, documents: Sequence[FusedDocument]) -> tuple[GeneratedAnswer, list[str]]:
