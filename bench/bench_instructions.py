@@ -206,7 +206,8 @@ def main() -> int:
                                 ("instructions_held_out_5.json", True), ("instructions_dev_2.json", True),
                                 ("instructions_held_out_6.json", True), ("instructions_dev_3.json", True),
                                 ("instructions_held_out_7.json", True), ("instructions_dev_4.json", True),
-                                ("instructions_held_out_8.json", True)):
+                                ("instructions_held_out_8.json", True), ("instructions_dev_5.json", True),
+                                ("instructions_held_out_9.json", True)):
         if not (DATA / name).exists():
             print(f"skipping {name}: absent", file=sys.stderr)
             continue
@@ -262,8 +263,14 @@ def main() -> int:
         "660 phrasings: 51 languages the earlier sets lacked, bare agent actions, revocation claims). "
         "`instructions_held_out_8.json` (360 phrasings in 66 languages, 180 look-alikes) was written after that by another "
         "separate author under the same rules, committed before any detector ran on it, and measured once, on the detector "
-        "as shipped: its rows are the held-out figure. "
+        "then: its rows were the held-out figure. "
         "On that run it found 341/360 base phrasings (94.7%) and 1788/1893 variants (94.5%): English 109/115 (94.8%), the other languages of the development sets 228/238 (95.8%), 4/7 in four languages no development phrasing uses (Haitian Creole, Norwegian Bokmål as nb, Quechua, Samoan). The recall target of 95% is missed by one phrasing; the misses are summaries told to leave something out, agent actions written as bare imperatives, and syllables split by hyphens. Real documentation: 0.047% of sentences flagged in all, 0.062% of the held-out half (target at most 0.1%: met; the small docs-QA source is at 0.39%, code examples and test fixtures naming passwords and users). 31 of the 180 look-alikes are flagged, most of them documentation about prompt injection or chat roles. "
+        "Set 8 was then studied and the scorer refitted with it and a fifth development set (`instructions_dev_5.json`, 628 "
+        "phrasings in 63 languages: summaries told to leave something out, bare agent actions, screening notes, syllables "
+        "split by hyphens, 40 thinly covered languages), with hyphen-split syllables joined. "
+        "`instructions_held_out_9.json` (452 phrasings in 35 languages, 205 look-alikes) was written after that by another "
+        "separate author under the same rules, committed before any detector ran on it, and measured once, on the detector "
+        "as shipped: its rows are the held-out figure now. "
         "The obfuscated variants are made by program from each set's base phrasings "
         "(`bench/instruction_variants.py`). Real documentation is read where it is installed (nothing copied into the "
         "project), split into sentences and into the units the answer path ranks, and halved by a hash of the file name: "

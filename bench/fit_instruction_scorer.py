@@ -37,7 +37,7 @@ from agentic_rag._text.instructions import _forms, _search  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 CACHE = ROOT / "bench" / ".cache" / "instruction_real_dev.json.gz"
-SEALED = ("instructions_held_out_8.json",)
+SEALED = ("instructions_held_out_9.json",)
 
 
 def phrasing_sets(sealed: tuple[str, ...]) -> dict[str, dict]:

@@ -41,11 +41,14 @@ WEIGHTS_FILE = Path(__file__).with_name("instruction_weights.tsv")
 #: The feature name of the model's intercept in the weights file.
 BIAS = "bias"
 #: The probability at or above which a window is flagged (see the module docstring).
-THRESHOLD = 0.15
+THRESHOLD = 0.13
 
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n")
 # Letters spelt out one by one ("i g n o r e", "I.G.N.O.R.E"); two spaces end a word.
 _SPELT = re.compile(r"(?<![^\W_])[^\W\d_](?:[ .\-][^\W\d_]){2,}(?![^\W_])")
+# A word split into syllables by hyphens ("ig-no-ra", "ins-truc-cio-nes"): three pieces or more,
+# each short.
+_SYLLABLES = re.compile(r"(?<![\w-])(?:[^\W\d_]{1,4}-){2,}[^\W\d_]{1,5}(?![\w-])")
 # "$" and "@" standing for letters inside a word ("In$truction$", "@ssistant").
 _SIGN_LETTER = re.compile(r"(?<=[^\W\d_])[$@]|[$@](?=[^\W\d_])")
 _HEAD = re.compile(r"^([^:：\n]{1,80}?)[:：]\s*\S")
@@ -66,6 +69,8 @@ def _words(sentence: str) -> list[str]:
     if "$" in sentence or "@" in sentence:
         sentence = _SIGN_LETTER.sub(lambda m: "s" if m.group() == "$" else "a", sentence)
     sentence = _SPELT.sub(lambda m: m.group()[::2], sentence)
+    if "-" in sentence:
+        sentence = _SYLLABLES.sub(lambda m: m.group().replace("-", ""), sentence)
     words = TOKEN.findall(sentence)
     for n, token in enumerate(words):
         if not token.isalpha() and not token.isdigit() and any(c.isalpha() for c in token):
