@@ -32,11 +32,11 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from bench_instructions import collect  # noqa: E402 - the sibling module in bench/
 
-from agentic_rag._text.instruction_scorer import BIAS, THRESHOLD, WEIGHTS_FILE, _windows, window_features  # noqa: E402
+from agentic_rag._text.instruction_scorer import BIAS, THRESHOLD, WEIGHTS_FILE, window_feature_sets, window_features  # noqa: E402
 from agentic_rag._text.instructions import _forms, _search  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
-CACHE = ROOT / "bench" / ".cache" / "instruction_real_dev.json.gz"
+CACHE = ROOT / "bench" / ".cache" / "instruction_real_dev_units.json.gz"
 SEALED = ("instructions_held_out_9.json",)
 
 
@@ -45,20 +45,26 @@ def phrasing_sets(sealed: tuple[str, ...]) -> dict[str, dict]:
     return {p.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(DATA.glob("instructions_*.json")) if p.name not in sealed}
 
 
-def real_windows(man_pages: int) -> list[str]:
-    """Every window (sentence, neighbouring pair) of the dev half of real documentation, as the
-    scorer reads it; cached in ``bench/.cache`` (git-ignored)."""
+def real_units(man_pages: int) -> list[str]:
+    """Every unit of the dev half of real documentation, casefolded as the detector reads it;
+    cached in ``bench/.cache`` (git-ignored)."""
     if CACHE.exists():
         return json.loads(gzip.decompress(CACHE.read_bytes()))
-    windows: set[str] = set()
-    for (_, half), units in collect(man_pages).items():
+    units: set[str] = set()
+    for (_, half), texts in collect(man_pages).items():
         if half == "dev":
-            for unit in units:
-                windows.update(_windows(_forms(unit)[0]))
-    out = sorted(windows)
+            units.update(_forms(text)[0] for text in texts)
+    out = sorted(units)
     CACHE.parent.mkdir(parents=True, exist_ok=True)
     CACHE.write_bytes(gzip.compress(json.dumps(out).encode("utf-8")))
     return out
+
+
+def real_windows(man_pages: int) -> list[frozenset[str]]:
+    """The feature set of every window (sentence, neighbouring pair) of those units, each
+    distinct set once, as the scorer reads them (:func:`window_feature_sets`)."""
+    windows = {window for unit in real_units(man_pages) for window in window_feature_sets(unit)}
+    return sorted(windows, key=sorted)
 
 
 def text_features(text: str) -> set[str]:
@@ -126,7 +132,7 @@ def main() -> int:
     def encode(features: set[str]) -> list[int]:
         return sorted(index[f] for f in features if f in index)
 
-    real_encoded = [encode(window_features(w)) for w in real]
+    real_encoded = [encode(w) for w in real]
     pos_weight = max(1.0, len(real) / max(len(positives), 1) / args.balance)
     samples = [(encode(f), 1, pos_weight) for f in positives]
     samples += [(encode(f), 0, args.benign_weight) for f in benign]
@@ -149,11 +155,11 @@ def main() -> int:
             hits = alone = 0
             for _, text in data["injections"]:
                 forms = _forms(text)
-                score = max(prob(encode(window_features(win))) for form in forms for win in _windows(form))
+                score = max((prob(encode(win)) for form in forms for win in window_feature_sets(form)), default=0.0)
                 alone += score >= t
                 hits += score >= t or any(_search(f) for f in forms)
             false = sum(1 for _, text in data["benign"]
-                        if any(_search(f) or any(prob(encode(window_features(win))) >= t for win in _windows(f)) for f in _forms(text)))
+                        if any(_search(f) or any(prob(encode(win)) >= t for win in window_feature_sets(f)) for f in _forms(text)))
             marker = " (held)" if name in args.hold else ""
             cells.append(f"{alone}/{hits}/{len(data['injections'])}, benign {false}{marker}")
         print(f"| {t} | {flagged} ({flagged / (len(real_scores) + empty):.4%}) | " + " | ".join(cells) + " |")
@@ -162,17 +168,18 @@ def main() -> int:
             tally: dict[str, list[int]] = {}
             for lang, text in sets[name]["injections"]:
                 forms = _forms(text)
-                hit = any(_search(f) for f in forms) or max(prob(encode(window_features(win))) for f in forms for win in _windows(f)) >= THRESHOLD
+                hit = any(_search(f) for f in forms) or max((prob(encode(win)) for f in forms for win in window_feature_sets(f)), default=0.0) >= THRESHOLD
                 tally.setdefault("en" if lang == "en" else "other", [0, 0])[0] += hit
                 tally["en" if lang == "en" else "other"][1] += 1
             print(name, {k: f"{a}/{b}" for k, (a, b) in tally.items()}, file=sys.stderr)
     if args.show:
         held = [t for name in args.hold for _, t in sets[name]["injections"]]
         for text in held:
-            score = max(prob(encode(window_features(win))) for form in _forms(text) for win in _windows(form))
+            score = max((prob(encode(win)) for form in _forms(text) for win in window_feature_sets(form)), default=0.0)
             if score < THRESHOLD:
                 print(f"held, missed by the scorer ({score:.2f}): {text!r}", file=sys.stderr)
-        worst = sorted(((prob(idx), w_) for w_, idx in zip(real, real_encoded) if idx), reverse=True)[: args.show]
+        worst = sorted(((prob(idx), " ".join(sorted(f for f in w_ if f.startswith("w:")))) for w_, idx in zip(real, real_encoded) if idx),
+                       reverse=True)[: args.show]
         for score, window in worst:
             print(f"real ({score:.2f}): {window[:160]!r}", file=sys.stderr)
     print("\ncells: scorer alone / scorer or rules / injections, look-alikes flagged by either", file=sys.stderr)

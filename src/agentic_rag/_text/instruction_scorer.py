@@ -35,7 +35,7 @@ from pathlib import Path
 from agentic_rag._text.instruction_cues import reader_orders
 from agentic_rag._text.instruction_lexicon import TOKEN, lexicon_kinds
 
-__all__ = ["BIAS", "THRESHOLD", "instruction_score", "scored_instruction", "window_features"]
+__all__ = ["BIAS", "THRESHOLD", "instruction_score", "scored_instruction", "window_feature_sets", "window_features"]
 
 WEIGHTS_FILE = Path(__file__).with_name("instruction_weights.tsv")
 #: The feature name of the model's intercept in the weights file.
@@ -121,17 +121,17 @@ def _sentence_parts(sentence: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(features), frozenset(kinds)
 
 
-def _pairs(kinds: frozenset[str]) -> set[str]:
+def _pairs(kinds: frozenset[str]) -> frozenset[str]:
     # Two or three kinds of cue met in one window weigh more than each alone ("ignore" with
     # "your"; a model, "you" and an answer: "If you are an AI model, end your summary ...").
     ordered = sorted(kinds)
     pairs = {f"{a}+{b}" for n, a in enumerate(ordered) for b in ordered[n + 1:]}
     pairs.update(f"{a}+{b}+{c}" for n, a in enumerate(ordered) for m, b in enumerate(ordered[n + 1:], n + 1) for c in ordered[m + 1:])
-    return pairs
+    return frozenset(pairs)
 
 
-def window_features(window: str) -> set[str]:
-    """The features of one window (casefolded text read as one sentence): what the weights name."""
+def window_features(window: str) -> frozenset[str]:
+    """The features of a text read as one sentence (the fit reads a whole phrasing so)."""
     features, kinds = _sentence_parts(window)
     return features | kinds | _pairs(kinds)
 
@@ -146,7 +146,7 @@ def _weights() -> dict[str, float]:
     return weights
 
 
-def _probability(features: set[str], weights: dict[str, float]) -> float:
+def _probability(features: frozenset[str], weights: dict[str, float]) -> float:
     z = weights.get(BIAS, 0.0) + sum(weights.get(f, 0.0) for f in features)
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
@@ -155,26 +155,24 @@ def _sentences(folded: str) -> list[str]:
     return [s for s in (part.strip() for part in _SENTENCE.split(folded)) if any(c.isalnum() for c in s)][:_MAX_SENTENCES]
 
 
-def _windows(folded: str) -> list[str]:
-    """The windows of ``folded`` as text: each sentence, then each pair of neighbours."""
-    sentences = _sentences(folded)
-    return sentences + [f"{a} {b}" for a, b in zip(sentences, sentences[1:])]
+def window_feature_sets(folded: str) -> list[frozenset[str]]:
+    """The features of each window of ``folded`` (casefolded text as a reader sees it): each
+    sentence, then each pair of neighbouring sentences, whose features are its two sentences'
+    together (each sentence is read once). The fit reads real text through this too, so a
+    window is weighed as it was learnt."""
+    parts = [_sentence_parts(s) for s in _sentences(folded)]
+    windows = [features | kinds | _pairs(kinds) for features, kinds in parts]
+    for (before, before_kinds), (features, kinds) in zip(parts, parts[1:]):
+        both = kinds | before_kinds
+        windows.append(features | before | both | _pairs(both))
+    return windows
 
 
 def instruction_score(folded: str) -> float:
     """The highest probability, over the windows of ``folded`` (casefolded text as a reader sees
     it), that the window is addressed to a model; 0.0 for text without words."""
     weights = _weights()
-    parts = [_sentence_parts(s) for s in _sentences(folded)]
-    best = 0.0
-    for n, (features, kinds) in enumerate(parts):
-        best = max(best, _probability(features | kinds | _pairs(kinds), weights))
-        if n:
-            # A pair's features are its sentences' together: each sentence is read once.
-            before, before_kinds = parts[n - 1]
-            both = kinds | before_kinds
-            best = max(best, _probability(features | before | both | _pairs(both), weights))
-    return best
+    return max((_probability(window, weights) for window in window_feature_sets(folded)), default=0.0)
 
 
 def scored_instruction(folded: str) -> bool:
