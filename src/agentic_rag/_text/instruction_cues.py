@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["cue_family", "reader_orders"]
+__all__ = ["SENTENCE_BREAK", "cue_family", "reader_orders"]
 
 _OVERRIDE_VERB = re.compile(
     r"\b(?:ignore|ignoring|disregard|forget|discard|drop|skip|wipe|erase|abandon|cancel|override|overrule|bypass|set\s+aside|put\s+aside|"
@@ -59,7 +59,8 @@ _ADDRESSEE = re.compile(
     rf"|\byou,\s+(?:the|an?)\s+{_MODEL}\s*,"
     rf"|(?:^|[.!?]\s*)(?:pour|für|an|para|per|voor|do|для|к)\s+(?:l['’]\s*|die\s+|den\s+|das\s+|la\s+|el\s+|a\s+|o\s+|de\s+|het\s+)?{_MODEL}\b"
     rf"(?:\s*,?\s*(?:qui|die|der|das|que|che|dat|który|które|котор\w*)\b[^.!?:\n]{{0,60}})?\s*:\s*\S", re.MULTILINE)
-_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n")
+#: Where a sentence ends for the cue readers: after end punctuation and white space, or at a line break.
+SENTENCE_BREAK = re.compile(r"(?<=[.!?。！？])\s+|\n")
 
 
 # Every override match in Latin letters names one of these, or the reader's own rules ("your ...",
@@ -92,7 +93,7 @@ def _override(folded: str) -> bool:
     if not ((nouns and _ORDERS.search(folded) and _BEFORE.search(folded)) or (yours and _READER_ORDERS.search(folded))):
         return False
     return any(_OVERRIDE_VERB.search(sentence) and ((_ORDERS.search(sentence) and _BEFORE.search(sentence)) or _READER_ORDERS.search(sentence))
-               for sentence in _SENTENCE.split(folded))
+               for sentence in SENTENCE_BREAK.split(folded))
 
 
 

@@ -32,7 +32,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from agentic_rag._text.instruction_cues import reader_orders
+from agentic_rag._text.instruction_cues import SENTENCE_BREAK, reader_orders
 from agentic_rag._text.instruction_lexicon import TOKEN, lexicon_kinds
 
 __all__ = ["BIAS", "THRESHOLD", "instruction_score", "scored_instruction", "window_feature_sets", "window_features"]
@@ -43,7 +43,6 @@ BIAS = "bias"
 #: The probability at or above which a window is flagged (see the module docstring).
 THRESHOLD = 0.13
 
-_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n")
 # Letters spelt out one by one ("i g n o r e", "I.G.N.O.R.E"); two spaces end a word.
 _SPELT = re.compile(r"(?<![^\W_])[^\W\d_](?:[ .\-][^\W\d_]){2,}(?![^\W_])")
 # A word split into syllables by hyphens ("ig-no-ra", "ins-truc-cio-nes"): three pieces or more,
@@ -152,7 +151,7 @@ def _probability(features: frozenset[str], weights: dict[str, float]) -> float:
 
 
 def _sentences(folded: str) -> list[str]:
-    return [s for s in (part.strip() for part in _SENTENCE.split(folded)) if any(c.isalnum() for c in s)][:_MAX_SENTENCES]
+    return [s for s in (part.strip() for part in SENTENCE_BREAK.split(folded)) if any(c.isalnum() for c in s)][:_MAX_SENTENCES]
 
 
 def window_feature_sets(folded: str) -> list[frozenset[str]]:
