@@ -237,10 +237,7 @@ class ExtractiveGroundedSynthesizer:
         model = self.drafter.evidence.relevance
         if model is None:
             return False
-        by_id = {s.id: s for s in snippets}
-        said = [ClaimContext(snippet_title(by_id[c.citations[0].snippet_id]), c.citations[0].quote or c.text, by_id[c.citations[0].snippet_id].text)
-                for c in claims if c.citations and c.citations[0].snippet_id in by_id]
-        return earned_verdict(fact.description, said, model).status is AnswerStatus.ANSWERED
+        return earned_verdict(fact.description, _contexts(claims, {s.id: s for s in snippets}), model).status is AnswerStatus.ANSWERED
 
     def _shown(self, plan: RetrievalPlan, snippets: Sequence[Snippet], claims: tuple[Claim, ...]) -> tuple[Claim, ...]:
         """The claims the answer shows, rendered (no markup), each sentence once, padding
@@ -275,10 +272,7 @@ class ExtractiveGroundedSynthesizer:
         by_id = {s.id: s for s in snippets}
 
         def said(fact_ids: set[str]) -> list[ClaimContext]:
-            # The quote, not the claim text: the text may open with the heading, which must
-            # not lend the sentence its subject.
-            return [ClaimContext(snippet_title(by_id[c.citations[0].snippet_id]), c.citations[0].quote or c.text, by_id[c.citations[0].snippet_id].text)
-                    for c in claims if c.fact_id in fact_ids and c.citations and c.citations[0].snippet_id in by_id]
+            return _contexts([c for c in claims if c.fact_id in fact_ids], by_id)
 
         unearned = []
         for fact in plan.facts:
@@ -308,6 +302,14 @@ class ExtractiveGroundedSynthesizer:
                 if claim is not None:
                     out.append(claim)
         return tuple(out)
+
+
+def _contexts(claims: Sequence[Claim], by_id: dict[str, Snippet]) -> list[ClaimContext]:
+    """The claims as the earned check reads them: each with its passage's heading, its quote
+    (not the claim text, which may open with the heading and must not lend the sentence its
+    subject) and the passage it quotes."""
+    return [ClaimContext(snippet_title(by_id[c.citations[0].snippet_id]), c.citations[0].quote or c.text, by_id[c.citations[0].snippet_id].text)
+            for c in claims if c.citations and c.citations[0].snippet_id in by_id]
 
 
 def _unique(claims: Sequence[Claim]) -> tuple[Claim, ...]:
