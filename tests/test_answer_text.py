@@ -36,6 +36,19 @@ class FitAnswerTest(unittest.TestCase):
     def test_each_sentence_once(self) -> None:
         self.assertEqual(fit_answer(["The port is 5000.", "The port is 5000.", "It reloads."], parts=2), [(0, "The port is 5000."), (2, "It reloads.")])
 
+    def test_a_passage_repeating_a_claim_shows_only_the_rest(self) -> None:
+        # Measured on the dev half: a claim, then the closest passage quoting it again with
+        # more, printed the claimed sentence twice.
+        first = "The JSON functions are built in as of version 3.38.0."
+        passage = f"{first} They can be omitted with -DSQLITE_OMIT_JSON."
+        self.assertEqual(fit_answer([first, passage], parts=2), [(0, first), (1, "They can be omitted with -DSQLITE_OMIT_JSON.")])
+        middle = f"Before it. {first} After it, a longer sentence."
+        self.assertEqual(fit_answer([first, middle], parts=2), [(0, first), (1, "After it, a longer sentence.")])
+
+    def test_sentences_an_earlier_claim_says_are_cut_from_a_later_one(self) -> None:
+        texts = ["Colors are used on a TTY. Set NO_COLOR to turn them off.", "Set NO_COLOR to turn them off. FORCE_COLOR turns them on."]
+        self.assertEqual(fit_answer(texts, parts=2), [(0, texts[0]), (1, "FORCE_COLOR turns them on.")])
+
     def test_a_one_part_answer_is_short(self) -> None:
         code = "\n".join(f"line_{n} = call_{n}(argument_{n})" for n in range(12))
         texts = [code, "Use `Factory(list)` as a shorter spelling.", "The default factory runs once per instance, " * 3]
@@ -118,12 +131,19 @@ class ConsistentVerdictTest(unittest.TestCase):
 
 class CutClaimQuotesWhatItShowsTest(unittest.TestCase):
     def test_a_cut_claim_keeps_a_quote_that_holds_it(self) -> None:
-        from agentic_rag._answering.render import quote_end
+        from agentic_rag._answering.render import quote_span
 
         quote = "Django provides three storage classes:\n\nSessionStorage\nstores messages in the session.\n\nIt does not use cookies."
         shown = "Django provides three storage classes:\n\nSessionStorage"
-        self.assertEqual(quote[: quote_end(quote, shown)], shown)
-        self.assertEqual(quote_end(quote, "Nothing of it"), -1)
+        start, end = quote_span(quote, shown)
+        self.assertEqual(quote[start:end], shown)
+        self.assertEqual(quote_span(quote, "Nothing of it"), (-1, -1))
+        # A claim cut at its start (its first sentence said by an earlier claim).
+        start, end = quote_span(quote, "It does not use cookies.")
+        self.assertEqual(quote[start:end], "It does not use cookies")
+        # A claim that opens with its heading: the quote starts where it does.
+        start, end = quote_span(quote, "Messages: Django provides three storage classes: SessionStorage stores messages")
+        self.assertEqual(quote[start:end], "Django provides three storage classes:\n\nSessionStorage\nstores messages")
 
     def test_a_one_part_answer_cut_to_fit_still_holds(self) -> None:
         from agentic_rag._agentic.extractive import _cut_claim

@@ -23,6 +23,14 @@ class ReadSlotTest(unittest.TestCase):
             "Is there a way to switch off every validator?": SlotKind.NAME,
             "Why does my logger print twice?": SlotKind.OPEN,
             "What does the partial status mean?": SlotKind.OPEN,
+            # Hyphenated words between "which" and the kind (read as open before).
+            "Which compile-time option removes them?": SlotKind.NAME,
+            "Which built-in function sorts a list?": SlotKind.NAME,
+            # A question that opens by asking for a version wants one, "by default" or not
+            # (read as a default before).
+            "Since when are the JSON functions built into SQLite by default?": SlotKind.VERSION,
+            "Which release made slots the default?": SlotKind.VERSION,
+            "What is the default timeout?": SlotKind.DEFAULT,
         }
         for question, kind in cases.items():
             with self.subTest(question=question):

@@ -56,6 +56,14 @@ class CoverageTest(unittest.TestCase):
         terms = {t.term: t.weight for t in self.model.question_terms("How do I use the pool?")}
         self.assertLess(terms["use"], terms["pool"])
 
+    def test_since_opening_a_question_asks(self) -> None:
+        # "since when" asks as "when" does: a passage that says "as of version 3.38.0" covers
+        # the whole question (the question word "since" was a term it lacked).
+        question = "Since when are the JSON functions built in?"
+        self.assertNotIn("sinc", {t.term for t in self.model.question_terms(question)})
+        self.assertEqual(self.model.coverage(question, "The JSON functions are built in as of version 3.38.0."), 1.0)
+        self.assertIn("sinc", {t.term for t in self.model.question_terms("Which functions changed since the last release?")})
+
     def test_a_missing_name_is_reported(self) -> None:
         self.assertIn("oauth2", self.model.missing_named("How do I set up OAuth2 tokens?", PAGES["auth"]))
         self.assertEqual(self.model.missing_named("How do I set the timeout?", PAGES["timeouts"]), ())

@@ -13,7 +13,7 @@ from agentic_rag._agentic.fact_evidence import FactEvidence, FactEvidenceModel
 from agentic_rag._agentic.policy import AbstentionPolicy
 from agentic_rag._answering.compose import compose_answer, compose_text
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
-from agentic_rag._answering.render import quote_end, render_claim, select_claims
+from agentic_rag._answering.render import quote_span, render_claim, select_claims
 from agentic_rag._contracts import (
     AnswerStatus,
     Citation,
@@ -327,8 +327,8 @@ def _cut_claim(claim: Claim, text: str) -> Claim:
     if text == claim.text or not claim.citations:
         return claim
     citation = claim.citations[0]
-    end = quote_end(citation.quote, text)
+    start, end = quote_span(citation.quote, text)
     if end < 0:
         return claim
-    narrowed = Citation(snippet_id=citation.snippet_id, quote=citation.quote[:end], start=citation.start, end=citation.start + end)
+    narrowed = Citation(snippet_id=citation.snippet_id, quote=citation.quote[start:end], start=citation.start + start, end=citation.start + end)
     return dataclasses.replace(claim, text=text, citations=(narrowed, *claim.citations[1:]))

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from agentic_rag._text.relevance import RelevanceModel
 from agentic_rag._text.sentences import split_sentences
 
-__all__ = ["MAX_ONE_PART_CHARS", "fit_answer", "quote_end", "render_claim", "select_claims"]
+__all__ = ["MAX_ONE_PART_CHARS", "fit_answer", "quote_span", "render_claim", "select_claims"]
 
 #: The longest answer text to a one-part question: the first claim, then whole further claims
 #: while they fit.
@@ -90,11 +90,15 @@ def render_claim(text: str) -> str:
 
 
 def fit_answer(texts: Sequence[str], *, parts: int) -> list[tuple[int, str]]:
-    """Which claims an answer shows, and how much of each: each sentence once (a claim whose
-    every sentence an earlier claim already says is left out) and, for a one-part question,
-    no more than :data:`MAX_ONE_PART_CHARS` characters: each claim gets an equal share of
-    what is left, cut at a line or sentence end within it (left out when its first line is
-    longer), so a long first claim does not crowd out the one that answers.
+    """Which claims an answer shows, and how much of each: each sentence once and, for a
+    one-part question, no more than :data:`MAX_ONE_PART_CHARS` characters: each claim gets an
+    equal share of what is left, cut at a line or sentence end within it (left out when its
+    first line is longer), so a long first claim does not crowd out the one that answers.
+
+    Each sentence once: a claim whose every sentence an earlier claim already says is left
+    out, and a claim that repeats some (a closest passage holding a claimed sentence) shows
+    its longest run of sentences not yet said (its citation then quotes just that, see
+    :func:`quote_span`).
 
     Args:
         texts: The claims' rendered texts, in answer order.
@@ -103,26 +107,53 @@ def fit_answer(texts: Sequence[str], *, parts: int) -> list[tuple[int, str]]:
     Returns:
         ``(index, text to show)`` per claim shown, in order.
     """
-    seen: set[str] = set()
-    unique: list[int] = []
-    for index, text in enumerate(texts):
-        sentences = [" ".join(s.text.split()).casefold() for s in split_sentences(text)] or [text.strip().casefold()]
-        if text.strip() and not all(s in seen for s in sentences):
-            seen.update(sentences)
-            unique.append(index)
+    unique = _each_sentence_once(texts)
     if parts > 1:
-        return [(i, texts[i]) for i in unique]
+        return unique
     out: list[tuple[int, str]] = []
     left = MAX_ONE_PART_CHARS
-    for position, index in enumerate(unique):
+    for position, (index, text) in enumerate(unique):
         share = left // (len(unique) - position) - (1 if out else 0)
-        shown = _cut(texts[index], max(share, 0))
+        shown = _cut(text, max(share, 0))
         if not out and not shown and position == len(unique) - 1:
-            shown = texts[index]  # the only claim left: an answer shows at least one
+            shown = text  # the only claim left: an answer shows at least one
         if shown:
             out.append((index, shown))
             left -= len(shown) + (1 if len(out) > 1 else 0)
     return out
+
+
+def _sentence_key(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _each_sentence_once(texts: Sequence[str]) -> list[tuple[int, str]]:
+    """``(index, text)`` per claim kept, each sentence said once (see :func:`fit_answer`)."""
+    seen: set[str] = set()
+    kept: list[tuple[int, str]] = []
+    for index, text in enumerate(texts):
+        if not text.strip():
+            continue
+        spans = split_sentences(text)
+        keys = [_sentence_key(s.text) for s in spans] or [_sentence_key(text)]
+        if all(k in seen for k in keys):
+            continue
+        if spans and any(k in seen for k in keys):
+            # The longest run of sentences not yet said (the first of equals): one span, so
+            # its citation quotes just what it shows.
+            runs: list[tuple[int, int]] = []
+            for n, key in enumerate(keys):
+                if key in seen:
+                    continue
+                if runs and runs[-1][1] == n - 1:
+                    runs[-1] = (runs[-1][0], n)
+                else:
+                    runs.append((n, n))
+            first, last = max(runs, key=lambda run: (spans[run[1]].end - spans[run[0]].start, -run[0]))
+            text, keys = text[spans[first].start:spans[last].end], keys[first:last + 1]
+        seen.update(keys)
+        kept.append((index, text))
+    return kept
 
 
 def _cut(text: str, limit: int) -> str:
@@ -168,12 +199,18 @@ def select_claims(parts: Sequence[str], claims: Sequence[tuple[str, str, str]], 
     return [(order[n], text) for n, text in fit_answer([claims[i][2] for i in order], parts=len(parts))]
 
 
-def quote_end(quote: str, shown: str) -> int:
-    """Where in ``quote`` the words of ``shown`` (a claim cut by :func:`fit_answer`) end, so
-    its citation can quote just what it shows; ``-1`` when they are not found in order (the
-    claim is then shown whole)."""
-    words = re.findall(r"[\w'’]+", shown)[-6:]
+def quote_span(quote: str, shown: str) -> tuple[int, int]:
+    """Where in ``quote`` the words of ``shown`` (a claim cut by :func:`fit_answer`, at its end
+    or its start) begin and end, so its citation can quote just what it shows; ``(-1, -1)``
+    when its last words are not found (the claim is then shown whole)."""
+    words = re.findall(r"[\w'’]+", shown)
     if not words:
-        return -1
-    match = re.search(r"\W+".join(map(re.escape, words)), quote)
-    return match.end() if match else -1
+        return -1, -1
+    # A claim may open with its heading, which its quote does not hold: it then starts where
+    # the quote does.
+    head = re.search(r"\W+".join(map(re.escape, words[:6])), quote)
+    start = head.start() if head is not None else 0
+    tail = re.search(r"\W+".join(map(re.escape, words[-6:])), quote[start:])
+    if tail is None:
+        return -1, -1
+    return start, start + tail.end()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from agentic_rag._answering.compose import CITATION_MARKER
-from agentic_rag._answering.render import quote_end, render_claim, select_claims
+from agentic_rag._answering.render import quote_span, render_claim, select_claims
 from agentic_rag._contracts.validation import require_int, require_number, require_text
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
@@ -134,12 +134,13 @@ class ExtractiveGenerator:
         for index, shown in shown_order:
             scored = picked[index]
             number, unit = scored.passage + 1, scored.unit
-            end = quote_end(unit.text, shown) if shown != rendered[index] else -1
+            start, end = quote_span(unit.text, shown) if shown != rendered[index] else (-1, -1)
             if shown != rendered[index] and end < 0:
                 shown = rendered[index]  # a cut whose span is not found is shown whole
-            quote = unit.text[:end] if end >= 0 else unit.text
+            quote = unit.text[start:end] if end >= 0 else unit.text
+            offset = unit.start + max(start, 0)
             parts.append(_with_marker(shown, number))
-            citations.append(AnswerCitation(number, docs[number - 1].document_id, quote, unit.start, unit.start + len(quote)))
+            citations.append(AnswerCitation(number, docs[number - 1].document_id, quote, offset, offset + len(quote)))
         return GeneratedAnswer(" ".join(parts), tuple(citations))
 
 

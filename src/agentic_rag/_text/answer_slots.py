@@ -38,12 +38,12 @@ class SlotKind(str, enum.Enum):
 
 
 _VERSION_Q = re.compile(
-    r"\b(?:which|what|since|in)\s+(?:\w+\s+){0,2}(?:version|release)s?\b|\bsince\s+when\b|\b(?:version|release)\s+(?:added|introduced|removed|dropped|deprecated)\b"
+    r"\b(?:which|what|since|in)\s+(?:[\w-]+\s+){0,2}(?:version|release)s?\b|\bsince\s+when\b|\b(?:version|release)\s+(?:added|introduced|removed|dropped|deprecated)\b"
     r"|\bwhen\s+(?:was|were|did)\b.*\b(?:added|introduced|removed|dropped|deprecated|renamed|changed)\b",
     re.IGNORECASE,
 )
 _NUMBER_Q = re.compile(
-    r"\bhow\s+(?:many|much|long|old|often|big|large|small)\b|\b(?:what|which)\s+(?:is\s+the\s+)?(?:\w+\s+){0,2}"
+    r"\bhow\s+(?:many|much|long|old|often|big|large|small)\b|\b(?:what|which)\s+(?:is\s+the\s+)?(?:[\w-]+\s+){0,2}"
     r"(?:port|number|count|limit|size|length|timeout|percentage|maximum|minimum|max|min)\b",
     re.IGNORECASE,
 )
@@ -55,9 +55,15 @@ _NAME_NOUNS = (
     r"renderer|formatter|handler|validator|converter|test|macro|global|mode|strategy|protocol|interface|wrapper|factory|file"
 )
 _NAME_Q = re.compile(
-    rf"\b(?:which|what)\s+(?:\w+\s+){{0,3}}?(?:{_NAME_NOUNS})s?\b|^\s*(?:so\s+|and\s+|but\s+)?how\s+(?:do|can|should|would|could)\s+(?:i|you|we|one)\b"
+    rf"\b(?:which|what)\s+(?:[\w-]+\s+){{0,3}}?(?:{_NAME_NOUNS})s?\b|^\s*(?:so\s+|and\s+|but\s+)?how\s+(?:do|can|should|would|could)\s+(?:i|you|we|one)\b"
     r"|^\s*how\s+to\b|\bwhat\s+(?:do|should|can|must)\s+(?:i|you|we)\s+(?:pass|call|use|set|add|write|import|run|type|put|give|subclass|override|implement)\b"
     r"|\bis\s+there\s+(?:a|an|any)\s+(?:way|option|setting|flag|function|method|hook|api|helper|built-?in)\b|\bwhat(?:'s|\s+is)\s+the\s+(?:name|command|way)\b",
+    re.IGNORECASE,
+)
+# A question that opens by asking for a version ("Since when are the JSON functions built in by
+# default?") wants the version; its "by default" says what changed, not what it asks.
+_VERSION_HEAD = re.compile(
+    r"^\s*(?:since\s+when|since\s+(?:which|what)|(?:in|from)\s+(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:version|release)|(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:version|release)s?\s+(?:added|introduced|removed|dropped|deprecated|made|changed|turned|switched))\b",
     re.IGNORECASE,
 )
 _VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+[a-z]?\d*(?![\w.]*\d)")
@@ -95,9 +101,11 @@ class AnswerSlot:
 def read_slot(question: str) -> AnswerSlot:
     """Read what ``question`` asks for.
 
-    A default is asked for before a version or a number ("what is the default timeout?" wants
-    the stated default, whatever its form), then a version, a number and a name; everything
-    else is open.
+    A question that opens by asking for a version wants one ("since when is it on by
+    default?"); otherwise a default is asked for before a version or a number ("what is the
+    default timeout?" wants the stated default, whatever its form), then a version, a number
+    and a name (the words between "which" and the kind may be hyphenated: "which
+    compile-time option"); everything else is open.
 
     Args:
         question: A question or one part of a compound question.
@@ -107,7 +115,9 @@ def read_slot(question: str) -> AnswerSlot:
     """
     numbers = frozenset(m.group().casefold() for m in _NUMBER.finditer(question))
     names = frozenset(identifiers(question))
-    if _DEFAULT_Q.search(question):
+    if _VERSION_HEAD.search(question):
+        kind = SlotKind.VERSION
+    elif _DEFAULT_Q.search(question):
         kind = SlotKind.DEFAULT
     elif _VERSION_Q.search(question):
         kind = SlotKind.VERSION

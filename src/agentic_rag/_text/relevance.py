@@ -62,6 +62,9 @@ _NAMING_BONUS = 0.1
 # The noun a question asks about follows its question word ("how many employees", "which
 # port"): when the collection never uses it, the topic is missing, not paraphrased.
 _TOPIC = re.compile(r"\b(?:how\s+(?:many|much)|which|what|whose)\s+((?:[\w'-]+\s+){0,2}?[\w'-]+)\b", re.IGNORECASE)
+# "since" opening a question ("since when", "since which release") asks, as "when" does; it
+# names nothing a passage must hold ("as of version 3.38.0" answers it).
+_ASKING_SINCE = re.compile(r"\bsince(?=\s+(?:when|which|what)\b)", re.IGNORECASE)
 # A name the collection uses in more than this share of its documents does not pin a
 # question down (the project's own name in its documentation).
 _COMMON_NAME_SHARE = 0.2
@@ -211,7 +214,7 @@ class RelevanceModel:
         for match in _TOPIC.finditer(question):
             topic.update(self.analyzer.analyze(match.group(1)))
         out: dict[str, WeightedTerm] = {}
-        for term in self._analyse(question):
+        for term in self._analyse(_ASKING_SINCE.sub(" ", question)):
             if term in out:
                 continue
             known = not stats or self.weights.frequency(term) > 0
