@@ -58,8 +58,8 @@ def collect(keep: str, split: str, names: list[str] | None = None) -> list[tuple
 
 def fit(rows: list[tuple[list[float], int]], *, steps: int = 30, l2: float = 1e-3) -> list[float]:
     """Logistic regression weights (bias last) by Newton's method; the L2 penalty (on the mean
-    loss) spares the bias."""
-    n = len(FEATURES) + 1
+    loss) spares the bias. Any number of features (one list per row, all the same length)."""
+    n = len(rows[0][0]) + 1
     w = [0.0] * n
     for _ in range(steps):
         grad = [0.0] * n

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from bench_docs_qa import MODES, _fold
 from docs_qa_sets import load_sets
-from fit_relevance import _solve
+from fit_relevance import fit
 from focus_diagnosis import indexed_copy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,26 +109,6 @@ def collect(keep: str) -> list[dict]:
     return list(rows.values())
 
 
-def fit(xs: list[list[float]], ys: list[int], *, l2: float = 1e-3, steps: int = 25) -> list[float]:
-    """Logistic regression weights (bias last) by Newton's method with an L2 penalty."""
-    n = len(xs[0]) + 1
-    w = [0.0] * n
-    for _ in range(steps):
-        grad, hess = [0.0] * n, [[0.0] * n for _ in range(n)]
-        for x, y in zip(xs, ys):
-            v = [*x, 1.0]
-            p = _sigmoid(sum(a * b for a, b in zip(w, v)))
-            for i in range(n):
-                grad[i] += (p - y) * v[i] / len(xs)
-                for j in range(n):
-                    hess[i][j] += p * (1 - p) * v[i] * v[j] / len(xs)
-        for i in range(n - 1):
-            grad[i] += l2 * w[i]
-            hess[i][i] += l2
-        w = [a - b for a, b in zip(w, _solve(hess, grad))]
-    return w
-
-
 def _sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
@@ -163,7 +143,7 @@ def main() -> int:
         for fold in range(5):
             test = [i for i, r in enumerate(mine) if zlib.crc32(r["id"].encode()) % 5 == fold]
             train = [i for i, r in enumerate(mine) if zlib.crc32(r["id"].encode()) % 5 != fold]
-            w = fit([mine[i]["x"] for i in train], [mine[i]["y"] for i in train])
+            w = fit([(mine[i]["x"], mine[i]["y"]) for i in train], steps=25)
             for i in test:
                 scores[i] = _sigmoid(sum(a * b for a, b in zip(w, [*mine[i]["x"], 1.0])))
         for share in (0.2, 0.25, 0.3):
