@@ -54,6 +54,24 @@ class ExtractiveGeneratorBehaviour(unittest.TestCase):
         for citation in answer.citations:
             self.assertIn(f"[{citation.number}]", answer.text)
 
+    def test_each_part_of_a_compound_question_gets_its_best_unit(self):
+        # Measured on the dev half (sqlite-024): the whole question's best units were the
+        # version sentence and the one naming the option that used to add the functions; the
+        # sentence naming the option that removes them, the second part's answer, was not
+        # quoted.
+        text = ("The JSON functions and operators are built into SQLite by default, as of SQLite version 3.38.0 (2022-02-22). "
+                "They can be omitted by adding the -DSQLITE_OMIT_JSON compile-time option. "
+                "Prior to version 3.38.0, the JSON functions were an extension that would only be included in builds if the "
+                "-DSQLITE_ENABLE_JSON1 compile-time option was included. In other words, the JSON functions went from being "
+                "opt-in with SQLite version 3.37.2 and earlier to opt-out with SQLite version 3.38.0 and later.")
+        docs = documents(text, "SQLite is a library.")
+        question = "Since when are the JSON functions built into SQLite by default, and which compile-time option removes them?"
+        answer = ExtractiveGenerator().generate(question, docs)
+        self.assertIn("3.38.0", answer.text)
+        self.assertIn("-DSQLITE_OMIT_JSON", answer.text)
+        self.assertEqual(verify_citations(answer, docs), ())
+        self.assertLessEqual(len(answer.citations), 3)  # still at most max_sentences units
+
     def test_max_sentences(self):
         answer = ExtractiveGenerator(max_sentences=1).generate("When do tides rise and what does the Sun add?", documents(*TEXTS))
         self.assertEqual(len(answer.citations), 1)

@@ -18,7 +18,7 @@ from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, Genera
 from agentic_rag._text.analyzer import Analyzer
 from agentic_rag._text.focus import answer_units, snippet_title
 from agentic_rag._text.questions import split_compound
-from agentic_rag._text.relevance import RelevanceModel
+from agentic_rag._text.relevance import RelevanceModel, ScoredUnit
 
 __all__ = ["ExtractiveGenerator", "FunctionGenerator", "verify_citations"]
 
@@ -72,7 +72,9 @@ class ExtractiveGenerator:
 
     Units are each document's focus lines (:func:`~agentic_rag._text.focus.answer_units`, the
     same choice the agentic drafter quotes from): the best one first, then up to
-    ``max_sentences - 1`` more scoring at least ``keep_ratio`` of it. When no unit covers any
+    ``max_sentences - 1`` more scoring at least ``keep_ratio`` of it; for a compound question
+    (:func:`~agentic_rag._text.questions.split_compound`), each part's best unit first, then
+    those, at most ``max_sentences`` in all. When no unit covers any
     of the question, the answer is a refusal. Whether the documents really answer the
     question is the workflow's answerability check, not the generator's.
 
@@ -125,11 +127,23 @@ class ExtractiveGenerator:
             return _refusal("the question has no content terms to look for")
         passages = [(snippet_title(d.snippet) if d.snippet is not None else "", d.text) for d in docs]
         picked = answer_units(query, passages, self.relevance, max_units=self.max_sentences, keep_ratio=self.keep_ratio)
+        parts = split_compound(query)
+        if picked and len(parts) > 1:
+            # A compound question: each part's own best unit first (the whole question's best
+            # units may all answer its first part), then the whole question's, each span
+            # once, at most max_sentences in all.
+            chosen: dict[tuple[int, int, int], ScoredUnit] = {}
+            for part in parts:
+                for unit in answer_units(part, passages, self.relevance, max_units=1, keep_ratio=self.keep_ratio):
+                    chosen.setdefault((unit.passage, unit.unit.start, unit.unit.end), unit)
+            for unit in picked:
+                chosen.setdefault((unit.passage, unit.unit.start, unit.unit.end), unit)
+            picked = list(chosen.values())[:self.max_sentences]
         if not picked:
             return _refusal("no retrieved document mentions the question's terms")
         rendered = [render_claim(f"{s.heading}: {s.unit.text}" if s.heading else s.unit.text) or s.unit.text for s in picked]
         # Rendered, each sentence once, padding dropped, ordered by the question's parts.
-        shown_order = select_claims(split_compound(query), [(*passages[s.passage], text) for s, text in zip(picked, rendered)], self.relevance)
+        shown_order = select_claims(parts, [(*passages[s.passage], text) for s, text in zip(picked, rendered)], self.relevance)
         parts, citations = [], []
         for index, shown in shown_order:
             scored = picked[index]
