@@ -53,6 +53,17 @@ class SlotFillerTest(unittest.TestCase):
         self.assertEqual(slot_filler(read_slot("How many workers does it run?"), "It runs 1 worker."), "1")
         self.assertEqual(slot_filler(slot, "Pass -w 4 to run more."), "")
 
+    def test_how_long_wants_a_number_with_its_unit(self):
+        # Measured on the dev half: "For how long does a long-term support release get
+        # security fixes?" was answered by "Django 5.2 is designated as a long-term support
+        # release" (5.2 read as the amount).
+        slot = read_slot("For how long does a long-term support release get security fixes?")
+        self.assertEqual(slot_filler(slot, "Django 5.2 is designated as a long-term support release."), "")
+        self.assertEqual(slot_filler(slot, "They get security fixes for three years."), "three")
+        self.assertEqual(slot_filler(read_slot("How often does it run?"), "It runs twice a day."), "twice")
+        self.assertEqual(slot_filler(read_slot("How long can a nonce be?"), "A nonce is at most 16 octets."), "16")
+        self.assertEqual(slot_filler(read_slot("How many workers does it run?"), "It runs 1 worker."), "1")
+
     def test_a_default_is_stated_or_assigned_to_the_named_setting(self):
         slot = read_slot("What is the default of max_connections?")
         self.assertTrue(slot_filler(slot, "Default: 'session'"))

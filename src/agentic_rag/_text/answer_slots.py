@@ -72,6 +72,15 @@ _NUMBER = re.compile(
     r"forty|fifty|sixty|hundred|thousand|million|once|twice|unlimited|infinite|no\s+limit)\b",
     re.IGNORECASE,
 )
+# "How long", "how old", "how often" ask for an amount of something: a number with its unit
+# ("three years", "256 KiB", "twice a day"); a bare number ("Django 5.2") is no such answer.
+_AMOUNT_Q = re.compile(r"\bhow\s+(?:long|old|often)\b", re.IGNORECASE)
+_UNIT = re.compile(
+    r"\s*(?:-\s*)?(?:milli|micro|nano|kilo|mega|giga|[kmgt]i?)?(?:seconds?|secs?|s|ms|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|"
+    r"decades?|times?|bytes?|b|bits?|octets?|characters?|chars?|digits?|words?|lines?|entries|entry|items?|elements?|rows?|"
+    r"releases?|versions?|iterations?|rounds?|per|a|an|each|every)\b",
+    re.IGNORECASE,
+)
 _STATES_DEFAULT = re.compile(r"\bdefault(?:s|ed)?\b|\bunless\b|\botherwise\b|\bif\s+not\s+(?:given|set|specified|passed)\b|\bout\s+of\s+the\s+box\b", re.IGNORECASE)
 _ASSIGNMENT = re.compile(r"\b([A-Za-z_]\w*)\s*[=:]\s*([^\s,()]+)")
 # A name a documentation answer gives: dotted or underscored words, calls, CamelCase and
@@ -90,11 +99,14 @@ class AnswerSlot:
         kind: The kind of answer.
         numbers: The numbers the question itself states (no filler).
         names: The identifiers the question itself states, case-folded (no filler).
+        amount: The question asks "how long", "how old" or "how often": a number fills it
+            only with its unit ("three years", "256 KiB", "twice").
     """
 
     kind: SlotKind
     numbers: frozenset[str] = frozenset()
     names: frozenset[str] = frozenset()
+    amount: bool = False
 
 
 @lru_cache(maxsize=1024)
@@ -127,7 +139,7 @@ def read_slot(question: str) -> AnswerSlot:
         kind = SlotKind.NAME
     else:
         kind = SlotKind.OPEN
-    return AnswerSlot(kind, numbers, names)
+    return AnswerSlot(kind, numbers, names, kind is SlotKind.NUMBER and bool(_AMOUNT_Q.search(question)))
 
 
 def identifiers(text: str) -> tuple[str, ...]:
@@ -158,7 +170,8 @@ def slot_filler(slot: AnswerSlot, text: str) -> str:
     if slot.kind is SlotKind.VERSION:
         return next((m.group() for m in _VERSION.finditer(text) if m.group().casefold().lstrip("v") not in slot.numbers), "")
     if slot.kind is SlotKind.NUMBER:
-        return next((m.group() for m in _NUMBER.finditer(text) if m.group().casefold() not in slot.numbers), "")
+        return next((m.group() for m in _NUMBER.finditer(text) if m.group().casefold() not in slot.numbers
+                     and (not slot.amount or m.group().casefold() in ("once", "twice") or _UNIT.match(text, m.end()))), "")
     if slot.kind is SlotKind.DEFAULT:
         stated = _STATES_DEFAULT.search(text)
         if stated:
