@@ -127,13 +127,13 @@ class ExtractiveGenerator:
             return _refusal("the question has no content terms to look for")
         passages = [(snippet_title(d.snippet) if d.snippet is not None else "", d.text) for d in docs]
         picked = answer_units(query, passages, self.relevance, max_units=self.max_sentences, keep_ratio=self.keep_ratio)
-        parts = split_compound(query)
-        if picked and len(parts) > 1:
+        question_parts = split_compound(query)
+        if picked and len(question_parts) > 1:
             # A compound question: each part's own best unit first (the whole question's best
             # units may all answer its first part), then the whole question's, each span
             # once, at most max_sentences in all.
             chosen: dict[tuple[int, int, int], ScoredUnit] = {}
-            for part in parts:
+            for part in question_parts:
                 for unit in answer_units(part, passages, self.relevance, max_units=1, keep_ratio=self.keep_ratio):
                     chosen.setdefault((unit.passage, unit.unit.start, unit.unit.end), unit)
             for unit in picked:
@@ -143,7 +143,7 @@ class ExtractiveGenerator:
             return _refusal("no retrieved document mentions the question's terms")
         rendered = [render_claim(f"{s.heading}: {s.unit.text}" if s.heading else s.unit.text) or s.unit.text for s in picked]
         # Rendered, each sentence once, padding dropped, ordered by the question's parts.
-        shown_order = select_claims(parts, [(*passages[s.passage], text) for s, text in zip(picked, rendered)], self.relevance)
+        shown_order = select_claims(question_parts, [(*passages[s.passage], text) for s, text in zip(picked, rendered)], self.relevance)
         parts, citations = [], []
         for index, shown in shown_order:
             scored = picked[index]

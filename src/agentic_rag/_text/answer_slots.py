@@ -60,12 +60,6 @@ _NAME_Q = re.compile(
     r"|\bis\s+there\s+(?:a|an|any)\s+(?:way|option|setting|flag|function|method|hook|api|helper|built-?in)\b|\bwhat(?:'s|\s+is)\s+the\s+(?:name|command|way)\b",
     re.IGNORECASE,
 )
-# A question that opens by asking for a version ("Since when are the JSON functions built in by
-# default?") wants the version; its "by default" says what changed, not what it asks.
-_VERSION_HEAD = re.compile(
-    r"^\s*(?:since\s+when|since\s+(?:which|what)|(?:in|from)\s+(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:version|release)|(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:version|release)s?\s+(?:added|introduced|removed|dropped|deprecated|made|changed|turned|switched))\b",
-    re.IGNORECASE,
-)
 _VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+[a-z]?\d*(?![\w.]*\d)")
 _NUMBER = re.compile(
     r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
@@ -127,7 +121,9 @@ def read_slot(question: str) -> AnswerSlot:
     """
     numbers = frozenset(m.group().casefold() for m in _NUMBER.finditer(question))
     names = frozenset(identifiers(question))
-    if _VERSION_HEAD.search(question):
+    # A question that opens by asking for a version ("Since when are the JSON functions built
+    # in by default?") wants the version; its "by default" says what changed, not what it asks.
+    if _VERSION_Q.match(question.lstrip()):
         kind = SlotKind.VERSION
     elif _DEFAULT_Q.search(question):
         kind = SlotKind.DEFAULT
