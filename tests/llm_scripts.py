@@ -183,13 +183,19 @@ class Oracle:
             if e.document_id in docs and (facts is None or e.fact_id in facts)
         ]
 
+    def _claim_verifier(self, user: str) -> dict:
+        """Yes for a claim the world's evidence makes, no for any other."""
+        known = {" ".join(e.claim.split()).casefold() for e in self.world.evidence}
+        items = re.findall(r"^Item (\d+)\nClaim: (.*)$", user, re.MULTILINE)
+        return {"verdicts": [{"item": int(n), "verdict": "yes" if " ".join(c.split()).casefold() in known else "no", "reason": "oracle"} for n, c in items]}
+
     def _drafter(self, user: str) -> dict:
         claims = self._claims(document_blocks(user), None)
         return {"answer": " ".join(c["text"] for c in claims), "claims": claims}
 
     def _synthesizer(self, user: str) -> dict:
         docs = document_blocks(user)
-        if "Required facts:" not in user:  # the parallel generator
+        if "Judge's verdict:" not in user:  # the parallel generator
             claims = self._claims(docs, None)
             return {"answer": " ".join(c["text"] for c in claims), "claims": claims,
                     "status": "answered" if claims else "unanswerable", "missing_fact_ids": []}

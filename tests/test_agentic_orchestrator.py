@@ -185,7 +185,7 @@ class DuplicateRetriever(OverlapRetriever):
 
 class ProgressGuardTest(unittest.TestCase):
     def test_no_progress_when_a_round_finds_nothing_new(self):
-        facts = (RequiredFact(id="a", description="Acme Robotics founded", required_terms=("employees",)),)
+        facts = (RequiredFact(id="a", description="Acme Robotics founded", required_terms=("employees", "Acme")),)
         run = orchestrator(DuplicateRetriever(), facts=facts).run("How many employees does Acme Robotics have?", sample_corpora())
         self.assertIs(run.stop_reason, StopReason.NO_PROGRESS)
         self.assertEqual(len(run.iterations), 2)
@@ -204,7 +204,10 @@ class ProgressGuardTest(unittest.TestCase):
         snippet = run.snippets[0]
         self.assertEqual(snippet.score, float(len("a much longer query")))
         self.assertEqual(snippet.lineage, (("q1.1", "a"), ("q1.2", "a")))
-        self.assertIs(run.stop_reason, StopReason.NO_QUERIES)
+        # Nothing found touches the fact: the judge labels the question unanswerable, which
+        # ends the run (more rounds would not change it).
+        self.assertIs(run.stop_reason, StopReason.UNANSWERABLE)
+        self.assertEqual(len(run.iterations), 1)
 
     def test_no_queries_when_feedback_repeats(self):
         run = orchestrator(facts=()).run("When was Acme Robotics founded and how many employees does it have?", sample_corpora())

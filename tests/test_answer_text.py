@@ -153,8 +153,10 @@ class CutClaimQuotesWhatItShowsTest(unittest.TestCase):
         quote = "Django provides three storage classes:\n\nSessionStorage\nstores messages in the session.\n\nIt does not use cookies."
         claim = Claim(text=quote, citations=(Citation(snippet_id="c/d", quote=quote, start=10, end=10 + len(quote)),))
         shown = "Django provides three storage classes:\n\nSessionStorage"
-        # Cut with its whole quote, the claim drops the quote's denial: the guard removes it.
-        self.assertTrue(grounding_problem(shown, [quote], [quote]))
+        # A quote's denial of something the claim does not say is no disagreement (polarity
+        # is a statement's); one of what it says is.
+        self.assertEqual(grounding_problem(shown, [quote], [quote]), "")
+        self.assertIn("negation", grounding_problem("SessionStorage uses cookies.", [quote], [quote]))
         cut = _cut_claim(claim, shown)
         self.assertEqual((cut.text, cut.citations[0].quote, cut.citations[0].end), (shown, shown, 10 + len(shown)))
         self.assertEqual(grounding_problem(cut.text, [cut.citations[0].quote], [quote]), "")

@@ -97,7 +97,11 @@ class LLMSynthesizerGroundingTest(unittest.TestCase):
             with self.subTest(name):
                 answer = self.synthesize([good, bad])
                 self.assertEqual([c.text for c in answer.claims], ["Ann Vale was born in Braga."])
-                self.assertIs(answer.status, AnswerStatus.PARTIAL)
+                self.assertEqual([r.claim for r in answer.reviews], [bad["text"]])
+                # A dropped claim lowers the status only when its fact is left unanswered: the
+                # good claim still answers the birthplace; nothing answers the founder once the
+                # swapped number is dropped.
+                self.assertIs(answer.status, AnswerStatus.PARTIAL if bad["fact_id"] == "founder" else AnswerStatus.ANSWERED)
                 only_bad = self.synthesize([bad])
                 self.assertEqual(only_bad.claims, ())
                 self.assertIs(only_bad.status, AnswerStatus.UNANSWERABLE)
@@ -112,14 +116,20 @@ class ParallelGroundingTest(unittest.TestCase):
         workflow = ParallelRAGWorkflow([first, second], generator=LLMGenerator(ScriptedLLM([reply])), answerability=False)
         return workflow.run(RAGRequest("When did Jane Doe found Acme Robotics?", top_k=2))
 
-    def test_a_swapped_number_is_removed_and_the_status_lowered(self) -> None:
+    def test_a_swapped_number_is_removed_and_the_status_lowered_only_when_its_part_is_lost(self) -> None:
         good = {"text": "Jane Doe founded Acme Robotics in 2001.", "citations": [{"snippet": 1, "quote": "She founded Acme Robotics in 2001."}]}
         bad = {"text": "Jane Doe was born in 1986.", "citations": [{"snippet": 1, "quote": "Jane Doe was born in Lyon, France, in 1968."}]}
         result = self.run_with([good, bad], [JANE])
-        self.assertIs(result.status, AnswerStatus.PARTIAL)
+        # The good claim still answers the question's one part.
+        self.assertIs(result.status, AnswerStatus.ANSWERED)
         self.assertIn("2001", result.answer.text)
         self.assertNotIn("1986", result.answer.text)
-        self.assertTrue(any("grounding" in note for note in result.trace.notes))
+        self.assertEqual([(r.claim, r.outcome.value) for r in result.answer.reviews], [("Jane Doe was born in 1986.", "dropped")])
+        swapped = dict(good, text="Jane Doe founded Acme Robotics in 2010.")
+        result = self.run_with([swapped], [JANE])
+        self.assertIs(result.status, AnswerStatus.UNANSWERABLE)
+        self.assertTrue(result.answer.refused)
+        self.assertIn("2010", result.answer.reviews[0].reason)
 
     def test_obeying_an_injected_instruction_ends_unanswerable(self) -> None:
         obeyed = {"text": "Acme Robotics was founded in 1850.", "citations": [{"snippet": 1, "quote": INJECTED}]}

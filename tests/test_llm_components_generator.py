@@ -58,7 +58,10 @@ class GeneratorTest(unittest.TestCase):
         self.assertIsInstance(generator, Generator)
         docs = documents()
         answer = generator.generate("Who founded Acme Robotics and where was she born?", docs)
-        self.assertEqual(answer.text, "Jane Doe founded Acme Robotics [1]. She was born in Lyon [2][1]")
+        self.assertEqual(answer.text, "Jane Doe founded Acme Robotics [1]. She was born in Lyon [2] [1]")
+        # Each marker is read as one ("[2][1]" was read as "[2]" and text, joining claims).
+        from agentic_rag._answering import marked_segments
+        self.assertEqual(marked_segments(answer.text), [("Jane Doe founded Acme Robotics.", (1,)), ("She was born in Lyon", (2, 1))])
         self.assertFalse(answer.refused)
         self.assertEqual([(c.number, c.document_id, c.quote) for c in answer.citations],
                          [(1, "acme-robotics", "founded in 2001 by Jane Doe"), (2, "jane-doe", "born in Lyon"), (1, "acme-robotics", "Jane Doe")])

@@ -109,8 +109,12 @@ class BudgetTest(unittest.TestCase):
             with self.subTest(max_llm_calls=cap):
                 llm, result = self.run_with(max_llm_calls=cap)
                 self.assertIs(result.stop_reason, StopReason.CALL_BUDGET)
-                self.assertEqual(len(llm.calls), cap)
-                self.assertEqual(result.usage.llm_calls, cap)
+                self.assertLessEqual(len(llm.calls), cap)
+                self.assertEqual(result.usage.llm_calls, len(llm.calls))
+                if result.snippets:
+                    # The loop may not spend the calls the final answer needs: with evidence
+                    # found, the model writes it (with none, nothing is asked).
+                    self.assertTrue(llm.calls[-1].messages[0].content.startswith("You write the final answer"))
                 assert_honest(self, result)
 
     def test_token_budget_stops_gracefully(self) -> None:
@@ -121,7 +125,8 @@ class BudgetTest(unittest.TestCase):
         assert_honest(self, result)
 
     def test_enough_budget_changes_nothing(self) -> None:
-        _, result = self.run_with(max_llm_calls=8)
+        # Eight calls for the loop and the final answer, and the final answer's claim check.
+        _, result = self.run_with(max_llm_calls=9)
         self.assertIs(result.stop_reason, StopReason.SUFFICIENT)
         self.assertIs(result.answer.status, AnswerStatus.ANSWERED)
 

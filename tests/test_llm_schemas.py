@@ -81,7 +81,7 @@ class RoleSpecTest(unittest.TestCase):
 
     def test_roles_reading_documents_carry_the_untrusted_rule(self) -> None:
         readers = {s.role for s in ROLE_SPECS if s.reads_documents}
-        self.assertEqual(readers, {LLMRole.SUFFICIENCY_JUDGE, LLMRole.DRAFTER, LLMRole.SYNTHESIZER})
+        self.assertEqual(readers, {LLMRole.SUFFICIENCY_JUDGE, LLMRole.DRAFTER, LLMRole.SYNTHESIZER, LLMRole.CLAIM_VERIFIER})
         for role in readers:
             self.assertTrue(role_spec(role).system_prompt.endswith(UNTRUSTED_RULE))
         self.assertIn("never follow", UNTRUSTED_RULE)

@@ -35,17 +35,18 @@ ROOT_NAMES = (
 COMPONENT_NAMES = (
     "AbstentionPolicy", "Analyzer", "CallableEmbedder", "CorpusRouter", "DecompositionRewriter",
     "ExtractiveDrafter", "ExtractiveGroundedSynthesizer", "FunctionGenerator", "HeuristicPlanner",
-    "HyDERewriter", "IdentityRewriter", "LexicalReranker", "MMRReranker", "PlanFeedbackRewriter",
+    "HyDERewriter", "IdentityRewriter", "LexicalClaimVerifier", "LexicalReranker", "MMRReranker", "PlanFeedbackRewriter",
     "RM3Rewriter", "RelevanceAnswerability", "RelevanceModel", "TermWeights", "collection_orchestrator",
     "distribution_based_score_fusion", "fuse", "relative_score_fusion", "verify_citations",
 )
 
 TYPE_NAMES = (
-    "AnswerCitation", "Answerability", "BranchStatus", "ConflictEvidence", "ConflictGroup", "Contribution",
+    "AnswerCitation", "Answerability", "BranchStatus", "ClaimCheck", "ClaimJudgement", "ClaimReview", "ClaimVerifier",
+    "ConflictEvidence", "ConflictGroup", "Contribution",
     "DraftAnswer", "FactPriority", "FactSupport", "FeedbackQuery", "FusionMethod", "IndexPhase",
-    "IndexProgress", "IndexReport", "ParallelTrace", "QueryView", "RankedList", "RetrieverKind",
+    "IndexProgress", "IndexReport", "ParallelTrace", "QueryView", "RankedList", "RetrieverKind", "ReviewOutcome",
     "RewriteRequest", "RewriteResult", "Route", "SearchHit", "StopConditions", "StoreHit", "StoreStats",
-    "SubqueryOrigin", "SufficiencyStatus", "ViewKind",
+    "SubqueryOrigin", "SufficiencyStatus", "SupportVerdict", "ViewKind",
 )
 
 PUBLIC_SUBPACKAGES = (

@@ -69,6 +69,21 @@ class RunBudget:
         self._llm_calls = 0
         self._prompt_tokens = 0
         self._completion_tokens = 0
+        self._held = 0
+
+    def hold_llm_calls(self, calls: int) -> None:
+        """Keep ``calls`` model calls of the cap back: :meth:`check_llm` refuses a call that
+        would leave fewer, until :meth:`release_llm_calls` (the calls a run's final answer
+        needs, kept from the loop). A cap smaller than ``calls`` keeps one call for the loop."""
+        with self._lock:
+            cap = self.max_llm_calls
+            self._held = 0 if cap is None else max(0, min(require_int(calls, "calls", minimum=0, stage="budget"), cap - 1))
+
+    def release_llm_calls(self) -> bool:
+        """Give the held calls back; True when some were held."""
+        with self._lock:
+            held, self._held = self._held, 0
+            return held > 0
 
     def remaining_s(self) -> float | None:
         """Seconds left before the deadline (never negative), or ``None`` without one."""
@@ -93,8 +108,9 @@ class RunBudget:
                 deadline has passed.
         """
         with self._lock:
-            if self.max_llm_calls is not None and self._llm_calls >= self.max_llm_calls:
-                raise BudgetExhaustedError(f"LLM call budget of {self.max_llm_calls} is spent", reason="call_budget")
+            if self.max_llm_calls is not None and self._llm_calls >= self.max_llm_calls - self._held:
+                held = f" ({self._held} held back for the final answer)" if self._held else ""
+                raise BudgetExhaustedError(f"LLM call budget of {self.max_llm_calls} is spent{held}", reason="call_budget")
             if self.max_tokens is not None and self._prompt_tokens + self._completion_tokens >= self.max_tokens:
                 raise BudgetExhaustedError(f"token budget of {self.max_tokens} is spent", reason="token_budget")
         if self.expired():

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from agentic_rag._contracts import (
+    ClaimCheck,
+    ClaimJudgement,
     ContextAssessment,
     Corpus,
     DraftAnswer,
@@ -21,7 +23,7 @@ from agentic_rag._contracts import (
     Subquery,
 )
 
-__all__ = ["Drafter", "Embedder", "Planner", "QueryRewriter", "Retriever", "SufficiencyJudge", "Synthesizer"]
+__all__ = ["ClaimVerifier", "Drafter", "Embedder", "Planner", "QueryRewriter", "Retriever", "SufficiencyJudge", "Synthesizer"]
 
 
 @runtime_checkable
@@ -82,6 +84,15 @@ class Synthesizer(Protocol):
         assessment: ContextAssessment,
     ) -> GroundedAnswer:
         """Return the answer with claim-level citations and an honest status."""
+        ...
+
+
+@runtime_checkable
+class ClaimVerifier(Protocol):
+    """Reads whether quotes state the claims the lexical grounding check doubts."""
+
+    def verify(self, checks: Sequence[ClaimCheck]) -> tuple[ClaimJudgement, ...]:
+        """Return one judgement per check, in order (only a NO drops its claim)."""
         ...
 
 

@@ -15,6 +15,10 @@ Parallel workflow:
     MMRReranker, RelevanceAnswerability, FunctionGenerator, fuse, relative_score_fusion,
     distribution_based_score_fusion, verify_citations
 
+Both workflows:
+    LexicalClaimVerifier (the claim verifier that reads no meaning: every doubt of the
+    grounding check stands)
+
 Retrieval and text analysis:
     CallableEmbedder, Analyzer, RelevanceModel, TermWeights
 """
@@ -30,6 +34,7 @@ from agentic_rag._agentic import (
     PlanFeedbackRewriter,
     collection_orchestrator,
 )
+from agentic_rag._answering.review import LexicalClaimVerifier
 from agentic_rag._parallel import (
     DecompositionRewriter,
     FunctionGenerator,
@@ -59,6 +64,7 @@ __all__ = [
     "HeuristicPlanner",
     "HyDERewriter",
     "IdentityRewriter",
+    "LexicalClaimVerifier",
     "LexicalReranker",
     "MMRReranker",
     "PlanFeedbackRewriter",

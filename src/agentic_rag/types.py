@@ -4,6 +4,10 @@ The root package holds the records most code touches (``Document``, ``Snippet``,
 ``RetrievalPlan``, ``RunResult``, ``RAGResult``, ...). The rest are here: what you need to
 implement a port yourself, read a trace in detail, or type-annotate code that does.
 
+Both workflows (the claim check):
+    ClaimVerifier (the port: reads whether quotes state the claims the lexical grounding check
+    doubts), ClaimCheck, ClaimJudgement, ClaimReview, ReviewOutcome, SupportVerdict
+
 Agentic workflow:
     DraftAnswer, FeedbackQuery, FactSupport, FactPriority, StopConditions, SubqueryOrigin,
     SufficiencyStatus, Route, ConflictGroup, ConflictEvidence
@@ -19,6 +23,9 @@ Retrieval and the store:
 from __future__ import annotations
 
 from agentic_rag._contracts import (
+    ClaimCheck,
+    ClaimJudgement,
+    ClaimReview,
     ConflictEvidence,
     ConflictGroup,
     DraftAnswer,
@@ -27,8 +34,10 @@ from agentic_rag._contracts import (
     FeedbackQuery,
     Route,
     StopConditions,
+    ReviewOutcome,
     SubqueryOrigin,
     SufficiencyStatus,
+    SupportVerdict,
 )
 from agentic_rag._parallel import (
     AnswerCitation,
@@ -44,6 +53,7 @@ from agentic_rag._parallel import (
     RewriteResult,
     ViewKind,
 )
+from agentic_rag._ports import ClaimVerifier
 from agentic_rag._retrieval import SearchHit
 from agentic_rag._store import IndexPhase, IndexProgress, IndexReport, StoreHit, StoreStats
 
@@ -51,6 +61,10 @@ __all__ = [
     "AnswerCitation",
     "Answerability",
     "BranchStatus",
+    "ClaimCheck",
+    "ClaimJudgement",
+    "ClaimReview",
+    "ClaimVerifier",
     "ConflictEvidence",
     "ConflictGroup",
     "Contribution",
@@ -66,6 +80,7 @@ __all__ = [
     "QueryView",
     "RankedList",
     "RetrieverKind",
+    "ReviewOutcome",
     "RewriteRequest",
     "RewriteResult",
     "Route",
@@ -75,5 +90,6 @@ __all__ = [
     "StoreStats",
     "SubqueryOrigin",
     "SufficiencyStatus",
+    "SupportVerdict",
     "ViewKind",
 ]

@@ -29,6 +29,8 @@ class OrchestratorConfig(JsonContract):
             ``no_progress``); ``None``: any new snippet is progress. With a high
             ``max_iterations`` as the hard cap, the loop goes on while it still finds what the
             question misses, and no longer.
+        stall_rounds: This many rounds in a row that cover no fact not covered before end the
+            run (``no_progress``; the last round excepted, which ends it anyway); ``None``: never.
         rank_chains: Rank the final evidence of a bridge question as chains (a passage and
             the passage its bridge entity leads to, see
             :class:`~agentic_rag._agentic.chains.ChainRanker`), fused with the loop's order.
@@ -50,11 +52,12 @@ class OrchestratorConfig(JsonContract):
     replan: bool = False
     progress_after: int | None = None
     rank_chains: bool = False
+    stall_rounds: int | None = None
 
     def __post_init__(self) -> None:
         for name in ("max_iterations", "max_subqueries_per_iteration", "top_k", "max_snippets"):
             require_int(getattr(self, name), name, minimum=1, stage="config")
-        for name in ("max_llm_calls", "max_tokens", "progress_after"):
+        for name in ("max_llm_calls", "max_tokens", "progress_after", "stall_rounds"):
             require_int(getattr(self, name), name, minimum=1, optional=True, stage="config")
         require_number(self.deadline_s, "deadline_s (seconds)", above=0, optional=True, stage="config")
         require_bool(self.rank_chains, "rank_chains", stage="config")

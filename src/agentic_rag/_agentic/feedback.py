@@ -65,6 +65,8 @@ class BridgeFeedback:
                 candidates.extend(row[rank] for row in per_head if rank < len(row))
         out: list[FeedbackQuery] = []
         seen: set[str] = set()
+        # The missing terms as the fact writes them (a reader sees "father", not the stem "fathe").
+        lacking = ", ".join(self._missing_words(fact, set(item.missing_terms))) or "evidence"
         for bridge, found, parent in candidates:
             words = self._missing_words(fact, set(item.terms) - found if found else set(item.missing_terms))
             text = " ".join((bridge, *words))
@@ -75,14 +77,14 @@ class BridgeFeedback:
             out.append(FeedbackQuery(
                 fact_id=fact.id,
                 text=text,
-                reason=f"fact {fact.id} missing {', '.join(item.missing_terms) or 'evidence'}; following bridge {bridge!r}",
+                reason=f"fact {fact.id} missing {lacking}; following bridge {bridge!r}",
                 parent_id=(parent.query_id or None) if parent is not None else None,
             ))
             if len(out) == self.max_queries:
                 return tuple(out)
         if not out:
             words = self._missing_words(fact, set(item.missing_terms))
-            out.append(FeedbackQuery(fact_id=fact.id, text=" ".join(words) or fact.description, reason=f"fact {fact.id} missing {', '.join(item.missing_terms) or 'evidence'}"))
+            out.append(FeedbackQuery(fact_id=fact.id, text=" ".join(words) or fact.description, reason=f"fact {fact.id} missing {lacking}"))
         return tuple(out)
 
     def _missing_words(self, fact: RequiredFact, missing: set[str]) -> list[str]:

@@ -15,12 +15,16 @@ from agentic_rag._contracts.corpus import Corpus, Document, FactPriority, Requir
 from agentic_rag._contracts.evidence import Citation, Claim, DraftAnswer, Snippet, Subquery, SubqueryOrigin
 from agentic_rag._contracts.results import AnswerStatus, GroundedAnswer, IterationTrace, RunResult, StopReason, Usage
 from agentic_rag._contracts.serialization import JsonContract
+from agentic_rag._contracts.verification import ClaimCheck, ClaimJudgement, ClaimReview, ReviewOutcome, SupportVerdict
 
 __all__ = [
     "AnswerStatus",
     "AnswerabilityLabel",
     "Citation",
     "Claim",
+    "ClaimCheck",
+    "ClaimJudgement",
+    "ClaimReview",
     "ConflictEvidence",
     "ConflictGroup",
     "ContextAssessment",
@@ -35,6 +39,7 @@ __all__ = [
     "JsonContract",
     "RequiredFact",
     "RetrievalPlan",
+    "ReviewOutcome",
     "Route",
     "RunResult",
     "Snippet",
@@ -43,5 +48,6 @@ __all__ = [
     "Subquery",
     "SubqueryOrigin",
     "SufficiencyStatus",
+    "SupportVerdict",
     "Usage",
 ]

@@ -9,6 +9,7 @@ from agentic_rag._contracts.assessment import ConflictEvidence, ContextAssessmen
 from agentic_rag._contracts.corpus import RequiredFact, RetrievalPlan
 from agentic_rag._contracts.evidence import Claim, DraftAnswer, Snippet, Subquery
 from agentic_rag._contracts.serialization import JsonContract
+from agentic_rag._contracts.verification import ClaimReview
 from agentic_rag._contracts.validation import instance_tuple, require_enum, require_fraction, require_int, require_number, require_text
 from agentic_rag._errors import InvalidInputError
 
@@ -38,6 +39,9 @@ class StopReason(str, enum.Enum):
     #: The judge found the evidence sufficient, but the claims do not earn ``answered`` (no
     #: claim states what a part asks for): the status was lowered after the loop.
     UNEARNED = "unearned"
+    #: The judge found that no corpus can answer the question (a false premise, or information
+    #: that cannot exist): more searching would not change that.
+    UNANSWERABLE = "unanswerable"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +56,8 @@ class GroundedAnswer(JsonContract):
         final_score: The last assessment's sufficiency score.
         conflicts: Disagreements surfaced with citations for each side.
         iterations: How many retrieval iterations ran.
+        reviews: The claims the check doubted or refused: each dropped claim with its reason,
+            and each doubted claim a verifier vouched for.
     """
 
     text: str
@@ -61,6 +67,7 @@ class GroundedAnswer(JsonContract):
     final_score: float = 0.0
     conflicts: tuple[ConflictEvidence, ...] = ()
     iterations: int = 0
+    reviews: tuple[ClaimReview, ...] = ()
 
     def __post_init__(self) -> None:
         require_text(self.text, "GroundedAnswer.text", allow_empty=True)
@@ -70,6 +77,7 @@ class GroundedAnswer(JsonContract):
         object.__setattr__(self, "final_score", require_fraction(self.final_score, "GroundedAnswer.final_score"))
         object.__setattr__(self, "conflicts", instance_tuple(self.conflicts, ConflictEvidence, "GroundedAnswer.conflicts"))
         require_int(self.iterations, "GroundedAnswer.iterations", minimum=0)
+        object.__setattr__(self, "reviews", instance_tuple(self.reviews, ClaimReview, "GroundedAnswer.reviews"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,9 @@ def ask_payload(result: RunResult | RAGResult, root: Path | None = None, *, evid
 
     Returns:
         ``{status, answer, claims: [{text, citations: [{path, start_line, end_line, quote}]}],
-        missing_facts, iterations, stop_reason, evidence}``: a citation's ``quote`` is ``""``
+        missing_facts, iterations, stop_reason, evidence}`` and, when the check doubted or dropped
+        a claim, ``reviewed_claims`` (``{claim, outcome, reason, verifier?, verifier_reason?}``
+        each): a citation's ``quote`` is ``""``
         when it is the claim's text (white space aside); ``evidence`` as
         :func:`~agentic_rag._interfaces.evidence_payload.evidence_payload` gives it, whatever
         the status, without the focus lines a claim quotes. A parallel run is one pass: ``iterations`` is 1, ``stop_reason``
@@ -49,6 +51,14 @@ def ask_payload(result: RunResult | RAGResult, root: Path | None = None, *, evid
             int >= 0.
     """
     payload = _answer_payload(result, root)
+    reviews = result.answer.reviews
+    if reviews:
+        # Every claim the check dropped, and every doubted claim kept on a verifier's word.
+        payload["reviewed_claims"] = [
+            {"claim": r.claim, "outcome": r.outcome.value, "reason": r.reason, **({"verifier": r.verdict.value} if r.verdict is not None else {}),
+             **({"verifier_reason": r.verifier_reason} if r.verifier_reason else {})}
+            for r in reviews
+        ]
     payload["evidence"] = _unquoted_focus(evidence_payload(result, root, limit=evidence, model=model, full_text=full_text), payload["claims"])
     return payload
 

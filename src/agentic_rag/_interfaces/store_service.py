@@ -37,6 +37,9 @@ if TYPE_CHECKING:  # the workflows are imported by ask only: a search process ne
 
 __all__ = ["AskMode", "AskOutcome", "StoreService"]
 
+# Fused documents a model generator is given (the deterministic generator's five quote best).
+_MODEL_TOP_K = 8
+
 
 @dataclass(frozen=True, slots=True)
 class AskOutcome:
@@ -212,17 +215,22 @@ class StoreService:
 
         model = self.relevance_model()
         generator: Any = ExtractiveGenerator(relevance=model)
+        rewriter: Any = MultiQueryRewriter()
+        top_k = 5
         if llm is not None:
-            from agentic_rag.llm.components import LLMGenerator
+            from agentic_rag.llm.components import LLMGenerator, LLMQueryViewRewriter
 
-            generator = LLMGenerator(llm)
+            # A model reads more documents than a person would, and writes queries in the
+            # documents' own words (its fallback is the same deterministic rewriter).
+            described = "; ".join(f"{c.id}: {c.description}" if c.description else c.id for c in corpora)
+            generator, rewriter, top_k = LLMGenerator(llm), LLMQueryViewRewriter(llm, max_queries=3, corpus_description=described), _MODEL_TOP_K
         workflow = ParallelRAGWorkflow(
             [self.store.retriever(), self._vector_retriever()],
-            rewriter=MultiQueryRewriter(),
+            rewriter=rewriter,
             generator=generator,
             answerability=RelevanceAnswerability(model),
         )
-        return workflow.run(RAGRequest(question, top_k=5, corpus_ids=tuple(c.id for c in corpora)))
+        return workflow.run(RAGRequest(question, top_k=top_k, corpus_ids=tuple(c.id for c in corpora)))
 
     def _vector_retriever(self) -> Any:
         if self.store.stats().vector:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agentic_rag._contracts import AnswerStatus, Snippet
+from agentic_rag._contracts import AnswerStatus, ClaimReview, Snippet
 from agentic_rag._contracts.serialization import JsonContract
-from agentic_rag._contracts.validation import require_bool, require_enum, require_int, require_number, require_text
+from agentic_rag._contracts.validation import instance_tuple, require_bool, require_enum, require_int, require_number, require_text, text_tuple
 from agentic_rag._errors import InvalidInputError
 
 __all__ = ["AnswerCitation", "Contribution", "FusedDocument", "GeneratedAnswer", "finite_number"]
@@ -157,12 +157,17 @@ class GeneratedAnswer(JsonContract):
         refused: True when the generator declined because the evidence is insufficient.
         status: What the generator claims: ANSWERED, or PARTIAL when it says the documents
             answer only part of the question; a refusal is always UNANSWERABLE.
+        missing: The parts of the question the generator found unanswered (``()`` when it
+            does not say).
+        reviews: The claims the library's check doubted or dropped, with the reasons.
     """
 
     text: str
     citations: tuple[AnswerCitation, ...] = ()
     refused: bool = False
     status: AnswerStatus = AnswerStatus.ANSWERED
+    missing: tuple[str, ...] = ()
+    reviews: tuple[ClaimReview, ...] = ()
 
     def __post_init__(self) -> None:
         require_text(self.text, "GeneratedAnswer.text", stage=_STAGE, allow_empty=True)
@@ -170,3 +175,5 @@ class GeneratedAnswer(JsonContract):
         require_bool(self.refused, "GeneratedAnswer.refused", stage=_STAGE)
         status = require_enum(AnswerStatus, self.status, "GeneratedAnswer.status", stage=_STAGE)
         object.__setattr__(self, "status", AnswerStatus.UNANSWERABLE if self.refused else status)
+        object.__setattr__(self, "missing", text_tuple(self.missing, "GeneratedAnswer.missing", stage=_STAGE))
+        object.__setattr__(self, "reviews", instance_tuple(self.reviews, ClaimReview, "GeneratedAnswer.reviews", stage=_STAGE))

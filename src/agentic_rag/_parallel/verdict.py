@@ -4,6 +4,12 @@ text, the answerability check and whether the claims earn ``answered``.
 The library's own generators have their text guarded (claims that do not hold dropped, an
 unanswerable verdict turned into a refusal); a caller's generator keeps its text and the
 verdict goes beside it, except for text addressed to a model, which is never an answer.
+
+A generator that reads meaning (``judges_answerability``: the LLM generator) keeps its own
+verdict on whether the documents answer the question: the lexical answerability and earned
+checks, which cannot tell a paraphrase from an answer on another subject, are notes beside it.
+What the lexical grounding check doubts, a verifier (the generator's, or the workflow's)
+settles; only its "no" drops a claim.
 """
 
 from __future__ import annotations
@@ -12,7 +18,9 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from agentic_rag._answering import CITATION_MARKER, grounding_problem, least_status, marked_segments, missing_note, removed_note
+from agentic_rag._answering import CITATION_MARKER, least_status, marked_segments, missing_note, removed_note
+from agentic_rag._answering.review import ClaimEvidence, review_claims
+from agentic_rag._contracts import ReviewOutcome
 from agentic_rag._contracts import AnswerStatus
 from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
 from agentic_rag._parallel.generator import verify_citations
@@ -23,13 +31,17 @@ __all__ = ["answer_verdict"]
 
 
 def answer_verdict(query: str, answer: GeneratedAnswer, documents: Sequence[FusedDocument], notes: list[str], answerability: Any, *,
-                   owns_text: bool) -> tuple[GeneratedAnswer, AnswerStatus, tuple[str, ...]]:
+                   owns_text: bool, verifier: Any = None, judges: bool = False) -> tuple[GeneratedAnswer, AnswerStatus, tuple[str, ...]]:
     """The honest status of a generated answer: the generator's own, lowered by the answerability check and by
     citations that do not hold. For the library's generators (``owns_text``) claims that do
     not hold are dropped, and an unanswerable verdict keeps no claim: the answer becomes a
     refusal (the documents stay in the result as evidence). A caller's generator keeps its
     text: the same checks lower the status beside it and are noted, and an answer citing
-    no ``[n]`` is not lowered for that (a free-text generator is a normal case)."""
+    no ``[n]`` is not lowered for that (a free-text generator is a normal case).
+
+    ``verifier`` settles the claims the grounding check doubts; ``judges``: the generator
+    reads meaning, so its own status and missing parts stand and the answerability and earned
+    checks are only noted."""
     if not owns_text and is_instruction_like(answer.text):
         # Words addressed to a model are never an answer, whoever wrote them down: a
         # caller's generator that repeats an instruction from a document was steered by it.
@@ -38,7 +50,7 @@ def answer_verdict(query: str, answer: GeneratedAnswer, documents: Sequence[Fuse
     status = answer.status
     if verify_citations(answer, documents):
         status = least_status(status, AnswerStatus.PARTIAL)
-    guarded, dropped = _grounded(answer, documents)
+    guarded, dropped = _grounded(answer, documents, verifier)
     if dropped and owns_text:
         answer = guarded
         notes.append(f"grounding: {len(dropped)} claim(s) removed: {'; '.join(dropped)}")
@@ -51,8 +63,10 @@ def answer_verdict(query: str, answer: GeneratedAnswer, documents: Sequence[Fuse
         status = AnswerStatus.UNANSWERABLE  # nothing cited, nothing claimed
     elif uncited and not owns_text:
         notes.append("the generator's answer cites no document ([n]); its claims were not checked against the evidence")
-    missing: tuple[str, ...] = ()
-    if answerability is not False and status is not AnswerStatus.UNANSWERABLE:
+    missing: tuple[str, ...] = answer.missing if judges else ()
+    if judges and owns_text and answerability is not False and status is not AnswerStatus.UNANSWERABLE:
+        _note_lexical_checks(query, answer, documents, notes, answerability)
+    elif answerability is not False and status is not AnswerStatus.UNANSWERABLE:
         verdict = answerability.check(query, documents)
         if verdict.status is not AnswerStatus.ANSWERED:
             kept = "" if owns_text else "; the generator's text is kept"
@@ -102,6 +116,19 @@ def answer_verdict(query: str, answer: GeneratedAnswer, documents: Sequence[Fuse
     return answer, status, missing
 
 
+def _note_lexical_checks(query: str, answer: GeneratedAnswer, documents: Sequence[FusedDocument], notes: list[str], answerability: Any) -> None:
+    """The lexical answerability and earned checks' readings, as notes beside the verdict of a
+    generator that reads meaning."""
+    verdict = answerability.check(query, documents)
+    if verdict.status is not AnswerStatus.ANSWERED:
+        notes.append(f"answerability (lexical, a note beside the generator's verdict): {verdict.status.value} (lowest part share {verdict.score:.3f})")
+    earned = getattr(answerability, "earned", None)
+    if callable(earned) and answer.citations:
+        judged = earned(query, answer, documents)
+        if judged.status is not AnswerStatus.ANSWERED:
+            notes.append(f"earned (lexical, a note beside the generator's verdict): {judged.status.value}: {'; '.join(judged.missing)}")
+
+
 CLOSEST_UNITS = 2
 """Most cited units an unanswerable answer keeps: its closest lines, not an answer."""
 
@@ -121,37 +148,42 @@ def _closest(answer: GeneratedAnswer) -> GeneratedAnswer:
     return dataclasses.replace(answer, text=" ".join(parts), citations=tuple(kept))
 
 
-def _grounded(answer: GeneratedAnswer, documents: Sequence[FusedDocument]) -> tuple[GeneratedAnswer, list[str]]:
+def _grounded(answer: GeneratedAnswer, documents: Sequence[FusedDocument], verifier: Any = None) -> tuple[GeneratedAnswer, list[str]]:
     """Drop the claims of ``answer`` that fail the grounding check (their quotes are no
-    evidence, or they say what the cited documents do not), with the citations only they used.
+    evidence, or they say what the cited documents do not) and that no verifier vouches for,
+    with the citations only they used.
 
     Returns:
-        The answer (unchanged when every claim holds) and one reason per dropped claim.
+        The answer (unchanged when every claim holds; with the doubted or dropped claims added
+        to its ``reviews``) and one reason per dropped claim.
     """
     if answer.refused:
         return answer, []
-    kept_parts: list[str] = []
-    kept: list[AnswerCitation] = []
-    dropped: list[str] = []
+    segments = []
     pending = list(answer.citations)
     for claim, numbers in marked_segments(answer.text):
         # Each marker takes the first citation of its number not yet taken, in order.
         cited = [c for c in (next((p for p in pending if p.number == n), None) for n in numbers) if c is not None]
         for citation in cited:
             pending.remove(citation)
-        quotes = [c.quote for c in cited if c.quote]
-        sources = [f"{d.snippet.title if d.snippet is not None else ''}\n{d.text}" for n in numbers if 1 <= n <= len(documents) for d in (documents[n - 1],)]
-        problem = grounding_problem(claim, quotes, sources)
-        if problem:
-            dropped.append(problem)
+        quotes = tuple(c.quote for c in cited if c.quote)
+        sources = tuple(f"{d.snippet.title if d.snippet is not None else ''}\n{d.text}" for n in numbers if 1 <= n <= len(documents) for d in (documents[n - 1],))
+        segments.append((claim, numbers, cited, ClaimEvidence(claim, quotes, sources)))
+    reviews = review_claims([item for *_, item in segments], verifier)
+    kept_parts: list[str] = []
+    kept: list[AnswerCitation] = []
+    dropped: list[str] = []
+    for (claim, numbers, cited, _), review in zip(segments, reviews):
+        if review is not None and review.outcome is ReviewOutcome.DROPPED:
+            dropped.append(review.reason)
             continue
         end = claim[-1] if claim and claim[-1] in ".!?" and "\n" not in claim else ""
         markers = "".join(f" [{n}]" for n in numbers)
         kept_parts.append(f"{claim[:-1] if end else claim}{markers}{end}")
         kept.extend(cited)
+    new_reviews = answer.reviews + tuple(r for r in reviews if r is not None and r not in answer.reviews)
     if not dropped:
-        return answer, []
-    citations = tuple(kept)
+        return (dataclasses.replace(answer, reviews=new_reviews) if new_reviews != answer.reviews else answer), []
     if not kept_parts:
-        return GeneratedAnswer("The retrieved evidence does not support any claim of the answer.", (), refused=True), dropped
-    return dataclasses.replace(answer, text=" ".join(kept_parts), citations=citations), dropped
+        return GeneratedAnswer("The retrieved evidence does not support any claim of the answer.", (), refused=True, reviews=new_reviews), dropped
+    return dataclasses.replace(answer, text=" ".join(kept_parts), citations=tuple(kept), reviews=new_reviews), dropped

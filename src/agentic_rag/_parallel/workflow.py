@@ -50,7 +50,7 @@ from agentic_rag._parallel.fusion_engine import FusionMethod, RankedList, fuse_r
 from agentic_rag._parallel.generator import verify_citations
 from agentic_rag._parallel.ports import Generator, QueryViewRewriter, Reranker
 from agentic_rag._parallel.verdict import answer_verdict
-from agentic_rag._ports import Retriever
+from agentic_rag._ports import ClaimVerifier, Retriever
 from agentic_rag._text.questions import fold_query
 
 __all__ = ["DEFAULT_MAX_WORKERS", "ParallelRAGWorkflow"]
@@ -92,7 +92,12 @@ class ParallelRAGWorkflow:
         dedup_key: Fusion dedup key of a snippet (default ``(corpus id, document id)``).
         answerability: Decides whether the fused documents answer the question (default
             :class:`RelevanceAnswerability` with uniform term weights); ``False`` turns the
-            check off, so the generator's own status stands.
+            check off, so the generator's own status stands. A generator that reads meaning
+            (``judges_answerability = True``, as the LLM generator) keeps its own verdict and
+            the check's reading is a trace note.
+        verifier: Settles the claims the lexical grounding check doubts
+            (:class:`~agentic_rag._ports.ClaimVerifier`; default: the generator's own
+            ``verifier`` when it has one, else none: every doubt drops its claim).
 
     Raises:
         BindingError: A slot bound wrongly (the message names the slot and what it takes), or
@@ -111,6 +116,7 @@ class ParallelRAGWorkflow:
         fusion: FusionMethod | str = FusionMethod.RRF,
         dedup_key: Callable[[Snippet], Hashable] | None = None,
         answerability: RelevanceAnswerability | Literal[False] | None = None,
+        verifier: ClaimVerifier | None = None,
     ) -> None:
         self.retrievers = bind_retrievers(retrievers)
         check_component("rewriter", rewriter, required=False)
@@ -128,6 +134,10 @@ class ParallelRAGWorkflow:
         if answerability is not None and answerability is not False and not callable(getattr(answerability, "check", None)):
             raise InvalidInputError(f"answerability must have a check(query, documents) method, or be False, got {answerability!r}", stage=_STAGE)
         self.answerability = RelevanceAnswerability() if answerability is None else answerability
+        chosen = verifier if verifier is not None else getattr(generator, "verifier", None)
+        if chosen is not None and not callable(getattr(chosen, "verify", None)):
+            raise InvalidInputError(f"verifier must be a ClaimVerifier (with verify(checks)), got {type(chosen).__name__}", stage=_STAGE)
+        self.verifier = chosen
 
     @property
     def retriever_names(self) -> tuple[str, ...]:
@@ -194,6 +204,7 @@ class ParallelRAGWorkflow:
         documents = fuse_ranked_lists(lists, method=self.fusion, k=request.rank_constant, rank_window=request.rank_window, key=self.dedup_key, limit=request.top_k)
         generate_start = time.monotonic()
         owns_text = _workflow_guards_text(self.generator)
+        judges = getattr(self.generator, "judges_answerability", False) is True
         try:
             answer = self.generator.generate(request.query, documents)
         except BudgetExhaustedError as exc:
@@ -203,7 +214,7 @@ class ParallelRAGWorkflow:
 
             answer = ExtractiveGenerator().generate(request.query, documents)
             notes.append(f"generator stopped by the budget ({exc.reason}); answered extractively")
-            fell_back, owns_text = True, True
+            fell_back, owns_text, judges = True, True, False
         if not isinstance(answer, GeneratedAnswer):
             raise InvalidInputError(f"generator {component_name(self.generator)!r} returned {type(answer).__name__}; expected a GeneratedAnswer", stage=_STAGE)
         notes.extend(f"citation problem: {p}" for p in verify_citations(answer, documents))
@@ -222,7 +233,10 @@ class ParallelRAGWorkflow:
             notes=tuple(notes),
         )
         degraded = fell_back or any(not o.ok for o in outcomes)
-        answer, status, missing = answer_verdict(request.query, answer, documents, notes, self.answerability, owns_text=owns_text)
+        # A model generator that fell back answered extractively: no meaning was read.
+        judges = judges and not getattr(self.generator, "last_fallback_reason", None)
+        answer, status, missing = answer_verdict(request.query, answer, documents, notes, self.answerability, owns_text=owns_text,
+                                                 verifier=self.verifier, judges=judges)
         trace = dataclasses.replace(trace, notes=tuple(notes))
         return RAGResult(request.query, answer, documents, outcomes, degraded, trace, status, missing)
 

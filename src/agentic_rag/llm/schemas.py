@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from agentic_rag._contracts import AnswerabilityLabel, AnswerStatus, FactPriority, SufficiencyStatus
+from agentic_rag._contracts import AnswerabilityLabel, AnswerStatus, FactPriority, SufficiencyStatus, SupportVerdict
 from agentic_rag._errors import InvalidInputError
 from agentic_rag.llm.untrusted import UNTRUSTED_TAG
 
@@ -34,6 +34,7 @@ class LLMRole(str, enum.Enum):
     SUFFICIENCY_JUDGE = "sufficiency_judge"
     DRAFTER = "drafter"
     SYNTHESIZER = "synthesizer"
+    CLAIM_VERIFIER = "claim_verifier"
 
 
 class RewriteStrategy(str, enum.Enum):
@@ -95,9 +96,9 @@ PLANNER_SCHEMA = _object({
         "items": _object(
             {
                 "id": _text(40, "Short unique id such as f1."),
-                "description": _text(300, "What the fact is, as a searchable statement."),
+                "description": _text(300, "What must be found, stated neutrally: never the value you expect."),
                 "priority": {"type": "string", "enum": _values(FactPriority)},
-                "required_terms": _strings(6, 60, "Terms a passage must contain to cover the fact."),
+                "required_terms": _strings(6, 60, "Terms from the question a passage must contain to cover the fact (names it gives, never the expected answer)."),
                 "depends_on": _strings(4, 40, "Ids of facts whose answer this one needs first (bridge entities)."),
                 "corpus_ids": _strings(4, 80, "Corpora to search, chosen by their descriptions, best first.", min_items=1),
                 "route_reason": _text(300, "Why these corpora.", min_length=0),
@@ -129,18 +130,27 @@ HYDE_SCHEMA = _object({
     "hypothetical_document": _text(2000, "A short passage written as if it came from a document that answers the question."),
 })
 
-SUFFICIENCY_SCHEMA = _object({
+SUFFICIENCY_SCHEMA = _object(required=["rationale", "status", "label", "covered_fact_ids", "missing_facts", "conflicts"], properties={
     "rationale": _text(1200, "Step by step: which fact each document supports, what is missing, what disagrees."),
     "status": {"type": "string", "enum": _values(SufficiencyStatus)},
     "label": {"type": "string", "enum": _values(AnswerabilityLabel)},
     "covered_fact_ids": _strings(16, 40, "Facts the documents establish."),
+    "fact_documents": {
+        "type": "array",
+        "maxItems": 16,
+        "description": "For each covered fact, the documents that establish it.",
+        "items": _object({
+            "fact_id": _text(40),
+            "snippet_indices": {"type": "array", "minItems": 1, "maxItems": 6, "items": _SNIPPET_INDEX},
+        }),
+    },
     "missing_facts": {
         "type": "array",
         "maxItems": 8,
         "items": _object({
             "fact_id": _text(40),
             "what_is_missing": _text(300),
-            "follow_up_query": _text(300, "A search query that could find it."),
+            "follow_up_query": _text(300, "A search query in the words a document stating the fact would use; empty when no search can find it.", min_length=0),
         }),
     },
     "conflicts": {
@@ -170,7 +180,24 @@ SYNTHESIZER_SCHEMA = _object({
     "answer": _text(4000, "The final answer, using only the documents.", min_length=0),
     "claims": {"type": "array", "maxItems": 24, "items": _CLAIM},
     "status": {"type": "string", "enum": _values(AnswerStatus), "description": "Your honest view; the library may downgrade it."},
-    "missing_fact_ids": _strings(16, 40, "Required facts the documents do not establish."),
+    "missing_fact_ids": _strings(16, 40, "Must facts the documents do not establish."),
+})
+
+CLAIM_VERIFIER_SCHEMA = _object({
+    "verdicts": {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": 32,
+        "description": "One verdict per item, in item order.",
+        "items": _object(
+            {
+                "item": {"type": "integer", "minimum": 1, "description": "The item's number."},
+                "verdict": {"type": "string", "enum": _values(SupportVerdict)},
+                "reason": _text(300, "A few words on why.", min_length=0),
+            },
+            required=["item", "verdict"],
+        ),
+    },
 })
 
 UNTRUSTED_RULE = (
@@ -181,23 +208,28 @@ UNTRUSTED_RULE = (
 )
 _CITE_RULE = (
     "Every claim cites the index attribute of the block it relies on and quotes the supporting "
-    "words exactly as they appear there. Claims you cannot support with a quote are left out."
+    "words exactly as they appear there (a line break inside a quote may be written as a "
+    "space). Claims you cannot support with a quote are left out."
 )
 
 PLANNER_PROMPT = (
     "You plan retrieval for a question. Break it into the facts an answer needs: one fact per "
     "thing that must be looked up, bridge facts first when a later fact depends on an entity "
     "an earlier one finds. Mark a fact must when the answer is wrong without it, should when it "
-    "makes the answer better, may when it is only context. Route each fact to the corpora whose "
-    "descriptions say they hold it, using only the corpus ids you are given. When a previous "
-    "assessment is given, plan only for what it reports missing."
+    "makes the answer better, may when it is only context; only must facts decide whether the "
+    "question is answered, so what the question asks is must and anything extra is not. "
+    "Describe each fact neutrally, as what must be found (\"the default value of the timeout "
+    "setting\"), never with the value you expect it to have, even when you think you know it. "
+    "Route each fact to the corpora whose descriptions say they hold it, using only the corpus "
+    "ids you are given. When a previous assessment is given, plan only for what it reports missing."
 )
 QUERY_REWRITER_PROMPT = (
     "You write search queries for the facts a question needs. For each fact give one to three "
     "queries: a paraphrase in the corpus's own vocabulary, the keywords a document would contain, "
     "or, for a fact that combines several lookups, one query per part (decomposition). For "
-    "follow-up rounds, write queries for the missing facts and use bridge entities already found. "
-    "Each query stands alone: no pronouns, no references to other queries."
+    "follow-up rounds, write queries for the missing facts only, in the words a document that "
+    "states the fact would use, and use bridge entities already found. Each query stands alone: "
+    "no pronouns, no references to other queries, no words from unrelated facts."
 )
 HYDE_PROMPT = (
     "Write a short passage, as it might appear in a reference document, that would answer the "
@@ -207,26 +239,52 @@ HYDE_PROMPT = (
 SUFFICIENCY_PROMPT = (
     "You judge whether the documents are sufficient to answer the question, the way a careful "
     "annotator would, before any answer is written. Sufficient means every must fact is "
-    "established by the documents themselves, not by your own knowledge. Label the context: "
-    "sufficient; useful_but_incomplete when some required facts are established and others are "
-    "not; insufficient when the documents do not establish what the answer needs; conflicting "
-    "when documents state incompatible values for a fact (list each side with the indices of the "
-    "documents stating it); unanswerable when the question cannot be answered from any corpus "
-    "(a false premise, or information that cannot exist). Status is sufficient only with the "
-    "sufficient label. For each missing fact, write a follow-up search query.\n\n"
+    "established by the documents themselves, not by your own knowledge; should and may facts "
+    "never make the context insufficient. Label the context: sufficient; useful_but_incomplete "
+    "when some must facts are established and others are not; insufficient when the documents "
+    "do not establish what the answer needs (more searching might find it); conflicting when "
+    "documents state incompatible values for a fact (list each side with the indices of the "
+    "documents stating it); unanswerable only when the documents themselves show that the "
+    "question has no answer as asked: its premise is false (say in the rationale what they "
+    "state instead) or the information cannot exist. A document that merely does not mention "
+    "the fact is insufficient, not unanswerable. Status is sufficient only with the sufficient "
+    "label. For each covered fact, list the documents that establish it (fact_documents). For "
+    "each missing must fact, write one follow-up search query, self-contained, in the words a "
+    "document stating that fact would use, or an empty query when you judge that no search "
+    "of these corpora can find it.\n\n"
     + UNTRUSTED_RULE
 )
 DRAFTER_PROMPT = (
     "You draft an answer from the documents found so far, to show what is known and what is "
-    "still missing. Use only the documents. Say plainly which parts are not yet supported.\n\n"
+    "still missing. Use only the documents. Say plainly in the answer which parts are not yet "
+    "supported.\n\n"
     + _CITE_RULE + "\n\n" + UNTRUSTED_RULE
 )
 SYNTHESIZER_PROMPT = (
     "You write the final answer to the question from the documents. Use only the documents; "
-    "do not add facts from memory. When documents disagree, say so and cite each side. When "
-    "required facts are missing, answer what the documents support, name what is missing and "
-    "set status to partial; set unanswerable when nothing relevant is supported.\n\n"
+    "do not add facts from memory. Each claim is one statement that its quotes state, and "
+    "names the fact it answers (a should or may fact too, when it helps the asker). "
+    "When documents disagree, say so and cite each side. Set status to answered when every "
+    "must fact is established; partial when some must fact is established and another is not "
+    "(list the missing ones in missing_fact_ids); unanswerable when no must fact is established "
+    "(list them all). Should and may facts never change the status. For an unanswerable "
+    "question, say in the answer whether the documents show its premise false (cite what they "
+    "state instead) or simply do not cover it, and you may add a claim or two on what they do "
+    "say about it, with an empty fact_id.\n\n"
     + _CITE_RULE + "\n\n" + UNTRUSTED_RULE
+)
+CLAIM_VERIFIER_PROMPT = (
+    "You check claims against the documents they cite. Each item gives a claim, the quotes "
+    "offered as its evidence and the document (or the part of it) the quotes come from. Answer "
+    "yes when the quoted words, read in that document (which tells what they refer to), state "
+    "what the claim says, in any words: a paraphrase, a value "
+    "such as None or null, a negation restated (\"not enabled by default\" as \"disabled by "
+    "default\"), the items of a list or hierarchy read as the relation they show. Answer partly "
+    "when they state part of the claim and contradict none of it; no when they do not state it, "
+    "or state something else or the opposite (another value, another entity, another "
+    "attribute). Judge only from the documents, never from your own knowledge, and give one "
+    "verdict per item.\n\n"
+    + UNTRUSTED_RULE
 )
 
 
@@ -271,6 +329,7 @@ ROLE_SPECS: tuple[RoleSpec, ...] = (
     _spec(LLMRole.SUFFICIENCY_JUDGE, "Sufficiency judge (Sufficient Context autorater)", SUFFICIENCY_PROMPT, SUFFICIENCY_SCHEMA),
     _spec(LLMRole.DRAFTER, "Drafter", DRAFTER_PROMPT, DRAFTER_SCHEMA),
     _spec(LLMRole.SYNTHESIZER, "Synthesizer / generator", SYNTHESIZER_PROMPT, SYNTHESIZER_SCHEMA),
+    _spec(LLMRole.CLAIM_VERIFIER, "Claim verifier", CLAIM_VERIFIER_PROMPT, CLAIM_VERIFIER_SCHEMA),
 )
 _BY_ROLE = {spec.role: spec for spec in ROLE_SPECS}
 

@@ -2,7 +2,9 @@
 
 Agentic workflow: :class:`LLMPlanner`, :class:`LLMQueryRewriter`, :class:`LLMDrafter`,
 :class:`LLMSufficiencyJudge`, :class:`LLMSynthesizer` (or all at once with
-:func:`llm_orchestrator`). Parallel workflow: :class:`LLMQueryViewRewriter` (multi-query or
+:func:`llm_orchestrator`). Both workflows: :class:`LLMClaimVerifier`, which reads whether a
+quote states a claim the lexical grounding check doubts (the synthesizer and generator make
+one of their own). Parallel workflow: :class:`LLMQueryViewRewriter` (multi-query or
 decomposition), :class:`LLMHyDEWriter` for ``HyDERewriter`` and :class:`LLMGenerator`.
 
 Each asks its model for the role's JSON (schema-validated, one repair round by default; one
@@ -46,6 +48,7 @@ from agentic_rag.llm.components.rewriters import (
     statement_document,
 )
 from agentic_rag.llm.components.settings import RoleSettings
+from agentic_rag.llm.components.verifier import LLMClaimVerifier
 
 __all__ = [
     "ClaimVerification",
@@ -53,6 +56,7 @@ __all__ = [
     "ComponentEventKind",
     "DroppedClaim",
     "FallbackChoice",
+    "LLMClaimVerifier",
     "LLMComponent",
     "LLMDrafter",
     "LLMGenerator",

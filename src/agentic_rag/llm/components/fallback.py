@@ -50,16 +50,19 @@ __all__ = [
 ]
 
 #: Each role's default cap on generated tokens: room for a full answer to its schema at the
-#: sizes the prompts ask for, and no more. A model that runs on (plain JSON mode, a small
-#: model repeating itself) is cut off early and repaired or replaced, instead of spending a
-#: thousand tokens on a judge's verdict. Every component's ``max_tokens`` overrides it.
+#: sizes the prompts ask for (a judge's step-by-step rationale over twelve documents, a
+#: synthesizer's claims each with its quotes), so a capable model never has to cut its reply
+#: short, and no more: a model that runs on (plain JSON mode, a small model repeating
+#: itself) is still cut off and repaired or replaced. Every component's ``max_tokens``
+#: overrides it.
 ROLE_MAX_TOKENS: Mapping[LLMRole, int] = MappingProxyType({
-    LLMRole.PLANNER: 384,            # a few facts, each an id, a statement, a priority, corpora
-    LLMRole.QUERY_REWRITER: 256,     # a handful of one-line queries
-    LLMRole.HYDE: 256,               # one short passage
-    LLMRole.SUFFICIENCY_JUDGE: 320,  # a short rationale, a label, a few follow-up queries
-    LLMRole.DRAFTER: 384,            # a draft and a few cited claims
-    LLMRole.SYNTHESIZER: 512,        # the final answer and its cited claims
+    LLMRole.PLANNER: 1024,           # a few facts, each an id, a statement, a priority, terms, corpora
+    LLMRole.QUERY_REWRITER: 768,     # up to twelve one-line queries with their reasons
+    LLMRole.HYDE: 512,               # one short passage
+    LLMRole.SUFFICIENCY_JUDGE: 2048, # a rationale, a label, documents per fact, follow-up queries
+    LLMRole.DRAFTER: 2048,           # a draft and its cited claims
+    LLMRole.SYNTHESIZER: 3072,       # the final answer and its cited claims, each with its quotes
+    LLMRole.CLAIM_VERIFIER: 1536,    # a verdict and a short reason per doubted claim
 })
 
 

@@ -1,44 +1,56 @@
 """The LLM generator of the parallel workflow: a cited answer from the fused documents, or a
 refusal.
 
-The model sees the fused documents as numbered untrusted blocks (block ``n`` is
-``documents[n - 1]``, the numbering of ``[n]`` markers) and answers with claims that cite a
-block and quote it. Claims whose citations do not hold are dropped. The answer text is the
-kept claims, each followed by its ``[n]`` markers, and every marker has an
-:class:`~agentic_rag._parallel.evidence.AnswerCitation` with exact offsets, so
-:func:`~agentic_rag._parallel.generator.verify_citations` finds nothing to report. When the
-model says the evidence does not answer the question, or no claim survives, the answer is a
-refusal (``refused=True``, no citations).
+The model sees the question's parts as its facts (``p1``, ``p2``...: a compound question has
+several, :func:`~agentic_rag._text.questions.split_compound`) and the fused documents as
+numbered untrusted blocks (block ``n`` is ``documents[n - 1]``, the numbering of ``[n]``
+markers), and answers with claims that name the part they answer, cite a block and quote it.
+Claims whose citations do not hold are dropped; claims the lexical grounding check doubts go
+to the model verifier (:class:`~agentic_rag.llm.components.verifier.LLMClaimVerifier`), and
+only a "no" drops them. The answer text is the kept claims, each followed by its ``[n]``
+markers, and every marker has an :class:`~agentic_rag._parallel.evidence.AnswerCitation`
+with exact offsets. The status is the model's: a dropped claim lowers it only when it leaves
+a part without a kept claim, and that part is named missing. When the model says the
+documents do not answer the question, or no claim survives, the answer is a refusal
+(``refused=True``, no citations).
+
+The generator reads meaning (``judges_answerability``): the workflow's lexical answerability
+and earned checks then stand beside its verdict as notes instead of lowering it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
-from agentic_rag._answering.compose import removed_note
-from agentic_rag._contracts import AnswerStatus, Snippet
+from agentic_rag._answering.compose import missing_note, removed_note
+from agentic_rag._answering.review import ClaimEvidence, review_claims
+from agentic_rag._contracts import AnswerStatus, ClaimReview, ReviewOutcome, Snippet
 from agentic_rag._contracts.validation import require_text
 from agentic_rag._errors import InvalidInputError, ProviderError
 from agentic_rag.llm.components.citations import parse_model_claims, verify_model_claims
 from agentic_rag.llm.components.evidence_window import EvidenceWindow
 from agentic_rag.llm.components.fallback import ComponentEventKind, FallbackChoice, LLMComponent, resolve_fallback
-from agentic_rag.llm.components.prompts import build_messages, question_section
+from agentic_rag.llm.components.prompts import build_messages, parts_section, question_section
 from agentic_rag.llm.components.settings import EVIDENCE_OPTIONS, RoleSettings, resolve_settings
+from agentic_rag.llm.components.verifier import LLMClaimVerifier
 from agentic_rag.llm.schemas import LLMRole
 from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
 from agentic_rag._parallel.generator import ExtractiveGenerator
 from agentic_rag._parallel.ports import Generator
+from agentic_rag._ports import ClaimVerifier
+from agentic_rag._text.questions import split_compound
 
 __all__ = ["LLMGenerator", "refusal"]
 
 _STAGE = "generator"
 # The generator's names for the settings' document limits (its documents are fused ones).
 _DOCUMENT_OPTIONS = {"max_documents": "max_snippets", "max_document_chars": "max_snippet_chars"}
-_NO_FACTS = (
-    "There is no list of required facts: leave fact_id empty and set missing_fact_ids to []. "
-    "Set status to unanswerable when the documents do not answer the question, partial when "
-    "they answer only part of it."
+_PARTS = (
+    "The facts are the question's parts: name the part each claim answers as its fact_id, "
+    "list the parts the documents do not establish in missing_fact_ids, and set status to "
+    "partial when some are missing, unanswerable when none is established."
 )
 
 
@@ -48,8 +60,10 @@ def refusal(reason: str) -> GeneratedAnswer:
 
 
 def _with_markers(sentence: str, numbers: Sequence[int]) -> str:
-    """Put the ``[n]`` markers before the sentence's final punctuation."""
-    markers = "".join(f"[{n}]" for n in dict.fromkeys(numbers))
+    """Put the ``[n]`` markers before the sentence's final punctuation, a space before each
+    (as :data:`~agentic_rag._answering.compose.CITATION_MARKER` reads them: "[1][2]" would be
+    read as one marker and the rest of the text)."""
+    markers = " ".join(f"[{n}]" for n in dict.fromkeys(numbers))
     if sentence and sentence[-1] in ".!?":
         return f"{sentence[:-1]} {markers}{sentence[-1]}"
     return f"{sentence} {markers}"
@@ -69,6 +83,9 @@ class LLMGenerator(LLMComponent):
         llm: The model.
         fallback: Generator used when the model fails (default: a new
             :class:`~agentic_rag._parallel.generator.ExtractiveGenerator`; ``None``: raise).
+        verifier: Settles the claims the lexical grounding check doubts (default: a new
+            :class:`~agentic_rag.llm.components.verifier.LLMClaimVerifier` on ``llm``;
+            ``False``: none, every doubt drops its claim).
         settings: Model call and evidence options (default :class:`RoleSettings`: one repair
             round, temperature 0, the synthesizer role's token cap, 10 documents of 1,500
             characters, the first, best fused ones).
@@ -83,12 +100,15 @@ class LLMGenerator(LLMComponent):
 
     #: The library's generator: the workflow's grounding check may drop its claims.
     workflow_guards_text = True
+    #: It reads meaning: the workflow's lexical answerability check is a note beside its status.
+    judges_answerability = True
 
     def __init__(
         self,
         llm: Any,
         *,
         fallback: Generator | FallbackChoice | None = FallbackChoice.DETERMINISTIC,
+        verifier: ClaimVerifier | Literal[False] | None = None,
         settings: RoleSettings | None = None,
         name: str = "llm_generator",
         **overrides: Any,
@@ -99,6 +119,9 @@ class LLMGenerator(LLMComponent):
             name=name, **self.settings.model_options(LLMRole.SYNTHESIZER),
         )
         self.window = EvidenceWindow.from_settings(self.settings, default_snippets=10)
+        if verifier is not None and verifier is not False and not callable(getattr(verifier, "verify", None)):
+            raise InvalidInputError(f"verifier must be a ClaimVerifier (with verify(checks)), False or None, got {type(verifier).__name__}", stage=_STAGE)
+        self.verifier: ClaimVerifier | None = None if verifier is False else verifier or LLMClaimVerifier(llm, settings=dataclasses.replace(self.settings, max_tokens=None))
 
     def generate(self, query: str, documents: Sequence[FusedDocument]) -> GeneratedAnswer:
         """Answer ``query`` from ``documents`` with ``[n]``-cited claims, or refuse.
@@ -125,11 +148,12 @@ class LLMGenerator(LLMComponent):
         if not docs:
             self.last_fallback_reason = None
             return refusal("nothing was retrieved")
+        parts = split_compound(query)
         shown = list(self.window.shown([_as_snippet(d) for d in docs]))
-        sections = [question_section(query), _NO_FACTS, self.window.section(shown)]
+        sections = [question_section(query), parts_section(parts), _PARTS, self.window.section(shown)]
         try:
             answer = self.ask(build_messages(LLMRole.SYNTHESIZER, sections))
-            return self._answer(answer, docs, shown)
+            return self._answer(answer, docs, shown, parts)
         except ProviderError as error:
             fallback = self.take_over(error)
             result = fallback.generate(query, docs)
@@ -137,28 +161,52 @@ class LLMGenerator(LLMComponent):
                 raise InvalidInputError(f"fallback generator returned {type(result).__name__}; expected a GeneratedAnswer", stage=_STAGE) from error
             return result
 
-    def _answer(self, answer: Any, docs: list[FusedDocument], shown: list[Snippet]) -> GeneratedAnswer:
-        checked = verify_model_claims(parse_model_claims(answer.get("claims")), shown)
+    def _answer(self, answer: Any, docs: list[FusedDocument], shown: list[Snippet], parts: tuple[str, ...]) -> GeneratedAnswer:
+        ids = [f"p{n}" for n in range(1, len(parts) + 1)]
+        written = parse_model_claims(answer.get("claims"))
+        checked = verify_model_claims(written, shown, fact_ids=ids)
         if checked.dropped:
             self.record(ComponentEventKind.DROPPED_CLAIMS, f"dropped {len(checked.dropped)} claim(s) whose citations did not hold", checked.problems)
+        reviews = [ClaimReview(d.text, ReviewOutcome.DROPPED, d.reason) for d in checked.dropped]
+        items = [ClaimEvidence(v.claim.text, tuple(c.quote for c in v.claim.citations),
+                               tuple(f"{shown[i - 1].title}\n{shown[i - 1].text}" for i in v.indices)) for v in checked.verified]
+        looked = review_claims(items, self.verifier)
+        kept = [v for v, r in zip(checked.verified, looked) if r is None or r.outcome is ReviewOutcome.KEPT]
+        reviews += [r for r in looked if r is not None]
         status = AnswerStatus(answer.get("status", AnswerStatus.PARTIAL.value))
         if status is AnswerStatus.UNANSWERABLE:
-            return refusal("the model found that the documents do not answer the question")
-        if not checked.verified:
-            why = "no claim's citation holds" if checked.dropped else "the model cited no document"
+            return dataclasses.replace(refusal("the model found that the documents do not answer the question"), reviews=tuple(reviews))
+        if not kept:
+            why = "no claim's citation holds" if written else "the model cited no document"
             self.record(ComponentEventKind.DOWNGRADED, f"refused: {why}")
-            return refusal(why)
-        parts: list[str] = []
+            return dataclasses.replace(refusal(why), reviews=tuple(reviews))
+        one = len(parts) == 1
+        answered = {ids[0] if one and not c.fact_id else c.fact_id for c in (v.claim for v in kept)}
+        named = {ids[0] if one and not c.fact_id else c.fact_id for c in written if c.fact_id in ids or one}
+        said_missing = [p for p, i in zip(parts, ids) if i in {str(x).strip() for x in answer.get("missing_fact_ids") or ()}]
+        lost = [p for p, i in zip(parts, ids) if i in named and i not in answered]
+        missing = list(dict.fromkeys([*said_missing, *lost]))
+        if status is AnswerStatus.PARTIAL and not missing:
+            # Partial, naming nothing: the parts without a kept claim, else every part (which
+            # one the model found short is not known).
+            missing = [p for p, i in zip(parts, ids) if i not in answered] or list(parts)
+        if lost:
+            self.record(ComponentEventKind.DOWNGRADED, f"status lowered to partial: dropped claims left {lost} unanswered")
+        status = AnswerStatus.PARTIAL if missing else AnswerStatus.ANSWERED
+        text_parts: list[str] = []
         citations: list[AnswerCitation] = []
-        for verified in checked.verified:
-            parts.append(_with_markers(verified.claim.text, verified.indices))
+        for verified in kept:
+            text_parts.append(_with_markers(verified.claim.text, verified.indices))
             for number, citation in zip(verified.indices, verified.claim.citations):
                 cited = AnswerCitation(number, docs[number - 1].document_id, citation.quote, citation.start, citation.end)
                 if cited not in citations:
                     citations.append(cited)
-        if status is AnswerStatus.PARTIAL or checked.dropped:
-            parts.append("(The retrieved evidence does not answer every part of the question.)")
-        if checked.dropped:
-            parts.append(removed_note(len(checked.dropped)))
-        partial = status is AnswerStatus.PARTIAL or bool(checked.dropped)
-        return GeneratedAnswer(" ".join(parts), tuple(citations), status=AnswerStatus.PARTIAL if partial else AnswerStatus.ANSWERED)
+        if missing and len(missing) == len(parts):
+            # Which part the model found short is not known: the answer says it is partial.
+            text_parts.append("(The retrieved evidence does not answer every part of the question.)")
+        elif missing:
+            text_parts.append(missing_note(parts, missing, has_claims=True))
+        dropped = sum(1 for r in reviews if r.outcome is ReviewOutcome.DROPPED)
+        if dropped:
+            text_parts.append(removed_note(dropped))
+        return GeneratedAnswer(" ".join(text_parts), tuple(citations), status=status, missing=tuple(missing), reviews=tuple(reviews))

@@ -1,9 +1,9 @@
 """The LLM sufficiency judge: a Sufficient Context autorater with a conservative referee.
 
 The model labels the context (sufficient, useful but incomplete, insufficient, conflicting,
-unanswerable), lists covered and missing facts, conflicts with the documents on each side and
-a follow-up query per missing fact. Its verdict is then made consistent, always toward *less*
-sufficient:
+unanswerable), lists covered and missing facts, the documents that establish each covered
+fact, conflicts with the documents on each side and a follow-up query per missing fact. Its
+verdict is then made consistent, always toward *less* sufficient:
 
 * facts the model does not mention, or calls both covered and missing, are missing (a verdict
   that names none of the plan's facts is unusable and goes to the fallback);
@@ -13,11 +13,13 @@ sufficient:
   conflict and the plan's ``min_sufficiency``; anything less is INSUFFICIENT with the label
   lowered to ``conflicting``, ``useful_but_incomplete`` or ``insufficient``.
 
-The score is computed, not asked for: covered facts' priority weights over all weights.
-Unsupported draft claims are computed deterministically
-(:func:`~agentic_rag._agentic.judge.unsupported_claims`). The model's follow-up queries come
-first, then the deterministic judge's for the same missing facts, so the loop has somewhere
-to go when the model repeats itself.
+The score is computed, not asked for: covered facts' priority weights over all weights. The
+documents the model names for each covered fact become the assessment's ``support``, which
+the orchestrator keeps in front of later rounds' prompts. Unsupported draft claims are
+computed deterministically (:func:`~agentic_rag._agentic.judge.unsupported_claims`). The
+follow-up queries are the model's own, written for its missing facts: no joined keywords
+or word stems are added, and a missing fact the model leaves without a query (no search
+can find it) gets none, so a judge can end a loop that has nowhere to go.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from agentic_rag._contracts import (
     ContextAssessment,
     DraftAnswer,
     FactPriority,
+    FactSupport,
     FeedbackQuery,
     RetrievalPlan,
     Snippet,
@@ -84,8 +87,6 @@ class LLMSufficiencyJudge(LLMComponent):
             name=name, **self.settings.model_options(LLMRole.SUFFICIENCY_JUDGE),
         )
         self.window = EvidenceWindow.from_settings(self.settings, default_snippets=12)
-        # Supplies follow-up queries the model did not write; it never decides sufficiency.
-        self._feedback_judge = AutoraterStyleSufficiencyJudge()
 
     def assess(self, question: str, plan: RetrievalPlan, snippets: Sequence[Snippet], draft: DraftAnswer) -> ContextAssessment:
         """Assess whether ``snippets`` suffice to answer ``question``.
@@ -147,7 +148,8 @@ class LLMSufficiencyJudge(LLMComponent):
         total = sum(f.priority.weight for f in plan.facts)
         score = round(min(1.0, max(0.0, sum(facts[f].priority.weight for f in covered) / total)), 6)
         label, status = self._consistent(answer, plan, covered, missing, conflicts, score, notes)
-        feedback = self._feedback(question, plan, snippets, draft, missing_items, missing)
+        feedback = self._feedback(snippets, missing_items, missing)
+        support = self._support(answer, covered, shown, notes)
         rationale = note or " ".join(str(answer.get("rationale", "")).split())
         if notes:
             self.record(ComponentEventKind.ADJUSTED, f"adjusted the model's verdict: {'; '.join(notes)}", notes)
@@ -162,6 +164,7 @@ class LLMSufficiencyJudge(LLMComponent):
             feedback_queries=feedback,
             label=label,
             rationale=rationale,
+            support=support,
         )
 
     @staticmethod
@@ -225,15 +228,27 @@ class LLMSufficiencyJudge(LLMComponent):
         status = SufficiencyStatus.SUFFICIENT if label is AnswerabilityLabel.SUFFICIENT else SufficiencyStatus.INSUFFICIENT
         return label, status
 
-    def _feedback(
-        self,
-        question: str,
-        plan: RetrievalPlan,
-        snippets: tuple[Snippet, ...],
-        draft: DraftAnswer,
-        items: list[Any],
-        missing: tuple[str, ...],
-    ) -> tuple[FeedbackQuery, ...]:
+    @staticmethod
+    def _support(answer: Any, covered: tuple[str, ...], shown: tuple[Snippet, ...], notes: list[str]) -> tuple[FactSupport, ...]:
+        """The documents the model names for each covered fact, as the assessment's support."""
+        by_fact: dict[str, list[str]] = {}
+        for item in mapping_items(answer.get("fact_documents")):
+            fact_id = str(item.get("fact_id", "")).strip()
+            if fact_id not in covered:
+                continue
+            for index in item.get("snippet_indices") or ():
+                if isinstance(index, (int, float)) and not isinstance(index, bool) and float(index).is_integer() and 1 <= index <= len(shown):
+                    ids = by_fact.setdefault(fact_id, [])
+                    if shown[int(index) - 1].id not in ids:
+                        ids.append(shown[int(index) - 1].id)
+                else:
+                    notes.append(f"fact_documents of {fact_id}: dropped document index {index!r} out of range")
+        return tuple(FactSupport(f, tuple(by_fact[f]), 1.0) for f in covered if by_fact.get(f))
+
+    @staticmethod
+    def _feedback(snippets: tuple[Snippet, ...], items: list[Any], missing: tuple[str, ...]) -> tuple[FeedbackQuery, ...]:
+        """The model's follow-up queries for its missing facts, each once, with the lineage of
+        the subquery that first found evidence for the fact."""
         wanted = set(missing)
         parents = {}
         for snippet in sorted(snippets, key=lambda s: s.id):
@@ -249,10 +264,4 @@ class LLMSufficiencyJudge(LLMComponent):
                 seen.add(key)
                 reason = " ".join(str(item.get("what_is_missing", "")).split())
                 out.append(FeedbackQuery(fact_id, text, reason=f"judge: {reason}" if reason else "judge's follow-up", parent_id=parents.get(fact_id)))
-        extra = self._feedback_judge.assess(question, plan, snippets, draft).feedback_queries if wanted else ()
-        for query in extra:
-            key = (query.fact_id, fold_query(query.text))
-            if query.fact_id in wanted and key not in seen:
-                seen.add(key)
-                out.append(query)
         return tuple(out)

@@ -12,18 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agentic_rag._contracts import ContextAssessment, Corpus, FeedbackQuery, RetrievalPlan, Snippet
+from agentic_rag._contracts import ContextAssessment, Corpus, FactPriority, FeedbackQuery, RetrievalPlan, Snippet
 from agentic_rag.llm.port import Message
 from agentic_rag.llm.schemas import LLMRole, role_spec
 from agentic_rag.llm.untrusted import escape_untrusted, render_untrusted
 
 __all__ = [
+    "FACTS_HEADER",
     "assessment_section",
     "build_messages",
     "corpora_section",
     "documents_section",
     "facts_section",
     "feedback_section",
+    "parts_section",
     "question_section",
 ]
 
@@ -48,8 +50,12 @@ def corpora_section(corpora: Sequence[Corpus]) -> str:
     return "Corpora (use these ids only):\n" + "\n".join(lines)
 
 
+#: The head of the facts section: "required" means MUST, here as in every prompt.
+FACTS_HEADER = "Facts (must: the answer is wrong without it, the only kind required; should, may: extra):"
+
+
 def facts_section(plan: RetrievalPlan, fact_ids: Sequence[str] | None = None) -> str:
-    """One line per required fact: id, priority, description, dependencies and corpora.
+    """One line per fact: id, priority, description, dependencies and corpora.
 
     Args:
         plan: The plan.
@@ -70,7 +76,12 @@ def facts_section(plan: RetrievalPlan, fact_ids: Sequence[str] | None = None) ->
             extra.append(f"corpora: {', '.join(route.corpus_ids)}")
         tail = f" ({'; '.join(extra)})" if extra else ""
         lines.append(f"- {fact.id} [{fact.priority.value}]: {_clean(fact.description)}{tail}")
-    return "Required facts:\n" + "\n".join(lines)
+    return f"{FACTS_HEADER}\n" + "\n".join(lines)
+
+
+def parts_section(parts: Sequence[str]) -> str:
+    """The question's parts as the facts of an answer without a plan: ``p1``, ``p2``... all MUST."""
+    return f"{FACTS_HEADER}\n" + "\n".join(f"- p{n} [must]: {_clean(part)}" for n, part in enumerate(parts, start=1))
 
 
 def feedback_section(feedback: Sequence[FeedbackQuery]) -> str:
@@ -84,11 +95,16 @@ def feedback_section(feedback: Sequence[FeedbackQuery]) -> str:
 def assessment_section(plan: RetrievalPlan, assessment: ContextAssessment, snippets: Sequence[Snippet]) -> str:
     """The judge's verdict: label, covered and missing facts, conflicts by document index."""
     index = {s.id: n for n, s in enumerate(snippets, start=1)}
+    must = {f.id for f in plan.facts if f.priority is FactPriority.MUST}
     lines = [
         f"Judge's verdict: {assessment.label.value} (score {assessment.sufficiency_score:.2f}).",
         f"Covered facts: {', '.join(assessment.covered_fact_ids) or 'none'}.",
-        f"Missing facts: {', '.join(assessment.missing_fact_ids) or 'none'}.",
+        f"Missing must facts: {', '.join(f for f in assessment.missing_fact_ids if f in must) or 'none'}.",
     ]
+    extra = [f for f in assessment.missing_fact_ids if f not in must]
+    if extra:
+        # Listed apart: a missing should or may fact never makes the answer partial.
+        lines.append(f"Missing should or may facts (not required): {', '.join(extra)}.")
     for conflict in assessment.conflicts:
         sides = "; ".join(
             f"{_clean(g.value)!r} in documents {', '.join(str(index[i]) for i in g.snippet_ids if i in index) or '(not shown)'}"

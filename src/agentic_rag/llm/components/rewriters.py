@@ -25,7 +25,7 @@ from agentic_rag._contracts.validation import require_bool, require_enum, requir
 from agentic_rag._errors import InvalidInputError, ProviderError
 from agentic_rag.llm.components.fallback import FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
 from agentic_rag.llm.components.settings import RoleSettings, resolve_settings
-from agentic_rag.llm.components.prompts import build_messages, facts_section, feedback_section, question_section
+from agentic_rag.llm.components.prompts import build_messages, corpora_section, facts_section, feedback_section, question_section
 from agentic_rag.llm.schemas import LLMRole
 from agentic_rag._parallel.contracts import RewriteRequest, RewriteResult
 from agentic_rag._parallel.ports import QueryViewRewriter
@@ -103,8 +103,8 @@ class LLMQueryRewriter(LLMComponent):
         if not targets:
             self.last_fallback_reason = None
             return ()
-        sections = [question_section(plan.question), facts_section(plan, targets), feedback_section(feedback),
-                    f"Write queries only for these facts: {', '.join(targets)}."]
+        sections = [question_section(plan.question), corpora_section(plan.corpora) if plan.corpora else "", facts_section(plan, targets),
+                    feedback_section(feedback), f"Write queries only for these facts: {', '.join(targets)}."]
         try:
             answer = self.ask(build_messages(LLMRole.QUERY_REWRITER, sections))
             return self._build(plan, feedback, targets, answer, iteration, first)
@@ -170,7 +170,9 @@ class QueryViewStrategy(str, enum.Enum):
 _VIEW_INSTRUCTIONS = {
     QueryViewStrategy.MULTI_QUERY: (
         "There is no list of facts: the whole question is fact q. Write up to {n} alternative search "
-        "queries for it: paraphrases in the vocabulary documents would use, and one of bare keywords."
+        "queries for it: paraphrases in the vocabulary the documents would use, and one of bare "
+        "keywords; when the question asks several things, give each its own query (all with "
+        "fact_id q) rather than one query mixing them."
     ),
     QueryViewStrategy.DECOMPOSITION: (
         "There is no list of facts. Split the question into the separate lookups it needs (one per "
@@ -193,6 +195,8 @@ class LLMQueryViewRewriter(LLMComponent):
             ``None``: raise).
         keep_original: Also search the original query.
         max_queries: Views kept from the model.
+        corpus_description: What the searched documents are (their corpora's descriptions), so
+            the queries use their vocabulary.
         settings: Model call options (default :class:`RoleSettings`: one repair round,
             temperature 0, the role's token cap); a request's own temperature and
             max_tokens win.
@@ -212,11 +216,13 @@ class LLMQueryViewRewriter(LLMComponent):
         fallback: QueryViewRewriter | FallbackChoice | None = FallbackChoice.DETERMINISTIC,
         keep_original: bool = True,
         max_queries: int = 4,
+        corpus_description: str = "",
         settings: RoleSettings | None = None,
         name: str = "",
         **overrides: Any,
     ) -> None:
         self.strategy = require_enum(QueryViewStrategy, strategy, "strategy", stage="rewriter")
+        self.corpus_description = require_text(corpus_description, "corpus_description", stage="rewriter", allow_empty=True)
         default = MultiQueryRewriter if self.strategy is QueryViewStrategy.MULTI_QUERY else DecompositionRewriter
         self.settings = resolve_settings(settings, overrides, component=type(self).__name__)
         super().__init__(
@@ -237,7 +243,8 @@ class LLMQueryViewRewriter(LLMComponent):
         if not isinstance(request, RewriteRequest):
             raise InvalidInputError(f"rewrite takes a RewriteRequest, got {type(request).__name__}; wrap a string as RewriteRequest(query)", stage="rewriter")
         query = request.query.strip()
-        sections = [question_section(query), _VIEW_INSTRUCTIONS[self.strategy].format(n=self.max_queries)]
+        corpus = f"The documents searched: {' '.join(self.corpus_description.split())}" if self.corpus_description.strip() else ""
+        sections = [question_section(query), corpus, _VIEW_INSTRUCTIONS[self.strategy].format(n=self.max_queries)]
         try:
             answer = self.ask(build_messages(LLMRole.QUERY_REWRITER, sections), temperature=request.temperature, max_tokens=request.max_tokens)
             seen = {fold_query(query)} if self.keep_original else set()

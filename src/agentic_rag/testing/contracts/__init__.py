@@ -18,7 +18,8 @@ Suites and their factories:
     and .reindex(folder), RerankerContract.make_reranker(), QueryViewRewriterContract.make_rewriter(),
     GeneratorContract.make_generator(), EmbedderContract.make_embedder(), LLMContract.make_llm(replies),
     PlannerContract.make_planner(), QueryRewriterContract.make_rewriter(), DrafterContract.make_drafter(),
-    SufficiencyJudgeContract.make_judge(), SynthesizerContract.make_synthesizer().
+    SufficiencyJudgeContract.make_judge(), SynthesizerContract.make_synthesizer(),
+    ClaimVerifierContract.make_verifier().
 """
 
 from __future__ import annotations
@@ -38,8 +39,10 @@ from agentic_rag.testing.contracts.reranker import RerankerContract
 from agentic_rag.testing.contracts.retriever import RetrieverContract
 from agentic_rag.testing.contracts.rewriter import QueryViewRewriterContract
 from agentic_rag.testing.contracts.store_retriever import StoreRetrieverContract
+from agentic_rag.testing.contracts.verifier import ClaimVerifierContract
 
 __all__ = [
+    "ClaimVerifierContract",
     "DrafterContract",
     "EmbedderContract",
     "GeneratorContract",
