@@ -184,8 +184,11 @@ def report_rows(rows: list[dict]) -> tuple[list[str], list[str]]:
     count = lambda rs, s: sum(1 for r in rs if r["payload"].get("status") == s)  # noqa: E731
     key_payload = sum(1 for r in ans if r["payload"].get("status") == "answered" and is_correct(r["payload"].get("answer", ""), r["answers"]))
     key_model = sum(1 for r in ans if is_correct(_model_text(model_reply(r)), r["answers"]))
-    lowered = [r["id"] for r in ans if is_correct(_model_text(model_reply(r)), r["answers"]) and r["payload"].get("status") != "answered"]
+    # The model's own reply answered (its status) and held the key, yet the payload is not answered.
+    lowered = [r["id"] for r in ans if model_reply(r).get("status") == "answered" and is_correct(_model_text(model_reply(r)), r["answers"])
+               and r["payload"].get("status") != "answered"]
     claims = sum(len(r["payload"].get("claims", [])) for r in rows)
+    written = sum(len(model_reply(r).get("claims") or []) for r in rows)
     reviews = [(r["id"], v) for r in rows for v in r["payload"].get("reviewed_claims", [])]
     dropped = [(i, v) for i, v in reviews if v["outcome"] == "dropped"]
     vouched = sum(1 for _, v in reviews if v["outcome"] == "kept")
@@ -196,7 +199,7 @@ def report_rows(rows: list[dict]) -> tuple[list[str], list[str]]:
     gold = [r for r in ans if r.get("gold_found")]
     line = (f"| {len(ans)} | {count(ans, 'answered')} / {count(ans, 'partial')} / {count(ans, 'unanswerable')} | {key_payload} | {key_model} | "
             f"{len(una)} | {count(una, 'answered')} / {count(una, 'partial')} / {count(una, 'unanswerable')} | "
-            f"{claims} kept, {len(dropped)} dropped, {vouched} vouched | {verified}/{len(cites)} | {len(calls)} ({near_cap} near cap, "
+            f"{written} written by the model; {claims} kept, {len(dropped)} dropped, {vouched} vouched | {verified}/{len(cites)} | {len(calls)} ({near_cap} near cap, "
             f"{sum(1 for c in calls if c['repair'])} repairs) |")
     if gold:
         line += f" gold found {len(gold)}/{len(ans)}, answered {sum(1 for r in gold if r['payload'].get('status') == 'answered')} of them |"

@@ -57,22 +57,33 @@ class LLMJudgeTest(unittest.TestCase):
         self.assertIn(FACTS_HEADER, prompt)
         self.assertNotIn("Required facts", prompt)
         self.assertIn("never make the context insufficient", llm.calls[0].messages[0].content)
+        from agentic_rag.llm.schemas import PLANNER_PROMPT, SYNTHESIZER_PROMPT
+
+        # Fact descriptions stay neutral; a missing SHOULD or MAY fact never makes an answer partial.
+        self.assertIn("never with the value you expect", PLANNER_PROMPT)
+        self.assertIn("Should and may facts never change the status", SYNTHESIZER_PROMPT)
 
 
 class _Pool:
-    """A retriever answering every query with the next one of a few fixed passages."""
+    """A retriever answering every query with the next of a few fixed hit lists (a text, or
+    several texts best first)."""
 
     def __init__(self, texts) -> None:
         self.texts, self.calls = list(texts), 0
 
     def retrieve(self, query, k, *, corpus_ids=None):
-        text = self.texts[min(self.calls, len(self.texts) - 1)]
+        hits = self.texts[min(self.calls, len(self.texts) - 1)]
         self.calls += 1
-        return (Snippet(id="", corpus_id=(corpus_ids or ("company-records",))[0], document_id=f"d{self.calls}", text=text),)
+        corpus = (corpus_ids or ("company-records",))[0]
+        return tuple(Snippet(id="", corpus_id=corpus, document_id=f"d{self.calls}-{n}", text=text)
+                     for n, text in enumerate((hits,) if isinstance(hits, str) else hits))
 
 
 class _Judge:
-    """Scripted verdicts, one per round; records the evidence order it was shown."""
+    """Scripted verdicts, one per round; records the evidence order it was shown. Like an
+    LLM-backed judge, it shows its reader a window of the evidence."""
+
+    window = "the first few"
 
     def __init__(self, verdicts) -> None:
         self.verdicts, self.seen = list(verdicts), []
@@ -126,9 +137,19 @@ class LoopTest(unittest.TestCase):
             return _insufficient(plan, snippets, covered=("f1",), label=AnswerabilityLabel.USEFUL_BUT_INCOMPLETE,
                                  support=(FactSupport("f1", (snippets[0].id,), 1.0),))
 
-        judge = _Judge([first, lambda p, s: first(p, [x for x in s if x.text == "first passage"])])
-        _run(judge, OrchestratorConfig(max_iterations=3))
-        self.assertEqual([seen[0] for seen in judge.seen], ["first passage"] * 3)
+        def established(plan, snippets):
+            return first(plan, [x for x in snippets if x.text == "first passage"])
+
+        # Round 1 finds the passage establishing f1 second; later rounds' hits rank first.
+        hits = (("filler", "first passage"), "second passage", "third passage")
+        judge = _Judge([established])
+        _run(judge, OrchestratorConfig(max_iterations=3), texts=hits)
+        self.assertEqual([seen[0] for seen in judge.seen], ["filler", "first passage", "first passage"])
+        # A judge that reads all the evidence (the deterministic one) keeps the pool's order.
+        reader = _Judge([established])
+        reader.window = None
+        _run(reader, OrchestratorConfig(max_iterations=3), texts=hits)
+        self.assertEqual([seen[0] for seen in reader.seen], ["filler", "filler", "filler"])
 
 
 class CallBudgetTest(unittest.TestCase):

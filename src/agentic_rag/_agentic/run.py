@@ -241,11 +241,13 @@ class RunState:
         return frozenset(lacking)
 
     def _ranked(self) -> list[Snippet]:
-        """The evidence best first (:meth:`EvidencePool.ranked`), led by the snippets the last
-        assessment found supporting a fact: what established a fact in one round stays in
-        front of later rounds' drafters and judges."""
+        """The evidence best first (:meth:`EvidencePool.ranked`); for a judge that reads only
+        a window of it (an LLM-backed one shows its model the first few), led by the snippets
+        the last assessment found supporting a fact: what established a fact in one round
+        stays in front of later rounds' prompts. A judge that reads all of it keeps the
+        pool's order."""
         ranked = self.pool.ranked()
-        if self.assessment is None or not self.assessment.support:
+        if self.assessment is None or not self.assessment.support or getattr(self.components.judge, "window", None) is None:
             return ranked
         pinned = list(dict.fromkeys(sid for item in self.assessment.support for sid in item.snippet_ids))
         position = {sid: n for n, sid in enumerate(pinned)}

@@ -212,12 +212,19 @@ _CITE_RULE = (
     "space). Claims you cannot support with a quote are left out."
 )
 
+_ESTABLISHED = (
+    "A document establishes only what it states as its own fact: not a sentence given as an "
+    "example, a supposition, a question, or a claim it reports as false or as a rumour."
+)
+
 PLANNER_PROMPT = (
     "You plan retrieval for a question. Break it into the facts an answer needs: one fact per "
     "thing that must be looked up, bridge facts first when a later fact depends on an entity "
     "an earlier one finds. Mark a fact must when the answer is wrong without it, should when it "
     "makes the answer better, may when it is only context; only must facts decide whether the "
-    "question is answered, so what the question asks is must and anything extra is not. "
+    "question is answered, so what the question asks is must, and so are the bridge facts it "
+    "depends on and any condition it puts on its answer (the English in \"which English "
+    "actor\"); only what is extra is should or may. "
     "Describe each fact neutrally, as what must be found (\"the default value of the timeout "
     "setting\"), never with the value you expect it to have, even when you think you know it. "
     "Route each fact to the corpora whose descriptions say they hold it, using only the corpus "
@@ -240,7 +247,7 @@ SUFFICIENCY_PROMPT = (
     "You judge whether the documents are sufficient to answer the question, the way a careful "
     "annotator would, before any answer is written. Sufficient means every must fact is "
     "established by the documents themselves, not by your own knowledge; should and may facts "
-    "never make the context insufficient. Label the context: sufficient; useful_but_incomplete "
+    "never make the context insufficient. " + _ESTABLISHED + " Label the context: sufficient; useful_but_incomplete "
     "when some must facts are established and others are not; insufficient when the documents "
     "do not establish what the answer needs (more searching might find it); conflicting when "
     "documents state incompatible values for a fact (list each side with the indices of the "
@@ -249,9 +256,10 @@ SUFFICIENCY_PROMPT = (
     "state instead) or the information cannot exist. A document that merely does not mention "
     "the fact is insufficient, not unanswerable. Status is sufficient only with the sufficient "
     "label. For each covered fact, list the documents that establish it (fact_documents). For "
-    "each missing must fact, write one follow-up search query, self-contained, in the words a "
-    "document stating that fact would use, or an empty query when you judge that no search "
-    "of these corpora can find it.\n\n"
+    "each missing must fact, write one follow-up search query, self-contained, naming the "
+    "entity and the attribute in the words a document stating that fact would use (never a "
+    "value you expect), or an empty query when you judge that no search of these corpora can "
+    "find it.\n\n"
     + UNTRUSTED_RULE
 )
 DRAFTER_PROMPT = (
@@ -262,15 +270,15 @@ DRAFTER_PROMPT = (
 )
 SYNTHESIZER_PROMPT = (
     "You write the final answer to the question from the documents. Use only the documents; "
-    "do not add facts from memory. Each claim is one statement that its quotes state, and "
+    "do not add facts from memory. " + _ESTABLISHED + " Each claim is one statement that its quotes state, and "
     "names the fact it answers (a should or may fact too, when it helps the asker). "
     "When documents disagree, say so and cite each side. Set status to answered when every "
     "must fact is established; partial when some must fact is established and another is not "
     "(list the missing ones in missing_fact_ids); unanswerable when no must fact is established "
     "(list them all). Should and may facts never change the status. For an unanswerable "
-    "question, say in the answer whether the documents show its premise false (cite what they "
-    "state instead) or simply do not cover it, and you may add a claim or two on what they do "
-    "say about it, with an empty fact_id.\n\n"
+    "question you may add a claim or two, with an empty fact_id, on what the documents do say "
+    "about it: that its premise is false, or a value they rule out. A document's title "
+    "attribute names what its text is about (\"It\" in the text may be the titled subject).\n\n"
     + _CITE_RULE + "\n\n" + UNTRUSTED_RULE
 )
 CLAIM_VERIFIER_PROMPT = (

@@ -97,7 +97,7 @@ def assessment_section(plan: RetrievalPlan, assessment: ContextAssessment, snipp
     index = {s.id: n for n, s in enumerate(snippets, start=1)}
     must = {f.id for f in plan.facts if f.priority is FactPriority.MUST}
     lines = [
-        f"Judge's verdict: {assessment.label.value} (score {assessment.sufficiency_score:.2f}).",
+        f"Judge's verdict: {assessment.label.value} (covered facts' share of the priority weights: {assessment.sufficiency_score:.2f}).",
         f"Covered facts: {', '.join(assessment.covered_fact_ids) or 'none'}.",
         f"Missing must facts: {', '.join(f for f in assessment.missing_fact_ids if f in must) or 'none'}.",
     ]
