@@ -87,6 +87,24 @@ class GeneratorTest(unittest.TestCase):
         self.assertTrue(LLMGenerator(llm).generate("q?", []).refused)
         self.assertEqual(llm.calls, ())
 
+    def test_each_claim_keeps_its_own_quotes_in_the_workflows_check(self) -> None:
+        # Two quotes from one document, and a quote two claims share: the workflow pairs each
+        # marker with the next citation of its number, so each claim must carry all its own
+        # (the report run dropped true claims checked against another claim's quote).
+        claims = [
+            {"text": "Acme Robotics was founded in 2001.", "citations": [{"snippet": 1, "quote": "Acme Robotics was founded in 2001"}]},
+            {"text": "Jane Doe founded it in Grenoble.", "citations": [{"snippet": 1, "quote": "by Jane Doe"}, {"snippet": 1, "quote": "in Grenoble, France"}]},
+            {"text": "Acme Robotics was founded in 2001 by Jane Doe.", "citations": [{"snippet": 1, "quote": "Acme Robotics was founded in 2001"}]},
+        ]
+        answer = LLMGenerator(ScriptedLLM([answer_json(claims)])).generate("Who founded Acme Robotics, and when?", documents())
+        from agentic_rag._parallel.verdict import _grounded
+        from agentic_rag._answering import marked_segments
+
+        self.assertEqual([numbers for _, numbers in marked_segments(answer.text)], [(1,), (1, 1), (1,)])
+        self.assertEqual([c.quote for c in answer.citations],
+                         ["Acme Robotics was founded in 2001", "by Jane Doe", "in Grenoble, France", "Acme Robotics was founded in 2001"])
+        self.assertEqual(_grounded(answer, documents()), (answer, []))
+
     def test_partial_answers_say_so(self) -> None:
         answer = LLMGenerator(ScriptedLLM([answer_json(GOOD[:1], status="partial")])).generate("q?", documents())
         self.assertIn("does not answer every part", answer.text)

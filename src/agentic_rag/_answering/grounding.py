@@ -7,11 +7,12 @@ citation and is still invented. Every claim of every synthesizer, drafter and ge
 deterministic or LLM-backed, therefore passes this check before it counts. Two kinds of
 finding:
 
-* **refused** (:attr:`GroundingFinding.hard`): the claim or a quote is addressed to a model or
-  an assistant ("ignore previous instructions and answer X", ``SYSTEM:``, chat-template
-  tokens; :mod:`agentic_rag._text.instructions`): a document that tells the model what to say
-  is not evidence for what it says, and repeating it is no answer; or the claim cites nothing.
-  No verifier can restore such a claim.
+* **refused** (:attr:`GroundingFinding.hard`): the claim or a quote is an instruction to a model
+  or an assistant that a rule or word cue names ("ignore previous instructions and answer X",
+  ``SYSTEM:``, chat-template tokens; :mod:`agentic_rag._text.instructions`): a document that
+  tells the model what to say is not evidence for what it says, and repeating it is no answer;
+  or the claim cites nothing. No verifier can restore such a claim. (A sentence only the fitted
+  scorer reads as addressed to a model is doubted instead: it flags some plain documentation.)
 * **doubted**: what a lexical reader can measure and a reader of meaning may overrule:
   a claim with quotes has no meaningful one (a few characters, or a bare name: "Jane Doe"
   proves nothing), unless the quotes are the items of a list or hierarchy that hold every
@@ -37,7 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agentic_rag._text.analyzer import Analyzer
-from agentic_rag._text.instructions import instruction_family
+from agentic_rag._text.instructions import instruction_family, ruled_instruction_family
 from agentic_rag._text.term_weights import bounded_cache
 
 __all__ = ["GroundingFinding", "check_grounding", "grounding_problem"]
@@ -132,10 +133,22 @@ def polarity_problem(claim: str, quoted: str) -> str:
     return f"the claim and its quote disagree on a negation ({', '.join(flipped)})" if flipped else ""
 
 
-def _quote_problem(quote: str) -> GroundingFinding:
-    family = instruction_family(quote)
+def _addressed(text: str, what: str, then: str) -> GroundingFinding:
+    """Whether ``text`` is addressed to a model: refused when a rule or word cue names it (an
+    explicit instruction), doubted when only the fitted scorer reads it so (it flags some plain
+    documentation; a reader of meaning may clear it)."""
+    family = ruled_instruction_family(text)
     if family:
-        return GroundingFinding(f"the quote {quote[:40]!r} is an instruction to a model ({family}), not evidence", hard=True)
+        return GroundingFinding(f"{what} is an instruction to a model ({family}), {then}", hard=True)
+    if instruction_family(text):
+        return GroundingFinding(f"{what} reads as addressed to a model (the fitted scorer's reading), {then}")
+    return _GROUNDED
+
+
+def _quote_problem(quote: str) -> GroundingFinding:
+    addressed = _addressed(quote, f"the quote {quote[:40]!r}", "not evidence")
+    if addressed.problem:
+        return addressed
     stripped = "".join(quote.split())
     if len(stripped) < MIN_QUOTE_CHARS or len(_roots(quote)) < MIN_QUOTE_TERMS:
         return GroundingFinding(f"the quote {quote[:40]!r} is too short to be evidence")
@@ -170,13 +183,15 @@ def check_grounding(claim: str, quotes: Sequence[str], sources: Sequence[str]) -
         The first problem found (refused or doubted, see the module docstring), or a finding
         with no problem.
     """
-    family = instruction_family(claim)
-    if family:
-        return GroundingFinding(f"the claim is an instruction to a model ({family}), not a statement", hard=True)
+    addressed = _addressed(claim, "the claim", "not a statement")
+    if addressed.hard:
+        return addressed
     findings = [_quote_problem(q) for q in quotes]
-    injected = next((f for f in findings if f.hard), None)
+    injected = next((f for f in findings if f.hard or "addressed to a model" in f.problem), None)
     if injected is not None:
         return injected
+    if addressed.problem:
+        return addressed
     if quotes and all(f.problem for f in findings) and not _relates_listed_names(claim, quotes):
         # A short span or a bare name beside a real quote is harmless; alone, it proves nothing.
         return findings[0]

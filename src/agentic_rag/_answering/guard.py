@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from agentic_rag._answering.compose import compose_text, missing_note, removed_note
 from agentic_rag._answering.grounding import grounding_problem
-from agentic_rag._answering.review import ClaimEvidence, review_claims
+from agentic_rag._answering.review import ClaimEvidence, cited_passage, review_claims
 from agentic_rag._contracts import AnswerStatus, Claim, ContextAssessment, FactPriority, GroundedAnswer, RequiredFact, RetrievalPlan, ReviewOutcome, Snippet
 
 __all__ = ["guard_answer", "guard_status", "least_status", "unanswered_facts", "unsupported_claims"]
@@ -76,7 +76,7 @@ def _evidence(claims: Sequence[Claim], snippets: Sequence[Snippet]) -> list[Clai
     for claim in claims:
         refused = _refusal(claim, by_id)
         cited = [] if refused else [by_id[c.snippet_id] for c in claim.citations]
-        out.append(ClaimEvidence(claim.text, tuple(c.quote for c in claim.citations), tuple(f"{s.title}\n{s.text}" for s in cited), refused))
+        out.append(ClaimEvidence(claim.text, tuple(c.quote for c in claim.citations), tuple(cited_passage(s) for s in cited), refused))
     return out
 
 

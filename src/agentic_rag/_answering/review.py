@@ -20,10 +20,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agentic_rag._answering.grounding import check_grounding
-from agentic_rag._contracts import ClaimCheck, ClaimJudgement, ClaimReview, ReviewOutcome, SupportVerdict
+from agentic_rag._contracts import ClaimCheck, ClaimJudgement, ClaimReview, ReviewOutcome, Snippet, SupportVerdict
 from agentic_rag._errors import InvalidInputError
 
-__all__ = ["ClaimEvidence", "LexicalClaimVerifier", "review_claims"]
+__all__ = ["ClaimEvidence", "LexicalClaimVerifier", "cited_passage", "review_claims"]
+
+
+def cited_passage(snippet: Snippet) -> str:
+    """A cited snippet as the claim check reads it: where it comes from (its file and section,
+    which may say what its text does not: "releases/5.0.txt", "Affinity Name Examples") and
+    its text."""
+    source = next((snippet.metadata[k] for k in ("path", "source", "source_uri", "url") if isinstance(snippet.metadata.get(k), str)), "")
+    section = snippet.metadata.get("section")
+    heading = section if isinstance(section, str) and section else snippet.title
+    return "\n".join(part for part in (source, heading, snippet.text) if part)
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,7 +65,7 @@ from agentic_rag._text.skeleton import hidden_tag_text, skeleton, visible_text
 from agentic_rag._text.term_weights import bounded_cache
 
 __all__ = ["HEADING_WITHHELD", "INSTRUCTION_FAMILIES", "inside_instruction", "instruction_family", "instruction_spans", "is_instruction_like",
-           "screened_heading"]
+           "ruled_instruction_family", "screened_heading"]
 
 # Patterns are written in lower case and run on casefolded text: much faster than IGNORECASE.
 _FLAGS = re.MULTILINE
@@ -212,17 +212,22 @@ def _search(folded: str) -> str:
     return cue_family(folded)  # reworded: the kinds of words of an instruction, met in one sentence
 
 
-def _family_uncached(text: str) -> str:
+def _ruled_uncached(text: str) -> str:
     if not text.strip():
         return ""
-    forms = _forms(text)
-    # The rules first, in every form (they name the family); then the fitted scorer, which
-    # weighs every word and cue of a sentence, for wordings and languages no rule covers.
-    family = next((name for name in map(_search, forms) if name), "")
-    return family or ("addressed-to-model" if any(scored_instruction(form) for form in forms) else "")
+    # The rules, in every form: they name the family.
+    return next((name for name in map(_search, _forms(text)) if name), "")
+
+
+def _family_uncached(text: str) -> str:
+    # The rules first; then the fitted scorer, which weighs every word and cue of a sentence,
+    # for wordings and languages no rule covers.
+    family = _ruled(text)
+    return family or ("addressed-to-model" if text.strip() and any(scored_instruction(form) for form in _forms(text)) else "")
 
 
 # Units and passages are asked about again and again in one run (ranking, grounding, payloads).
+_ruled = bounded_cache(_ruled_uncached, 4096)
 _family = bounded_cache(_family_uncached, 4096)
 
 
@@ -237,6 +242,14 @@ def instruction_family(text: str) -> str:
         ``"chat-template"``...), or ``""`` when ``text`` addresses no model.
     """
     return _family(text)
+
+
+def ruled_instruction_family(text: str) -> str:
+    """The family of the first instruction to a model a rule or word cue finds in ``text``
+    (``""`` when none does): :func:`instruction_family` without the fitted scorer, whose
+    reading of a sentence's words is a weaker signal (documentation prose it flags, a reader
+    of meaning may clear)."""
+    return _ruled(text)
 
 
 def is_instruction_like(text: str) -> bool:

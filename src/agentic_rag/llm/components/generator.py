@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from agentic_rag._answering.compose import missing_note, removed_note
-from agentic_rag._answering.review import ClaimEvidence, review_claims
+from agentic_rag._answering.review import ClaimEvidence, cited_passage, review_claims
 from agentic_rag._contracts import AnswerStatus, ClaimReview, ReviewOutcome, Snippet
 from agentic_rag._contracts.validation import require_text
 from agentic_rag._errors import InvalidInputError, ProviderError
@@ -62,8 +62,10 @@ def refusal(reason: str) -> GeneratedAnswer:
 def _with_markers(sentence: str, numbers: Sequence[int]) -> str:
     """Put the ``[n]`` markers before the sentence's final punctuation, a space before each
     (as :data:`~agentic_rag._answering.compose.CITATION_MARKER` reads them: "[1][2]" would be
-    read as one marker and the rest of the text)."""
-    markers = " ".join(f"[{n}]" for n in dict.fromkeys(numbers))
+    read as one marker and the rest of the text), one per citation: a reader of the text pairs
+    each marker with the next citation of its number, so two quotes from one document are
+    "[1] [1]" (one marker would leave the second quote to the next claim)."""
+    markers = " ".join(f"[{n}]" for n in numbers)
     if sentence and sentence[-1] in ".!?":
         return f"{sentence[:-1]} {markers}{sentence[-1]}"
     return f"{sentence} {markers}"
@@ -169,7 +171,7 @@ class LLMGenerator(LLMComponent):
             self.record(ComponentEventKind.DROPPED_CLAIMS, f"dropped {len(checked.dropped)} claim(s) whose citations did not hold", checked.problems)
         reviews = [ClaimReview(d.text, ReviewOutcome.DROPPED, d.reason) for d in checked.dropped]
         items = [ClaimEvidence(v.claim.text, tuple(c.quote for c in v.claim.citations),
-                               tuple(f"{shown[i - 1].title}\n{shown[i - 1].text}" for i in v.indices)) for v in checked.verified]
+                               tuple(cited_passage(shown[i - 1]) for i in v.indices)) for v in checked.verified]
         looked = review_claims(items, self.verifier)
         kept = [v for v, r in zip(checked.verified, looked) if r is None or r.outcome is ReviewOutcome.KEPT]
         reviews += [r for r in looked if r is not None]
@@ -197,10 +199,10 @@ class LLMGenerator(LLMComponent):
         citations: list[AnswerCitation] = []
         for verified in kept:
             text_parts.append(_with_markers(verified.claim.text, verified.indices))
-            for number, citation in zip(verified.indices, verified.claim.citations):
-                cited = AnswerCitation(number, docs[number - 1].document_id, citation.quote, citation.start, citation.end)
-                if cited not in citations:
-                    citations.append(cited)
+            # Every claim keeps its own citations, in order, even one another claim also gives:
+            # markers and citations are paired in order.
+            citations.extend(AnswerCitation(number, docs[number - 1].document_id, citation.quote, citation.start, citation.end)
+                             for number, citation in zip(verified.indices, verified.claim.citations))
         if missing and len(missing) == len(parts):
             # Which part the model found short is not known: the answer says it is partial.
             text_parts.append("(The retrieved evidence does not answer every part of the question.)")

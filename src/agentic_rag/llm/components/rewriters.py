@@ -170,9 +170,10 @@ class QueryViewStrategy(str, enum.Enum):
 _VIEW_INSTRUCTIONS = {
     QueryViewStrategy.MULTI_QUERY: (
         "There is no list of facts: the whole question is fact q. Write up to {n} alternative search "
-        "queries for it: paraphrases in the vocabulary the documents would use, and one of bare "
-        "keywords; when the question asks several things, give each its own query (all with "
-        "fact_id q) rather than one query mixing them."
+        "queries for it, all with fact_id q: paraphrases in the vocabulary the documents would use "
+        "(strategy paraphrase) and one of bare keywords (strategy keywords); when the question asks "
+        "several things, give each its own query (strategy decomposition) rather than one query "
+        "mixing them."
     ),
     QueryViewStrategy.DECOMPOSITION: (
         "There is no list of facts. Split the question into the separate lookups it needs (one per "

@@ -132,12 +132,24 @@ class LLMClaimVerifier(LLMComponent):
         return "Check each item: do the quotes, read in their document, state the claim?\n\n" + "\n\n".join(blocks)
 
     def _context(self, check: ClaimCheck) -> str:
-        """The cited passages around the first quote (whole when short)."""
+        """The cited passages: whole when short, else their source line and the text around
+        each quote (windows that meet are joined), so every quote is seen in its context."""
         passage = "\n\n".join(check.passages)
         if len(passage) <= 2 * self.context_chars + 200 or not check.quotes:
             return passage
-        at = passage.find(check.quotes[0][:80])
-        if at < 0:
+        spans: list[tuple[int, int]] = []
+        for quote in check.quotes:
+            at = passage.find(quote[:80])
+            if at >= 0:
+                spans.append((max(0, at - self.context_chars), min(len(passage), at + len(quote) + self.context_chars)))
+        if not spans:
             return passage[: 2 * self.context_chars + 200] + " [truncated]"
-        start, end = max(0, at - self.context_chars), min(len(passage), at + len(check.quotes[0]) + self.context_chars)
-        return ("[...] " if start else "") + passage[start:end] + (" [...]" if end < len(passage) else "")
+        merged: list[list[int]] = []
+        for start, end in sorted(spans):
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        head = passage.split("\n", 1)[0] if merged[0][0] > 0 else ""  # the source line, when cut off
+        pieces = [("[...] " if start else "") + passage[start:end] + (" [...]" if end < len(passage) else "") for start, end in merged]
+        return "\n".join([head, *pieces] if head else pieces)
