@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import html
 import json
 import os
 import platform
@@ -114,6 +115,9 @@ def quote_at_lines(root: Path, citation: dict) -> bool:
             lines = _pdf_page_lines(root / citation["path"], int(citation["page"]))
         else:
             lines = (root / citation["path"]).read_text(encoding="utf-8").split("\n")
+            if citation["path"].endswith((".html", ".htm")):
+                # A page's entities read as their characters ("writable_schema&sup3;" is "writable_schema³").
+                lines = [html.unescape(line) for line in lines]
     except (OSError, UnicodeDecodeError, KeyError, ValueError):
         return False
     start, end = citation.get("start_line", 0), citation.get("end_line", 0)

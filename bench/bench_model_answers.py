@@ -8,9 +8,9 @@ replies a capable model writes), no deadline and at most 24 model calls a questi
 * ``docs``: a question file in the docs-QA format (``bench/data/llm_qa/questions_report.jsonl``
   by default) over the documentation folders of ``bench/docs_qa_sets.py``, one store per
   project (``agentic-rag index FOLDER --corpus NAME``), kept in ``bench/.cache/model-stores/``;
-* ``multihop``: HotpotQA questions of the tuning half (even lines of
-  ``../shared/data/hotpotqa/questions.jsonl``), the joined corpus as one folder of one file per
-  paragraph; a question's gold paragraphs are found when the run's evidence holds both;
+* ``multihop``: HotpotQA (``--dataset musique``: MuSiQue) questions of the tuning half (even
+  lines of ``../shared/data/DATASET/questions.jsonl``), the joined corpus as one folder of one
+  file per paragraph; a question's gold paragraphs are found when the run's evidence holds all;
 * ``traps``: the earned-trap generator's cases (``bench/bench_earned_traps.py``, seed 29), all
   in one store, a seeded sample of its traps and controls asked.
 
@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import gzip
 import json
 import random
@@ -45,6 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import bench_docs_qa  # noqa: E402
 from bench_docs_qa import is_correct, quote_at_lines  # noqa: E402
 from benchmark_doc import replace_section  # noqa: E402
 from docs_qa_sets import SETS  # noqa: E402
@@ -54,6 +56,20 @@ from agentic_rag._interfaces.store_service import StoreService  # noqa: E402
 from agentic_rag.llm import ROLE_SPECS, OpenAICompatibleLLM  # noqa: E402
 
 CACHE = ROOT / "bench" / ".cache" / "model-stores"
+
+
+
+@functools.lru_cache(maxsize=None)
+def _pdf_pages(path: Path) -> dict[int, list[str]]:
+    """Every page of a PDF as the loader numbers its lines (parsed once per file)."""
+    from agentic_rag._ingest.pdf import extract_pdf
+    from agentic_rag._text.lines import normalize_newlines, split_lines
+
+    return {p.number: [line for line in split_lines(normalize_newlines(p.text)) if line.strip()] for p in extract_pdf(path.read_bytes()).pages}
+
+
+# A cited PDF is read again for every citation of it: parse each file once.
+bench_docs_qa._pdf_page_lines = lambda path, page: _pdf_pages(path).get(page, [])
 DATA = ROOT.parent / "shared" / "data"
 DEFAULT_QUESTIONS = ROOT / "bench" / "data" / "llm_qa" / "questions_report.jsonl"
 MAX_CALLS = 24
@@ -92,20 +108,22 @@ def docs_cases(path: Path) -> list[dict]:
     return out
 
 
-def multihop_cases(count: int) -> list[dict]:
-    folder = CACHE / "hotpotqa-folder"
+def multihop_cases(count: int, dataset: str = "hotpotqa") -> list[dict]:
+    """The first ``count`` questions of the tuning half (even lines) of a multi-hop dataset,
+    over its joined corpus as one folder of one file per paragraph."""
+    folder = CACHE / f"{dataset}-folder"
     if not folder.exists():
         tmp = folder.with_name(folder.name + ".tmp")
         tmp.mkdir(parents=True, exist_ok=True)
-        with gzip.open(DATA / "hotpotqa" / "corpus.jsonl.gz", "rt", encoding="utf-8") as handle:
+        with gzip.open(DATA / dataset / "corpus.jsonl.gz", "rt", encoding="utf-8") as handle:
             for line in handle:
                 doc = json.loads(line)
                 (tmp / f"{doc['_id']}.md").write_text(f"# {doc['title']}\n\n{doc['text']}\n", encoding="utf-8")
         tmp.rename(folder)
-    lines = (DATA / "hotpotqa" / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+    lines = (DATA / dataset / "questions.jsonl").read_text(encoding="utf-8").splitlines()
     tuning = [json.loads(line) for n, line in enumerate(lines) if n % 2 == 0][:count]
     return [{"id": q["id"], "question": q["question"], "kind": "single", "answers": [[q["answer"], *q.get("answer_aliases", [])]],
-             "gold": q["gold_doc_ids"], "store": "hotpotqa", "folder": str(folder)} for q in tuning]
+             "gold": q["gold_doc_ids"], "store": dataset, "folder": str(folder)} for q in tuning]
 
 
 def trap_cases(count: int) -> list[dict]:
@@ -128,11 +146,12 @@ def trap_cases(count: int) -> list[dict]:
 
 
 def run(args: argparse.Namespace) -> int:
-    cases = {"docs": lambda: docs_cases(Path(args.questions)), "multihop": lambda: multihop_cases(args.count),
+    cases = {"docs": lambda: docs_cases(Path(args.questions)), "multihop": lambda: multihop_cases(args.count, args.dataset),
              "traps": lambda: trap_cases(args.count)}[args.suite]()
     shard, shards = (int(x) for x in args.shard.split("/"))
     cases = [c for n, c in enumerate(cases) if n % shards == shard - 1]
-    out = Path(args.out) / f"{args.suite}-{args.mode}.jsonl"
+    suite = f"{args.suite}-{args.dataset}" if args.suite == "multihop" and args.dataset != "hotpotqa" else args.suite
+    out = Path(args.out) / f"{suite}-{args.mode}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {json.loads(line)["id"] for line in out.read_text(encoding="utf-8").splitlines()} if out.exists() else set()
     logged = LoggedLLM(OpenAICompatibleLLM(args.base_url, args.model, timeout_s=1800, max_retries=0))
@@ -240,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     go.add_argument("--model", default="bridge")
     go.add_argument("--questions", default=str(DEFAULT_QUESTIONS), help="docs suite: a question file in the docs-QA format")
     go.add_argument("--count", type=int, default=30, help="multihop: questions; traps: traps (a quarter as many controls)")
+    go.add_argument("--dataset", choices=("hotpotqa", "musique"), default="hotpotqa", help="multihop: which dataset")
     go.add_argument("--shard", default="1/1", help="K/N: every N-th question from the K-th")
     go.add_argument("--out", required=True)
     rep = sub.add_parser("report", help="summarise every run in OUT")

@@ -19,6 +19,7 @@ from agentic_rag._errors import InvalidInputError
 from agentic_rag._interfaces.evidence_payload import DEFAULT_EVIDENCE, evidence_payload
 from agentic_rag._interfaces.locations import citation_location
 from agentic_rag._parallel.contracts import RAGResult
+from agentic_rag._parallel.evidence import take_citations
 from agentic_rag._text.relevance import RelevanceModel
 
 __all__ = ["ask_payload"]
@@ -117,12 +118,7 @@ def _parallel_payload(result: RAGResult, root: Path | None) -> dict[str, Any]:
     # Each claim is the text up to its run of [n] markers (and the punctuation closing it),
     # taking those markers' citations: a cited unit may hold several sentences.
     for text, numbers in marked_segments(answer.text):
-        cited = []
-        for number in numbers:
-            match = next((c for c in pending if c.number == number), None)
-            if match is not None:
-                pending.remove(match)
-                cited.append(match)
+        cited = take_citations(pending, numbers)
         if cited and any(ch.isalnum() for ch in text):
             claims.append({"text": text, "citations": [_citation(snippets[c.document_id], c.quote, root, text) for c in cited if c.document_id in snippets]})
     for leftover in pending:

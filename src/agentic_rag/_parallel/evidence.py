@@ -8,6 +8,7 @@ sets their slots directly after validating its inputs once; everything else goes
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agentic_rag._contracts import AnswerStatus, ClaimReview, Snippet
@@ -15,7 +16,7 @@ from agentic_rag._contracts.serialization import JsonContract
 from agentic_rag._contracts.validation import instance_tuple, require_bool, require_enum, require_int, require_number, require_text, text_tuple
 from agentic_rag._errors import InvalidInputError
 
-__all__ = ["AnswerCitation", "Contribution", "FusedDocument", "GeneratedAnswer", "finite_number"]
+__all__ = ["AnswerCitation", "Contribution", "FusedDocument", "GeneratedAnswer", "finite_number", "take_citations"]
 
 _STAGE = "parallel"
 
@@ -145,6 +146,26 @@ class AnswerCitation(JsonContract):
         require_int(self.start, "AnswerCitation.start", minimum=0, stage=_STAGE)
         end = self.start + len(self.quote) if self.end == -1 else require_int(self.end, "AnswerCitation.end", minimum=self.start, stage=_STAGE)
         object.__setattr__(self, "end", end)
+
+
+def take_citations(pending: list[AnswerCitation], numbers: Sequence[int]) -> list[AnswerCitation]:
+    """The citations of one claim's ``[n]`` markers: each marker takes the first citation of
+    its number not yet taken, in order, out of ``pending`` ("[1] [1]" takes two).
+
+    Args:
+        pending: The answer's citations not yet taken (changed in place).
+        numbers: The claim's marker numbers, in order.
+
+    Returns:
+        The claim's citations, in marker order.
+    """
+    cited = []
+    for number in numbers:
+        citation = next((c for c in pending if c.number == number), None)
+        if citation is not None:
+            pending.remove(citation)
+            cited.append(citation)
+    return cited
 
 
 @dataclass(frozen=True, slots=True)

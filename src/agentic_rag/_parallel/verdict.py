@@ -22,7 +22,7 @@ from agentic_rag._answering import CITATION_MARKER, least_status, marked_segment
 from agentic_rag._answering.review import ClaimEvidence, cited_passage, review_claims
 from agentic_rag._contracts import ReviewOutcome
 from agentic_rag._contracts import AnswerStatus
-from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
+from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer, take_citations
 from agentic_rag._parallel.generator import verify_citations
 from agentic_rag._text.instructions import is_instruction_like
 from agentic_rag._text.questions import split_compound
@@ -129,18 +129,6 @@ def _note_lexical_checks(query: str, answer: GeneratedAnswer, documents: Sequenc
             notes.append(f"earned (lexical, a note beside the generator's verdict): {judged.status.value}: {'; '.join(judged.missing)}")
 
 
-def _take(pending: list[AnswerCitation], numbers: Sequence[int]) -> list[AnswerCitation]:
-    """The citations of a claim's markers: each marker takes the first citation of its number
-    not yet taken, in order (taken out of ``pending``; "[1] [1]" takes two)."""
-    cited = []
-    for number in numbers:
-        citation = next((c for c in pending if c.number == number), None)
-        if citation is not None:
-            pending.remove(citation)
-            cited.append(citation)
-    return cited
-
-
 CLOSEST_UNITS = 2
 """Most cited units an unanswerable answer keeps: its closest lines, not an answer."""
 
@@ -151,7 +139,7 @@ def _closest(answer: GeneratedAnswer) -> GeneratedAnswer:
     pending = list(answer.citations)
     parts, kept = [], []
     for claim, numbers in segments:
-        cited = _take(pending, numbers)
+        cited = take_citations(pending, numbers)
         end = claim[-1] if claim and claim[-1] in ".!?" and "\n" not in claim else ""
         parts.append(f"{claim[:-1] if end else claim}{''.join(f' [{n}]' for n in numbers)}{end}")
         kept.extend(cited)
@@ -172,7 +160,7 @@ def _grounded(answer: GeneratedAnswer, documents: Sequence[FusedDocument], verif
     segments = []
     pending = list(answer.citations)
     for claim, numbers in marked_segments(answer.text):
-        cited = _take(pending, numbers)
+        cited = take_citations(pending, numbers)
         quotes = tuple(c.quote for c in cited if c.quote)
         sources = tuple(cited_passage(d.snippet) if d.snippet is not None else d.text for n in numbers if 1 <= n <= len(documents) for d in (documents[n - 1],))
         segments.append((claim, numbers, cited, ClaimEvidence(claim, quotes, sources)))
