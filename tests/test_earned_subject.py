@@ -7,14 +7,13 @@ with what is missing."""
 
 from __future__ import annotations
 
-import tempfile
 import unittest
-from pathlib import Path
 
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
 from agentic_rag._contracts import AnswerStatus
 from agentic_rag._text.asked_attribute import Aspect, asked_aspects, aspects_in, defined_term, read_attribute
 from agentic_rag._text.relevance import RelevanceModel
+from cli_support import indexed_service
 
 
 def _status(question: str, heading: str, text: str, passage: str = "") -> AnswerStatus:
@@ -175,21 +174,7 @@ class StoreTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls) -> None:
-        from agentic_rag._interfaces.store_service import StoreService
-        from agentic_rag._store import KnowledgeStore
-
-        cls.tmp = tempfile.TemporaryDirectory()
-        root = Path(cls.tmp.name) / "docs"
-        root.mkdir()
-        for name, text in _CORPUS.items():
-            (root / name).write_text(text, encoding="utf-8")
-        store = KnowledgeStore(Path(cls.tmp.name) / "store", base=root)
-        store.index(root, corpus="docs", description="company and country notes")
-        cls.service = StoreService(store)
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.tmp.cleanup()
+        cls.service = indexed_service(cls, _CORPUS, "company and country notes")
 
     def test_near_misses_are_not_answered(self):
         for question in ("What is the official language of Ostrand?", "Who is the chief executive of Brightline Systems?",

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from agentic_rag._text.answer_slots import SlotKind, identifiers, read_slot
-from agentic_rag._text.asked_attribute import RIVALS, Aspect, AskedAttribute, asked_aspects, aspects_in, defined_term, read_attribute, words_of
+from agentic_rag._text.asked_attribute import RIVALS, Aspect, AskedAttribute, asked_aspects, aspects_in, defined_term, read_attribute, synonyms, words_of
 from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._text.relevance import RelevanceModel
 
@@ -188,11 +188,11 @@ def _attribute_problem(question: str, attribute: AskedAttribute, heading: str, p
     text = _MARKUP.sub("", piece)
     if not attribute.head:
         return ""
-    head = _stem(attribute.head)
+    heads = {_stem(w) for w in (attribute.head, *synonyms(attribute.head))}
     asked = {_stem(p) for w in words_of(question) for p in [w, *re.split(r"[_.]", w)]}
     named = False
     for match in re.finditer(r"[\w'’-]+", text):
-        if not any(_same(_stem(p), head) for p in [match.group(), *re.split(r"[_.]", match.group())]):
+        if not any(_same(_stem(p), head) for p in [match.group(), *re.split(r"[_.]", match.group())] for head in heads):
             continue
         if match.group()[0].isupper() and not _OPENS.search(text[:match.start()]):
             continue  # part of a name ("Acme Robotics" holds no robots)

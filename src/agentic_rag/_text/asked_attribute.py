@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["Aspect", "AskedAttribute", "asked_aspects", "aspects_in", "defined_term", "read_attribute", "words_of"]
+__all__ = ["Aspect", "AskedAttribute", "asked_aspects", "aspects_in", "defined_term", "read_attribute", "synonyms", "words_of"]
 
 
 class Aspect(str, enum.Enum):
@@ -56,8 +57,10 @@ _ASKED = {
     Aspect.CLIENT: r"clients?",
 }
 _STATED = {
-    Aspect.MAXIMUM: r"max|maximum|maximal|upper|largest|longest|highest|biggest|greatest|at\s+most|up\s+to|no\s+more\s+than|or\s+(?:less|fewer)|ceiling|capped",
-    Aspect.MINIMUM: r"min|minimum|minimal|lower|smallest|shortest|lowest|fewest|at\s+least|no\s+less\s+than|or\s+more|floor",
+    Aspect.MAXIMUM: r"max|maximum|maximal|upper|largest|longest|highest|biggest|greatest|at\s+most|up\s+to|no\s+more\s+than|or\s+(?:less|fewer)|ceiling|capped|"
+                    r"(?:less|smaller|fewer|shorter|lower)\s+than|below|limited\s+to|exceed\w*",
+    Aspect.MINIMUM: r"min|minimum|minimal|lower|smallest|shortest|lowest|fewest|at\s+least|no\s+less\s+than|or\s+more|floor|"
+                    r"(?:more|larger|greater|longer|higher)\s+than|above",
     Aspect.ADDED: r"add|adds|added|adding|introduc\w*|new|versionadded",
     Aspect.DEPRECATED: r"deprecat\w*|versiondeprecated",
     Aspect.REMOVED: r"remov\w*|drop|drops|dropped|dropping|shut\s+down|discontinued|no\s+longer|versionremoved",
@@ -113,11 +116,12 @@ _ARTICLES = frozenset({"the", "a", "an"})
 # Words that name no attribute of their own: "the smallest allowed value" asks for a bound,
 # "the total revenue" for revenue.
 # "The name of the entry point", "the ID of the check", "the status of the support": the value
-# itself, which its sentence need not call a name, an ID or a status.
+# itself, which its sentence need not call a name, an ID or a status ("the default value": the
+# slot reads whether a default is stated).
 _GENERIC = frozenset(
     "value values number amount figure setting settings allowed permitted possible accepted supported valid total overall "
     "current official exact actual usual typical numeric name names id identifier title status equivalent counterpart "
-    "alternative replacement way".split()
+    "alternative replacement way default".split()
 )
 _BE = r"(?:'s|’s|\s+(?:is|are|was|were))"
 _AUX = r"(?:do|does|did|can|could|will|would|should|must|is|are|was|were|has|have|had)"
@@ -125,17 +129,24 @@ _ATTRIBUTE_QUESTIONS = (
     # "What is the land area of Veloria?", "Who is the chief executive of Brightline Systems?"
     re.compile(rf"^(?:what|which|who){_BE}\s+(?:the|a|an)\s+(?P<attribute>[\w -]+?)\s+(?:of|for|on)\s+(?P<subject>.+)$", re.IGNORECASE),
     # "What was Acme Robotics' total revenue?", "Where is Kestrel Coffee's European office?"
-    re.compile(rf"^(?:what|which|who|where){_BE}\s+(?:the\s+)?(?P<subject>[^'’?]+?)(?:'s|’s|'|’)\s+(?P<attribute>[^'’]+)$", re.IGNORECASE),
+    re.compile(rf"^(?:what|which|who|where){_BE}\s+(?:the\s+)?(?P<subject>(?:[\w.-]+\s+){{0,3}}?[\w.-]+)(?:'s|’s|'|’)\s+(?P<attribute>[^'’]+)$", re.IGNORECASE),
     # "How many employees does Acme Robotics have?", "How many people work at Brightline?"
     re.compile(rf"^how\s+(?:many|much)\s+(?P<attribute>[\w-]+(?:\s+[\w-]+)?)\s+{_AUX}\s+(?P<subject>.+)$", re.IGNORECASE),
     re.compile(r"^how\s+many\s+(?P<attribute>[\w-]+)\s+(?:work|live|are|were)\s+(?:at|in|for|on)\s+(?P<subject>.+)$", re.IGNORECASE),
     # "Where is Acme Robotics headquartered?": the participle names the attribute.
     re.compile(r"^where\s+(?:is|are)\s+(?P<subject>.+?)\s+(?P<attribute>headquartered|located|based|registered)$", re.IGNORECASE),
 )
-# "the upload size limit on the Pro plan per key": the attribute ends where a phrase opens.
-_ATTRIBUTE_END = re.compile(r"\s+(?:for|in|on|at|per|of|with|by|during|from)\s+.*$", re.IGNORECASE)
-# How many "people" a place or a company has: the word a text uses for them.
-_COUNTED = frozenset({"times", "ways", "kinds", "types"})
+# "the upload size limit on the Pro plan per key", "the default page size these days": the
+# attribute ends where a phrase or a clause opens.
+_ATTRIBUTE_END = re.compile(
+    r"\s+(?:for|in|on|at|per|of|with|by|during|from|when|if|before|after|that|which|who|these\s+days|nowadays|today|now)\b.*$", re.IGNORECASE
+)
+_NOT_A_THING = re.compile(r"\b(?:to|way|how)\b", re.IGNORECASE)
+# "How many times does it retry", "how many seconds is the interval": a unit, not the
+# attribute the sentence must name.
+_COUNTED = frozenset(
+    "times ways kinds types seconds minutes hours days weeks months years bytes kilobytes megabytes gigabytes characters".split()
+)
 
 
 @lru_cache(maxsize=1024)
@@ -149,12 +160,10 @@ def read_attribute(question: str) -> AskedAttribute | None:
     Returns:
         The attribute's words (without generic ones) and the subject's.
     """
-    text = " ".join(question.split()).rstrip("?.! ")
-    for pattern in _ATTRIBUTE_QUESTIONS:
-        match = pattern.match(text)
-        if match is None:
-            continue
+    for match in _matches(_ATTRIBUTE_QUESTIONS, question):
         attribute = _ATTRIBUTE_END.sub("", match.group("attribute"))
+        if _NOT_A_THING.search(attribute):
+            continue  # "the easiest way to get a copy of ...": a how-to in other words
         words = tuple(w for w in words_of(attribute) if w not in _ARTICLES and w not in _GENERIC and not _ASKED_ANY.fullmatch(w))
         if words and words[-1] in _COUNTED:
             words = ()  # "how many times does it retry": the verb, not "times", is the attribute
@@ -164,7 +173,32 @@ def read_attribute(question: str) -> AskedAttribute | None:
     return None
 
 
+def _matches(patterns: tuple[re.Pattern[str], ...], question: str) -> Iterator[re.Match[str]]:
+    """The matches of ``patterns`` on ``question`` (white space folded, its final mark
+    dropped), in pattern order."""
+    text = " ".join(question.split()).rstrip("?.! ")
+    return (m for m in (p.match(text) for p in patterns) if m is not None)
+
+
 _ASKED_ANY = re.compile("|".join(f"(?:{p})" for p in _ASKED.values()), re.IGNORECASE)
+
+
+# The words a text may name an attribute by instead of the question's ("a staff of 340" for
+# how many people work there, "Established: 1998" for when it was founded).
+_SYNONYMS = (
+    frozenset({"people", "staff", "employees", "employ", "employs", "workforce", "headcount", "workers"}),
+    frozenset({"population", "people", "inhabitants", "residents"}),
+    frozenset({"headquartered", "headquarters", "based"}),
+    frozenset({"founded", "established", "incorporated"}),
+    frozenset({"revenue", "sales", "turnover"}),
+    frozenset({"price", "cost", "costs"}),
+)
+
+
+def synonyms(word: str) -> frozenset[str]:
+    """The other words a text may name the attribute ``word`` by (``frozenset()`` for most)."""
+    folded = word.casefold()
+    return frozenset(w for group in _SYNONYMS if folded in group for w in group if w != folded)
 
 
 def words_of(text: str) -> tuple[str, ...]:
@@ -189,9 +223,9 @@ def defined_term(question: str) -> tuple[str, ...]:
     Args:
         question: A question or one part of a compound question (its asked clause).
     """
-    text = " ".join(question.split()).rstrip("?.! ")
-    for pattern in _DEFINITION_QUESTIONS:
-        match = pattern.match(text)
-        if match:
-            return tuple(w for w in words_of(match.group("term")) if w not in _ARTICLES)
+    for match in _matches(_DEFINITION_QUESTIONS, question):
+        term = tuple(w for w in words_of(match.group("term")) if w not in _ARTICLES)
+        # "the maximum value allowed for X in Y" asks for a value, not a definition.
+        if not any(w in _GENERIC or w in ("of", "for") or _ASKED_ANY.fullmatch(w) for w in term):
+            return term
     return ()
