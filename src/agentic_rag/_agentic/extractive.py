@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from agentic_rag._agentic.fact_evidence import FactEvidence, FactEvidenceModel
 from agentic_rag._agentic.policy import AbstentionPolicy
+from agentic_rag._answering.attributes import subject_names
 from agentic_rag._answering.compose import compose_answer, compose_text
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
 from agentic_rag._answering.render import quote_span, render_claim, select_claims
@@ -29,6 +30,7 @@ from agentic_rag._contracts import (
 from agentic_rag._text import Analyzer
 from agentic_rag._text.focus import answer_units, snippet_title
 from agentic_rag._text.instructions import inside_instruction
+from agentic_rag._text.questions import asked_clause
 from agentic_rag._text.sentences import split_sentences
 
 __all__ = ["CLOSEST_PASSAGES", "CLOSEST_UNITS", "ExtractiveDrafter", "ExtractiveGroundedSynthesizer"]
@@ -234,16 +236,16 @@ class ExtractiveGroundedSynthesizer:
 
     def _on_subject(self, fact: RequiredFact, claim: Claim, by_id: dict[str, Snippet]) -> bool:
         """A closest line is shown for a missing fact only from a passage about the fact's
-        subject (one that, with its heading, holds every name the fact states: not another
-        company's head count for Acme Robotics'), and only when the line itself shares a word
-        with the fact (not a product sentence for an employee count)."""
+        subject (one that, with its heading, holds the names of the subject the fact asks an
+        attribute of: not another company's head count for Acme Robotics'), and only when the
+        line itself shares a word with the fact (not a product sentence for an employee
+        count)."""
         model = self.drafter.evidence.relevance
         snippet = by_id.get(claim.citations[0].snippet_id) if claim.citations else None
         if model is None or snippet is None:
             return True
-        terms = model.question_terms(fact.description)
-        passage = model.credits(fact.description, f"{snippet_title(snippet)}\n{snippet.text}")
-        if any(term.named and credit < 1.0 for term, credit in zip(terms, passage)):
+        passage = f"{snippet_title(snippet)}\n{snippet.text}"
+        if any(model.credit(name, passage) < 1.0 for name in subject_names(asked_clause(fact.description), model)):
             return False
         return any(credit >= model.root_credit for credit in model.credits(fact.description, claim.citations[0].quote))
 

@@ -22,7 +22,7 @@ from agentic_rag._text.asked_attribute import RIVALS, Aspect, AskedAttribute, as
 from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._text.relevance import RelevanceModel
 
-__all__ = ["statement_problem"]
+__all__ = ["statement_problem", "subject_names"]
 
 _STEMMER = PorterStemmer()
 # Where a clause ends inside a sentence: the value of "XML export is deprecated since 5.1
@@ -200,6 +200,18 @@ def _attribute_problem(question: str, attribute: AskedAttribute, heading: str, p
         if not _rival_before(text[:match.start()], asked) and not _rival_owner(text[match.end():], asked):
             return ""
     return "another subject" if named else "another attribute"
+
+
+def subject_names(question: str, model: RelevanceModel) -> list[str]:
+    """The analysed terms of the names that make up the subject ``question`` asks an
+    attribute of ("Acme Robotics" of "How many employees does Acme Robotics have?"), ``[]``
+    when it asks no attribute of a named subject (:func:`~agentic_rag._text.asked_attribute.
+    read_attribute`). A passage that holds none of them is about another subject."""
+    attribute = read_attribute(question)
+    if attribute is None:
+        return []
+    subject = {t for w in attribute.subject for t in model.analyzer.analyze(w)}
+    return [t for t in _names(question, model) if t in subject]
 
 
 def _names(question: str, model: RelevanceModel) -> list[str]:

@@ -184,8 +184,9 @@ def _pieces(text: str, passage: str = "") -> list[tuple[str, str]]:
     """The claim's sentences, each with what its paragraph or list item says before it
     (``""`` for the first): each paragraph's lines read as one text ("E.g.,\nif the nonce
     is 3 octets" is one example sentence), each list item apart; a paragraph of code, read
-    line by line; a table, row by row, each row under its header row (the header names what
-    each cell is; a row quoted alone takes its header from the passage)."""
+    line by line, and whole with the sentence that introduces it; a table, row by row, each
+    row under its header row (the header names what each cell is; a row quoted alone takes
+    its header from the passage)."""
     out: list[tuple[str, str]] = []
 
     def add(stretch: list[str]) -> None:
@@ -193,6 +194,10 @@ def _pieces(text: str, passage: str = "") -> list[tuple[str, str]]:
 
     for block in re.split(r"\n\s*\n", text):
         lines = [line for line in block.split("\n") if line.strip()]
+        if lines and out and out[-1][1].rstrip().endswith(":"):
+            # A sentence ending in ":" and the code or list it introduces are one unit as
+            # well ("Using the defaults is equivalent to: ... TimeStamper(fmt=...)").
+            out.append((out[-1][0], out[-1][1] + "\n" + "\n".join(lines)))
         if lines and all(_TABLE_ROW.search(line) for line in lines):
             rows = [line for line in lines if not _TABLE_RULE.match(line)]
             header = _table_header(rows[0], passage)

@@ -58,7 +58,7 @@ _ASKED = {
 }
 _STATED = {
     Aspect.MAXIMUM: r"max|maximum|maximal|upper|largest|longest|highest|biggest|greatest|at\s+most|up\s+to|no\s+more\s+than|or\s+(?:less|fewer)|ceiling|capped|"
-                    r"(?:less|smaller|fewer|shorter|lower)\s+than|below|limited\s+to|exceed\w*",
+                    r"(?:less|smaller|fewer|shorter|lower)\s+than|below|limited\s+to|exceed\w*|as\s+(?:large|high|long|many|much|big|great)\s+as",
     Aspect.MINIMUM: r"min|minimum|minimal|lower|smallest|shortest|lowest|fewest|at\s+least|no\s+less\s+than|or\s+more|floor|"
                     r"(?:more|larger|greater|longer|higher)\s+than|above",
     Aspect.ADDED: r"add|adds|added|adding|introduc\w*|new|versionadded",
