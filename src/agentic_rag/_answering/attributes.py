@@ -64,6 +64,8 @@ _DEFINING = re.compile(
 # A word that names something: an identifier, a number, a camel-case or all-capitals word.
 _NAMED = re.compile(r"[_./]|\d|[a-z][A-Z]|^[A-Z]{2,}")
 _COMMON_NAME_SHARE = 0.5
+# A capitalised word (not an identifier, not in capitals), which inside a sentence is a name.
+_TITLE_WORD = re.compile(r"[A-Z][a-z'’-]+")
 # Where a capitalised word opens a sentence, a label, a cell or an item, not a name.
 _OPENS = re.compile(r"(?:^|[|:;.!?—–(\n])\s*$")
 # "ATTRIBUTE of X": X, when it is a name.
@@ -117,7 +119,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
         if _rival_end(question, piece):
             return "rival aspect"
     else:
-        problem = _modality_problem(question, clause) or _aspect_problem(question, clause, piece)
+        problem = _modality_problem(question, clause) or _aspect_problem(question, clause, piece, stated_value=kind is not SlotKind.OPEN)
         if problem:
             return problem
     if attribute is not None:
@@ -137,9 +139,11 @@ def _modality_problem(question: str, clause: str) -> str:
     return ""
 
 
-def _aspect_problem(question: str, clause: str, piece: str) -> str:
+def _aspect_problem(question: str, clause: str, piece: str, *, stated_value: bool) -> str:
     """The value's clause must state an asked bound or stage (a range gives both bounds), and
-    not only a rival end ("client" for the server's port)."""
+    not only a rival end ("client" for the server's port). For an open question (no value
+    found, so no value's clause) only a rival bound or stage stated without the asked one
+    is a problem."""
     asked = asked_aspects(question)
     if not asked:
         return ""
@@ -153,7 +157,10 @@ def _aspect_problem(question: str, clause: str, piece: str) -> str:
             continue
         if group is _BOUNDS and _RANGE.search(own):
             continue
-        return "rival aspect" if any(r in stated for a in wanted for r in RIVALS[a]) else "no aspect"
+        if any(r in stated for a in wanted for r in RIVALS[a]):
+            return "rival aspect"
+        if stated_value:
+            return "no aspect"
     return "rival aspect" if _rival_end(question, piece) else ""
 
 
@@ -194,8 +201,8 @@ def _attribute_problem(question: str, attribute: AskedAttribute, heading: str, p
     for match in re.finditer(r"[\w'’-]+", text):
         if not any(_same(_stem(p), head) for p in [match.group(), *re.split(r"[_.]", match.group())] for head in heads):
             continue
-        if match.group()[0].isupper() and not _OPENS.search(text[:match.start()]):
-            continue  # part of a name ("Acme Robotics" holds no robots)
+        if _TITLE_WORD.fullmatch(match.group()) and not _OPENS.search(text[:match.start()]):
+            continue  # part of a name ("Acme Robotics" holds no robots; SQLITE_MAX_COLUMN is a column limit)
         named = True
         if not _rival_before(text[:match.start()], asked) and not _rival_owner(text[match.end():], asked):
             return ""

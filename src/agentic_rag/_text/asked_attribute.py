@@ -45,11 +45,12 @@ class Aspect(str, enum.Enum):
 
 
 # How a question asks for each aspect, and how a text states it (a text says "up to 250" or
-# "at least 1" where a question says "the maximum" or "the smallest"). Plain words only: the
+# "at least 1" where a question says "the maximum" or "the smallest"). "Lower" alone is a
+# verb as often ("raise or lower this value"): only a lower bound or limit is a minimum. Plain words only: the
 # "max" of ``max_connections`` is part of a name, not a bound (``\b`` does not split at "_").
 _ASKED = {
     Aspect.MAXIMUM: r"max|maximum|maximal|upper|largest|longest|highest|biggest|greatest|at\s+most|up\s+to|the\s+most(?=\s+(?:i|you|we|one|it|that)\b)",
-    Aspect.MINIMUM: r"min|minimum|minimal|lower|smallest|shortest|lowest|fewest|at\s+least|the\s+least",
+    Aspect.MINIMUM: r"min|minimum|minimal|lower\s+(?:bound|limit)|smallest|shortest|lowest|fewest|at\s+least|the\s+least",
     Aspect.ADDED: r"added|introduced|new\s+in|first\s+(?:appeared|supported|available)",
     Aspect.DEPRECATED: r"deprecated",
     Aspect.REMOVED: r"removed|dropped|shut\s+down|discontinued|went\s+away|going\s+away",
@@ -59,7 +60,7 @@ _ASKED = {
 _STATED = {
     Aspect.MAXIMUM: r"max|maximum|maximal|upper|largest|longest|highest|biggest|greatest|at\s+most|up\s+to|no\s+more\s+than|or\s+(?:less|fewer)|ceiling|capped|"
                     r"(?:less|smaller|fewer|shorter|lower)\s+than|below|limited\s+to|exceed\w*|as\s+(?:large|high|long|many|much|big|great)\s+as",
-    Aspect.MINIMUM: r"min|minimum|minimal|lower|smallest|shortest|lowest|fewest|at\s+least|no\s+less\s+than|or\s+more|floor|"
+    Aspect.MINIMUM: r"min|minimum|minimal|lower\s+(?:bound|limit)|smallest|shortest|lowest|fewest|at\s+least|no\s+less\s+than|or\s+more|floor|"
                     r"(?:more|larger|greater|longer|higher)\s+than|above",
     Aspect.ADDED: r"add|adds|added|adding|introduc\w*|new|versionadded",
     Aspect.DEPRECATED: r"deprecat\w*|versiondeprecated",
