@@ -32,9 +32,11 @@ _CLAUSE_END = re.compile(r"\s*[;,—–]\s+|\s+-\s+|\s+(?:and|but|while|whereas|
 # "will" is documentation's present ("the filter will dump with this function"): only a
 # change or an event to come counts.
 _UNREAL = re.compile(
-    r"\b(?:will|won't)\s+(?:not\s+|no\s+longer\s+|also\s+)?(?:be\s+)?(?:removed|dropped|deprecated|added|introduced|released|shut\s+down|discontinued|"
-    r"changed|renamed|replaced|moved|opened|launched|closed|retired|become|reach|grow|open|move|launch|share|expand)\b|\bgoing\s+to\b|\bscheduled\b|\bplan(?:s|ned|ning)?\b|\bin\s+a\s+future\b|\bfuture\s+(?:release|version)s?\b|\bupcoming\b|"
-    r"\b(?:could|might|would|possibly|perhaps|maybe|potentially|projected|forecasts?|forecasted|expected\s+to|considering|evaluating|proposed|hypothetical(?:ly)?)\b",
+    r"\b(?:will|won't)\s+(?:not\s+|no\s+longer\s+|also\s+)?(?:be\s+)?(?:removed|dropped|deprecated|added|introduced|released|shut\s+down|"
+    r"discontinued|changed|renamed|replaced|moved|opened|launched|closed|retired|become|reach|grow|open|move|launch|share|expand)\b|"
+    r"\bgoing\s+to\b|\bscheduled\b|\bplan(?:s|ned|ning)?\b|\bin\s+a\s+future\b|\bfuture\s+(?:release|version)s?\b|\bupcoming\b|"
+    r"\b(?:could|might|would|possibly|perhaps|maybe|potentially|projected|forecasts?|forecasted|expected\s+to|considering|evaluating|proposed|"
+    r"hypothetical(?:ly)?)\b",
     re.IGNORECASE,
 )
 # A denied value ("has no default", "is not limited"); a bound stated through a negation
@@ -143,7 +145,7 @@ def _aspect_problem(question: str, clause: str, piece: str, *, stated_value: boo
     """The value's clause must state an asked bound or stage (a range gives both bounds), and
     not only a rival end ("client" for the server's port). For an open question (no value
     found, so no value's clause) only a rival bound or stage stated without the asked one
-    is a problem."""
+    is a problem, unless it asks for both bounds: a sentence with neither gives no range."""
     asked = asked_aspects(question)
     if not asked:
         return ""
@@ -159,8 +161,8 @@ def _aspect_problem(question: str, clause: str, piece: str, *, stated_value: boo
             continue
         if any(r in stated for a in wanted for r in RIVALS[a]):
             return "rival aspect"
-        if stated_value:
-            return "no aspect"
+        if stated_value or wanted == _BOUNDS:
+            return "no aspect"  # both bounds asked ("shortest and longest"): a range or the bounds
     return "rival aspect" if _rival_end(question, piece) else ""
 
 
