@@ -105,6 +105,14 @@ class OtherEntityTest(_VerdictCase):
         self.assertNotAnswered("What is the lowest operating temperature of the Wren K2 sensor?", "Wren K1 Environmental Sensor — Datasheet › Environmental",
                                "- Operating temperature: −20 °C to 60 °C\n\nThe K1 was replaced by the K2 in 2023.")
 
+    def test_a_how_to_is_not_answered_by_the_other_end(self):
+        table = ("Key | Default | Description\nclient.listen_port | 9101 | Local port the client agent listens on\n"
+                 "client.server_url | (required) | URL of the Harbor server")
+        row = "client.listen_port | 9101 | Local port the client agent listens on"
+        self.assertNotAnswered("How do I change the port of the Harbor server?", "Harbor Client Agent: Configuration", row,
+                               table + "\n\nThe agent forwards traffic to the Harbor server; change its port here.")
+        self.assertAnswered("How do I change the port the Harbor client agent listens on?", "Harbor Client Agent: Configuration", row, table)
+
     def test_the_subjects_own_value_answers(self):
         self.assertAnswered("Where is Kestrel Coffee's roastery?", "Careers at Kestrel Coffee › Where we work", "Our roastery and support office are in Portland.")
 
