@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import unittest
 
+from agentic_rag._answering.attributes import statement_problem
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
 from agentic_rag._contracts import AnswerStatus
 from agentic_rag._text.asked_attribute import Aspect, asked_aspects, aspects_in, defined_term, read_attribute
@@ -80,6 +81,13 @@ class BoundTest(_VerdictCase):
         # A default is no limit, and the "max" of the setting's own name is no bound.
         self.assertNotAnswered("What is the upper limit for max_connections in Harbor Proxy?", "Harbor Proxy Configuration Reference",
                                "max_connections | 512 | Per worker.", table + "The upper limit of each setting depends on the host.")
+
+    def test_a_bound_stated_through_a_negation_answers(self):
+        # "does not support trees wider than 5 dimensions" states a maximum; it denies nothing.
+        self.assertAnswered("What is the shortest password Corvid Auth accepts?", "Corvid Auth: Password Policy",
+                            "Corvid Auth does not accept passwords shorter than 12 characters.")
+        self.assertEqual(statement_problem("How many levels can a Quill tree have at most?", "The Quill tree",
+                                           "The Quill implementation does not support trees deeper than 8 levels.", "8", RelevanceModel()), "")
 
     def test_the_asked_bound_answers(self):
         self.assertAnswered("What is the maximum operating temperature of the Wren K2 sensor?", "Wren K2 Environmental Sensor — Datasheet › Environmental",

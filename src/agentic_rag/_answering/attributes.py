@@ -39,14 +39,18 @@ _UNREAL = re.compile(
     r"hypothetical(?:ly)?)\b",
     re.IGNORECASE,
 )
-# A denied value ("has no default", "is not limited"); a bound stated through a negation
-# ("no more than 5", "must not exceed 10") is a bound, and "no longer" says it was removed.
+# A denied value ("has no default", "is not limited"); "no more than 5" is a bound and "no
+# longer" says it was removed.
 # Python's ``None`` is a value, not a denial.
 _DENIED = re.compile(r"\b(?:not|never|cannot)\b|\b(?-i:none)\b|n't\b|\bno\b(?!\s+(?:more|less|longer|later|earlier|fewer)\b)", re.IGNORECASE)
-_BOUND_NEGATION = re.compile(
-    r"\b(?:not|cannot|can't|mustn't)\s+(?:exceed\w*|more\s+than|less\s+than|be\s+(?:more|less|larger|smaller|greater|longer|shorter|higher|lower)\s+than)",
-    re.IGNORECASE,
+# A bound stated through a negation: "must not exceed 10", "does not support trees wider
+# than 5 dimensions" (a maximum), "cannot be shorter than 8" (a minimum).
+_NEGATION = r"\b(?:not|never|cannot|can't|mustn't|doesn't|don't|won't)\b[^.;:]*?"
+_DOWNWARD = r"less|fewer|smaller|shorter|narrower|lower|shallower|slower|thinner|lighter|earlier|younger"
+_NEGATED_MAXIMUM = re.compile(
+    rf"{_NEGATION}\b(?:exceed\w*|more\s+than|(?!(?:{_DOWNWARD}|other|rather|either|neither|whether)\b)\w+er\s+than)\b", re.IGNORECASE
 )
+_NEGATED_MINIMUM = re.compile(rf"{_NEGATION}\b(?:{_DOWNWARD})\s+than\b", re.IGNORECASE)
 _ASKS_UNREAL = re.compile(r"\b(?:will|would|could|might|plan\w*|future|upcoming|next)\b", re.IGNORECASE)
 _ASKS_DENIAL = re.compile(r"\b(?:not|never|no|without)\b|n't\b", re.IGNORECASE)
 # A range gives both bounds ("-20 °C to 60 °C", "1–10").
@@ -57,7 +61,7 @@ _ENDS = frozenset({Aspect.SERVER, Aspect.CLIENT})
 # ("API"), a model code ("K1"), or a possessive ("Ostrand's").
 _NAME_LIKE = re.compile(r"(?<![\w.])(?:[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z][a-z][\w-]*)(?:['’]s?)?(?![\w])")
 # Emphasis, code marks and list markers: no words of the sentence.
-_MARKUP = re.compile(r"[*`]+|^\s*(?:[-+*]|\d+[.)])\s+", re.MULTILINE)
+_MARKUP = re.compile(r"(?<!\w)[*`]+|[*`]+(?!\w)|^\s*(?:[-+*]|\d+[.)])\s+", re.MULTILINE)  # not the "*" of "R*Tree"
 _DEFINING = re.compile(
     r"^\s*(?:[—–:=(-]|,\s+(?:a|an|the)\b|(?:is|are|means|denotes|refers\s+to|stands\s+for|describes)\b(?:\s+\w+ly)?"
     r"(?!\s+(?:\w+ed|in|at|on|covered|explained|described|handled|listed)\b))",
@@ -136,7 +140,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
 def _modality_problem(question: str, clause: str) -> str:
     if _UNREAL.search(clause) and not _ASKS_UNREAL.search(question):
         return "unreal"
-    if _DENIED.search(_BOUND_NEGATION.sub(" ", clause)) and not _ASKS_DENIAL.search(question):
+    if _DENIED.search(_NEGATED_MINIMUM.sub(" ", _NEGATED_MAXIMUM.sub(" ", clause))) and not _ASKS_DENIAL.search(question):
         return "denied"
     return ""
 
@@ -153,6 +157,10 @@ def _aspect_problem(question: str, clause: str, piece: str, *, stated_value: boo
     # max_connections" is not stated by "max_connections | 512".
     own = _without_names(clause, identifiers(question))
     stated = aspects_in(own) | _identifier_aspects(own)
+    if _NEGATED_MAXIMUM.search(own):
+        stated = (stated - {Aspect.MINIMUM}) | {Aspect.MAXIMUM}  # "not more than 5": no minimum
+    if _NEGATED_MINIMUM.search(own):
+        stated = (stated - {Aspect.MAXIMUM}) | {Aspect.MINIMUM}
     for group in (_BOUNDS, frozenset({Aspect.ADDED, Aspect.DEPRECATED, Aspect.REMOVED})):
         wanted = asked & group
         if not wanted or wanted & stated:
@@ -206,7 +214,7 @@ def _attribute_problem(question: str, attribute: AskedAttribute, heading: str, p
         if _TITLE_WORD.fullmatch(match.group()) and not _OPENS.search(text[:match.start()]):
             continue  # part of a name ("Acme Robotics" holds no robots; SQLITE_MAX_COLUMN is a column limit)
         named = True
-        if not _rival_before(text[:match.start()], asked) and not _rival_owner(text[match.end():], asked):
+        if not _rival_before(text[:match.start()], asked, model) and not _rival_owner(text[match.end():], asked):
             return ""
     return "another subject" if named else "another attribute"
 
@@ -235,17 +243,15 @@ def _names(question: str, model: RelevanceModel) -> list[str]:
         core = word.strip(".-/")
         if core and (_NAMED.search(core) or (core[0].isupper() and not text.startswith(core))):
             names.extend(model.analyzer.analyze(core))
-    weights = model.weights
-    if weights.has_statistics:
-        names = [t for t in names if weights.frequency(t) <= _COMMON_NAME_SHARE * weights.document_count]
-    return list(dict.fromkeys(names))
+    return list(dict.fromkeys(t for t in names if not _common_term(t, model)))
 
 
-def _rival_before(before: str, asked: set[str]) -> bool:
+def _rival_before(before: str, asked: set[str], model: RelevanceModel) -> bool:
     """Another entity named before the attribute in its sentence: a name the question does
     not use ("Acme's subsidiary Brightline Systems is headquartered ...", "in Veloria, the
     official language ..."), or the subject's possessive over another noun ("Larkspur's
-    partner, ..., is headquartered")."""
+    partner, ..., is headquartered"). A name most of the collection holds (the project's own,
+    "SQLite" in its documentation) is no other entity."""
     # The sentence's own clause: not a table's header, nor another cell, nor a label.
     clause = re.split(r"[;:|\n]\s*", before)[-1]
     start = len(clause) - len(clause.lstrip())
@@ -253,6 +259,8 @@ def _rival_before(before: str, asked: set[str]) -> bool:
         word = match.group()
         core = re.sub(r"['’]s?$", "", word)
         possessive = core != word
+        if not model.analyzer.analyze(core):
+            continue  # "The", "Our": a stop word names nothing
         if _stem(core.casefold()) in asked:
             if possessive and any(_stem(w) not in asked for w in words_of(clause[match.end():])[:1]):
                 return True  # "Larkspur's partner": the partner's attribute
@@ -261,8 +269,20 @@ def _rival_before(before: str, asked: set[str]) -> bool:
         # possessive ("Cobalt's"); "Logs are kept ..." opens a sentence.
         if match.start() == start and not (possessive or re.match(r"\s+[A-Z]", clause[match.end():]) or core.isupper()):
             continue
-        return True
+        if not _common(core, model):
+            return True
     return False
+
+
+def _common(word: str, model: RelevanceModel) -> bool:
+    """Most of the collection's documents hold ``word`` (a project's own name)."""
+    terms = model.analyzer.analyze(word)
+    return bool(terms) and all(_common_term(t, model) for t in terms)
+
+
+def _common_term(term: str, model: RelevanceModel) -> bool:
+    weights = model.weights
+    return weights.has_statistics and weights.frequency(term) > _COMMON_NAME_SHARE * weights.document_count
 
 
 def _rival_owner(after: str, asked: set[str]) -> bool:
