@@ -39,9 +39,8 @@ _UNREAL = re.compile(
     r"hypothetical(?:ly)?)\b",
     re.IGNORECASE,
 )
-# A denied value ("has no default", "is not limited"); "no more than 5" is a bound and "no
-# longer" says it was removed.
-# Python's ``None`` is a value, not a denial.
+# A denied value ("has no default", "is not limited"); "no more than 5" is a bound, "no
+# longer" says it was removed, and Python's ``None`` is a value.
 _DENIED = re.compile(r"\b(?:not|never|cannot)\b|\b(?-i:none)\b|n't\b|\bno\b(?!\s+(?:more|less|longer|later|earlier|fewer)\b)", re.IGNORECASE)
 # A bound stated through a negation: "must not exceed 10", "does not support trees wider
 # than 5 dimensions" (a maximum), "cannot be shorter than 8" (a minimum).
@@ -60,8 +59,8 @@ _ENDS = frozenset({Aspect.SERVER, Aspect.CLIENT})
 # A word that names an entity: capitalised inside a sentence ("in Veloria"), an acronym
 # ("API"), a model code ("K1"), or a possessive ("Ostrand's").
 _NAME_LIKE = re.compile(r"(?<![\w.])(?:[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z][a-z][\w-]*)(?:['’]s?)?(?![\w])")
-# Emphasis, code marks and list markers: no words of the sentence.
-_MARKUP = re.compile(r"(?<!\w)[*`]+|[*`]+(?!\w)|^\s*(?:[-+*]|\d+[.)])\s+", re.MULTILINE)  # not the "*" of "R*Tree"
+# Emphasis, code marks and list markers (not the "*" inside "R*Tree"): no words of the sentence.
+_MARKUP = re.compile(r"(?<!\w)[*`]+|[*`]+(?!\w)|^\s*(?:[-+*]|\d+[.)])\s+", re.MULTILINE)
 _DEFINING = re.compile(
     r"^\s*(?:[—–:=(-]|,\s+(?:a|an|the)\b|(?:is|are|means|denotes|refers\s+to|stands\s+for|describes)\b(?:\s+\w+ly)?"
     r"(?!\s+(?:\w+ed|in|at|on|covered|explained|described|handled|listed)\b))",
