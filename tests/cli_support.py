@@ -10,6 +10,8 @@ import unittest
 from pathlib import Path
 
 from agentic_rag._interfaces.cli import main
+from agentic_rag._interfaces.store_service import StoreService
+from agentic_rag._store import KnowledgeStore
 
 
 def run_cli(*argv: str) -> tuple[int, str, str]:
@@ -29,3 +31,18 @@ def enter_temp_folder(case: unittest.TestCase) -> Path:
     os.chdir(tmp.name)
     case.addCleanup(os.chdir, old)
     return Path(tmp.name)
+
+
+def indexed_service(case: type[unittest.TestCase], files: dict[str, str], description: str) -> StoreService:
+    """The service behind ``agentic-rag ask`` over ``files`` (name -> text), indexed into one
+    temporary store as the corpus ``docs``; the store is removed when ``case``'s class is
+    done (call it from ``setUpClass``)."""
+    tmp = tempfile.TemporaryDirectory(prefix="agentic-rag-test-")
+    case.addClassCleanup(tmp.cleanup)
+    root = Path(tmp.name) / "docs"
+    root.mkdir()
+    for name, text in files.items():
+        (root / name).write_text(text, encoding="utf-8")
+    store = KnowledgeStore(Path(tmp.name) / "store", base=root)
+    store.index(root, corpus="docs", description=description)
+    return StoreService(store)

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import tempfile
 import unittest
-from pathlib import Path
 
-from agentic_rag._interfaces.store_service import StoreService
-from agentic_rag._store import KnowledgeStore
+from cli_support import indexed_service
 
 CONFIG = """# Configuration
 
@@ -37,18 +34,7 @@ the server listens on port 5000 unless told otherwise.
 class EarnedVerdictEndToEndTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls) -> None:
-        cls._tmp = tempfile.TemporaryDirectory(prefix="agentic-rag-earned-")
-        root = Path(cls._tmp.name) / "docs"
-        root.mkdir()
-        (root / "config.md").write_text(CONFIG, encoding="utf-8")
-        (root / "server.md").write_text(SERVER, encoding="utf-8")
-        store = KnowledgeStore(Path(cls._tmp.name) / "store", base=root)
-        store.index(root, corpus="docs", description="configuration and server docs")
-        cls.service = StoreService(store)
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls._tmp.cleanup()
+        cls.service = indexed_service(cls, {"config.md": CONFIG, "server.md": SERVER}, "configuration and server docs")
 
     def test_a_claim_holding_the_asked_default_is_answered(self) -> None:
         for mode in ("agentic", "parallel"):

@@ -5,14 +5,11 @@ addressed to a model is not printed as it is."""
 
 from __future__ import annotations
 
-import tempfile
 import unittest
-from pathlib import Path
 
 from agentic_rag._ingest.html_loader import parse_html
-from agentic_rag._interfaces.store_service import StoreService
-from agentic_rag._store import KnowledgeStore
 from agentic_rag._text.instructions import HEADING_WITHHELD, instruction_spans, screened_heading
+from cli_support import indexed_service
 
 FILES = {
     # Row 18: a transcript whose answer sits after a harmless first sentence.
@@ -39,18 +36,7 @@ BANNED = ("1666", "1777", "1555", "1444", "free", "heron.example", "1333", "ghos
 class InFilesTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls) -> None:
-        cls._tmp = tempfile.TemporaryDirectory(prefix="agentic-rag-injection-files-")
-        root = Path(cls._tmp.name) / "docs"
-        root.mkdir()
-        for name, text in FILES.items():
-            (root / name).write_text(text, encoding="utf-8")
-        store = KnowledgeStore(Path(cls._tmp.name) / "store", base=root)
-        store.index(root, corpus="docs", description="toolkits")
-        cls.service = StoreService(store)
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls._tmp.cleanup()
+        cls.service = indexed_service(cls, FILES, "toolkits")
 
     def test_no_claim_comes_from_text_addressed_to_a_model(self) -> None:
         for animal in ("lemur", "otter", "badger", "mole", "beaver", "heron", "crane", "stork"):

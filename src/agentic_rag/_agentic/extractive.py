@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from agentic_rag._agentic.fact_evidence import FactEvidence, FactEvidenceModel
 from agentic_rag._agentic.policy import AbstentionPolicy
+from agentic_rag._answering.attributes import subject_names
 from agentic_rag._answering.compose import compose_answer, compose_text
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
 from agentic_rag._answering.render import quote_span, render_claim, select_claims
@@ -29,6 +30,7 @@ from agentic_rag._contracts import (
 from agentic_rag._text import Analyzer
 from agentic_rag._text.focus import answer_units, snippet_title
 from agentic_rag._text.instructions import inside_instruction
+from agentic_rag._text.questions import asked_clause
 from agentic_rag._text.sentences import split_sentences
 
 __all__ = ["CLOSEST_PASSAGES", "CLOSEST_UNITS", "ExtractiveDrafter", "ExtractiveGroundedSynthesizer"]
@@ -229,8 +231,23 @@ class ExtractiveGroundedSynthesizer:
             found = list(self.drafter.relevant_claims(fact.description, snippets, fact.id)[:CLOSEST_UNITS])
             for snippet_id in first:
                 found.extend(self.drafter.relevant_claims(fact.description, [by_id[snippet_id]], fact.id)[:1])
-            out.extend(c for c in found if not any(self._answered_by(other, snippets, (c,)) for other in missing))
+            out.extend(c for c in found if self._on_subject(fact, c, by_id) and not any(self._answered_by(other, snippets, (c,)) for other in missing))
         return _unique(out)
+
+    def _on_subject(self, fact: RequiredFact, claim: Claim, by_id: dict[str, Snippet]) -> bool:
+        """A closest line is shown for a missing fact only from a passage about the fact's
+        subject (one that, with its heading, holds the names of the subject the fact asks an
+        attribute of: not another company's head count for Acme Robotics'), and only when the
+        line itself shares a word with the fact (not a product sentence for an employee
+        count)."""
+        model = self.drafter.evidence.relevance
+        snippet = by_id.get(claim.citations[0].snippet_id) if claim.citations else None
+        if model is None or snippet is None:
+            return True
+        passage = f"{snippet_title(snippet)}\n{snippet.text}"
+        if any(model.credit(name, passage) < 1.0 for name in subject_names(asked_clause(fact.description), model)):
+            return False
+        return any(credit >= model.root_credit for credit in model.credits(fact.description, claim.citations[0].quote))
 
     def _answered_by(self, fact: RequiredFact, snippets: Sequence[Snippet], claims: tuple[Claim, ...]) -> bool:
         """True when some claim earns ``fact`` (:func:`~agentic_rag._answering.earned.earned_verdict`)."""
@@ -281,8 +298,11 @@ class ExtractiveGroundedSynthesizer:
             own = said({fact.id})
             if fact.depends_on:
                 chain = own + said(set(fact.depends_on))
-                # The hop and the hops it leans on, read as one claim.
-                own = [ClaimContext("\n".join(c.heading for c in chain), "\n".join(c.text for c in chain), "\n".join(c.passage for c in chain))] if own else []
+                # The hop and the hops it leans on, read as one claim (each claim a paragraph
+                # of its own), under the hop's own headings: a heading of the hop leaned on
+                # ("Ostrand") must not lend its subject to a line of another page ("Official
+                # language: Velorian").
+                own = [ClaimContext("\n".join(c.heading for c in own), "\n\n".join(c.text for c in chain), "\n".join(c.passage for c in chain))] if own else []
             if earned_verdict(fact.description, own, model).status is AnswerStatus.ANSWERED:
                 continue
             # One consistent verdict: a fact another fact's claim earns is not missing either.

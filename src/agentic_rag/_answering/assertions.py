@@ -63,8 +63,15 @@ _LEADING_ADVERBIAL = re.compile(r"^(?:(?:in|on|at|by|during|after|before|since|a
 def asserted_text(text: str) -> str:
     """``text`` without the sentences that ask: a question quoted in a passage is never a
     claim (``""`` when every sentence asks)."""
-    kept = [s.text for s in split_sentences(text) if not is_question(s.text)]
-    return " ".join(kept).strip()
+    # The sentences kept stand as the text wrote them: the line and paragraph breaks
+    # between them still part list items and claims.
+    kept, last = [], 0
+    for sentence in split_sentences(text):
+        if is_question(sentence.text):
+            kept.append(text[last:sentence.start])
+            last = sentence.end
+    kept.append(text[last:])
+    return "".join(kept).strip()
 
 
 def is_question(sentence: str) -> bool:

@@ -15,7 +15,11 @@ claim, read with the heading it stands under,
   claim, and for a question about one subject's date, place or person
   (:func:`~agentic_rag._text.answer_slots.read_fact`) the value stands in a sentence that is
   not denied, supposed, reported as false or given as an example, in the clause of the
-  question's predicate whose subject is the question's own (the heading never lends it), and
+  question's predicate whose subject is the question's own (the heading never lends it),
+* states what is asked (:mod:`~agentic_rag._answering.attributes`): the sentence holding the
+  value (a list item read apart, a table row under its header) is about the asked attribute
+  of the asked subject, gives the asked bound or stage rather than a rival one, and is no
+  plan, possibility or denial; a definition question wants the asked term's definition, and
 * quotes a passage that, with its heading, covers nearly all of the part: a deterministic
   reader can only vouch for an answer stated in the question's own words. Measured on the
   development half of the documentation benchmark, this line is what keeps ``answered``
@@ -34,6 +38,7 @@ from dataclasses import dataclass
 
 from agentic_rag._contracts import AnswerStatus
 from agentic_rag._answering.assertions import asserted_text, claim_problem, states_fact
+from agentic_rag._answering.attributes import statement_problem
 from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, identifiers, read_fact, read_slot, slot_filler
 from agentic_rag._text.questions import asked_clause, is_bridge_question, split_compound
 from agentic_rag._text.sentences import split_sentences
@@ -59,6 +64,11 @@ _WANTS_KIND = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?(exception|erro
 _OPTION_LIKE = re.compile(r"^-{1,2}\w|\w=|_|\.")
 # A line of code or of a console session: indented, a prompt, or a statement.
 _CODE_LINE = re.compile(r"^(?:[ \t]{2,}(?![-*\d])|>>>|\.\.\.|\$ |\w[\w.]*\s*=[^=]|\w[\w.]*\(.*\)\s*$|[{}<]|#)")
+# A row of a table as a Markdown source or a rendered claim writes it, and the rule under
+# its header.
+_TABLE_ROW = re.compile(r"\S\s*\|\s*\S|^\s*\|")
+_TABLE_RULE = re.compile(r"^[\s|:+-]+$")
+_LIST_ITEM = re.compile(r"^\s*(?:[-+*]|\d+[.)])\s+")
 _PARENTHESIS = re.compile(r"\([^()]*\)")
 _DOTTED = re.compile(r"(?<![\w.])(?=(\d+(?:\.\d+)+))\1(?![\w.]*\d)")
 
@@ -135,10 +145,10 @@ def _answers(part: str, claim: ClaimContext, model: RelevanceModel, min_coverage
         return False
     if model.coverage(asked, context) < min_coverage or model.coverage(asked, passage) < min_passage:
         return False
-    return _fills_slot(asked, claim.heading, own, model, min_coverage)
+    return _fills_slot(asked, claim.heading, own, model, min_coverage, claim.passage)
 
 
-def _fills_slot(asked: str, heading: str, own: str, model: RelevanceModel, min_coverage: float) -> bool:
+def _fills_slot(asked: str, heading: str, own: str, model: RelevanceModel, min_coverage: float, passage: str = "") -> bool:
     """Some stretch of the claim (a sentence or line with the one before it, read with the
     heading) both holds what ``asked`` asks for and is about it: a name, number or default
     standing in a sentence on another subject ("Usage: tool [OPTION] FILE", "Django 5.2 is a
@@ -147,31 +157,83 @@ def _fills_slot(asked: str, heading: str, own: str, model: RelevanceModel, min_c
     question that names the kind of thing it wants (an exception, a command-line option)
     wants a name of that kind."""
     slot = read_slot(asked)
-    pieces = _pieces(own)
-    for index, piece in enumerate(pieces):
+    stretches = _pieces(own, passage)
+    pieces = [piece for _, piece in stretches]
+    term = _term_line(own)
+    for index, (lead, piece) in enumerate(stretches):
         window = " ".join(pieces[max(0, index - 1):index + 1])
         # "(e.g., both IDNA2003 and IDNA2008)" illustrates a word; the sentence still asserts.
         if claim_problem(_PARENTHESIS.sub("", piece)) == "example":
             continue
         text = f"{heading}\n{window}" if slot.kind is SlotKind.VERSION else piece
         filler = _filler(slot, asked, _PLACEHOLDER.sub(" ", text))
-        if filler and model.coverage(asked, f"{heading}\n{window}") >= min_coverage:
+        if (filler and model.coverage(asked, f"{heading}\n{window}") >= min_coverage
+                and not statement_problem(asked, heading, piece, filler, model, lead=f"{term}\n{lead}")):
             return True
     return False
 
 
-def _pieces(text: str) -> list[str]:
-    """The claim's sentences: each paragraph's lines read as one text ("E.g.,\nif the nonce
-    is 3 octets" is one example sentence); a paragraph of code, read line by line."""
-    out: list[str] = []
+def _term_line(text: str) -> str:
+    """The term a claim describes, when its first line is one (a definition list's
+    "SESSION_COOKIE_NAME" over "Default: 'session'"): a few words, no sentence."""
+    first = text.strip().split("\n", 1)[0].strip()
+    return first if len(first.split()) <= 4 and not re.search(r"[.!?:;,|]\s*$|^[-*+]\s", first) else ""
+
+
+def _pieces(text: str, passage: str = "") -> list[tuple[str, str]]:
+    """The claim's sentences, each with what its paragraph or list item says before it
+    (``""`` for the first): each paragraph's lines read as one text ("E.g.,\nif the nonce
+    is 3 octets" is one example sentence), each list item apart; a paragraph of code, read
+    line by line, and whole with the sentence that introduces it; a table, row by row, each
+    row under its header row (the header names what each cell is; a row quoted alone takes
+    its header from the passage)."""
+    out: list[tuple[str, str]] = []
+
+    def add(stretch: list[str]) -> None:
+        out.extend((" ".join(stretch[:index]), piece) for index, piece in enumerate(stretch))
+
     for block in re.split(r"\n\s*\n", text):
         lines = [line for line in block.split("\n") if line.strip()]
-        if any(_CODE_LINE.match(line) for line in lines):
-            out.extend(lines)
+        if lines and out and out[-1][1].rstrip().endswith(":"):
+            # A sentence ending in ":" and the code or list it introduces are one unit as
+            # well ("Using the defaults is equivalent to: ... TimeStamper(fmt=...)").
+            out.append((out[-1][0], out[-1][1] + "\n" + "\n".join(lines)))
+        if lines and all(_TABLE_ROW.search(line) for line in lines):
+            rows = [line for line in lines if not _TABLE_RULE.match(line)]
+            header = _table_header(rows[0], passage)
+            if header:
+                out.extend(("", f"{header}\n{row}") for row in rows)
+            else:
+                out.extend(("", f"{rows[0]}\n{row}") for row in rows[1:]) if len(rows) > 1 else out.extend(("", row) for row in rows)
+        elif any(_CODE_LINE.match(line) for line in lines):
+            add(lines)
         elif lines:
-            joined = " ".join(line.strip() for line in lines)
-            out.extend(s.text for s in split_sentences(joined))
-    return out or [text]
+            # Each list item is read apart: "- Capital: Talvik" and "- Population: 2.3
+            # million" are two statements, not one sentence.
+            items: list[list[str]] = []
+            for line in lines:
+                if not items or _LIST_ITEM.match(line):
+                    items.append([])
+                items[-1].append(line.strip())
+            for item in items:
+                add([s.text for s in split_sentences(" ".join(item))])
+    return out or [("", text)]
+
+
+def _table_header(row: str, passage: str) -> str:
+    """The header row of the table of ``passage`` that holds ``row`` (the table's first line,
+    as Markdown writes it above its rule and as the store renders it), ``""`` when ``row`` is
+    the header or stands in no table."""
+    lines = passage.split("\n")
+    wanted = row.strip(" \t|")
+    for index, line in enumerate(lines):
+        if line.strip(" \t|") != wanted:
+            continue
+        top = index
+        while top > 0 and _TABLE_ROW.search(lines[top - 1]):
+            top -= 1
+        return lines[top] if top < index and not _TABLE_RULE.match(lines[top]) else ""
+    return ""
 
 
 def _filler(slot: AnswerSlot, asked: str, text: str) -> str:

@@ -1,0 +1,311 @@
+"""Whether the sentence that holds an asked-for value states what the question asks.
+
+A sentence can hold a number, a version or a name of the asked kind and still answer another
+question: another attribute of the same subject ("3 factories" for a head count), the same
+attribute of another subject ("Ostrand's capital, Talvik" for Veloria's capital, "the admin
+API listens on port 9443" for the proxy listener's port), the other bound ("at least 1" for
+the maximum), another stage of a life cycle ("deprecated since 5.1" for the release that
+removed it), a value that is only planned, hoped for or denied ("will be removed in 4.0",
+"could reach 5 years", "has no default"), or another term's definition ("Cold storage — ..."
+for a cold replica). :func:`statement_problem` reads one sentence (a line, a table row with
+its header) against the question as far as its words allow (:mod:`agentic_rag._text.
+asked_attribute` reads the question) and names what is wrong with it; the earned check counts
+a value only from a sentence with no problem.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentic_rag._text.answer_slots import SlotKind, identifiers, read_slot
+from agentic_rag._text.asked_attribute import RIVALS, Aspect, AskedAttribute, asked_aspects, aspects_in, defined_term, read_attribute, synonyms, words_of
+from agentic_rag._text.porter import PorterStemmer
+from agentic_rag._text.relevance import RelevanceModel
+
+__all__ = ["statement_problem", "subject_names"]
+
+_STEMMER = PorterStemmer()
+# Where a clause ends inside a sentence: the value of "XML export is deprecated since 5.1
+# and scheduled for removal in a future release" belongs to its first clause only.
+_CLAUSE_END = re.compile(r"\s*[;,—–]\s+|\s+-\s+|\s+(?:and|but|while|whereas|unless|if|when|although|though)\s+", re.IGNORECASE)
+# A value said to be coming, planned or only possible is not the thing's value today. Plain
+# "will" is documentation's present ("the filter will dump with this function"): only a
+# change or an event to come counts.
+_UNREAL = re.compile(
+    r"\b(?:will|won't)\s+(?:not\s+|no\s+longer\s+|also\s+)?(?:be\s+)?(?:removed|dropped|deprecated|added|introduced|released|shut\s+down|"
+    r"discontinued|changed|renamed|replaced|moved|opened|launched|closed|retired|become|reach|grow|open|move|launch|share|expand)\b|"
+    r"\bgoing\s+to\b|\bscheduled\b|\bplan(?:s|ned|ning)?\b|\bin\s+a\s+future\b|\bfuture\s+(?:release|version)s?\b|\bupcoming\b|"
+    r"\b(?:could|might|would|possibly|perhaps|maybe|potentially|projected|forecasts?|forecasted|expected\s+to|considering|evaluating|proposed|"
+    r"hypothetical(?:ly)?)\b",
+    re.IGNORECASE,
+)
+# A denied value ("has no default", "is not limited"); "no more than 5" is a bound, "no
+# longer" says it was removed, and Python's ``None`` is a value.
+_DENIED = re.compile(r"\b(?:not|never|cannot)\b|\b(?-i:none)\b|n't\b|\bno\b(?!\s+(?:more|less|longer|later|earlier|fewer)\b)", re.IGNORECASE)
+# A bound stated through a negation: "must not exceed 10", "does not support trees wider
+# than 5 dimensions" (a maximum), "cannot be shorter than 8" (a minimum).
+_NEGATION = r"\b(?:not|never|cannot|can't|mustn't|doesn't|don't|won't)\b[^.;:]*?"
+_DOWNWARD = r"less|fewer|smaller|shorter|narrower|lower|shallower|slower|thinner|lighter|earlier|younger"
+_NEGATED_MAXIMUM = re.compile(
+    rf"{_NEGATION}\b(?:exceed\w*|more\s+than|(?!(?:{_DOWNWARD}|other|rather|either|neither|whether)\b)\w+er\s+than)\b", re.IGNORECASE
+)
+_NEGATED_MINIMUM = re.compile(rf"{_NEGATION}\b(?:{_DOWNWARD})\s+than\b", re.IGNORECASE)
+_ASKS_UNREAL = re.compile(r"\b(?:will|would|could|might|plan\w*|future|upcoming|next)\b", re.IGNORECASE)
+_ASKS_DENIAL = re.compile(r"\b(?:not|never|no|without)\b|n't\b", re.IGNORECASE)
+# A range gives both bounds ("-20 °C to 60 °C", "1–10").
+_RANGE = re.compile(r"\d[^\s,;]*\s*(?:°\s*\w+\s*)?(?:to|–|—|-|\.\.)\s*[−-]?\d|\brange\b|\bbetween\b", re.IGNORECASE)
+_BOUNDS = frozenset({Aspect.MAXIMUM, Aspect.MINIMUM})
+_ENDS = frozenset({Aspect.SERVER, Aspect.CLIENT})
+# A word that names an entity: capitalised inside a sentence ("in Veloria"), an acronym
+# ("API"), a model code ("K1"), or a possessive ("Ostrand's").
+_NAME_LIKE = re.compile(r"(?<![\w.])(?:[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z][a-z][\w-]*)(?:['’]s?)?(?![\w])")
+# Emphasis, code marks and list markers (not the "*" inside "R*Tree"): no words of the sentence.
+_MARKUP = re.compile(r"(?<!\w)[*`]+|[*`]+(?!\w)|^\s*(?:[-+*]|\d+[.)])\s+", re.MULTILINE)
+_DEFINING = re.compile(
+    r"^\s*(?:[—–:=(-]|,\s+(?:a|an|the)\b|(?:is|are|means|denotes|refers\s+to|stands\s+for|describes)\b(?:\s+\w+ly)?"
+    r"(?!\s+(?:\w+ed|in|at|on|covered|explained|described|handled|listed)\b))",
+    re.IGNORECASE,
+)
+# A word that names something: an identifier, a number, a camel-case or all-capitals word.
+_NAMED = re.compile(r"[_./]|\d|[a-z][A-Z]|^[A-Z]{2,}")
+_COMMON_NAME_SHARE = 0.5
+# A capitalised word (not an identifier, not in capitals), which inside a sentence is a name.
+_TITLE_WORD = re.compile(r"[A-Z][a-z'’-]+")
+# Where a capitalised word opens a sentence, a label, a cell or an item, not a name.
+_OPENS = re.compile(r"(?:^|[|:;.!?—–(\n])\s*$")
+# "ATTRIBUTE of X": X, when it is a name.
+_OWNER = re.compile(r"^\s+(?:of|for)\s+(?:the\s+)?((?:[A-Z][\w'’-]*)(?:\s+[A-Z][\w'’-]*){0,2})")
+_LEAD_ARTICLE = re.compile(r"^\s*(?:a|an|the)\s+", re.IGNORECASE)
+
+
+def _value_clause(piece: str, filler: str) -> str:
+    """The clause of ``piece`` that holds ``filler`` (the whole piece when the filler is not
+    in it: a version taken from the heading)."""
+    at = piece.find(filler) if filler else -1
+    if at < 0:
+        return piece
+    start = 0
+    for match in _CLAUSE_END.finditer(piece):
+        if match.end() <= at:
+            start = match.end()
+        elif match.start() >= at + len(filler):
+            return piece[start:match.start()]
+    return piece[start:]
+
+
+def statement_problem(question: str, heading: str, piece: str, filler: str, model: RelevanceModel, *, lead: str = "") -> str:
+    """Why ``piece``, holding ``filler``, does not state what ``question`` asks.
+
+    Args:
+        question: The asked clause of one question part.
+        heading: The heading path of the passage the piece stands in.
+        piece: A sentence, a line or a table row (with its header row).
+        filler: What fills the question's slot (:func:`~agentic_rag._text.answer_slots.
+            slot_filler`); the piece itself for an open question.
+        model: The collection's relevance model.
+        lead: What the piece's paragraph or list item says before it, and the term the
+            claim describes, which may name the subject ("SESSION_COOKIE_NAME ... Default:
+            'session'").
+
+    Returns:
+        ``""`` when nothing is wrong; else ``"unreal"`` (planned, possible, hypothetical),
+        ``"denied"``, ``"rival aspect"``, ``"no aspect"``, ``"another attribute"``, ``"another
+        subject"`` or ``"not its definition"``.
+    """
+    kind = read_slot(question).kind
+    attribute = read_attribute(question)
+    term = defined_term(question) if kind is SlotKind.OPEN else ()
+    if kind is SlotKind.OPEN and attribute is None and not term and not (asked_aspects(question) & _BOUNDS):
+        return ""  # a why or yes/no question: the sentence may answer in any words
+    clause = _value_clause(piece, filler) if kind is not SlotKind.OPEN else piece
+    if kind is SlotKind.NAME:
+        # "How do I change the server's port?" is no question about the client's setting;
+        # a how-to names no value, so its plans and denials are advice, not near misses.
+        if _rival_end(question, piece):
+            return "rival aspect"
+    else:
+        problem = _modality_problem(question, clause) or _aspect_problem(question, clause, piece, stated_value=kind is not SlotKind.OPEN)
+        if problem:
+            return problem
+    if attribute is not None:
+        problem = _attribute_problem(question, attribute, f"{heading}\n{lead}", piece, model)
+        if problem:
+            return problem
+    if term and not _defines(term, piece):
+        return "not its definition"
+    return ""
+
+
+def _modality_problem(question: str, clause: str) -> str:
+    if _UNREAL.search(clause) and not _ASKS_UNREAL.search(question):
+        return "unreal"
+    if _DENIED.search(_NEGATED_MINIMUM.sub(" ", _NEGATED_MAXIMUM.sub(" ", clause))) and not _ASKS_DENIAL.search(question):
+        return "denied"
+    return ""
+
+
+def _aspect_problem(question: str, clause: str, piece: str, *, stated_value: bool) -> str:
+    """The value's clause must state an asked bound or stage (a range gives both bounds), and
+    not only a rival end ("client" for the server's port). For an open question (no value
+    found, so no value's clause) only a rival bound or stage stated without the asked one
+    is a problem, unless it asks for both bounds: a sentence with neither gives no range."""
+    asked = asked_aspects(question)
+    if not asked:
+        return ""
+    # The question's own names say nothing of its aspects: "the upper limit for
+    # max_connections" is not stated by "max_connections | 512".
+    own = _without_names(clause, identifiers(question))
+    stated = aspects_in(own) | _identifier_aspects(own)
+    if _NEGATED_MAXIMUM.search(own):
+        stated = (stated - {Aspect.MINIMUM}) | {Aspect.MAXIMUM}  # "not more than 5": no minimum
+    if _NEGATED_MINIMUM.search(own):
+        stated = (stated - {Aspect.MAXIMUM}) | {Aspect.MINIMUM}
+    for group in (_BOUNDS, frozenset({Aspect.ADDED, Aspect.DEPRECATED, Aspect.REMOVED})):
+        wanted = asked & group
+        if not wanted or wanted & stated:
+            continue
+        if group is _BOUNDS and _RANGE.search(own):
+            continue
+        if any(r in stated for a in wanted for r in RIVALS[a]):
+            return "rival aspect"
+        if stated_value or wanted == _BOUNDS:
+            return "no aspect"  # both bounds asked ("shortest and longest"): a range or the bounds
+    return "rival aspect" if _rival_end(question, piece) else ""
+
+
+def _rival_end(question: str, piece: str) -> bool:
+    """The piece names only the other end of a connection than the one asked about (the
+    client's port for the server's)."""
+    ends = asked_aspects(question) & _ENDS
+    stated = aspects_in(_without_names(piece, identifiers(question))) & _ENDS
+    return bool(ends and stated and not ends & stated)
+
+
+def _without_names(text: str, names: tuple[str, ...]) -> str:
+    for name in names:
+        text = re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
+    return text
+
+
+def _identifier_aspects(text: str) -> frozenset[Aspect]:
+    """Bounds written inside a name ("FILE_UPLOAD_MAX_MEMORY_SIZE", "SQLITE_MAX_LENGTH")."""
+    parts = " ".join(re.split(r"[_.]", " ".join(identifiers(text))))
+    return aspects_in(parts) & _BOUNDS
+
+
+def _attribute_problem(question: str, attribute: AskedAttribute, heading: str, piece: str, model: RelevanceModel) -> str:
+    """The piece names the attribute (its head word, or a part of a name that holds it) as the
+    subject's: not owned by another entity ("Ostrand's capital"), not after another entity's
+    name ("the admin API listens on port ..."), and the subject's names stand in the piece or
+    its heading (the rest of a claim never lends them)."""
+    context = f"{heading}\n{piece}"
+    if model.missing_named(question, context) or any(model.credit(name, context) < 1.0 for name in _names(question, model)):
+        return "another subject"
+    text = _MARKUP.sub("", piece)
+    if not attribute.head:
+        return ""
+    heads = {_stem(w) for w in (attribute.head, *synonyms(attribute.head))}
+    asked = {_stem(p) for w in words_of(question) for p in [w, *re.split(r"[_.]", w)]}
+    named = False
+    for match in re.finditer(r"[\w'’-]+", text):
+        if not any(_same(_stem(p), head) for p in [match.group(), *re.split(r"[_.]", match.group())] for head in heads):
+            continue
+        if _TITLE_WORD.fullmatch(match.group()) and not _OPENS.search(text[:match.start()]):
+            continue  # part of a name ("Acme Robotics" holds no robots; SQLITE_MAX_COLUMN is a column limit)
+        named = True
+        if not _rival_before(text[:match.start()], asked, model) and not _rival_owner(text[match.end():], asked):
+            return ""
+    return "another subject" if named else "another attribute"
+
+
+def subject_names(question: str, model: RelevanceModel) -> list[str]:
+    """The analysed terms of the names that make up the subject ``question`` asks an
+    attribute of ("Acme Robotics" of "How many employees does Acme Robotics have?"), ``[]``
+    when it asks no attribute of a named subject (:func:`~agentic_rag._text.asked_attribute.
+    read_attribute`). A passage that holds none of them is about another subject."""
+    attribute = read_attribute(question)
+    if attribute is None:
+        return []
+    subject = {t for w in attribute.subject for t in model.analyzer.analyze(w)}
+    return [t for t in _names(question, model) if t in subject]
+
+
+def _names(question: str, model: RelevanceModel) -> list[str]:
+    """The analysed terms of the names ``question`` states ("Veloria", "K2", "idle_timeout"),
+    but those most of the collection's documents hold (a project's own name in its
+    documentation pins nothing down). The relevance model's own named terms leave out those
+    a fifth of the documents hold: a small collection about a few countries names each in
+    half its files, and each still tells the value's subject apart."""
+    text = question.strip()
+    names: list[str] = []
+    for word in re.findall(r"[\w.\-/]+", text):
+        core = word.strip(".-/")
+        if core and (_NAMED.search(core) or (core[0].isupper() and not text.startswith(core))):
+            names.extend(model.analyzer.analyze(core))
+    return list(dict.fromkeys(t for t in names if not _common_term(t, model)))
+
+
+def _rival_before(before: str, asked: set[str], model: RelevanceModel) -> bool:
+    """Another entity named before the attribute in its sentence: a name the question does
+    not use ("Acme's subsidiary Brightline Systems is headquartered ...", "in Veloria, the
+    official language ..."), or the subject's possessive over another noun ("Larkspur's
+    partner, ..., is headquartered"). A name most of the collection holds (the project's own,
+    "SQLite" in its documentation) is no other entity."""
+    # The sentence's own clause: not a table's header, nor another cell, nor a label.
+    clause = re.split(r"[;:|\n]\s*", before)[-1]
+    start = len(clause) - len(clause.lstrip())
+    for match in _NAME_LIKE.finditer(clause):
+        word = match.group()
+        core = re.sub(r"['’]s?$", "", word)
+        possessive = core != word
+        if not model.analyzer.analyze(core):
+            continue  # "The", "Our": a stop word names nothing
+        if _stem(core.casefold()) in asked:
+            if possessive and any(_stem(w) not in asked for w in words_of(clause[match.end():])[:1]):
+                return True  # "Larkspur's partner": the partner's attribute
+            continue
+        # A capitalised first word is only a name when it is one of two ("Cobalt Foods") or a
+        # possessive ("Cobalt's"); "Logs are kept ..." opens a sentence.
+        if match.start() == start and not (possessive or re.match(r"\s+[A-Z]", clause[match.end():]) or core.isupper()):
+            continue
+        if not _common(core, model):
+            return True
+    return False
+
+
+def _common(word: str, model: RelevanceModel) -> bool:
+    """Most of the collection's documents hold ``word`` (a project's own name)."""
+    terms = model.analyzer.analyze(word)
+    return bool(terms) and all(_common_term(t, model) for t in terms)
+
+
+def _common_term(term: str, model: RelevanceModel) -> bool:
+    weights = model.weights
+    return weights.has_statistics and weights.frequency(term) > _COMMON_NAME_SHARE * weights.document_count
+
+
+def _rival_owner(after: str, asked: set[str]) -> bool:
+    """The attribute is another entity's: "the capital of Ostrand is Talvik" for Veloria's."""
+    owner = _OWNER.match(after)
+    return bool(owner) and any(_stem(w) not in asked for w in words_of(owner.group(1)))
+
+
+def _defines(term: tuple[str, ...], piece: str) -> bool:
+    """The piece opens with the term, then a definition's link ("Warm replica — a copy",
+    "A hard quota is a ceiling"); "Drain windows are covered in ..." only mentions it."""
+    text = _LEAD_ARTICLE.sub("", _MARKUP.sub("", piece).strip())
+    words = list(re.finditer(r"[\w'’-]+", text))
+    if len(words) < len(term):
+        return False
+    if any(not _same(_stem(w.group().casefold()), _stem(t)) for w, t in zip(words, term)):
+        return False
+    return bool(_DEFINING.match(text[words[len(term) - 1].end():]))
+
+
+def _stem(word: str) -> str:
+    return _STEMMER.stem(word.casefold().strip("'’"))
+
+
+def _same(a: str, b: str) -> bool:
+    """One stem, or one root of five letters ("headquarters", "headquartered")."""
+    return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])
