@@ -120,7 +120,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"store, each asked in both workflows: a trap shares words with a sentence that does not answer it (another attribute, "
                 f"the other bound, a neighbouring entity, another stage of a life cycle, another term's definition, no value given, a "
                 f"planned or hypothetical value) and no file answers it; a control is stated by its file.\n\n{totals}\n\n{table}\n")
-        replace_section(DOC, START, END, text)
+        # The development set writes `subject-traps`; another set (the held-out one) its own section.
+        start, end = (START, END) if folder.name == "dev" else (f"<!-- bench:subject-traps-{folder.name} -->", f"<!-- /bench:subject-traps-{folder.name} -->")
+        replace_section(DOC, start, end, f"## Subject traps: {folder.name} set\n\n{text}")
     return 0
 
 
