@@ -16,7 +16,7 @@ from agentic_rag._ingest import chunk_sections, loaders, parse_source, read_sour
 from agentic_rag._ingest import pdf as pdf_package
 from agentic_rag._ingest.pdf import extract_pdf, extract_pdf_strict
 from agentic_rag._store import KnowledgeStore
-from agentic_rag._store import indexer
+from agentic_rag._store import index_plan
 
 _INVISIBLE = ("\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\ufeff")
 
@@ -161,14 +161,14 @@ class ReadTimeLinkTest(FolderTestCase):
         self.assertEqual(source.data, b"")
 
     def test_an_index_run_does_not_read_the_new_target(self):
-        real_walk = indexer.walk_tree
+        real_walk = index_plan.walk_tree
 
         def walk_then_repoint(*args, **kwargs):
             result = real_walk(*args, **kwargs)
             self._repoint()
             return result
 
-        with mock.patch.object(indexer, "walk_tree", side_effect=walk_then_repoint):
+        with mock.patch.object(index_plan, "walk_tree", side_effect=walk_then_repoint):
             report = self.store.index([self.root])
         self.assertIn("outside the indexed root", dict(report.skipped)["kb/link.md"])
         self.assertEqual(self.store.search("platypus secrets"), [])

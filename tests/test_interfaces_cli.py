@@ -218,7 +218,7 @@ class ExitCodeTest(CliTestCase):
         self.assertEqual(run_cli("index", "no-such-folder", "--store", self.store)[0], 2)
 
     def test_every_command_has_help(self):
-        for command in ("index", "search", "ask", "eval", "demo", "mcp"):
+        for command in ("index", "corpora", "search", "show", "ask", "eval", "demo", "mcp"):
             with self.subTest(command=command):
                 code, out, _ = run_cli(command, "--help")
                 self.assertEqual(code, 0)

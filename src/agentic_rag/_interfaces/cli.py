@@ -1,6 +1,6 @@
 """The ``agentic-rag`` command line (also ``python -m agentic_rag``).
 
-Commands: ``index`` a folder into a store, ``search`` it, ``show`` a cited span, ``ask`` it a question, ``eval`` a
+Commands: ``index`` a folder into a store, list its ``corpora``, ``search`` it, ``show`` a cited span, ``ask`` it a question, ``eval`` a
 dataset folder, run the ``demo``, or serve the store over ``mcp``. Exit codes: 0 ok, 1 usage
 error, 2 not found or empty store, 3 a partial or unanswerable answer with ``--strict``, 141
 (quietly, as a Unix tool stopped by SIGPIPE) when the reader of stdout went away
@@ -50,7 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("index", help="index files and folders into the store", description=f"Index files and folders ({' '.join(sorted(SUFFIXES))}) into the store, incrementally: unchanged files are skipped, changed ones replaced, deleted ones removed. Citations of a PDF name the page and count lines within it (report.pdf:p12:3-5), of a notebook the cell (notes.ipynb:c7:1-4).")
     p.add_argument("paths", nargs="+", metavar="PATH")
     store_arg(p)
-    p.add_argument("--corpus", metavar="NAME", help="put every file in this corpus (default: one corpus per top-level folder)")
+    p.add_argument("--corpus", metavar="NAME", help="put every file in this corpus (default: one corpus per folder given, holding all of it; "
+                   "one folder alone: one per folder in it)")
     p.add_argument("--description", metavar="TEXT", help="the corpus description used for routing (needs --corpus; default: generated)")
     p.add_argument("--vectors", action="store_true", help="also keep a hashed n-gram vector index (for ask --mode parallel)")
     p.add_argument("--pdf", choices=[b.value for b in PdfBackend], default=PdfBackend.BUILTIN.value,
@@ -68,6 +69,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="when another index run is writing the store, wait up to this long for it, saying so on stderr "
                         "(default 60; 0: do not wait); then exit 4")
     p.set_defaults(handler=c.cmd_index)
+
+    p = sub.add_parser("corpora", help="list the store's corpora", description="List the store's corpora: each one's name (what "
+                       "search --corpus and ask --corpus take), the folder it stands for, its file and chunk counts, and its description "
+                       "(what ask routes questions by).")
+    store_arg(p)
+    p.add_argument("--json", action="store_true", help="print a JSON list of {id, description, root, files, chunks}")
+    p.set_defaults(handler=c.cmd_corpora)
 
     p = sub.add_parser("search", help="ranked chunks with file:lines", description="Search the store (BM25, then a second stage that ranks the candidates by their focus lines) and print, per hit, file:lines of its focus (the few lines that answer best), its relevance (the estimated chance, 0 to 1, that those lines answer), its section heading path and the focus lines themselves.")
     p.add_argument("query")

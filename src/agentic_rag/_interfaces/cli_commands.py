@@ -11,7 +11,7 @@ from typing import Any
 
 from agentic_rag._errors import InvalidInputError, StoreError
 
-__all__ = ["cmd_ask", "cmd_demo", "cmd_eval", "cmd_index", "cmd_mcp", "cmd_search", "cmd_show"]
+__all__ = ["cmd_ask", "cmd_corpora", "cmd_demo", "cmd_eval", "cmd_index", "cmd_mcp", "cmd_search", "cmd_show"]
 
 
 def _print_json(value: Any) -> None:
@@ -115,6 +115,24 @@ def _index_summary(report: Any, store: str) -> str:
     if report.repaired:
         line += f", {len(report.repaired)} repairs"
     return line + f"; {report.chunks_added} chunks added, {report.chunks_removed} removed ({report.seconds:.2f} s)"
+
+
+def cmd_corpora(args: argparse.Namespace) -> int:
+    """List the store's corpora: name, folder, file and chunk counts, description."""
+    from agentic_rag._interfaces.corpora_payload import corpora_payload
+    from agentic_rag._interfaces.locations import display_path
+    from agentic_rag._interfaces.store_service import StoreService
+
+    corpora = corpora_payload(StoreService(_store(args)).corpora())
+    if args.json:
+        _print_json(corpora)
+        return 0
+    for corpus in corpora:
+        files, chunks = corpus["files"], corpus["chunks"]
+        print(f"{display_path(corpus['id'])}  {display_path(corpus['root'] or '.')}  {files} file{'' if files == 1 else 's'}, "
+              f"{chunks} chunk{'' if chunks == 1 else 's'}")
+        print(_indented(corpus["description"], "   "))
+    return 0
 
 
 def cmd_search(args: argparse.Namespace) -> int:

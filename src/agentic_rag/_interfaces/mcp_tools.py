@@ -22,6 +22,7 @@ from typing import Any
 from agentic_rag._contracts import Corpus
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._interfaces.ask_mode import DEFAULT_EVIDENCE, DEFAULT_HITS, MAX_QUERY_CHARS, AskMode
+from agentic_rag._interfaces.corpora_payload import corpora_payload
 from agentic_rag.llm.json_schema import check_schema, validate_json
 
 __all__ = [
@@ -314,7 +315,8 @@ LIST_CORPORA_OUTPUT_SCHEMA: dict[str, Any] = {
             "type": "array",
             "items": {
                 "type": "object",
-                "properties": {"id": {"type": "string"}, "description": {"type": "string"}},
+                "properties": {"id": {"type": "string"}, "description": {"type": "string"}, "root": {"type": "string"},
+                               "files": {"type": "integer"}, "chunks": {"type": "integer"}},
                 "required": ["id", "description"],
             },
         },
@@ -337,7 +339,8 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
             ``answer``, ``claims``, ``missing_facts``, ``iterations``, ``stop_reason`` and at
             most ``evidence`` passages in ``evidence`` (the ``ask --json`` shape).
         list_corpora_fn: ``() -> corpora``, each a :class:`~agentic_rag._contracts.Corpus` or a
-            mapping with ``id`` and ``description``.
+            mapping with ``id`` and ``description`` (see
+            :func:`~agentic_rag._interfaces.corpora_payload.corpora_payload`).
 
     Returns:
         The three tools, in the order ``search``, ``ask``, ``list_corpora``. Each result is
@@ -358,8 +361,7 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
         return _plain(ask_fn(arguments["question"], AskMode(arguments["mode"]), int(arguments["evidence"]), bool(arguments["full_text"])))
 
     def list_corpora(arguments: dict[str, Any]) -> dict[str, Any]:
-        corpora = [{"id": c.id, "description": c.description} if isinstance(c, Corpus) else _plain(c) for c in list_corpora_fn()]
-        return {"corpora": sorted(corpora, key=lambda c: str(c.get("id", "")))}
+        return {"corpora": corpora_payload(c if isinstance(c, Corpus) else _plain(c) for c in list_corpora_fn())}
 
     return (
         McpTool(
@@ -388,7 +390,8 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
         McpTool(
             "list_corpora",
             "List the corpora",
-            "List the corpora in the store with their descriptions (what each holds). Pass an id as search's corpus to search only it.",
+            "List the corpora in the store with their descriptions (what each holds), the folder each stands for and its file and "
+            "chunk counts. Pass an id as search's corpus to search only it.",
             {"type": "object", "properties": {}, "additionalProperties": False},
             LIST_CORPORA_OUTPUT_SCHEMA,
             list_corpora,

@@ -24,16 +24,14 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from agentic_rag._contracts import Document
 from agentic_rag._errors import StoreBusyError, StoreError
-from agentic_rag._ingest.text_format import SphinxSuffixes
-from agentic_rag._ingest.walker import SourceFile, walk_tree
 from agentic_rag._store.descriptions import describe_corpora, terms_from_json
 from agentic_rag._store.file_work import FileTask, FileWork, prepared_files
+from agentic_rag._store.index_plan import PlannedFile, plan_run, refuse_merged_folders
 from agentic_rag._store.layout import StoreSettings, index_file_names, is_index_file
 from agentic_rag._store.records import IndexPhase, IndexProgress, IndexReport
 from agentic_rag._store.postings import PostingsWriter, postings_damage, read_stats
@@ -50,71 +48,6 @@ _BATCH = 4096  # documents handed to the indexes at a time
 # (file systems with coarse time stamps, clocks a little apart).
 _STAMP_MARGIN = 2.0
 ProgressCallback = Callable[[IndexProgress], None]
-
-
-@dataclass(frozen=True, slots=True)
-class _Planned:
-    key: str
-    source: SourceFile
-    corpus_id: str
-    read_as: str  # the loader's file ending: the file's own, or what a Sphinx conf.py says
-    within: str  # the real path the file must still resolve inside when it is read
-
-
-@dataclass(frozen=True, slots=True)
-class _Scope:
-    key: str
-    single_file: bool
-
-    def holds(self, key: str) -> bool:
-        if self.single_file:
-            return key == self.key
-        if not self.key:
-            return not key.startswith("/") and ":" not in key.split("/", 1)[0]
-        return key.startswith(self.key + "/")
-
-
-def _join(root_key: str, relative: str) -> str:
-    return f"{root_key}/{relative}" if root_key else relative
-
-
-def _plan(settings: StoreSettings, paths: Sequence[Path], corpus: str | None) -> tuple[list[_Planned], list[tuple[str, str]], list[_Scope], dict[str, str], list[_Scope]]:
-    """Walk ``paths``: the files to index (by key), the files skipped, the deletion scopes,
-    the root folder of each corpus met, and the folders that could not be read (whose stored
-    files are kept)."""
-    planned: dict[str, _Planned] = {}
-    skipped: dict[str, str] = {}
-    scopes: list[_Scope] = []
-    unreadable: list[_Scope] = []
-    corpus_roots: dict[str, str] = {}
-    for path in paths:
-        result = walk_tree(path, settings.walk, exclude=(settings.directory,))
-        root, single = result.root, result.root.is_file()
-        root_key = settings.key(root)
-        scopes.append(_Scope(root_key, single))
-        unreadable.extend(_Scope(_join(root_key, folder) if folder else root_key, False) for folder in result.unreadable)
-        folder = root.parent if single else root
-        folder_name = folder.name or "root"
-        sphinx = SphinxSuffixes(folder)
-        for item in result.skipped:
-            reason = item.reason
-            if (item.relative.rstrip("/") if item.relative != "." else "") in result.unreadable:
-                reason += "; what was indexed under it before is kept"
-            skipped.setdefault(root_key if single else _join(root_key, item.relative), reason)
-        for source in result.files:
-            key = root_key if single else _join(root_key, source.relative)
-            if corpus is not None:
-                corpus_id, corpus_root = corpus, root_key
-            elif not single and "/" in source.relative:
-                top = source.relative.split("/", 1)[0]
-                corpus_id, corpus_root = top, _join(root_key, top)
-            else:
-                corpus_id, corpus_root = folder_name, settings.key(folder)
-            if key not in planned:
-                planned[key] = _Planned(key, source, corpus_id, sphinx.read_as(source.path), os.path.realpath(root if not single else source.path))
-                corpus_roots.setdefault(corpus_id, corpus_root)
-    ordered = [planned[k] for k in sorted(planned)]
-    return ordered, sorted((k, r) for k, r in skipped.items() if k not in planned), scopes, corpus_roots, unreadable
 
 
 class _IndexRun:
@@ -211,7 +144,7 @@ class _IndexRun:
         self.counts["chunks_removed"] += len(ids)
         self.db.execute("DELETE FROM chunks WHERE path = ?", (key,))
 
-    def _write_rows(self, planned: _Planned, work: FileWork) -> None:
+    def _write_rows(self, planned: PlannedFile, work: FileWork) -> None:
         corpus_id, rows = planned.corpus_id, work.rows
         self.db.executemany(INSERT_CHUNK, rows)
         self.db.execute(
@@ -225,13 +158,13 @@ class _IndexRun:
         if len(self.add_docs) >= _BATCH:
             self._flush()
 
-    def _signature(self, planned: _Planned) -> str:
+    def _signature(self, planned: PlannedFile) -> str:
         suffix = planned.read_as
         if suffix not in self.signatures:
             self.signatures[suffix] = self.settings.chunking_signature(suffix)
         return self.signatures[suffix]
 
-    def _task(self, planned: _Planned, existing: dict[str, tuple[str, str, str]]) -> FileTask:
+    def _task(self, planned: PlannedFile, existing: dict[str, tuple[str, str, str]]) -> FileTask:
         source, old = planned.source, existing.get(planned.key)
         # Trusted only when written before the previous run began (by more than the margin):
         # a file changed during or after it is read again, whatever its time stamp says.
@@ -240,7 +173,7 @@ class _IndexRun:
         return FileTask(planned.key, source.path, planned.read_as, planned.within, planned.corpus_id, self._signature(planned),
                         old, self.vector, stamped)
 
-    def _apply(self, planned: _Planned, old: tuple[str, str, str] | None, work: FileWork) -> None:
+    def _apply(self, planned: PlannedFile, old: tuple[str, str, str] | None, work: FileWork) -> None:
         """Bring the rows of one file in line with what reading it gave."""
         key = planned.key
         if work.state == "kept":  # unreadable for now (permission denied): keep what was indexed
@@ -266,10 +199,12 @@ class _IndexRun:
 
     # -- the run -------------------------------------------------------------------------
 
-    def _corpora(self, corpus_roots: dict[str, str], corpus: str | None, description: str | None, changed: bool) -> None:
+    def _corpora(self, corpus_roots: Mapping[str, str], corpus: str | None, description: str | None, changed: bool) -> None:
         db = self.db
         db.executemany("INSERT OR IGNORE INTO corpora (id, description, root, auto_description) VALUES (?, '', ?, 1)",
                        sorted((c, corpus_roots.get(c, "")) for c in set(self.kept.values())))
+        if corpus is None:  # a corpus named after a folder stands for the folder it was named after this time
+            db.executemany("UPDATE corpora SET root = ? WHERE id = ?", sorted((r, c) for c, r in corpus_roots.items()))
         if corpus is not None and description is not None:
             db.execute("UPDATE corpora SET description = ?, auto_description = 0 WHERE id = ?", (description, corpus))
         db.execute("DELETE FROM corpora WHERE id NOT IN (SELECT DISTINCT corpus_id FROM files)")
@@ -279,8 +214,10 @@ class _IndexRun:
             db.executemany("UPDATE corpora SET description = ? WHERE id = ?", [(d, c) for c, d in describe_corpora(files, automatic)])
 
     def run(self, paths: Sequence[Path], corpus: str | None, description: str | None, started: float) -> IndexReport:
-        planned, walk_skipped, scopes, corpus_roots, unreadable = _plan(self.settings, paths, corpus)
+        plan = plan_run(self.settings, paths, corpus)
+        planned, walk_skipped, scopes, unreadable = plan.files, list(plan.skipped), plan.scopes, plan.unreadable
         existing = {p: (c, s, g) for p, c, s, g in self.db.execute("SELECT path, corpus_id, sha256, chunking FROM files")}
+        refuse_merged_folders(plan, {key: old[0] for key, old in existing.items()})
         self.stamps = {p: (size, mtime) for p, size, mtime in self.db.execute("SELECT path, size, mtime FROM files")}
         self._check_rows(existing)
         self._check_files()
@@ -300,7 +237,7 @@ class _IndexRun:
                 self.db.execute("DELETE FROM files WHERE path = ?", (key,))
                 self.counts["removed"] += 1
         changed = bool(self.counts["added"] or self.counts["updated"] or self.counts["removed"])
-        self._corpora(corpus_roots, corpus, description, changed)
+        self._corpora(plan.corpus_roots, corpus, description, changed)
         generation = self.generation
         previous = [self.meta.get("bm25_file", ""), self.meta.get("vector_file", "")]
         if changed or self.rebuild:
@@ -381,7 +318,8 @@ def run_index(settings: StoreSettings, paths: Sequence[Path], *, corpus: str | N
     Args:
         settings: The store's settings.
         paths: Folders or files, already validated to exist.
-        corpus: One corpus for every file, or ``None`` for a corpus per top-level folder.
+        corpus: One corpus for every file, or ``None`` for the corpora
+            :mod:`~agentic_rag._store.index_plan` assigns (one per folder given).
         description: The description of ``corpus`` (``None``: generated).
         progress: Called with each :class:`IndexProgress` event; an exception it raises
             aborts the run and rolls everything back.
@@ -392,7 +330,8 @@ def run_index(settings: StoreSettings, paths: Sequence[Path], *, corpus: str | N
     Raises:
         StoreError: The store cannot be opened, is locked by another writer past the
             timeout, or a write failed (the store is left as it was).
-        InvalidInputError: A path does not exist.
+        InvalidInputError: A path does not exist, or the run would add a folder to a stored
+            corpus of its name that holds another folder (nothing is written).
     """
     started = time.monotonic()
     connection = connect(settings.directory, timeout=settings.lock_timeout, create=True)

@@ -129,9 +129,11 @@ class KnowledgeStore:
     ) -> IndexReport:
         """Bring the store in line with the files under ``paths``, incrementally.
 
-        Each file goes to the corpus named by its top-level folder under the path (files
-        directly in the path go to a corpus named after the path's folder), or every file to
-        ``corpus``. Files whose SHA-256 is unchanged are not re-read; changed ones are
+        Without ``corpus``: given several paths, each folder is one corpus named after it,
+        holding all of it, and each file goes to the corpus named after its folder; given one
+        folder, each of its top-level folders is a corpus named after it, and the files directly
+        in it one named after it. Two folders of one name are named by their paths' last parts
+        (``v1/docs``, ``v2/docs``). With ``corpus``, every file goes to that corpus. Files whose SHA-256 is unchanged are not re-read; changed ones are
         re-chunked; files under ``paths`` that are gone (or no longer indexable) are removed.
         The run is one transaction: if it fails or is interrupted, the store is unchanged.
 
@@ -149,8 +151,9 @@ class KnowledgeStore:
 
         Raises:
             InvalidInputError: No paths, a path that does not exist, a bad corpus name, a
-                description without a corpus, or ``pdf="pdftotext"`` without the program on
-                ``PATH``.
+                description without a corpus, ``pdf="pdftotext"`` without the program on
+                ``PATH``; without ``corpus``, a path inside another folder given, or a folder
+                whose name a stored corpus holds for another folder this run leaves alone.
             StoreError: The store cannot be written (locked by another writer past
                 ``lock_timeout``, not a store database, disk error); nothing changed then.
         """
@@ -168,8 +171,10 @@ class KnowledgeStore:
             raise InvalidInputError(f"progress must be callable or None, got {type(progress).__name__}", stage=_STAGE)
         if self._settings.directory.exists() and not self._settings.directory.is_dir():
             raise StoreError(f"the store path {str(self._settings.directory)!r} is a file, not a folder", stage=_STAGE)
+        from agentic_rag._store.index_plan import distinct_paths
         from agentic_rag._store.indexer import run_index
 
+        roots = distinct_paths(self._settings, roots, named=corpus is not None)
         return run_index(self._settings, roots, corpus=corpus, description=description, progress=progress)
 
     # -- reads --------------------------------------------------------------------------
