@@ -8,7 +8,8 @@ import unittest
 from pdf_builder import PdfBuilder, line, outline, text_pdf
 
 from agentic_rag._ingest.chunker import chunk_sections
-from agentic_rag._ingest.pdf import extract_pdf
+from agentic_rag._ingest.pdf import LineStyle, extract_pdf
+from agentic_rag._ingest.pdf_headings import typography_segments
 from agentic_rag._ingest.pdf_loader import parse_pdf
 
 _ROMAN = b"<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /WinAnsiEncoding >>"
@@ -200,6 +201,12 @@ class TypographySectionTest(unittest.TestCase):
                    + line(72, 620, b"Counts,", font=b"F2") + line(108, 608, b"then totals, are written to the log."))
         chunks = _chunks(text_pdf([content], font=_ROMAN, fonts=_FONTS))
         self.assertEqual({c.section for c in chunks}, {""})
+
+    def test_infinite_or_missing_coordinates_give_no_headings(self) -> None:
+        inf, nan = float("inf"), float("nan")
+        styles = [LineStyle(inf, inf, 10, 4, 0), LineStyle(nan, nan, nan, 0, 0), LineStyle(72, 90, 10, 4, 0), LineStyle(inf, inf, 10, 0, 0)]
+        pages = [(["NAME", "text", "HEAD", "more"], styles, frozenset()), (["no styles"], (), frozenset())]
+        self.assertEqual(typography_segments(pages), [[(0, ())], [(0, ())]])
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ furniture) are never headings and never close one.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -82,7 +83,8 @@ def _lines(pages: Sequence[tuple[Sequence[str], Sequence[Style | None], frozense
             if style is None or not text.strip():
                 previous_blank = True
                 continue
-            if k not in furniture:
+            # A hostile file's coordinates may be infinite or NaN: such a line is never a heading.
+            if k not in furniture and math.isfinite(style.x0) and math.isfinite(style.size) and style.size > 0:
                 text = " ".join(text.split())
                 out.append(_Line(p, k, text, style.x0, style.size, style.bold, previous_blank, _title(text, style)))
             previous_blank = False
