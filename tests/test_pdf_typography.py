@@ -59,7 +59,11 @@ def _man_page(catalog=None) -> bytes:
               + _text(108, 686, b"A parameter is an entity that stores a widget setting.")
               + _text(90, 662, b"Special Parameters", b"F2") + _text(108, 650, b"The shell treats several parameters specially.")
               + _text(108, 626, b"depth", b"F2") + _text(144, 614, b"how deep the frobnication reaches into subfolders")
-              + _text(108, 590, b"Parameters are read once, when the tool starts."))
+              + _text(108, 590, b"Parameters are read once, when the tool starts.")
+              # A tag whose carets are set two points larger: still a tag, not a title above
+              # the man page's sections.
+              + b"BT 108 566 Td /F2 12 Tf (^) Tj /F2 10 Tf (old) Tj /F2 12 Tf (^) Tj /F2 10 Tf (new) Tj ET\n"
+              + _text(144, 554, b"repeat the last command with old replaced by new"))
     third = _furniture(3) + _heading(700, b"SEE ALSO") + _text(108, 686, b"widgets(7), frob(1)")
     return text_pdf([first, second, third], font=_ROMAN, fonts=_FONTS, catalog=catalog)
 
@@ -138,6 +142,7 @@ class TypographySectionTest(unittest.TestCase):
         self.assertEqual(_section_of(chunks, "treats several parameters"), "PARAMETERS › Special Parameters")
         self.assertEqual(_section_of(chunks, "how deep the frobnication"), "PARAMETERS › Special Parameters › depth")
         self.assertEqual(_section_of(chunks, "read once"), "PARAMETERS › Special Parameters")
+        self.assertEqual(_section_of(chunks, "with old replaced by new"), "PARAMETERS › Special Parameters › ^old^new")
         self.assertEqual(_section_of(chunks, "widgets(7)"), "SEE ALSO")
 
     def test_running_headers_and_footers_are_no_headings_and_labels_stay(self) -> None:

@@ -56,7 +56,8 @@ class LineStyle(NamedTuple):
     Args:
         x0: Where its first word starts (points from the left of the page).
         x1: Where its last word ends.
-        size: Its font size (the largest of its words).
+        size: Its font size: the size most of its characters are set in (of two as many, the
+            larger), so one larger glyph (a raised caret, a big operator) leaves it the same.
         bold: How many of its characters, from its start, are set in a bold face (all of
             them: the whole line is bold; 0: it does not start bold).
         tab: How many of its characters come before its first gap wider than ``TAB_GAP``
@@ -210,10 +211,14 @@ def _lines(block: _Block) -> list[tuple[str, LineStyle]]:
             continue
         groups.append([word.base, word.size, [word]])
     out = []
-    for _base, size, items in groups:
+    for _base, _size, items in groups:
         items.sort(key=lambda w: w.x0)
         items = _attach_accents(items)
         x0, x1 = items[0].x0, max(word.x1 for word in items)
+        weights: dict[float, int] = {}
+        for word in items:
+            weights[word.size] = weights.get(word.size, 0) + len(word.text)
+        size = max(weights.items(), key=lambda item: (item[1], item[0]))[0]
         bold_end = None if items[0].bold else 0  # where the first word not in bold starts
         if _right_to_left(items):
             # Glyphs are drawn left to right; Hebrew or Arabic is read the other way round.
