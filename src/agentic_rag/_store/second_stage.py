@@ -18,7 +18,8 @@ candidates (:func:`first_stage_size` of them) and, for each:
    dropped;
 4. cuts the list where it stops being worth reading (:func:`worth_reading`): hits far below the
    best are not printed, so output follows the evidence, not ``k``; the hits after the first
-   :data:`FULL_FOCUS_HITS` show their best atom only.
+   :data:`FULL_FOCUS_HITS` show their best statement only, and a hit printed alone shows more
+   of its passage (:data:`LONE_HIT_LINES`).
 
 The weights were chosen on the development halves of the docs-QA sets (``bench/tune_second_stage.py``)
 and are reported on the report halves. Ties break by the chunk id, so the same store and
@@ -35,17 +36,34 @@ from agentic_rag._text.focus import PassageView, view_passage
 from agentic_rag._text.instructions import is_instruction_like, screened_heading
 from agentic_rag._text.relevance import RelevanceModel
 
-__all__ = ["FIRST_STAGE_MIN", "FULL_FOCUS_HITS", "SEARCH_FOCUS_LINES", "SecondStageWeights", "finish_hits", "first_stage_size", "viewed_size", "worth_reading"]
+__all__ = ["FIRST_STAGE_MIN", "FULL_FOCUS_HITS", "OUTPUT_CHARS_PER_HIT", "SEARCH_FOCUS_LINES", "SecondStageWeights", "finish_hits", "first_stage_size",
+           "shown_size", "viewed_size", "worth_reading"]
 
 #: The first stage hands at least this many candidates to the second (and 3 per asked hit).
 FIRST_STAGE_MIN = 20
 _FIRST_STAGE_PER_HIT = 3
 _VIEWED_MIN = 8
 SEARCH_FOCUS_LINES = 3
-"""Most focus atoms (a line, or a sentence wrapped over a few lines) of a search hit."""
+"""Most focus statements (a sentence, list item, table row or code line, with what it leans
+on) of a search hit."""
+SEARCH_FOCUS_BUDGET = 150
+"""Most characters the statements after a hit's best one bring its focus to."""
+SEARCH_FOCUS_FILL = (400, 150)
+"""Characters up to which the first hits' focus takes the statements next to its chosen ones
+(the first hit's, the second's)."""
 FULL_FOCUS_HITS = 2
-"""The first hits show their whole focus; the hits after them their best atom only (they are
-read less often, and each of their lines costs as much)."""
+"""The first hits show their whole focus; the hits after them their best statement only (they
+are read less often, and each of their lines costs as much)."""
+OUTPUT_CHARS_PER_HIT = 220
+"""The hits after the first :data:`FULL_FOCUS_HITS` are printed while the output stays within
+about this many characters per hit asked for (``k``): an agent pays for every byte, and the
+first hits hold most answers."""
+_HEADER_CHARS = 40
+LONE_HIT_LINES = 5
+LONE_HIT_BUDGET = 840
+LONE_HIT_SPAN = 12
+"""A hit printed alone shows more of its passage (up to this many statements, characters and
+lines apart): the output is small, and its answer may stand a few lines below its best line."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -145,7 +163,7 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
     viewed = []
     for hit in pool[:viewed_size(k)]:
         view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
-                            max_lines=SEARCH_FOCUS_LINES)
+                            max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET)
         viewed.append((_score(hit, view, best_bm25, weights), hit, view))
     viewed.sort(key=lambda item: (-item[0], item[1].chunk_id))
     kept: list[tuple[StoreHit, PassageView]] = []
@@ -159,11 +177,27 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
         scores.append(score)
     kept = kept[:worth_reading(scores, weights.keep_ratio)]
     out = []
+    shown = 0
     for rank, (hit, view) in enumerate(kept):
         if rank >= FULL_FOCUS_HITS:
             view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context, max_lines=1)
+        elif len(kept) == 1:
+            view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context, max_lines=LONE_HIT_LINES,
+                                budget=LONE_HIT_BUDGET, span=LONE_HIT_SPAN, fill=LONE_HIT_BUDGET)
+        elif rank < len(SEARCH_FOCUS_FILL) and SEARCH_FOCUS_FILL[rank] > 0:
+            view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
+                                max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET, fill=SEARCH_FOCUS_FILL[rank])
+        if rank >= FULL_FOCUS_HITS and shown + shown_size(hit, view.numbered_text) > OUTPUT_CHARS_PER_HIT * k:
+            continue  # it would make the output long: a later, shorter hit may still fit
+        shown += shown_size(hit, view.numbered_text)
         span = view.span or (hit.start_line, hit.end_line)
         flagged = is_instruction_like(hit.text) or screened_heading(hit.section)[1]  # words addressed to a model
         out.append(dataclasses.replace(hit, focus_start_line=span[0], focus_end_line=span[1], focus_text=view.numbered_text,
                                        relevance=view.relevance, instruction_like=flagged))
     return out
+
+
+def shown_size(hit: StoreHit, focus_text: str) -> int:
+    """About how many characters a hit takes to print: its focus text, its path and section
+    heading path, and the header's fixed part (place, relevance, marks)."""
+    return len(focus_text) + len(hit.path) + len(hit.section) + _HEADER_CHARS
