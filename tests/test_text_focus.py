@@ -146,9 +146,8 @@ class ViewPassageTest(unittest.TestCase):
         view = view_passage("What is the default value of SESSION_COOKIE_NAME?", SETTINGS, RelevanceModel(), title="Builtin Configuration Values",
                             marks=marks_of(SETTINGS, 140))
         self.assertEqual(view.span, (145, 149))
-        # The term and the first sentence of its description share no blank line: one
-        # sentence over two lines, numbered with both.
-        self.assertTrue(view.numbered_text.startswith("145-146: SESSION_COOKIE_NAME The name of the session cookie."))
+        # The term on a line of its own above its description: a piece of its own.
+        self.assertTrue(view.numbered_text.startswith("145: SESSION_COOKIE_NAME\n146: The name of the session cookie."))
         self.assertIn("149: Default: 'session'", view.numbered_text)
         self.assertGreater(view.relevance, 0.5)
 

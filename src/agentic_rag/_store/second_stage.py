@@ -29,8 +29,9 @@ question give the same hits, byte for byte.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from agentic_rag._store.page_breaks import completed_focus
 from agentic_rag._store.records import StoreHit
 from agentic_rag._text.focus import PassageView, view_passage
 from agentic_rag._text.instructions import is_instruction_like, screened_heading
@@ -137,7 +138,7 @@ def worth_reading(scores: Sequence[float], ratio: float) -> int:
 
 
 def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceModel, k: int, *, context: int = 0,
-                weights: SecondStageWeights = DEFAULT_WEIGHTS) -> list[StoreHit]:
+                weights: SecondStageWeights = DEFAULT_WEIGHTS, following: Callable[[StoreHit], StoreHit | None] | None = None) -> list[StoreHit]:
     """The ``k`` hits to show for ``query`` from the first stage's candidates, each carrying its
     focus lines, focus text and relevance.
 
@@ -148,6 +149,9 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
         k: Most hits.
         context: Lines of context around each focus.
         weights: How the evidence is mixed.
+        following: The chunk after a hit's in its file (``None`` after the last): a focus that
+            ends a PDF page inside a sentence is completed from the next page
+            (:func:`~agentic_rag._store.page_breaks.completed_focus`); ``None``: never.
 
     Returns:
         At most ``k`` hits, best first (ties by chunk id), each span once; ``score`` stays the
@@ -187,12 +191,13 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
         elif rank < len(SEARCH_FOCUS_FILL) and SEARCH_FOCUS_FILL[rank] > 0:
             view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
                                 max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET, fill=SEARCH_FOCUS_FILL[rank])
-        if rank >= FULL_FOCUS_HITS and shown + shown_size(hit, view.numbered_text) > OUTPUT_CHARS_PER_HIT * k:
+        focus_text = completed_focus(hit, view, following) if following is not None and context == 0 else view.numbered_text
+        if rank >= FULL_FOCUS_HITS and shown + shown_size(hit, focus_text) > OUTPUT_CHARS_PER_HIT * k:
             continue  # it would make the output long: a later, shorter hit may still fit
-        shown += shown_size(hit, view.numbered_text)
+        shown += shown_size(hit, focus_text)
         span = view.span or (hit.start_line, hit.end_line)
         flagged = is_instruction_like(hit.text) or screened_heading(hit.section)[1]  # words addressed to a model
-        out.append(dataclasses.replace(hit, focus_start_line=span[0], focus_end_line=span[1], focus_text=view.numbered_text,
+        out.append(dataclasses.replace(hit, focus_start_line=span[0], focus_end_line=span[1], focus_text=focus_text,
                                        relevance=view.relevance, instruction_like=flagged))
     return out
 

@@ -59,6 +59,7 @@ _LINE_COST = 0.03
 _BELOW_COST = 0.008
 _ABOVE_COST = 0.03
 _EXTRA_LINE_COST = 0.01
+_OTHER_ENTRY_COST = 0.15
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +152,7 @@ class _Atom:
     pieces: tuple[tuple[int, int], ...]
     shown: str
     code: bool
+    entry: int
 
 
 def _atoms(text: str, lines: list[tuple[int, int]]) -> list[_Atom]:
@@ -163,7 +165,7 @@ def _atoms(text: str, lines: list[tuple[int, int]]) -> list[_Atom]:
     for statement in split_statements(text):
         start, end = statement.core
         shown = " ".join(" ".join(text[a:b].split()) for a, b in statement.pieces)
-        out.append(_Atom(line_of(start), line_of(end - 1), statement.pieces, shown, statement.kind is UnitKind.CODE))
+        out.append(_Atom(line_of(start), line_of(end - 1), statement.pieces, shown, statement.kind is UnitKind.CODE, statement.entry))
     return out
 
 
@@ -308,6 +310,9 @@ def _choose_atoms(question: str, model: RelevanceModel, title: str, atoms: list[
         first = atoms[chosen[0]].first
         distance = sum(_BELOW_COST * (atoms[a].first - first) if atoms[a].first > first else _ABOVE_COST * (first - atoms[a].last)
                        for a in chosen[1:])
+        # Another entry of a definition list is about another setting.
+        entry = atoms[chosen[0]].entry
+        distance += _OTHER_ENTRY_COST * sum(1 for a in chosen[1:] if entry >= 0 and atoms[a].entry not in (-1, entry))
         size = sum(atoms[a].last - atoms[a].first for a in chosen) * _EXTRA_LINE_COST
         return (covered + max(bonus[a] for a in chosen) + sum(bonus[a] for a in chosen) * 0.1 - _LINE_COST * (len(chosen) - 1)
                 - distance - size)

@@ -37,10 +37,11 @@ MAX_CORE = 600
 MAX_TERM = 160
 MAX_DEFAULT = 200
 #: Most blocks (paragraphs, code blocks, lists) of a definition-list entry after its term.
-MAX_ENTRY_BLOCKS = 6
+MAX_ENTRY_BLOCKS = 4
 _SENTENCE_ENDS = ".!?:;,"
 _NOT_TERMS = (">>>", "$ ", "#", "//", "- ", "* ", "+ ", "\u2022")
 _PROSE_WORDS = 5
+_TERM_WORDS = 3
 _NAME_CHARS = frozenset("()_=<>[]{}*|/\\")
 # A literal after a word boundary: each position is tried in constant time.
 _DEFAULT = re.compile(r"\bdefaults?\b", re.IGNORECASE)
@@ -55,11 +56,14 @@ class Statement:
         kind: What the core is (sentence, list item, table row, code line).
         attached: ``(start, end)`` offsets of what it leans on (a header row, a term, a
             default sentence), each another statement's core, in text order.
+        entry: Offset of the term of the definition-list entry it belongs to (-1: none), so
+            statements of one entry are told from those of the next.
     """
 
     core: tuple[int, int]
     kind: UnitKind
     attached: tuple[tuple[int, int], ...] = ()
+    entry: int = -1
 
     @property
     def pieces(self) -> tuple[tuple[int, int], ...]:
@@ -82,20 +86,26 @@ def split_statements(text: str) -> tuple[Statement, ...]:
     Returns:
         One statement per core; empty for text without letters or digits.
     """
-    cores = _cores(text)
+    block_starts = _block_starts(text)
+    cores, terms = _cores(text, frozenset(block_starts))
     if not cores:
         return ()
-    block_starts = _block_starts(text)
     blocks = [bisect_right(block_starts, start) - 1 for start, _, _ in cores]
     attached: list[list[tuple[int, int]]] = [[] for _ in cores]
+    entries = [-1] * len(cores)
     _attach_headers(text, cores, blocks, attached)
-    _attach_terms(text, cores, blocks, attached)
-    return tuple(Statement((start, end), kind, tuple(sorted(set(extra)))) for (start, end, kind), extra in zip(cores, attached))
+    _attach_terms(text, cores, blocks, terms, attached, entries)
+    return tuple(Statement((start, end), kind, tuple(sorted(set(extra))), entry)
+                 for (start, end, kind), extra, entry in zip(cores, attached, entries))
 
 
-def _cores(text: str) -> list[tuple[int, int, UnitKind]]:
+def _cores(text: str, block_starts: frozenset[int]) -> tuple[list[tuple[int, int, UnitKind]], set[int]]:
+    """The passage's cores, and which of them are terms that open their block ("TESTING" on the
+    line above "Enable testing mode. Exceptions are ...", as loaders write an rST definition
+    list): the sentence splitter reads them into the description's first sentence."""
     units = split_units(text)
     cores: list[tuple[int, int, UnitKind]] = []
+    terms: set[int] = set()
     for index, unit in enumerate(units):
         start, end = unit.start, unit.end
         if index + 1 < len(units) and units[index + 1].start < end:
@@ -110,8 +120,31 @@ def _cores(text: str) -> list[tuple[int, int, UnitKind]]:
         elif end - start > MAX_CORE and unit.kind is not UnitKind.TABLE_ROW:
             cores.extend(_split_long(text, start, end, unit.kind))
         elif any(ch.isalnum() for ch in text[start:end]):
+            term_end = _opening_term(text, start, end) if unit.kind is UnitKind.SENTENCE and _line_start(text, start) in block_starts else -1
+            if term_end > 0:
+                terms.add(len(cores))
+                cores.append((start, term_end, unit.kind))
+                start = term_end + 1 + len(text[term_end + 1:end]) - len(text[term_end + 1:end].lstrip())
             cores.append((start, end, unit.kind))
-    return cores
+    return cores, terms
+
+
+def _line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
+
+
+def _opening_term(text: str, start: int, end: int) -> int:
+    """Where the term ends when the sentence ``text[start:end]`` opens with one on a line of its
+    own (a name of at most :data:`_TERM_WORDS` words, then a line that starts a sentence), else
+    -1."""
+    stop = text.find("\n", start, end)
+    if stop < 0:
+        return -1
+    line = text[start:stop].rstrip()
+    following = text[stop + 1:end].lstrip()
+    if not line or len(line.split()) > _TERM_WORDS or not following[:1].isupper():
+        return -1
+    return start + len(line) if _term_like(text, (start, start + len(line), UnitKind.SENTENCE)) else -1
 
 
 def _split_long(text: str, start: int, end: int, kind: UnitKind) -> list[tuple[int, int, UnitKind]]:
@@ -202,31 +235,39 @@ def _plain_sentence(line: str) -> bool:
     return sum(1 for w in words if w.strip(",;'\"").isalpha() and w.strip(",;'\"").islower()) * 5 >= len(words) * 3
 
 
-def _attach_terms(text: str, cores: list[tuple[int, int, UnitKind]], blocks: list[int], attached: list[list[tuple[int, int]]]) -> None:
+def _attach_terms(text: str, cores: list[tuple[int, int, UnitKind]], blocks: list[int], terms: set[int],
+                  attached: list[list[tuple[int, int]]], entries: list[int]) -> None:
     """Each statement of a definition-list entry gets the entry's term and, when the entry
     says one, its short sentence stating a default; the term gets its description's first
     statement (a name alone says nothing) and the default.
 
-    A term is a block of one term-like core followed by a block that is not one (its
-    description). The entry runs from the term to the next block of one term-like core (the
-    next term, or a heading a PDF keeps in its text), a table, or :data:`MAX_ENTRY_BLOCKS`
-    blocks, whichever comes first ("Default: False" is not term-like: it ends no entry)."""
+    A term opens its block (``terms``), or is a block of one term-like core followed by a
+    block that is not one (its description). The entry runs from the term to the next term,
+    block of one term-like core (a heading a PDF keeps in its text), or table, or for
+    :data:`MAX_ENTRY_BLOCKS` blocks, whichever comes first ("Default: False" is not term-like:
+    it ends no entry)."""
     by_block: dict[int, list[int]] = {}
     for i, block in enumerate(blocks):
         by_block.setdefault(block, []).append(i)
     order = sorted(by_block)
     lone = {b: len(by_block[b]) == 1 and _term_like(text, cores[by_block[b][0]]) for b in order}
-    for position, term_block in enumerate(order[:-1]):
-        if not lone[term_block] or lone[order[position + 1]]:
+    opened = {b: by_block[b][0] for position, b in enumerate(order)
+              if by_block[b][0] in terms or (lone[b] and position + 1 < len(order) and not lone[order[position + 1]])}
+    for position, term_block in enumerate(order):
+        if term_block not in opened:
             continue
-        term = by_block[term_block][0]
-        members: list[int] = []
+        term = opened[term_block]
+        members = [i for i in by_block[term_block] if i != term]
         for b in order[position + 1:position + 1 + MAX_ENTRY_BLOCKS]:
-            if lone[b] or any(cores[i][2] is UnitKind.TABLE_ROW for i in by_block[b]):
+            if b in opened or lone[b] or any(cores[i][2] is UnitKind.TABLE_ROW for i in by_block[b]):
                 break
             members.extend(by_block[b])
+        if not members:
+            continue
         defaults = [i for i in members if cores[i][1] - cores[i][0] <= MAX_DEFAULT and states_default(text[cores[i][0]:cores[i][1]])]
         default = defaults[0] if defaults and not states_default(text[cores[term][0]:cores[term][1]]) else -1
+        for i in [term, *members]:
+            entries[i] = cores[term][0]
         for i in members:
             attached[i].append(cores[term][:2])
             if default >= 0 and i != default:
