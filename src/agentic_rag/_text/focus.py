@@ -35,10 +35,10 @@ from dataclasses import dataclass
 
 from agentic_rag._text.answer_likelihood import answer_likelihood
 from agentic_rag._text.answer_slots import SlotKind, identifiers, read_slot, slot_filler
+from agentic_rag._text.focus_atoms import atoms_of, choose_atoms, filled, size_of
 from agentic_rag._text.questions import split_compound
 from agentic_rag._text.relevance import RelevanceModel, ScoredUnit
 from agentic_rag._text.segments import PassageUnit, UnitKind
-from agentic_rag._text.statements import split_statements, states_default
 
 __all__ = ["Focus", "FocusLine", "PassageView", "answer_units", "focus_of", "snippet_title", "trim_line", "view_passage"]
 
@@ -50,16 +50,6 @@ BUDGET = 420
 WIDTH = 120
 #: A shown piece longer than this is cut (around what is asked).
 LONG = 400
-_FILLER_BONUS = 0.25
-_EXACT_NAME_BONUS = 0.2
-_DEFAULT_BONUS = 0.05
-_MIN_GAIN = 0.04
-_HEADING_CREDIT = 0.5
-_LINE_COST = 0.03
-_BELOW_COST = 0.008
-_ABOVE_COST = 0.03
-_EXTRA_LINE_COST = 0.01
-_OTHER_ENTRY_COST = 0.15
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,33 +132,6 @@ def trim_line(line: str, anchors: Sequence[str], width: int = WIDTH) -> str:
     return ("\u2026 " if start > 0 else "") + cut
 
 
-@dataclass(frozen=True, slots=True)
-class _Atom:
-    """A statement as the chooser sees it: its core's first and last line (of the lines that
-    hold a letter or digit), its pieces and what they show together."""
-
-    first: int
-    last: int
-    pieces: tuple[tuple[int, int], ...]
-    shown: str
-    code: bool
-    entry: int
-
-
-def _atoms(text: str, lines: list[tuple[int, int]]) -> list[_Atom]:
-    starts = [a for a, _ in lines]
-
-    def line_of(offset: int) -> int:
-        return max(bisect_right(starts, offset) - 1, 0)
-
-    out = []
-    for statement in split_statements(text):
-        start, end = statement.core
-        shown = " ".join(" ".join(text[a:b].split()) for a, b in statement.pieces)
-        out.append(_Atom(line_of(start), line_of(end - 1), statement.pieces, shown, statement.kind is UnitKind.CODE, statement.entry))
-    return out
-
-
 def focus_of(question: str, text: str, model: RelevanceModel, *, title: str = "", max_lines: int = MAX_LINES,
              span: int = SPAN, width: int = WIDTH, context: int = 0, budget: int = BUDGET, fill: int = 0) -> Focus | None:
     """The statements of ``text`` that answer ``question`` best.
@@ -183,7 +146,8 @@ def focus_of(question: str, text: str, model: RelevanceModel, *, title: str = ""
         width: Characters a line shown with ``context`` is cut to (twice this).
         context: Show every whole line from ``context`` lines before the focus's first piece
             to ``context`` lines after its last (0: the statements only).
-        budget: Most characters the statements after the best one bring the focus to.
+        budget: Most characters the chosen statements show once more than the best one is
+            chosen (the best is shown whole whatever its length).
         fill: Then add the statements next to the chosen ones while the focus stays within
             this many characters (0: none).
 
@@ -193,7 +157,7 @@ def focus_of(question: str, text: str, model: RelevanceModel, *, title: str = ""
     lines = _lines(text)
     if not lines:
         return None
-    atoms = _atoms(text, lines)
+    atoms = atoms_of(text, lines)
     if not atoms:
         return None
 
@@ -204,7 +168,7 @@ def focus_of(question: str, text: str, model: RelevanceModel, *, title: str = ""
     chosen: list[int] = []
     scores = []
     for part in parts:
-        picked, value = _choose_atoms(part, model, title, atoms, max_lines if len(parts) == 1 else 2, span, budget)
+        picked, value = choose_atoms(part, model, title, atoms, max_lines if len(parts) == 1 else 2, span, budget)
         chosen.extend(a for a in picked if a not in chosen)
         scores.append(value)
     current = sum(scores) / len(scores)
@@ -212,9 +176,9 @@ def focus_of(question: str, text: str, model: RelevanceModel, *, title: str = ""
         # A lead-in ("Install it with pip:") keeps what it introduces, even past a blank line.
         following = a + 1
         if following < len(atoms) and following not in chosen and atoms[a].shown.endswith(":") \
-                and _size(atoms, chosen + [following]) <= budget + len(atoms[following].shown):
+                and size_of(atoms, chosen + [following]) <= budget + len(atoms[following].shown):
             chosen.append(following)
-    chosen = _filled(atoms, chosen, fill)
+    chosen = filled(atoms, chosen, fill)
     slot = read_slot(question)
     anchors = [t.term for t in model.question_terms(question)] + [n for n in identifiers(question) if len(n) >= 4]
     if context > 0:
@@ -227,32 +191,6 @@ def focus_of(question: str, text: str, model: RelevanceModel, *, title: str = ""
         return Focus(shown, round(current, 6))
     pieces = sorted({p for a in chosen for p in atoms[a].pieces})
     return Focus(tuple(FocusLine(a, b, _shown(text[a:b], slot, anchors)) for a, b in pieces), round(current, 6))
-
-
-def _filled(atoms: Sequence[_Atom], chosen: list[int], fill: int) -> list[int]:
-    """``chosen`` with the statements next to them added while the focus stays within ``fill``
-    characters: the next statement after each chosen one (in the order they were chosen), then
-    the one before each, and so on outwards (the sentence after the one that names the topic
-    often gives its value: "... expensive to compute." / "To enable caching, pass
-    cache_hash=True."). A direction stops at a statement that does not fit, and prose does
-    not run on into code (a lead-in's code comes with it already)."""
-    chosen = list(chosen)
-    reach = {c: [c, c] for c in chosen}  # the nearest statement not yet looked at, after and before
-    growing = True
-    while growing:
-        growing = False
-        for side, step in ((0, 1), (1, -1)):
-            for c in list(reach):
-                a = reach[c][side] + step
-                while a in chosen:
-                    a += step
-                if not 0 <= a < len(atoms) or (atoms[a].code and not atoms[c].code) or _size(atoms, chosen + [a]) > fill:
-                    reach[c][side] = -2 if step < 0 else len(atoms)  # this direction is done
-                    continue
-                chosen.append(a)
-                reach[c][side] = a
-                growing = True
-    return chosen
 
 
 def _line_index(lines: list[tuple[int, int]], offset: int) -> int:
@@ -273,65 +211,6 @@ def _shown(piece: str, slot: object, anchors: Sequence[str]) -> str:
     if len(collapsed) <= LONG:
         return collapsed
     return trim_line(collapsed, _anchors(slot, collapsed, anchors), LONG)
-
-
-def _size(atoms: Sequence[_Atom], chosen: Sequence[int]) -> int:
-    """Characters the chosen statements show (each piece once)."""
-    pieces = {p for a in chosen for p in atoms[a].pieces}
-    return sum(b - a for a, b in pieces)
-
-
-def _choose_atoms(question: str, model: RelevanceModel, title: str, atoms: list[_Atom], max_atoms: int, span: int,
-                  budget: int) -> tuple[list[int], float]:
-    """The statements that answer ``question`` best, chosen greedily: the best one, then more
-    within ``span`` lines and ``budget`` characters while each adds enough; and the set's
-    score."""
-    terms = model.question_terms(question)
-    total = sum(t.weight for t in terms) or 1.0
-    weights = [t.weight for t in terms]
-    # The heading is shown with the focus, but a statement that repeats its words still reads
-    # better than one that leans on it: half credit.
-    heading = tuple(_HEADING_CREDIT * c for c in model.credits(question, title)) if title else tuple(0.0 for _ in terms)
-    slot = read_slot(question)
-    names = [n for n in identifiers(question) if len(n) >= 4]
-    credits, bonus = [], []
-    for atom in atoms:
-        credits.append(model.credits(question, atom.shown))
-        folded = atom.shown.casefold()
-        extra = _FILLER_BONUS if slot.kind is not SlotKind.OPEN and slot_filler(slot, atom.shown) else 0.0
-        if slot.kind in (SlotKind.NUMBER, SlotKind.DEFAULT) and states_default(atom.shown):
-            extra += _DEFAULT_BONUS  # "how long does it wait?" asks, most often, how long it waits unless told
-        if names:
-            extra += _EXACT_NAME_BONUS * sum(1 for n in names if n in folded) / len(names)
-        bonus.append(extra)
-
-    def score(chosen: Sequence[int]) -> float:
-        covered = sum(w * max([heading[k]] + [credits[a][k] for a in chosen]) for k, w in enumerate(weights)) / total
-        first = atoms[chosen[0]].first
-        distance = sum(_BELOW_COST * (atoms[a].first - first) if atoms[a].first > first else _ABOVE_COST * (first - atoms[a].last)
-                       for a in chosen[1:])
-        # Another entry of a definition list is about another setting.
-        entry = atoms[chosen[0]].entry
-        distance += _OTHER_ENTRY_COST * sum(1 for a in chosen[1:] if entry >= 0 and atoms[a].entry not in (-1, entry))
-        size = sum(atoms[a].last - atoms[a].first for a in chosen) * _EXTRA_LINE_COST
-        return (covered + max(bonus[a] for a in chosen) + sum(bonus[a] for a in chosen) * 0.1 - _LINE_COST * (len(chosen) - 1)
-                - distance - size)
-
-    best = max(range(len(atoms)), key=lambda a: (score([a]), -a))
-    chosen, current = [best], score([best])
-    while len(chosen) < max_atoms:
-        low, high = min(atoms[a].first for a in chosen), max(atoms[a].last for a in chosen)
-        candidates = [a for a in range(len(atoms)) if a not in chosen and atoms[a].last > high - span and atoms[a].first < low + span
-                      and _size(atoms, chosen + [a]) <= budget]
-        if not candidates:
-            break
-        a = max(candidates, key=lambda c: (score(chosen + [c]), -c))
-        gained = score(chosen + [a])
-        if gained - current < _MIN_GAIN:
-            break
-        chosen.append(a)
-        current = gained
-    return chosen, current
 
 
 def _anchor_words(line: str, stems: Sequence[str]) -> list[str]:
