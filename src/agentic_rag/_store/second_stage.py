@@ -37,7 +37,7 @@ from agentic_rag._text.focus import PassageView, view_passage
 from agentic_rag._text.instructions import is_instruction_like, screened_heading
 from agentic_rag._text.relevance import RelevanceModel
 
-__all__ = ["FIRST_STAGE_MIN", "FULL_FOCUS_HITS", "OUTPUT_CHARS_PER_HIT", "SEARCH_FOCUS_LINES", "SecondStageWeights", "finish_hits", "first_stage_size",
+__all__ = ["FIRST_STAGE_MIN", "FULL_FOCUS_HITS", "OUTPUT_CHARS_PER_HIT", "SEARCH_FOCUS_BUDGET", "SEARCH_FOCUS_LINES", "SecondStageWeights", "finish_hits", "first_stage_size",
            "shown_size", "viewed_size", "worth_reading"]
 
 #: The first stage hands at least this many candidates to the second (and 3 per asked hit).
@@ -48,10 +48,13 @@ SEARCH_FOCUS_LINES = 3
 """Most focus statements (a sentence, list item, table row or code line, with what it leans
 on) of a search hit."""
 SEARCH_FOCUS_BUDGET = 150
-"""Most characters the statements after a hit's best one bring its focus to."""
+"""Most characters of a hit's chosen statements once more than its best one is chosen (the best
+is shown whole whatever its length)."""
 SEARCH_FOCUS_FILL = (400, 150)
-"""Characters up to which the first hits' focus takes the statements next to its chosen ones
-(the first hit's, the second's)."""
+"""Characters up to which the first hit's focus (then the second's) takes the statements next
+to its chosen ones: the sentence after the one naming the topic often gives the value. Chosen
+with the two budgets above and :data:`OUTPUT_CHARS_PER_HIT` on the development halves of the
+docs-QA sets (``bench/focus_diagnosis.py``)."""
 FULL_FOCUS_HITS = 2
 """The first hits show their whole focus; the hits after them their best statement only (they
 are read less often, and each of their lines costs as much)."""
