@@ -157,7 +157,7 @@ def focus_of(question: str, text: str, model: RelevanceModel, *, title: str = ""
     lines = _lines(text)
     if not lines:
         return None
-    atoms = atoms_of(text, lines)
+    atoms = atoms_of(text, tuple(lines))
     if not atoms:
         return None
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from agentic_rag._text.answer_slots import SlotKind, identifiers, read_slot, slot_filler
 from agentic_rag._text.relevance import RelevanceModel
@@ -42,7 +43,7 @@ class Atom:
             digit).
         last: Index of the last one.
         pieces: Its core and attachments, ``(start, end)`` offsets in text order.
-        shown: What the pieces show, white space collapsed, one after the other.
+        texts: What each piece shows, white space collapsed.
         code: The core is a line of code.
         entry: Its definition-list entry (-1: none; see
             :attr:`~agentic_rag._text.statements.Statement.entry`).
@@ -51,13 +52,20 @@ class Atom:
     first: int
     last: int
     pieces: tuple[tuple[int, int], ...]
-    shown: str
+    texts: tuple[str, ...]
     code: bool
     entry: int
 
+    @property
+    def shown(self) -> str:
+        """What the pieces show, one after the other."""
+        return " ".join(self.texts)
 
-def atoms_of(text: str, lines: Sequence[tuple[int, int]]) -> list[Atom]:
-    """The atoms of ``text``, one per statement, in text order.
+
+@lru_cache(maxsize=64)
+def atoms_of(text: str, lines: tuple[tuple[int, int], ...]) -> tuple[Atom, ...]:
+    """The atoms of ``text``, one per statement, in text order (kept for the last few passages:
+    a search reads its first hits twice).
 
     Args:
         text: The passage.
@@ -71,9 +79,25 @@ def atoms_of(text: str, lines: Sequence[tuple[int, int]]) -> list[Atom]:
     out = []
     for statement in split_statements(text):
         start, end = statement.core
-        shown = " ".join(" ".join(text[a:b].split()) for a, b in statement.pieces)
-        out.append(Atom(line_of(start), line_of(end - 1), statement.pieces, shown, statement.kind is UnitKind.CODE, statement.entry))
-    return out
+        texts = tuple(" ".join(text[a:b].split()) for a, b in statement.pieces)
+        out.append(Atom(line_of(start), line_of(end - 1), statement.pieces, texts, statement.kind is UnitKind.CODE, statement.entry))
+    return tuple(out)
+
+
+def _names(question: str) -> tuple[str, ...]:
+    return tuple(n for n in identifiers(question) if len(n) >= 4)
+
+
+@lru_cache(maxsize=4096)
+def _read_piece(model: RelevanceModel, question: str, text: str) -> tuple[tuple[float, ...], bool, bool, frozenset[str]]:
+    """What one piece holds for ``question``: the credit it gives each question term, whether
+    it fills what the question asks for, whether it states a default, and which of the
+    question's identifiers it names. Kept for the last few thousand pieces: a piece (a term,
+    a default line) is shown with several statements, and a search reads its first hits twice."""
+    slot = read_slot(question)
+    folded = text.casefold()
+    return (model.credits(question, text), slot.kind is not SlotKind.OPEN and bool(slot_filler(slot, text)), states_default(text),
+            frozenset(n for n in _names(question) if n in folded))
 
 
 def size_of(atoms: Sequence[Atom], chosen: Sequence[int]) -> int:
@@ -107,16 +131,17 @@ def choose_atoms(question: str, model: RelevanceModel, title: str, atoms: Sequen
     # better than one that leans on it: half credit.
     heading = tuple(_HEADING_CREDIT * c for c in model.credits(question, title)) if title else tuple(0.0 for _ in terms)
     slot = read_slot(question)
-    names = [n for n in identifiers(question) if len(n) >= 4]
+    names = _names(question)
     credits, bonus = [], []
     for atom in atoms:
-        credits.append(model.credits(question, atom.shown))
-        folded = atom.shown.casefold()
-        extra = _FILLER_BONUS if slot.kind is not SlotKind.OPEN and slot_filler(slot, atom.shown) else 0.0
-        if slot.kind in (SlotKind.NUMBER, SlotKind.DEFAULT) and states_default(atom.shown):
+        # A statement holds what any of its pieces holds.
+        found = [_read_piece(model, question, text) for text in atom.texts]
+        credits.append(tuple(max(values) for values in zip(*(f[0] for f in found))) if weights else ())
+        extra = _FILLER_BONUS if any(f[1] for f in found) else 0.0
+        if slot.kind in (SlotKind.NUMBER, SlotKind.DEFAULT) and any(f[2] for f in found):
             extra += _DEFAULT_BONUS  # "how long does it wait?" asks, most often, how long it waits unless told
         if names:
-            extra += _EXACT_NAME_BONUS * sum(1 for n in names if n in folded) / len(names)
+            extra += _EXACT_NAME_BONUS * len(frozenset().union(*(f[3] for f in found))) / len(names)
         bonus.append(extra)
 
     def score(chosen: Sequence[int]) -> float:
