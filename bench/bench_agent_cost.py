@@ -208,6 +208,7 @@ class Runner:
             outputs[f"ask ({mode})"] = run_cli(["ask", text, "--mode", mode], self.copy)
             outputs[f"ask --json ({mode})"] = raw = run_cli(["ask", text, "--mode", mode, "--json"], self.copy)
             obs.answer_chars(name, mode, len(json.loads(raw)["answer"]))
+        diagnosis.printed_bytes.append(_utf8(outputs["search -k 5"]))
         if parts:
             hits5 = json.loads(run_cli(["search", text, "-k", "5", "--json"], self.copy))
             focus_diagnosis.count(q, outputs["search -k 5"], hits5, diagnosis)
