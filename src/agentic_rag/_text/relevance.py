@@ -46,7 +46,9 @@ _NUMBER = re.compile(
 )
 # A version asked for is dotted ("24.3.0"); an issue number ("#1340", "5623") is no answer.
 _WANTS_VERSION = re.compile(r"\b(?:version|release)s?\b|\bsince\s+when\b", re.IGNORECASE)
-_VERSION = re.compile(r"\d+(?:\.\d+)+")
+# It starts where a run of digits starts (a match inside the run extends back to its start):
+# tried from every digit of a long number with no dot, ``\d+`` ran to its end each time.
+_VERSION = re.compile(r"(?<!\d)\d+(?:\.\d+)+")
 _FUTURE = re.compile(r"\b(?:will|next|upcoming|future)\b", re.IGNORECASE)
 _NO_NUMBER_FACTOR = 0.6
 # A question for a default value, and the words that state one.
