@@ -61,6 +61,7 @@ from agentic_rag._text.encoded import decoded_text
 from agentic_rag._text.instruction_cues import cue_family
 from agentic_rag._text.instruction_patterns import FAMILY_PATTERNS
 from agentic_rag._text.instruction_scorer import scored_instruction
+from agentic_rag._text.long_runs import bounded_runs
 from agentic_rag._text.skeleton import hidden_tag_text, skeleton, visible_text
 from agentic_rag._text.term_weights import bounded_cache
 
@@ -189,7 +190,9 @@ def _forms(text: str) -> tuple[str, ...]:
     """The casefolded forms ``text`` is matched in: as a reader sees it (invisible characters
     removed, text smuggled in tag characters added as a line of its own), then its look-alike
     skeleton when that differs (Cyrillic or Greek letters inside a Latin word)."""
-    visible = visible_text(text)
+    # A run of data is read up to a bound (see long_runs), once invisible characters are gone
+    # (so no run of them can push the words after it out of what is read).
+    visible = bounded_runs(visible_text(text))
     # Text no reader sees but a model reads: smuggled in tag characters, or encoded with a
     # request to decode it (base64, hexadecimal, ROT13, reversed).
     hidden = "\n".join(part for part in (hidden_tag_text(text), decoded_text(visible)) if part)

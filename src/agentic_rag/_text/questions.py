@@ -120,11 +120,9 @@ class Comparison:
 
 def content_words(text: str, analyzer: Analyzer) -> list[str]:
     """Return the surface words of ``text`` that are not stop words, in order, once each."""
-    out: list[str] = []
-    for token in analyzer.tokenize(text):
-        if not analyzer.is_stopword(token) and token not in out:
-            out.append(token)
-    return out
+    # Once each through a dict (in order): a test against the list so far was quadratic in the
+    # words of a long text.
+    return list(dict.fromkeys(token for token in analyzer.tokenize(text) if not analyzer.is_stopword(token)))
 
 
 def find_comparison(question: str, analyzer: Analyzer) -> Comparison | None:

@@ -51,6 +51,10 @@ _LOOK_ALIKES = {
     "ᴢ": "z", "ı": "i", "ȷ": "j", "ɑ": "a", "ɡ": "g", "ɩ": "i", "ℯ": "e", "℮": "e", "ǀ": "l", "ø": "o", "ð": "d",
 }
 _FOLD = str.maketrans(_LOOK_ALIKES)
+# Characters known to be drawn (a cache of visible_text's lookups, emptied when it grows past
+# _DRAWN_LIMIT: every character of Unicode would take tens of megabytes).
+_DRAWN: set[str] = set()
+_DRAWN_LIMIT = 100_000
 _TAGS = re.compile("[\U000e0020-\U000e007e]{4,}")
 
 
@@ -60,7 +64,16 @@ def visible_text(text: str) -> str:
     if text.isascii():
         return text
     text = unicodedata.normalize("NFKC", text)
-    hidden = {ord(ch): None for ch in set(text) if not ch.isascii() and (unicodedata.category(ch) == "Cf" or ord(ch) in _NOT_DRAWN)}
+    if len(_DRAWN) > _DRAWN_LIMIT:
+        _DRAWN.clear()
+    hidden: dict[int, None] = {}
+    # Only characters not yet known to be drawn are looked up (a set difference, in C): a
+    # passage of CJK holds thousands of distinct characters, and one question reads it often.
+    for ch in set(text) - _DRAWN:
+        if unicodedata.category(ch) == "Cf" or ord(ch) in _NOT_DRAWN:
+            hidden[ord(ch)] = None
+        else:
+            _DRAWN.add(ch)
     return text.translate(hidden) if hidden else text
 
 

@@ -6,7 +6,10 @@ indexed collection (see :mod:`agentic_rag._text.relevance`).
 
 from __future__ import annotations
 
+import hashlib
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 from typing import TypeVar
@@ -58,20 +61,37 @@ class TermWeights:
         return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
-#: Arguments longer than this (characters, all string arguments together) are not cached: a
-#: long-running server asked huge queries must not keep them.
+#: Arguments longer than this (characters, all string arguments together) are not kept as
+#: keys: a long-running server asked huge queries must not keep them.
 _CACHED_CHARS = 16384
+#: Results for long arguments kept at once, keyed by a digest of the arguments.
+_LONG_ENTRIES = 32
 
 
 def bounded_cache(function: Callable[..., _T], maxsize: int) -> Callable[..., _T]:
-    """``function`` with a least-recently-used cache of ``maxsize`` entries that skips calls
-    whose string arguments are long, so the cache's memory stays bounded."""
+    """``function`` with a least-recently-used cache of ``maxsize`` entries whose memory stays
+    bounded: calls whose string arguments are long are cached apart, at most
+    :data:`_LONG_ENTRIES` of them, under a 128-bit digest of the arguments rather than the
+    arguments themselves (one question asks about the same long passage dozens of times, and
+    each pass over it is linear in its length)."""
     cached = lru_cache(maxsize=maxsize)(function)
+    long_results: OrderedDict[bytes, _T] = OrderedDict()
+    lock = threading.Lock()  # the parallel workflow's branches share the caches
 
     def call(*args: str) -> _T:
-        if sum(len(a) for a in args) > _CACHED_CHARS:
-            return function(*args)
-        return cached(*args)
+        if sum(len(a) for a in args) <= _CACHED_CHARS:
+            return cached(*args)
+        key = b"".join(hashlib.blake2b(a.encode("utf-8", "surrogatepass"), digest_size=16).digest() for a in args)
+        with lock:
+            if key in long_results:
+                long_results.move_to_end(key)
+                return long_results[key]
+        value = function(*args)
+        with lock:
+            long_results[key] = value
+            if len(long_results) > _LONG_ENTRIES:
+                long_results.popitem(last=False)
+        return value
 
     call.cache_info = cached.cache_info  # type: ignore[attr-defined]
     return call
