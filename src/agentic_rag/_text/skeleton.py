@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from agentic_rag._text.term_weights import bounded_cache
+
 __all__ = ["hidden_tag_text", "skeleton", "visible_text"]
 
 # Drawn as nothing although not of category Cf: the combining grapheme joiner, the variation
@@ -61,8 +63,10 @@ _TAGS = re.compile("[\U000e0020-\U000e007e]{4,}")
 def visible_text(text: str) -> str:
     """``text`` in NFKC with every character that is drawn as nothing removed (see the module
     docstring); ASCII text is returned as it is."""
-    if text.isascii():
-        return text
+    return text if text.isascii() else _visible(text)
+
+
+def _visible_uncached(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     if len(_DRAWN) > _DRAWN_LIMIT:
         _DRAWN.clear()
@@ -75,6 +79,11 @@ def visible_text(text: str) -> str:
         else:
             _DRAWN.add(ch)
     return text.translate(hidden) if hidden else text
+
+
+# The detector reads one passage's lines and units again and again in one question; listing a
+# long CJK text's characters costs tens of milliseconds each time.
+_visible = bounded_cache(_visible_uncached, 256)
 
 
 def skeleton(text: str) -> str:
