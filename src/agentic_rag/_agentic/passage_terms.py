@@ -12,6 +12,7 @@ from functools import lru_cache
 from agentic_rag._contracts import Snippet
 from agentic_rag._text import Analyzer
 from agentic_rag._text.entities import extract_entities
+from agentic_rag._text.long_runs import bounded_runs
 from agentic_rag._text.sentences import split_sentences
 
 __all__ = ["ROOT_LENGTH", "PassageReader", "root_of", "without_qualifier"]
@@ -74,6 +75,9 @@ class PassageReader:
         return self._bridges(snippet.title, snippet.text, self._terms(question))
 
     def _bridges_uncached(self, title: str, text: str, asked: frozenset[str]) -> tuple[str, ...]:
+        # A run of data is read up to a bound (see long_runs): the capitalised pieces of a
+        # 100 KB base64 or URL token are thousands of candidate names.
+        text = bounded_runs(text)
         ranked: list[tuple[int, int, int, str]] = []
         seen: set[str] = set()
         title_terms = self._terms(title) if title else frozenset()
@@ -144,4 +148,4 @@ class PassageReader:
         return self._terms(text)
 
     def _terms_uncached(self, text: str) -> frozenset[str]:
-        return frozenset(root_of(t) for t in self.analyzer.analyze(text))
+        return frozenset(root_of(t) for t in self.analyzer.analyze(bounded_runs(text)))

@@ -82,8 +82,9 @@ def _visible_uncached(text: str) -> str:
 
 
 # The detector reads one passage's lines and units again and again in one question; listing a
-# long CJK text's characters costs tens of milliseconds each time.
-_visible = bounded_cache(_visible_uncached, 256)
+# long CJK text's characters costs tens of milliseconds each time. The results are texts as
+# long as their arguments: few long ones are kept.
+_visible = bounded_cache(_visible_uncached, 256, long_entries=4)
 
 
 def skeleton(text: str) -> str:
