@@ -29,6 +29,7 @@ from agentic_rag._agentic.passage_terms import without_qualifier
 from agentic_rag._answering.assertions import asserted_text, claim_problem, states_fact
 from agentic_rag._answering.attributes import statement_problem, subject_names
 from agentic_rag._answering.compose import marked_segments
+from agentic_rag._answering.earned import ClaimContext, earned_verdict
 from agentic_rag._answering.grounding import check_grounding
 from agentic_rag._answering.render import fit_answer, quote_span, render_claim
 from agentic_rag._interfaces.locations import marked_span
@@ -163,6 +164,7 @@ _ANSWER_PASSES: tuple[tuple[str, Callable[[str, str], object]], ...] = (
     ("hit_features", lambda q, text: hit_features(q, "Firmware", text, text[:200], _MODEL)),
     ("slot_filler", lambda q, text: slot_filler(read_slot(q), text)),
     ("statement_problem", lambda q, text: statement_problem(q, "Firmware", text, "2021", _MODEL)),
+    ("earned_verdict", lambda q, text: earned_verdict(q, [ClaimContext("Firmware", text, text), ClaimContext("Firmware", text[:300], text)], _MODEL)),
 )
 
 # Passes over a question that holds the token.

@@ -48,8 +48,9 @@ QUESTION_WORDS = ("how", "what", "when", "where", "who", "whom", "whose", "which
 # "and" before a question word joins two questions ("Who founded Apple and when did it go
 # public?"); a semicolon or a question mark with more text after it also ends a clause.
 # Every pattern that opens with a run of white space starts it only where the run starts
-# (``(?<!\s)``): the leftmost match is there anyway, and without it a search restarts at each
-# space of a long run and scans to its end (quadratic on a run of 100,000 spaces).
+# (``(?<!\s)``) or, with none before it, at its mark (``;``): the leftmost match is there
+# anyway, and without it a search restarts at each space of a long run and scans to its end
+# (quadratic on a run of 100,000 spaces).
 _JOINED = rf",?(?<!\s)\s+and\s+(?=(?:{'|'.join(QUESTION_WORDS)})\b)"
 _JOINED_QUESTIONS = re.compile(_JOINED, re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(rf"(?<!\s)\s*;\s*|;\s*|{_JOINED}|\?\s+", re.IGNORECASE)
