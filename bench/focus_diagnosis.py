@@ -121,7 +121,7 @@ def indexed_copy(folder: Path, name: str, work: Path) -> Path:
     so a second run over the same work folder reads the store the first one made)."""
     import shutil
 
-    from bench_agent_cost import run_cli  # noqa: PLC0415 - the CLI in this process (imports src/)
+    from in_process_cli import run_cli  # noqa: PLC0415 - the CLI in this process (imports src/)
 
     copy = work / name
     if not (copy / ".agentic-rag").is_dir():
@@ -133,7 +133,7 @@ def indexed_copy(folder: Path, name: str, work: Path) -> Path:
 def main(argv: Sequence[str] | None = None) -> int:
     import tempfile
 
-    from bench_agent_cost import run_cli  # noqa: PLC0415 - the CLI in this process
+    from in_process_cli import run_cli  # noqa: PLC0415 - the CLI in this process
     from docs_qa_sets import load_sets
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

@@ -45,9 +45,11 @@ _REPORTED_FALSE = re.compile(
 _EXAMPLE = re.compile(r"\b(?:for\s+example|for\s+instance|e\.g\.|example\s*:|as\s+an\s+example|sample\s+sentence|example\s+sentence)", re.IGNORECASE)
 _RELATIVE_START = re.compile(r"^\s*(?:who|whom|whose|which|where|that)\b", re.IGNORECASE)
 # Clause boundaries inside a sentence: a relative or contrastive clause after a comma, a
-# semicolon, a dash, or "and"/"but" before a new subject.
+# semicolon, a dash, or "and"/"but" before a new subject. A break that opens with white space
+# starts where the run starts (``(?<!\s)``, where the leftmost match starts anyway): tried from
+# each space of a long run, ``\s+`` ran to the run's end every time.
 _CLAUSE_BREAK = re.compile(
-    r",\s*(?=(?:who|whom|whose|which|where|while|whereas|although|though|but|and|unlike)\b)|;\s*|\s+[-–—]\s+|\s+(?:and|but)\s+(?=(?:the\s+)?[A-Z])"
+    r",\s*(?=(?:who|whom|whose|which|where|while|whereas|although|though|but|and|unlike)\b)|;\s*|(?<!\s)\s+[-–—]\s+|(?<!\s)\s+(?:and|but)\s+(?=(?:the\s+)?[A-Z])"
 )
 _AUXILIARY = frozenset("was were is are be been being has have had did does do got".split())
 # Words a subject phrase may hold besides the question's subject: articles, pronouns and the

@@ -26,8 +26,10 @@ __all__ = ["statement_problem", "subject_names"]
 
 _STEMMER = PorterStemmer()
 # Where a clause ends inside a sentence: the value of "XML export is deprecated since 5.1
-# and scheduled for removal in a future release" belongs to its first clause only.
-_CLAUSE_END = re.compile(r"\s*[;,—–]\s+|\s+-\s+|\s+(?:and|but|while|whereas|unless|if|when|although|though)\s+", re.IGNORECASE)
+# and scheduled for removal in a future release" belongs to its first clause only. A break
+# starts where its white space starts (``(?<!\s)``; the leftmost match starts there anyway)
+# or at its mark: tried from each space of a long run, ``\s`` ran to the run's end every time.
+_CLAUSE_END = re.compile(r"(?<!\s)\s*[;,—–]\s+|[;,—–]\s+|(?<!\s)\s+-\s+|(?<!\s)\s+(?:and|but|while|whereas|unless|if|when|although|though)\s+", re.IGNORECASE)
 # A value said to be coming, planned or only possible is not the thing's value today. Plain
 # "will" is documentation's present ("the filter will dump with this function"): only a
 # change or an event to come counts.
@@ -52,8 +54,11 @@ _NEGATED_MAXIMUM = re.compile(
 _NEGATED_MINIMUM = re.compile(rf"{_NEGATION}\b(?:{_DOWNWARD})\s+than\b", re.IGNORECASE)
 _ASKS_UNREAL = re.compile(r"\b(?:will|would|could|might|plan\w*|future|upcoming|next)\b", re.IGNORECASE)
 _ASKS_DENIAL = re.compile(r"\b(?:not|never|no|without)\b|n't\b", re.IGNORECASE)
-# A range gives both bounds ("-20 °C to 60 °C", "1–10").
-_RANGE = re.compile(r"\d[^\s,;]*\s*(?:°\s*\w+\s*)?(?:to|–|—|-|\.\.)\s*[−-]?\d|\brange\b|\bbetween\b", re.IGNORECASE)
+# A range gives both bounds ("-20 °C to 60 °C", "1–10"). Only searched for (is there one?),
+# and tried from the first digit of each run without white space, commas or semicolons: a
+# range from a later digit of the run is one from the first digit too, and tried from every
+# digit of a long number the run was rescanned to its end each time.
+_RANGE = re.compile(r"(?<![^\s,;])[^\s,;\d]*\d[^\s,;]*\s*(?:°\s*\w+\s*)?(?:to|–|—|-|\.\.)\s*[−-]?\d|\brange\b|\bbetween\b", re.IGNORECASE)
 _BOUNDS = frozenset({Aspect.MAXIMUM, Aspect.MINIMUM})
 _ENDS = frozenset({Aspect.SERVER, Aspect.CLIENT})
 # A word that names an entity: capitalised inside a sentence ("in Veloria"), an acronym

@@ -39,6 +39,7 @@ from functools import lru_cache
 
 from agentic_rag._text.analyzer import Analyzer
 from agentic_rag._text.instructions import instruction_family, ruled_instruction_family
+from agentic_rag._text.long_runs import bounded_runs
 from agentic_rag._text.term_weights import bounded_cache
 
 __all__ = ["GroundingFinding", "check_grounding", "grounding_problem"]
@@ -90,6 +91,7 @@ def _analyzer() -> Analyzer:
 
 
 def _roots_uncached(text: str) -> frozenset[str]:
+    text = bounded_runs(text)  # a run of data is read up to a bound (see long_runs)
     return frozenset(t[:_ROOT] for t in _analyzer().analyze(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)) + _analyzer().analyze(text))
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -60,7 +61,13 @@ _NAME_Q = re.compile(
     r"|\bis\s+there\s+(?:a|an|any)\s+(?:way|option|setting|flag|function|method|hook|api|helper|built-?in)\b|\bwhat(?:'s|\s+is)\s+the\s+(?:name|command|way)\b",
     re.IGNORECASE,
 )
-_VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+[a-z]?\d*(?![\w.]*\d)")
+# A version opens a run of word characters and dots ("2.1.0", "v3.38.0a1") and no digit
+# follows it inside that run (so "1.2" is no version inside "1.2.3.4.x5"). The check after the
+# run is made once, in :func:`_versions`: as a lookahead ``(?![\w.]*\d)`` it was rescanned at
+# every step the dotted part backed off, quadratic on a long run such as "1.1.1...a1".
+_VERSION_RUN = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+[a-z]?\d*")
+_WORD_OR_DOT = re.compile(r"[\w.]*")
+_DIGIT = re.compile(r"\d")
 _NUMBER = re.compile(
     r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
     r"forty|fifty|sixty|hundred|thousand|million|once|twice|unlimited|infinite|no\s+limit)\b",
@@ -164,7 +171,7 @@ def slot_filler(slot: AnswerSlot, text: str) -> str:
     if slot.kind is SlotKind.OPEN:
         return text.strip()
     if slot.kind is SlotKind.VERSION:
-        return next((m.group() for m in _VERSION.finditer(text) if m.group().casefold().lstrip("v") not in slot.numbers), "")
+        return next((v for v in _versions(text) if v.casefold().lstrip("v") not in slot.numbers), "")
     if slot.kind is SlotKind.NUMBER:
         return next((m.group() for m in _NUMBER.finditer(text) if m.group().casefold() not in slot.numbers
                      and (not slot.amount or m.group().casefold() in ("once", "twice") or _UNIT.match(text, m.end()))), "")
@@ -200,6 +207,15 @@ class FactQuestion:
     subject: str
     predicate: str
     subject_words: tuple[str, ...]
+
+
+def _versions(text: str) -> Iterator[str]:
+    """The versions ``text`` states, in order (see ``_VERSION_RUN``). A run that fails the
+    check holds no other version: the match backing off would leave a digit after it too."""
+    for match in _VERSION_RUN.finditer(text):
+        rest = _WORD_OR_DOT.match(text, match.end())  # always matches (it may be empty)
+        if rest is None or not _DIGIT.search(rest.group()):
+            yield match.group()
 
 
 # Past tense only: "when does the server reload?" asks for a condition in documentation,

@@ -112,7 +112,10 @@ class AskedAttribute:
         return self.words[-1] if self.words else ""
 
 
-_WORD = re.compile(r"[\w'’.-]*\w")
+# A word starts where its run of word characters and inner marks starts: a run holds no
+# other match (one found inside it extends back to its start), and a search restarted at each
+# mark of a long run of dots or hyphens would rescan the run to its end each time.
+_WORD = re.compile(r"(?<![\w'’.-])[\w'’.-]*\w")
 _ARTICLES = frozenset({"the", "a", "an"})
 # Words that name no attribute of their own: "the smallest allowed value" asks for a bound,
 # "the total revenue" for revenue.
@@ -138,9 +141,10 @@ _ATTRIBUTE_QUESTIONS = (
     re.compile(r"^where\s+(?:is|are)\s+(?P<subject>.+?)\s+(?P<attribute>headquartered|located|based|registered)$", re.IGNORECASE),
 )
 # "the upload size limit on the Pro plan per key", "the default page size these days": the
-# attribute ends where a phrase or a clause opens.
+# attribute ends where a phrase or a clause opens (at the start of the white space before it,
+# never from each space of a run: see ``_WORD``).
 _ATTRIBUTE_END = re.compile(
-    r"\s+(?:for|in|on|at|per|of|with|by|during|from|when|if|before|after|that|which|who|these\s+days|nowadays|today|now)\b.*$", re.IGNORECASE
+    r"(?<!\s)\s+(?:for|in|on|at|per|of|with|by|during|from|when|if|before|after|that|which|who|these\s+days|nowadays|today|now)\b.*$", re.IGNORECASE
 )
 _NOT_A_THING = re.compile(r"\b(?:to|way|how)\b", re.IGNORECASE)
 # "How many times does it retry", "how many seconds is the interval": a unit, not the

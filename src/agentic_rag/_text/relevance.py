@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from agentic_rag._text.analyzer import Analyzer
 from agentic_rag._text.instructions import inside_instruction
+from agentic_rag._text.long_runs import bounded_runs
 from agentic_rag._text.segments import PassageUnit, UnitKind, split_units
 from agentic_rag._text.term_weights import TermWeights, bounded_cache
 
@@ -46,7 +47,9 @@ _NUMBER = re.compile(
 )
 # A version asked for is dotted ("24.3.0"); an issue number ("#1340", "5623") is no answer.
 _WANTS_VERSION = re.compile(r"\b(?:version|release)s?\b|\bsince\s+when\b", re.IGNORECASE)
-_VERSION = re.compile(r"\d+(?:\.\d+)+")
+# It starts where a run of digits starts (a match inside the run extends back to its start):
+# tried from every digit of a long number with no dot, ``\d+`` ran to its end each time.
+_VERSION = re.compile(r"(?<!\d)\d+(?:\.\d+)+")
 _FUTURE = re.compile(r"\b(?:will|next|upcoming|future)\b", re.IGNORECASE)
 _NO_NUMBER_FACTOR = 0.6
 # A question for a default value, and the words that state one.
@@ -199,6 +202,7 @@ class RelevanceModel:
         return self._question(question)
 
     def _question_uncached(self, question: str) -> tuple[WeightedTerm, ...]:
+        question = bounded_runs(question)  # a run of data in a question is read up to a bound too
         named: set[str] = set()
         for word in _WORD.findall(question):
             core = word.strip(".-/")
@@ -235,7 +239,9 @@ class RelevanceModel:
         return terms
 
     def _text_terms_uncached(self, text: str) -> _Terms:
-        return _Terms(frozenset(self._analyse(text)))
+        # A run of data thousands of characters long is read up to a bound (see long_runs):
+        # stemming and spelling each of its pieces, pass after pass, cost seconds.
+        return _Terms(frozenset(self._analyse(bounded_runs(text))))
 
     def credit(self, term: str, text: str) -> float:
         """Credit in [0, 1] for finding analysed ``term`` in ``text``."""
