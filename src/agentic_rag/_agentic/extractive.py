@@ -14,6 +14,7 @@ from agentic_rag._agentic.policy import AbstentionPolicy
 from agentic_rag._answering.attributes import subject_names
 from agentic_rag._answering.compose import compose_answer, compose_text
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
+from agentic_rag._answering.guard import unsupported_claims
 from agentic_rag._answering.render import quote_span, render_claim, select_claims
 from agentic_rag._contracts import (
     AnswerStatus,
@@ -198,19 +199,23 @@ class ExtractiveGroundedSynthesizer:
             # A conflict side or a closest line may quote the sentence a covered fact already
             # quotes: keep the first.
             claims = self._shown(plan, snippets, _unique(claims))
+            # Only a claim the guard will keep can earn a fact: a claim it drops (a quote the
+            # grounding check doubts) leaves its fact unanswered, whatever else is shown.
+            unsupported = set(unsupported_claims(claims, snippets))
+            held = tuple(c for c in claims if c not in unsupported)
             if not claims:
                 # Nothing quotable: a partial answer with no claim would claim nothing at all.
                 status = AnswerStatus.UNANSWERABLE
             elif status is AnswerStatus.ANSWERED:
-                status, missing = self._earned(plan, snippets, claims, missing)
+                status, missing = self._earned(plan, snippets, held, missing)
             elif missing and not assessment.conflicts:
                 # One consistent verdict: a fact the claims answer is never named missing,
                 # whatever the judge counted; when they answer every fact, the answer is
                 # answered (the earned check is the stricter reader), which the orchestrator's
                 # guard allows for this synthesizer.
-                missing = tuple(f for f in missing if not self._answered_by(f, snippets, claims))
+                missing = tuple(f for f in missing if not self._answered_by(f, snippets, held))
                 if not missing:
-                    status, missing = self._earned(plan, snippets, claims, missing)
+                    status, missing = self._earned(plan, snippets, held, missing)
         return compose_answer(plan, assessment, claims, status, missing)
 
     def _closest(self, snippets: Sequence[Snippet], missing: Sequence[RequiredFact], assessment: ContextAssessment) -> tuple[Claim, ...]:

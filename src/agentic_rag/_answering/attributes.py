@@ -17,8 +17,20 @@ from __future__ import annotations
 
 import re
 
-from agentic_rag._text.answer_slots import SlotKind, identifiers, read_slot
-from agentic_rag._text.asked_attribute import RIVALS, Aspect, AskedAttribute, asked_aspects, aspects_in, defined_term, read_attribute, synonyms, words_of
+from agentic_rag._answering.modality import NEGATED_MAXIMUM, NEGATED_MINIMUM, modality_problem
+from agentic_rag._text.answer_slots import SlotKind, fact_filler, identifiers, read_fact, read_slot
+from agentic_rag._text.asked_attribute import (
+    RIVALS,
+    Aspect,
+    AskedAttribute,
+    asked_aspects,
+    aspects_in,
+    defined_term,
+    implied_bounds,
+    read_attribute,
+    synonyms,
+    words_of,
+)
 from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._text.relevance import RelevanceModel
 
@@ -28,32 +40,13 @@ _STEMMER = PorterStemmer()
 # Where a clause ends inside a sentence: the value of "XML export is deprecated since 5.1
 # and scheduled for removal in a future release" belongs to its first clause only.
 _CLAUSE_END = re.compile(r"\s*[;,—–]\s+|\s+-\s+|\s+(?:and|but|while|whereas|unless|if|when|although|though)\s+", re.IGNORECASE)
-# A value said to be coming, planned or only possible is not the thing's value today. Plain
-# "will" is documentation's present ("the filter will dump with this function"): only a
-# change or an event to come counts.
-_UNREAL = re.compile(
-    r"\b(?:will|won't)\s+(?:not\s+|no\s+longer\s+|also\s+)?(?:be\s+)?(?:removed|dropped|deprecated|added|introduced|released|shut\s+down|"
-    r"discontinued|changed|renamed|replaced|moved|opened|launched|closed|retired|become|reach|grow|open|move|launch|share|expand)\b|"
-    r"\bgoing\s+to\b|\bscheduled\b|\bplan(?:s|ned|ning)?\b|\bin\s+a\s+future\b|\bfuture\s+(?:release|version)s?\b|\bupcoming\b|"
-    r"\b(?:could|might|would|possibly|perhaps|maybe|potentially|projected|forecasts?|forecasted|expected\s+to|considering|evaluating|proposed|"
-    r"hypothetical(?:ly)?)\b",
-    re.IGNORECASE,
-)
-# A denied value ("has no default", "is not limited"); "no more than 5" is a bound, "no
-# longer" says it was removed, and Python's ``None`` is a value.
-_DENIED = re.compile(r"\b(?:not|never|cannot)\b|\b(?-i:none)\b|n't\b|\bno\b(?!\s+(?:more|less|longer|later|earlier|fewer)\b)", re.IGNORECASE)
-# A bound stated through a negation: "must not exceed 10", "does not support trees wider
-# than 5 dimensions" (a maximum), "cannot be shorter than 8" (a minimum).
-_NEGATION = r"\b(?:not|never|cannot|can't|mustn't|doesn't|don't|won't)\b[^.;:]*?"
-_DOWNWARD = r"less|fewer|smaller|shorter|narrower|lower|shallower|slower|thinner|lighter|earlier|younger"
-_NEGATED_MAXIMUM = re.compile(
-    rf"{_NEGATION}\b(?:exceed\w*|more\s+than|(?!(?:{_DOWNWARD}|other|rather|either|neither|whether)\b)\w+er\s+than)\b", re.IGNORECASE
-)
-_NEGATED_MINIMUM = re.compile(rf"{_NEGATION}\b(?:{_DOWNWARD})\s+than\b", re.IGNORECASE)
-_ASKS_UNREAL = re.compile(r"\b(?:will|would|could|might|plan\w*|future|upcoming|next)\b", re.IGNORECASE)
-_ASKS_DENIAL = re.compile(r"\b(?:not|never|no|without)\b|n't\b", re.IGNORECASE)
+# A question that asks for a value: a number, a version, a name, a date, or "what ..." a
+# thing is; "why" and "how do I" questions are answered in any words.
+_ASKS_VALUE = re.compile(r"^\s*(?:(?:so|and|but)\s+)?(?:what|which|who|whom|where|when|how\s+(?:many|much|long|old|often|far|big|large|fast|heavy))\b", re.IGNORECASE)
 # A range gives both bounds ("-20 °C to 60 °C", "1–10").
-_RANGE = re.compile(r"\d[^\s,;]*\s*(?:°\s*\w+\s*)?(?:to|–|—|-|\.\.)\s*[−-]?\d|\brange\b|\bbetween\b", re.IGNORECASE)
+# "Range" alone names a thing as often ("the control range is about 4 km"): only a range of
+# values, from one to the other, gives both.
+_RANGE = re.compile(r"\d[^\s,;]*\s*(?:°\s*\w+\s*)?(?:to|–|—|-|\.\.)\s*[−-]?\d|\branges?\s+(?:of|from)\b|\bin\s+the\s+range\b|\bbetween\b", re.IGNORECASE)
 _BOUNDS = frozenset({Aspect.MAXIMUM, Aspect.MINIMUM})
 _ENDS = frozenset({Aspect.SERVER, Aspect.CLIENT})
 # A word that names an entity: capitalised inside a sentence ("in Veloria"), an acronym
@@ -115,16 +108,24 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     kind = read_slot(question).kind
     attribute = read_attribute(question)
     term = defined_term(question) if kind is SlotKind.OPEN else ()
-    if kind is SlotKind.OPEN and attribute is None and not term and not (asked_aspects(question) & _BOUNDS):
+    # "When was it retired?": a date of one subject, asked in open words.
+    fact = read_fact(question)
+    sided = asked_aspects(question) | implied_bounds(question)
+    if kind is SlotKind.OPEN and attribute is None and not term and fact is None and not sided:
         return ""  # a why or yes/no question: the sentence may answer in any words
-    clause = _value_clause(piece, filler) if kind is not SlotKind.OPEN else piece
+    if kind is SlotKind.OPEN:
+        value = fact_filler(fact, piece) if fact is not None else ""
+        clause = _value_clause(piece, value) if value else piece
+    else:
+        clause = _value_clause(piece, filler)
     if kind is SlotKind.NAME:
         # "How do I change the server's port?" is no question about the client's setting;
         # a how-to names no value, so its plans and denials are advice, not near misses.
         if _rival_end(question, piece):
             return "rival aspect"
     else:
-        problem = _modality_problem(question, clause) or _aspect_problem(question, clause, piece, stated_value=kind is not SlotKind.OPEN)
+        asks_value = kind is not SlotKind.OPEN or fact is not None or bool(_ASKS_VALUE.match(question))
+        problem = modality_problem(question, clause, heading) or _aspect_problem(question, clause, piece, stated_value=asks_value)
         if problem:
             return problem
     if attribute is not None:
@@ -136,29 +137,21 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     return ""
 
 
-def _modality_problem(question: str, clause: str) -> str:
-    if _UNREAL.search(clause) and not _ASKS_UNREAL.search(question):
-        return "unreal"
-    if _DENIED.search(_NEGATED_MINIMUM.sub(" ", _NEGATED_MAXIMUM.sub(" ", clause))) and not _ASKS_DENIAL.search(question):
-        return "denied"
-    return ""
-
-
 def _aspect_problem(question: str, clause: str, piece: str, *, stated_value: bool) -> str:
     """The value's clause must state an asked bound or stage (a range gives both bounds), and
     not only a rival end ("client" for the server's port). For an open question (no value
     found, so no value's clause) only a rival bound or stage stated without the asked one
     is a problem, unless it asks for both bounds: a sentence with neither gives no range."""
     asked = asked_aspects(question)
-    if not asked:
+    if not asked and not implied_bounds(question):
         return ""
     # The question's own names say nothing of its aspects: "the upper limit for
     # max_connections" is not stated by "max_connections | 512".
-    own = _without_names(clause, identifiers(question))
+    own = _without_names(_value_cells(clause), identifiers(question))
     stated = aspects_in(own) | _identifier_aspects(own)
-    if _NEGATED_MAXIMUM.search(own):
+    if NEGATED_MAXIMUM.search(own):
         stated = (stated - {Aspect.MINIMUM}) | {Aspect.MAXIMUM}  # "not more than 5": no minimum
-    if _NEGATED_MINIMUM.search(own):
+    if NEGATED_MINIMUM.search(own):
         stated = (stated - {Aspect.MAXIMUM}) | {Aspect.MINIMUM}
     for group in (_BOUNDS, frozenset({Aspect.ADDED, Aspect.DEPRECATED, Aspect.REMOVED})):
         wanted = asked & group
@@ -170,7 +163,27 @@ def _aspect_problem(question: str, clause: str, piece: str, *, stated_value: boo
             return "rival aspect"
         if stated_value or wanted == _BOUNDS:
             return "no aspect"  # both bounds asked ("shortest and longest"): a range or the bounds
+    # "How many seats can an account have?" asks for the most without saying so: a sentence
+    # with no bound may give it, one with only the least ("a minimum of 2 seats") does not.
+    implied = implied_bounds(question)
+    if implied and not implied & stated and not _RANGE.search(own) and any(r in stated for a in implied for r in RIVALS[a]):
+        return "rival aspect"
     return "rival aspect" if _rival_end(question, piece) else ""
+
+
+def _value_cells(piece: str) -> str:
+    """A table row under its header, read as its values: the cells that hold a number with
+    their headers ("Default 256 KiB" of "Key | Default | Description" over
+    "message_size_limit | 256 KiB | Largest message body accepted"). A cell of words
+    describes the setting ("Largest message body"), not what the value in the row is: the
+    header over the value says that. Any other piece is read whole."""
+    lines = piece.split("\n")
+    if len(lines) != 2 or not all("|" in line for line in lines):
+        return piece
+    header, row = ([c.strip() for c in line.strip().strip("|").split("|")] for line in lines)
+    if len(header) != len(row):
+        return piece
+    return " ".join(f"{h} {c}" for h, c in zip(header, row) if re.search(r"\d", c))
 
 
 def _rival_end(question: str, piece: str) -> bool:
@@ -200,6 +213,10 @@ def _attribute_problem(question: str, attribute: AskedAttribute, heading: str, p
     its heading (the rest of a claim never lends them)."""
     context = f"{heading}\n{piece}"
     if model.missing_named(question, context) or any(model.credit(name, context) < 1.0 for name in _names(question, model)):
+        return "another subject"
+    # The subject's ordinary words tell it from a sibling its names also cover: "a Tallow DB
+    # primary" is not stated by a row of the replica's table.
+    if any(model.credit(t, context) < model.root_credit for w in attribute.kind for t in model.analyzer.analyze(w) if not _common_term(t, model)):
         return "another subject"
     text = _MARKUP.sub("", piece)
     if not attribute.head:

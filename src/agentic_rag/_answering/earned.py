@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from agentic_rag._contracts import AnswerStatus
 from agentic_rag._answering.assertions import asserted_text, claim_problem, states_fact
 from agentic_rag._answering.attributes import statement_problem
+from agentic_rag._text.asked_attribute import Aspect, asked_aspects, without_aspect_words
 from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, identifiers, read_fact, read_slot, slot_filler
 from agentic_rag._text.questions import asked_clause, is_bridge_question, split_compound
 from agentic_rag._text.sentences import split_sentences
@@ -70,6 +71,7 @@ _TABLE_ROW = re.compile(r"\S\s*\|\s*\S|^\s*\|")
 _TABLE_RULE = re.compile(r"^[\s|:+-]+$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-+*]|\d+[.)])\s+")
 _PARENTHESIS = re.compile(r"\([^()]*\)")
+_BOUNDS = frozenset({Aspect.MAXIMUM, Aspect.MINIMUM})
 _DOTTED = re.compile(r"(?<![\w.])(?=(\d+(?:\.\d+)+))\1(?![\w.]*\d)")
 
 
@@ -136,16 +138,30 @@ def _answers(part: str, claim: ClaimContext, model: RelevanceModel, min_coverage
     # define ...?") is context: its names must stand in the passage, but the claim answers
     # what is asked.
     asked = asked_clause(part)
-    context = f"{claim.heading}\n{own}"
+    # A table row is read under its header row, which names what each cell is
+    # ("Setting | Default | Description" over "max_connections | 512 | ...").
+    context = f"{claim.heading}\n{_row_header(own, claim.passage)}\n{own}"
     passage = f"{claim.heading}\n{claim.passage}"
     if model.missing_named(asked, context) or (asked != part and model.missing_named(part, passage)):
         return False
     folded = context.casefold()
     if any(number.casefold() not in folded for number in _DOTTED.findall(asked)):
         return False
-    if model.coverage(asked, context) < min_coverage or model.coverage(asked, passage) < min_passage:
+    # The words asking for a bound ("the smallest payout") are the statement check's to
+    # read: a text says "minimum" or "at least" where a question says "smallest".
+    covered = without_aspect_words(asked) if asked_aspects(asked) & _BOUNDS else asked
+    if model.coverage(covered, context) < min_coverage or model.coverage(covered, passage) < min_passage:
         return False
     return _fills_slot(asked, claim.heading, own, model, min_coverage, claim.passage)
+
+
+def _row_header(text: str, passage: str) -> str:
+    """The header row of the table ``text``'s rows stand in (``""`` when ``text`` is no
+    table row, or is its header)."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    if not lines or not all(_TABLE_ROW.search(line) for line in lines):
+        return ""
+    return _table_header(lines[0], passage)
 
 
 def _fills_slot(asked: str, heading: str, own: str, model: RelevanceModel, min_coverage: float, passage: str = "") -> bool:

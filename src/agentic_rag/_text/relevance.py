@@ -65,6 +65,9 @@ _TOPIC = re.compile(r"\b(?:how\s+(?:many|much)|which|what|whose)\s+((?:[\w'-]+\s
 # "since" opening a question ("since when", "since which release") asks, as "when" does; it
 # names nothing a passage must hold ("as of version 3.38.0" answers it).
 _ASKING_SINCE = re.compile(r"\bsince(?=\s+(?:when|which|what)\b)", re.IGNORECASE)
+# The word after "how" that asks for an amount ("how *many* cities", "how *long* is it") says
+# what kind of answer is wanted, as "when" does; "six cities" or "14 km" answers without it.
+_ASKING_AMOUNT = re.compile(r"\bhow\s+(many|much|long|often|old|far|big|large|fast|frequently|soon|heavy|tall|high|wide|deep)\b", re.IGNORECASE)
 # A name the collection uses in more than this share of its documents does not pin a
 # question down (the project's own name in its documentation).
 _COMMON_NAME_SHARE = 0.2
@@ -210,6 +213,7 @@ class RelevanceModel:
             limit = _COMMON_NAME_SHARE * self.weights.document_count
             named = {t for t in named if self.weights.frequency(t) <= limit}
         ceiling = math.log(1.0 + (self.weights.document_count + 0.5) / 1.5) if stats else 1.0
+        amount = {t for m in _ASKING_AMOUNT.finditer(question) for t in self.analyzer.analyze(m.group(1))}
         topic: set[str] = set()
         for match in _TOPIC.finditer(question):
             topic.update(self.analyzer.analyze(match.group(1)))
@@ -223,7 +227,7 @@ class RelevanceModel:
                 weight = self.weights.idf(term)
             else:
                 weight = ceiling if is_named or term in topic else self.unknown_weight * ceiling
-            if term in self._asking and not is_named:
+            if (term in self._asking or term in amount) and not is_named:
                 weight *= self.asking_weight
             out[term] = WeightedTerm(term, weight, is_named, known, term in topic)
         return tuple(out.values())

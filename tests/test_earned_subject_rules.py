@@ -1,0 +1,163 @@
+"""The general rules that keep a deterministic ``answered`` on the asked subject, attribute,
+bound, stage and modality (issue 35, item 5, second round): each rule with a near miss it
+refuses and a plain statement it still accepts."""
+
+from __future__ import annotations
+
+import unittest
+
+from agentic_rag._answering.assertions import states_fact
+from agentic_rag._answering.attributes import statement_problem
+from agentic_rag._answering.earned import ClaimContext, earned_verdict
+from agentic_rag._answering.grounding import check_grounding
+from agentic_rag._answering.modality import modality_problem
+from agentic_rag._contracts import AnswerStatus
+from agentic_rag._text.answer_slots import read_fact, read_slot, slot_filler
+from agentic_rag._text.asked_attribute import Aspect, asked_aspects, implied_bounds, read_attribute, without_aspect_words
+from agentic_rag._text.questions import anchor_entity
+from agentic_rag._text.relevance import RelevanceModel
+
+
+def _status(question: str, heading: str, text: str, passage: str = "") -> AnswerStatus:
+    return earned_verdict(question, [ClaimContext(heading, text, passage or text)], RelevanceModel()).status
+
+
+class _VerdictCase(unittest.TestCase):
+    def assertNotAnswered(self, question: str, heading: str, text: str, passage: str = "") -> None:
+        self.assertIsNot(_status(question, heading, text, passage), AnswerStatus.ANSWERED, text)
+
+    def assertAnswered(self, question: str, heading: str, text: str, passage: str = "") -> None:
+        self.assertIs(_status(question, heading, text, passage), AnswerStatus.ANSWERED, text)
+
+
+class ModalityTest(unittest.TestCase):
+    def test_a_plan_a_target_or_a_proposal_is_no_value(self):
+        for clause in ("The Classic theme will be retired on 1 May 2031.", "We aim to reach 30 million in revenue by 2032.",
+                       "If approved, the bridge would be 2 km long.", "The board has a proposal of 0.40 per share."):
+            with self.subTest(clause=clause):
+                self.assertEqual(modality_problem("What is the value?", clause), "unreal")
+        # A question about the plan is answered by it.
+        self.assertEqual(modality_problem("When will the Classic theme be retired?", "The Classic theme will be retired on 1 May 2031."), "")
+
+    def test_plan_as_a_noun_is_no_plan(self):
+        self.assertEqual(modality_problem("How many seats does the plan include?", "The Starter plan includes 3 seats."), "")
+        self.assertEqual(modality_problem("Which release deprecated --check?", "--check is deprecated in 2.1; use the plan command instead."), "")
+
+    def test_a_heading_files_a_proposal(self):
+        self.assertEqual(modality_problem("What is the per-user quota?", "- A per-user quota of 5 GB", "Product notes › Proposed for 3.0"), "unreal")
+        self.assertEqual(modality_problem("What is the per-user quota?", "- A per-user quota of 5 GB", "Product notes › What could change?"), "")
+
+    def test_what_people_do_is_no_value(self):
+        self.assertEqual(modality_problem("How long is the lock timeout?", "Most operators set it to 45 seconds."), "practice")
+        self.assertEqual(modality_problem("How long is the lock timeout?", "We recommend 45 seconds."), "practice")
+        self.assertEqual(modality_problem("What lock timeout do you recommend?", "We recommend 45 seconds."), "")
+
+    def test_a_yes_no_question_is_answered_by_a_denial(self):
+        self.assertEqual(modality_problem("Does the lock timeout have a default?", "It has no default."), "")
+        self.assertEqual(modality_problem("What is the default lock timeout?", "It has no default."), "denied")
+
+
+class BoundTest(_VerdictCase):
+    def test_the_most_before_a_plural_noun_asks_the_maximum(self):
+        self.assertEqual(asked_aspects("What's the most users a Team account can have?"), {Aspect.MAXIMUM})
+        self.assertEqual(asked_aspects("What is the most famous bridge?"), frozenset())
+
+    def test_an_amount_asked_with_can_or_must_implies_its_bound(self):
+        self.assertEqual(implied_bounds("How many users can a Team account have?"), {Aspect.MAXIMUM})
+        self.assertEqual(implied_bounds("How long must a passphrase be?"), {Aspect.MINIMUM})
+        self.assertEqual(implied_bounds("How many users does a Team account include?"), frozenset())
+        self.assertNotAnswered("How many users can a Team account have?", "Team plan › Users", "A Team account requires a minimum of 3 users.")
+        self.assertAnswered("How many users can a Team account have?", "Team plan › Users", "A Team account holds up to 40 users.")
+
+    def test_an_open_question_for_a_bound_needs_the_bound(self):
+        row = "Key | Default | Description\nlock.timeout | 30s | How long a lock is held"
+        self.assertNotAnswered("What's the longest lock timeout Quarry supports?", "Quarry Reference › Keys", "lock.timeout | 30s | How long a lock is held", row)
+
+    def test_a_description_cell_does_not_make_a_default_a_bound(self):
+        table = "Key | Default | Description\nbody_limit | 64 KiB | Largest request body accepted"
+        problem = statement_problem("What's the highest value body_limit accepts in Quarry?", "Quarry Reference", table, table, RelevanceModel())
+        self.assertEqual(problem, "no aspect")
+
+    def test_range_as_a_noun_gives_no_range(self):
+        self.assertNotAnswered("What is the maximum radio range of the Pell R2?", "Pell R2 › Radio", "The typical radio range indoors is about 30 m.")
+
+    def test_the_words_asking_a_bound_are_left_to_the_bound_check(self):
+        self.assertEqual(without_aspect_words("What's the smallest payout Quarry sends?"), "What's the payout Quarry sends?")
+        self.assertAnswered("What's the smallest payout Quarry Pay sends?", "Quarry Pay › Payouts", "- The minimum payout Quarry Pay sends is 25.00.")
+
+
+class LifeCycleTest(_VerdictCase):
+    def test_plain_verbs_ask_for_a_stage(self):
+        self.assertEqual(asked_aspects("In which release did Quarry drop the v2 API?"), {Aspect.REMOVED})
+        self.assertEqual(asked_aspects("When did Quarry get rid of the old theme?"), {Aspect.REMOVED})
+        self.assertEqual(asked_aspects("How do I add a route?"), frozenset())
+
+    def test_a_date_question_reads_the_stage_and_the_modality(self):
+        self.assertNotAnswered("When did Quarry get rid of the Mosaic theme?", "Quarry FAQ › The Mosaic theme",
+                               "The Mosaic theme will be retired on 1 March 2031.")
+        self.assertNotAnswered("In which release did Quarry drop the v2 endpoints?", "Quarry Changelog › Deprecation notice",
+                               "The v2 endpoints are deprecated and may be removed in a future release.")
+
+    def test_a_major_version_named_as_one_fills_a_version_slot(self):
+        slot = read_slot("In which Quarry version is CSV import going away?")
+        self.assertEqual(slot_filler(slot, "CSV import will be removed in version 7."), "version 7")
+        # The question's own "v2" is never its answer.
+        self.assertEqual(slot_filler(read_slot("Which release dropped the v2 endpoints?"), "The v2 endpoints are gone."), "")
+
+
+class AttributeAndSubjectTest(_VerdictCase):
+    def test_an_attribute_asked_before_its_subject_and_verb(self):
+        attribute = read_attribute("What write latency can a Quarry leader sustain?")
+        self.assertEqual((attribute.words, attribute.subject, attribute.kind), (("write", "latency"), ("quarry", "leader"), ("leader",)))
+        self.assertIsNone(read_attribute("What range should I expect from the Pell R2?"))
+        self.assertIsNone(read_attribute("Which exception does quarry.open raise?"))  # a name is of its own kind
+        self.assertNotAnswered("What write latency can a Quarry leader sustain?", "Quarry: Leader Guide › Sizing",
+                               "A leader node sustains up to 9,000 reads per second.")
+
+    def test_the_subjects_kind_tells_it_from_a_sibling(self):
+        row = "Setting | Default (follower) | Description\nmax_peers | 64 | Peers accepted by the follower"
+        self.assertNotAnswered("What's the default max_peers on a Quarry leader?", "Quarry: Follower Guide › Settings",
+                               "max_peers | 64 | Peers accepted by the follower", row)
+        self.assertAnswered("What's the default max_peers on a Quarry follower?", "Quarry: Follower Guide › Settings",
+                            "max_peers | 64 | Peers accepted by the follower", row)
+
+    def test_an_amount_asked_by_its_dimension_needs_its_unit(self):
+        self.assertEqual(read_slot("How heavy is the Pell R2?").dimension, "heavy")
+        self.assertEqual(slot_filler(read_slot("How heavy is the Pell R2?"), "Internal storage | 8 GB"), "")
+        self.assertEqual(slot_filler(read_slot("How heavy is the Pell R2?"), "Weight | 0.9 kg"), "0.9")
+        self.assertEqual(slot_filler(read_slot("How far can the Pell R2 fly?"), "It flies for 20 minutes."), "")
+
+    def test_how_many_weighs_as_an_asking_word(self):
+        model = RelevanceModel()
+        weights = {t.term: t.weight for t in model.question_terms("In how many cities does Quarry have offices?")}
+        self.assertLess(weights["mani"], weights["citi"])
+        self.assertAnswered("In how many cities does Quarry Labs have offices?", "Quarry Labs › At a glance",
+                            "- Offices: Quarry Labs operates offices in four cities.")
+
+    def test_a_table_row_is_covered_with_its_header(self):
+        table = "Setting | Default | Notes\nlock_timeout | 30 s | Per lock"
+        self.assertAnswered("What is the default lock_timeout in Quarry?", "Quarry Reference", "lock_timeout | 30 s | Per lock", table)
+
+
+class PassiveQuestionTest(unittest.TestCase):
+    def test_an_active_sentence_answers_a_passive_question(self):
+        fact = read_fact("When was the Pell R2 announced?")
+        self.assertTrue(fact.passive)
+        self.assertTrue(states_fact(fact, "Pell Aerial announced the R2 on 4 April 2030."))
+        self.assertFalse(states_fact(fact, "Pell Aerial announced the R3 on 4 April 2030."))
+        self.assertFalse(states_fact(read_fact("When did the Pell R2 announce its partner?"), "Pell Aerial announced the R2 on 4 April 2030."))
+
+
+class ReadingFixesTest(unittest.TestCase):
+    def test_a_contracted_question_word_is_no_entity(self):
+        self.assertEqual(anchor_entity("What's the capital of Veloria?"), "Veloria")
+
+    def test_a_table_row_or_a_labelled_line_is_a_statement(self):
+        for quote in ("Storage | 500 GB", "- Headquarters: Portland, Oregon"):
+            with self.subTest(quote=quote):
+                self.assertEqual(check_grounding(quote, [quote], [quote]).problem, "")
+        self.assertIn("bare name", check_grounding("Jane Doe Smith", ["Jane Doe Smith"], ["Jane Doe Smith"]).problem)
+
+
+if __name__ == "__main__":
+    unittest.main()
