@@ -139,6 +139,33 @@ class AttributeAndSubjectTest(_VerdictCase):
         self.assertAnswered("What is the default lock_timeout in Quarry?", "Quarry Reference", "lock_timeout | 30 s | Per lock", table)
 
 
+class AskedInOtherWordsTest(_VerdictCase):
+    def test_the_kind_of_value_asked_is_said_by_the_value(self):
+        model = RelevanceModel()
+        terms = {t.term: t for t in model.question_terms("In which version was the graft command added to Quarry?")}
+        self.assertFalse(terms["version"].topic)
+        self.assertAnswered("In which version was the graft command added to Quarry?", "Quarry Changelog › 3.1.0", "- Added the graft command.")
+
+    def test_a_version_heading_answers_a_when_question_about_a_stage(self):
+        model = RelevanceModel()
+        self.assertTrue(model.wants_number("When was legacy_mode deprecated in Quarry Server?"))
+        self.assertTrue(model.wants_number("Which Quarry Server version added the graft command?"))
+        units = model.rank_units("Which Quarry Server version added the graft command?", [("Quarry Server Changelog › 3.1.0", "- Added the graft command.")])
+        self.assertEqual(units[0].heading, "Quarry Server Changelog › 3.1.0")
+
+    def test_out_of_the_box_asks_for_the_default(self):
+        table = "Key | Default | Description\nbody_limit | 64 KiB | Largest request body accepted"
+        self.assertAnswered("Out of the box, what's body_limit in Quarry?", "Quarry Reference", "body_limit | 64 KiB | Largest request body accepted", table)
+
+    def test_a_text_names_an_attribute_in_its_own_words(self):
+        self.assertAnswered("How many people live in Pellandia?", "Pellandia — Notes › People", "- Population: 4.1 million (2030 census)")
+        self.assertAnswered("How many people does Quarry Labs employ?", "Quarry Labs — Fact Sheet", "Employees | about 1,200 across all offices")
+
+    def test_modal_verbs_weigh_as_asking_words(self):
+        weights = {t.term: t.weight for t in RelevanceModel().question_terms("What's the smallest payout Quarry will send?")}
+        self.assertLess(weights["will"], weights["payout"])
+
+
 class PassiveQuestionTest(unittest.TestCase):
     def test_an_active_sentence_answers_a_passive_question(self):
         fact = read_fact("When was the Pell R2 announced?")

@@ -29,6 +29,7 @@ from agentic_rag._text.asked_attribute import (
     implied_bounds,
     read_attribute,
     synonyms,
+    with_synonyms,
     words_of,
 )
 from agentic_rag._text.porter import PorterStemmer
@@ -212,7 +213,7 @@ def _attribute_problem(question: str, attribute: AskedAttribute, heading: str, p
     name ("the admin API listens on port ..."), and the subject's names stand in the piece or
     its heading (the rest of a claim never lends them)."""
     context = f"{heading}\n{piece}"
-    if model.missing_named(question, context) or any(model.credit(name, context) < 1.0 for name in _names(question, model)):
+    if model.missing_named(question, with_synonyms(context)) or any(model.credit(name, context) < 1.0 for name in _names(question, model)):
         return "another subject"
     # The subject's ordinary words tell it from a sibling its names also cover: "a Tallow DB
     # primary" is not stated by a row of the replica's table.

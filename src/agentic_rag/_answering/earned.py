@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from agentic_rag._contracts import AnswerStatus
 from agentic_rag._answering.assertions import asserted_text, claim_problem, states_fact
 from agentic_rag._answering.attributes import statement_problem
-from agentic_rag._text.asked_attribute import Aspect, asked_aspects, without_aspect_words
+from agentic_rag._text.asked_attribute import Aspect, asked_aspects, with_synonyms, without_aspect_words
 from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, identifiers, read_fact, read_slot, slot_filler
 from agentic_rag._text.questions import asked_clause, is_bridge_question, split_compound
 from agentic_rag._text.sentences import split_sentences
@@ -140,8 +140,9 @@ def _answers(part: str, claim: ClaimContext, model: RelevanceModel, min_coverage
     asked = asked_clause(part)
     # A table row is read under its header row, which names what each cell is
     # ("Setting | Default | Description" over "max_connections | 512 | ...").
-    context = f"{claim.heading}\n{_row_header(own, claim.passage)}\n{own}"
-    passage = f"{claim.heading}\n{claim.passage}"
+    # A text names an attribute in its own words ("Employees | 12,400" for how many people).
+    context = with_synonyms(f"{claim.heading}\n{_row_header(own, claim.passage)}\n{own}")
+    passage = with_synonyms(f"{claim.heading}\n{claim.passage}")
     if model.missing_named(asked, context) or (asked != part and model.missing_named(part, passage)):
         return False
     folded = context.casefold()

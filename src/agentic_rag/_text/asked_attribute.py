@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from agentic_rag._text.answer_slots import SlotKind, is_name_noun, read_slot
 
-__all__ = ["Aspect", "AskedAttribute", "asked_aspects", "aspects_in", "defined_term", "implied_bounds", "read_attribute", "synonyms", "without_aspect_words", "words_of"]
+__all__ = ["Aspect", "AskedAttribute", "asked_aspects", "aspects_in", "defined_term", "implied_bounds", "read_attribute", "synonyms", "with_synonyms", "without_aspect_words", "words_of"]
 
 
 class Aspect(str, enum.Enum):
@@ -257,12 +257,21 @@ def without_aspect_words(question: str) -> str:
 # how many people work there, "Established: 1998" for when it was founded).
 _SYNONYMS = (
     frozenset({"people", "staff", "employees", "employ", "employs", "workforce", "headcount", "workers"}),
-    frozenset({"population", "people", "inhabitants", "residents"}),
+    frozenset({"population", "people", "inhabitants", "residents", "live", "lives"}),
     frozenset({"headquartered", "headquarters", "based"}),
     frozenset({"founded", "established", "incorporated"}),
     frozenset({"revenue", "sales", "turnover"}),
     frozenset({"price", "cost", "costs"}),
 )
+
+
+def with_synonyms(text: str) -> str:
+    """``text`` followed by the other words it may name its attributes by ("Employees |
+    12,400" also says "people" and "staff"), for a coverage that reads "how many people
+    does it employ" as asked in the text's words; ``text`` itself when it holds none."""
+    words = set(words_of(text))
+    extra = sorted({w for group in _SYNONYMS if words & group for w in group} - words)
+    return f"{text}\n{' '.join(extra)}" if extra else text
 
 
 def synonyms(word: str) -> frozenset[str]:
