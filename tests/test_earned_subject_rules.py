@@ -166,6 +166,44 @@ class AskedInOtherWordsTest(_VerdictCase):
         self.assertLess(weights["will"], weights["payout"])
 
 
+class MoreShapesTest(_VerdictCase):
+    def test_a_question_opening_with_a_phrase_still_asks_for_a_value(self):
+        self.assertNotAnswered("In Quarry 4, what's the upper limit for worker_slots?", "Quarry 4.x Release Notes › 4.0.0",
+                               "The default value of worker_slots is now 4 (it was 1 in 3.x).")
+
+    def test_a_value_asked_by_its_name_is_read_for_its_modality(self):
+        self.assertNotAnswered("What dividend per share did Quarry Group pay for 2031?", "Quarry Group › Dividends",
+                               "For 2031 the board has proposed a dividend of 0.80 per share, subject to approval in May 2032.")
+
+    def test_a_thing_named_first_then_asked_about(self):
+        attribute = read_attribute("Default job timeout in Quarry 4 — what is it?")
+        self.assertEqual((attribute.words, attribute.subject), (("job", "timeout"), ("quarry", "4")))
+        self.assertEqual(read_attribute("What is the largest part size allowed in a Quarry upload?").words, ("part", "size"))
+
+    def test_the_words_that_say_which_one_stand_with_the_value(self):
+        self.assertNotAnswered("What is the grace period on a Quarry subscription?", "Quarry FAQ › Closing",
+                               "Closing cancels the subscription at the end of the billing period.")
+        self.assertAnswered("What is the grace period on a Quarry subscription?", "Quarry FAQ › Grace period",
+                            "The grace period of a subscription is 7 days after a failed payment.")
+
+    def test_a_line_introducing_a_list_files_its_items(self):
+        text = "Goals the team is working toward:\n\n- One Quarry leader can support up to 32 followers."
+        self.assertNotAnswered("How many followers can one Quarry leader support?", "Quarry Release Notes › Quarry 9", text)
+        plain = "Limits of this release:\n\n- One Quarry leader can support up to 32 followers."
+        self.assertAnswered("How many followers can one Quarry leader support?", "Quarry Release Notes › Quarry 8", plain)
+
+    def test_a_default_cell_with_no_value_states_no_default(self):
+        table = "Setting | Default | Notes\nidle_wait | — | See below."
+        self.assertNotAnswered("What is the default value of idle_wait in Quarry?", "Quarry Reference", "idle_wait | — | See below.", table)
+
+    def test_how_many_of_a_unit_needs_a_number_in_that_unit(self):
+        self.assertEqual(read_slot("How many times does the Quarry client retry?").dimension, "times")
+        self.assertEqual(slot_filler(read_slot("How many times does the Quarry client retry?"), "It retries 429 and 503 responses up to 3 times."), "3")
+        table = "Key | Default | Description\nclient.connect_timeout | 5s | Time to wait for the server"
+        self.assertNotAnswered("How many times does the Quarry client retry by default?", "Quarry Client › Configuration",
+                               "client.connect_timeout | 5s | Time to wait for the server", table)
+
+
 class PassiveQuestionTest(unittest.TestCase):
     def test_an_active_sentence_answers_a_passive_question(self):
         fact = read_fact("When was the Pell R2 announced?")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from agentic_rag._answering.modality import NEGATED_MAXIMUM, NEGATED_MINIMUM, modality_problem
-from agentic_rag._text.answer_slots import SlotKind, fact_filler, identifiers, read_fact, read_slot
+from agentic_rag._text.answer_slots import SlotKind, counts_in_unit, fact_filler, identifiers, read_fact, read_slot
 from agentic_rag._text.asked_attribute import (
     RIVALS,
     Aspect,
@@ -43,7 +43,17 @@ _STEMMER = PorterStemmer()
 _CLAUSE_END = re.compile(r"\s*[;,—–]\s+|\s+-\s+|\s+(?:and|but|while|whereas|unless|if|when|although|though)\s+", re.IGNORECASE)
 # A question that asks for a value: a number, a version, a name, a date, or "what ..." a
 # thing is; "why" and "how do I" questions are answered in any words.
-_ASKS_VALUE = re.compile(r"^\s*(?:(?:so|and|but)\s+)?(?:what|which|who|whom|where|when|how\s+(?:many|much|long|old|often|far|big|large|fast|heavy))\b", re.IGNORECASE)
+# A phrase may come first ("In Pipewright 4, what's ...", "Default job timeout - what is it?").
+_LEADING = r"^\W*(?:[^,?—–]*(?:,|—|–|\s-{1,2})\s*)?(?:(?:so|and|but)\s+)?(?:(?:in|for|on|at|from|to|by|of)\s+)?"
+_ASKS_VALUE = re.compile(rf"{_LEADING}(?:what|which|who|whom|where|when|how\s+(?:many|much|long|old|often|far|big|large|fast|heavy))\b", re.IGNORECASE)
+# "What dividend did it pay?", "Which year ...": a thing's value asked by its name, which a
+# sentence gives or not ("What does X do?", "What is X?" ask what a thing is or does).
+_ASKS_THING = re.compile(
+    rf"{_LEADING}(?:what|which)\s+(?!(?:is|are|was|were|does|do|did|can|could|should|would|will|has|have|had|happens?|kind|sort|type|if|about)\b)[a-z]",
+    re.IGNORECASE,
+)
+# A table cell that gives no value: a dash, "none", "n/a", "(required)", "see below".
+_NO_VALUE_CELL = re.compile(r"^\s*(?:[—–-]+|\(?none\)?|n/?a|\(?required\)?|unset|see\s+below\.?|)\s*$", re.IGNORECASE)
 # A range gives both bounds ("-20 °C to 60 °C", "1–10").
 # "Range" alone names a thing as often ("the control range is about 4 km"): only a range of
 # values, from one to the other, gives both.
@@ -112,7 +122,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     # "When was it retired?": a date of one subject, asked in open words.
     fact = read_fact(question)
     sided = asked_aspects(question) | implied_bounds(question)
-    if kind is SlotKind.OPEN and attribute is None and not term and fact is None and not sided:
+    if kind is SlotKind.OPEN and attribute is None and not term and fact is None and not sided and not _ASKS_THING.match(question):
         return ""  # a why or yes/no question: the sentence may answer in any words
     if kind is SlotKind.OPEN:
         value = fact_filler(fact, piece) if fact is not None else ""
@@ -126,7 +136,9 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
             return "rival aspect"
     else:
         asks_value = kind is not SlotKind.OPEN or fact is not None or bool(_ASKS_VALUE.match(question))
-        problem = modality_problem(question, clause, heading) or _aspect_problem(question, clause, piece, stated_value=asks_value)
+        problem = (modality_problem(question, clause, heading, f"{lead}\n{piece}") or _empty_default(question, piece, kind)
+                   or ("no value" if not counts_in_unit(question, _value_cells(clause)) else "")
+                   or _aspect_problem(question, clause, piece, stated_value=asks_value))
         if problem:
             return problem
     if attribute is not None:
@@ -187,6 +199,22 @@ def _value_cells(piece: str) -> str:
     return " ".join(f"{h} {c}" for h, c in zip(header, row) if re.search(r"\d", c))
 
 
+def _empty_default(question: str, piece: str, kind: SlotKind) -> str:
+    """A table row whose Default cell gives no value ("idle_timeout | — | See below") states
+    no default, whatever its header says; a yes/no question ("does it have a default?") is
+    answered by it."""
+    if kind is not SlotKind.DEFAULT or re.match(r"^\s*(?:is|are|does|do|has|have|can)\b", question, re.IGNORECASE):
+        return ""
+    lines = piece.split("\n")
+    if len(lines) != 2 or not all("|" in line for line in lines):
+        return ""
+    header, row = ([c.strip() for c in line.strip().strip("|").split("|")] for line in lines)
+    if len(header) != len(row):
+        return ""
+    cells = [c for h, c in zip(header, row) if re.search(r"\bdefault", h, re.IGNORECASE)]
+    return "denied" if cells and all(_NO_VALUE_CELL.match(c) for c in cells) else ""
+
+
 def _rival_end(question: str, piece: str) -> bool:
     """The piece names only the other end of a connection than the one asked about (the
     client's port for the server's)."""
@@ -222,6 +250,10 @@ def _attribute_problem(question: str, attribute: AskedAttribute, heading: str, p
     text = _MARKUP.sub("", piece)
     if not attribute.head:
         return ""
+    # The words that say which one of the kind ("grace" of "grace period", "write" of "write
+    # throughput") stand where the value does too: a billing period is no grace period.
+    if any(model.credit(t, context) < model.root_credit for w in attribute.words[:-1] for t in model.analyzer.analyze(w)):
+        return "another attribute"
     heads = {_stem(w) for w in (attribute.head, *synonyms(attribute.head))}
     asked = {_stem(p) for w in words_of(question) for p in [w, *re.split(r"[_.]", w)]}
     named = False

@@ -206,12 +206,15 @@ def _pieces(text: str, passage: str = "") -> list[tuple[str, str]]:
     its header from the passage)."""
     out: list[tuple[str, str]] = []
 
-    def add(stretch: list[str]) -> None:
-        out.extend((" ".join(stretch[:index]), piece) for index, piece in enumerate(stretch))
+    def add(stretch: list[str], intro: str = "") -> None:
+        out.extend((f"{intro}\n{' '.join(stretch[:index])}".strip(), piece) for index, piece in enumerate(stretch))
 
     for block in re.split(r"\n\s*\n", text):
         lines = [line for line in block.split("\n") if line.strip()]
-        if lines and out and out[-1][1].rstrip().endswith(":"):
+        # The sentence ending in ":" that introduces this block ("Goals the team is working
+        # toward:") is what each of its items or rows says before it.
+        intro = out[-1][1] if lines and out and out[-1][1].rstrip().endswith(":") else ""
+        if intro:
             # A sentence ending in ":" and the code or list it introduces are one unit as
             # well ("Using the defaults is equivalent to: ... TimeStamper(fmt=...)").
             out.append((out[-1][0], out[-1][1] + "\n" + "\n".join(lines)))
@@ -219,11 +222,11 @@ def _pieces(text: str, passage: str = "") -> list[tuple[str, str]]:
             rows = [line for line in lines if not _TABLE_RULE.match(line)]
             header = _table_header(rows[0], passage)
             if header:
-                out.extend(("", f"{header}\n{row}") for row in rows)
+                out.extend((intro, f"{header}\n{row}") for row in rows)
             else:
-                out.extend(("", f"{rows[0]}\n{row}") for row in rows[1:]) if len(rows) > 1 else out.extend(("", row) for row in rows)
+                out.extend((intro, f"{rows[0]}\n{row}") for row in rows[1:]) if len(rows) > 1 else out.extend((intro, row) for row in rows)
         elif any(_CODE_LINE.match(line) for line in lines):
-            add(lines)
+            add(lines, intro)
         elif lines:
             # Each list item is read apart: "- Capital: Talvik" and "- Population: 2.3
             # million" are two statements, not one sentence.
@@ -232,8 +235,10 @@ def _pieces(text: str, passage: str = "") -> list[tuple[str, str]]:
                 if not items or _LIST_ITEM.match(line):
                     items.append([])
                 items[-1].append(line.strip())
-            for item in items:
-                add([s.text for s in split_sentences(" ".join(item))])
+            for index, item in enumerate(items):
+                # A line that opens the block and ends in ":" introduces the items after it.
+                opener = " ".join(items[0]) if index and not _LIST_ITEM.match(items[0][0]) and items[0][-1].rstrip().endswith(":") else ""
+                add([s.text for s in split_sentences(" ".join(item))], f"{intro}\n{opener}".strip())
     return out or [("", text)]
 
 

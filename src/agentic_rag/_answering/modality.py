@@ -54,7 +54,11 @@ NEGATED_MAXIMUM = re.compile(
 NEGATED_MINIMUM = re.compile(rf"{_NEGATION}\b(?:(?:{_DOWNWARD})\s+than|below)\b", re.IGNORECASE)
 # A heading that files what stands under it as a plan ("Proposed for 6.0", "Roadmap"); a
 # heading that asks ("What could go wrong?") files nothing.
-_UNREAL_HEADING = re.compile(r"\b(?:proposed|proposals?|planned|roadmap|upcoming|coming\s+soon|future\s+(?:plans|work|releases?|versions?))\b", re.IGNORECASE)
+_UNREAL_HEADING = re.compile(
+    r"\b(?:proposed|proposals?|planned|roadmap|upcoming|coming\s+soon|future\s+(?:plans|work|releases?|versions?)|looking\s+ahead|"
+    r"working\s+(?:toward|towards)|wish\s*list)\b",
+    re.IGNORECASE,
+)
 _ASKS_UNREAL = re.compile(r"\b(?:will|would|could|might|plan\w*|future|upcoming|next|going|expected|proposed|target\w*|roadmap|projected)\b", re.IGNORECASE)
 _ASKS_PRACTICE = re.compile(r"\b(?:recommend\w*|suggest\w*|advis\w*|should|usually|typical(?:ly)?|common(?:ly)?|most\s+\w+\s+(?:use|set|choose))\b", re.IGNORECASE)
 _ASKS_DENIAL = re.compile(r"\b(?:not|never|no|without)\b|n't\b", re.IGNORECASE)
@@ -62,7 +66,7 @@ _ASKS_DENIAL = re.compile(r"\b(?:not|never|no|without)\b|n't\b", re.IGNORECASE)
 _YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|must|may|isn't|aren't|doesn't|don't|can't)\b", re.IGNORECASE)
 
 
-def modality_problem(question: str, clause: str, heading: str = "") -> str:
+def modality_problem(question: str, clause: str, heading: str = "", lead: str = "") -> str:
     """Why ``clause`` does not give its value as the thing's value now.
 
     Args:
@@ -70,12 +74,15 @@ def modality_problem(question: str, clause: str, heading: str = "") -> str:
         clause: The clause that holds the value (a whole sentence for an open question).
         heading: The heading path the sentence stands under; a plan or a proposal there
             ("Proposed for 6.0", "Line 3 (proposed)") holds for the sentences below it.
+        lead: What the sentence's paragraph or list says before it; a line introducing a
+            list ("Goals the team is working toward:") files its items as a heading does.
 
     Returns:
         ``""`` when nothing is wrong; else ``"unreal"`` (planned, possible, hypothetical),
         ``"practice"`` (what people do or are advised to) or ``"denied"``.
     """
-    filed = any(_UNREAL_HEADING.search(part) for part in heading.split(" › ") if not part.rstrip().endswith("?"))
+    introduced = [line for line in lead.split("\n") if line.rstrip().endswith(":")]
+    filed = any(_UNREAL_HEADING.search(part) for part in [*heading.split(" › "), *introduced[-1:]] if not part.rstrip().endswith("?"))
     if (_UNREAL.search(clause) or filed) and not _ASKS_UNREAL.search(question):
         return "unreal"
     if _PRACTICE.search(clause) and not _ASKS_PRACTICE.search(question):

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["AnswerSlot", "FactKind", "FactQuestion", "SlotKind", "fact_filler", "identifiers", "is_name_noun", "read_fact", "read_slot", "slot_filler"]
+__all__ = ["AnswerSlot", "FactKind", "FactQuestion", "SlotKind", "counts_in_unit", "fact_filler", "identifiers", "is_name_noun", "read_fact", "read_slot", "slot_filler"]
 
 
 class SlotKind(str, enum.Enum):
@@ -78,7 +78,7 @@ _COUNTED_UNITS = (
     r"decades?|times?|bytes?|b|bits?|octets?|characters?|chars?|digits?|words?|lines?|entries|entry|items?|elements?|rows?|"
     r"releases?|versions?|iterations?|rounds?|per|a|an|each|every)"
 )
-_TIME_UNITS = r"(?:milli|micro|nano)?(?:seconds?|secs?|s|ms|µs|us|ns|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|decades?)"
+_TIME_UNITS = r"(?:milli|micro|nano)?(?:seconds?|secs?|s|ms|µs|us|ns|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|months?|years?|decades?)"
 _LENGTH_UNITS = r"(?:(?:kilo|centi|milli)?met(?:re|er)s?|km|m|cm|mm|miles?|mi|ft|feet|foot|inch(?:es)?|yards?|yd)"
 _MASS_UNITS = r"(?:(?:kilo|milli)?grams?|kg|g|mg|tonnes?|tons?|t|lbs?|pounds?|oz|ounces?)"
 _SPEED_UNITS = rf"(?:km/h|kph|mph|m/s|knots?|{_LENGTH_UNITS}\s*(?:/|per|an|a)\s*{_TIME_UNITS})"
@@ -93,7 +93,32 @@ _UNITS = {
     "deep": _LENGTH_UNITS,
     "wide": _LENGTH_UNITS,
 }
-_UNIT = {word: re.compile(rf"\s*(?:-\s*)?{units}(?![\w/])", re.IGNORECASE) for word, units in _UNITS.items()}
+# "How many times", "how many seconds": the count's unit, which the answer's number carries
+# ("3 times", "twice", "30 s", "2 minutes": any unit of time for a time).
+_BYTE_UNITS = r"(?:[kmgtp]i?b|bytes?|(?:kilo|mega|giga|tera)bytes?)"
+_COUNTS = {
+    "times": r"(?:times|x|attempts|retries|tries)",
+    "seconds": _TIME_UNITS, "minutes": _TIME_UNITS, "hours": _TIME_UNITS, "days": _TIME_UNITS, "weeks": _TIME_UNITS,
+    "months": _TIME_UNITS, "years": _TIME_UNITS,
+    "bytes": _BYTE_UNITS, "kilobytes": _BYTE_UNITS, "megabytes": _BYTE_UNITS, "gigabytes": _BYTE_UNITS,
+    "characters": r"(?:characters?|chars?)",
+}
+_COUNT_Q = re.compile(rf"\bhow\s+many\s+({'|'.join(_COUNTS)})\b", re.IGNORECASE)
+_COUNTED_VALUE = {
+    word: re.compile(rf"(?<![\w.])\d+(?:[.,]\d+)*\s*(?:-\s*)?{units}(?![\w/])" + (r"|\b(?:once|twice|thrice)\b" if word == "times" else ""), re.IGNORECASE)
+    for word, units in _COUNTS.items()
+}
+
+
+def counts_in_unit(question: str, text: str) -> bool:
+    """False when ``question`` asks how many of a unit ("how many times", "how many seconds")
+    and ``text`` holds no number in that unit ("3 times", "twice", "30 s"); True otherwise
+    (a default in a table row, "5s" of a timeout, counts no retries)."""
+    asked = _COUNT_Q.search(question)
+    return asked is None or bool(_COUNTED_VALUE[asked.group(1).casefold()].search(text))
+
+
+_UNIT = {word: re.compile(rf"\s*(?:-\s*)?{units}(?![\w/])", re.IGNORECASE) for word, units in (*_UNITS.items(), *_COUNTS.items())}
 _STATES_DEFAULT = re.compile(r"\bdefault(?:s|ed)?\b|\bunless\b|\botherwise\b|\bif\s+not\s+(?:given|set|specified|passed)\b|\bout\s+of\s+the\s+box\b", re.IGNORECASE)
 _ASSIGNMENT = re.compile(r"\b([A-Za-z_]\w*)\s*[=:]\s*([^\s,()]+)")
 # A name a documentation answer gives: dotted or underscored words, calls, CamelCase and
@@ -113,9 +138,10 @@ class AnswerSlot:
         numbers: The numbers the question itself states (no filler).
         names: The identifiers the question itself states, case-folded (no filler).
         amount: The question asks "how long", "how old", "how often", "how heavy", "how
-            fast", "how far" (or how tall, deep, wide): a number fills it only with a unit of
-            that dimension ("three years", "256 KiB", "twice", "1.4 kg").
-        dimension: The word asking it ("long", "heavy"), ``""`` for no amount.
+            fast", "how far" (or how tall, deep, wide), or how many of a unit ("how many
+            times", "how many seconds"): a number fills it only with a unit of that
+            dimension ("three years", "256 KiB", "twice", "1.4 kg", "3 times").
+        dimension: The word asking it ("long", "heavy", "times"), ``""`` for no amount.
     """
 
     kind: SlotKind
@@ -158,7 +184,7 @@ def read_slot(question: str) -> AnswerSlot:
         kind = SlotKind.NAME
     else:
         kind = SlotKind.OPEN
-    asked = _AMOUNT_Q.search(question) if kind is SlotKind.NUMBER else None
+    asked = (_AMOUNT_Q.search(question) or _COUNT_Q.search(question)) if kind is SlotKind.NUMBER else None
     return AnswerSlot(kind, numbers, names, asked is not None, asked.group(1).casefold() if asked else "")
 
 
@@ -198,7 +224,7 @@ def slot_filler(slot: AnswerSlot, text: str) -> str:
         return dotted or next((m.group() for m in _NAMED_VERSION.finditer(text) if (m.group(1) or m.group(2)) not in slot.numbers), "")
     if slot.kind is SlotKind.NUMBER:
         return next((m.group() for m in _NUMBER.finditer(text) if m.group().casefold() not in slot.numbers
-                     and (not slot.amount or (slot.dimension == "often" and m.group().casefold() in ("once", "twice"))
+                     and (not slot.amount or (slot.dimension in ("often", "times") and m.group().casefold() in ("once", "twice"))
                           or _UNIT[slot.dimension or "long"].match(text, m.end()))), "")
     if slot.kind is SlotKind.DEFAULT:
         stated = _STATES_DEFAULT.search(text)

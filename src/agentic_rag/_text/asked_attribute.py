@@ -164,7 +164,10 @@ _PRONOUN = r"(?:i|you|we|they|one|it|he|she|my|your|our|their|its|his|her|me|us|
 _PARTICLE = r"(?:\s+(?:on|to|in|at|for|with|from|up|out|off|over|by|into))?"
 _ATTRIBUTE_QUESTIONS = (
     # "What is the land area of Veloria?", "Who is the chief executive of Brightline Systems?"
-    re.compile(rf"^(?P<clean>)(?:what|which|who){_BE}\s+(?:the|a|an)\s+(?P<attribute>[\w -]+?)\s+(?:of|for|on)\s+(?P<subject>.+)$", re.IGNORECASE),
+    re.compile(rf"^(?P<clean>)(?:what|which|who){_BE}\s+(?:the|a|an)\s+(?P<attribute>[\w -]+?)\s+(?:of|for|on|in)\s+(?P<subject>.+)$", re.IGNORECASE),
+    # "Default job timeout in Pipewright 4 - what is it?": the thing named first.
+    re.compile(r"^(?P<clean>)(?:the\s+)?(?P<attribute>[\w -]+?)\s+(?:of|for|on|in)\s+(?P<subject>[^—–?]+?)\s*(?:—|–|-{1,2}|:)\s*what(?:'s|’s|\s+is|\s+are|\s+was)\s+(?:it|they|that)$",
+               re.IGNORECASE),
     # "What was Acme Robotics' total revenue?", "Where is Kestrel Coffee's European office?"
     re.compile(rf"^(?P<clean>)(?:what|which|who|where){_BE}\s+(?:the\s+)?(?P<subject>(?:[\w.-]+\s+){{0,3}}?[\w.-]+)(?:'s|’s|'|’)\s+(?P<attribute>[^'’]+)$", re.IGNORECASE),
     # "What write throughput can a Tallow DB primary sustain?", "Which port does the Korvex
@@ -216,7 +219,7 @@ def read_attribute(question: str) -> AskedAttribute | None:
         attribute = _ATTRIBUTE_END.sub("", match.group("attribute"))
         if _NOT_A_THING.search(attribute):
             continue  # "the easiest way to get a copy of ...": a how-to in other words
-        if names_kind and match.re in _ATTRIBUTE_QUESTIONS[2:4]:
+        if names_kind and match.re in _ATTRIBUTE_QUESTIONS[3:5]:
             continue  # "which exception does it raise": "ValueError" need not say "exception"
         words = tuple(w for w in words_of(attribute) if w not in _ARTICLES and w not in _GENERIC and not _ASKED_ANY.fullmatch(w))
         if words and words[-1] in _COUNTED:
