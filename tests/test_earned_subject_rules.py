@@ -204,6 +204,49 @@ class MoreShapesTest(_VerdictCase):
                                "client.connect_timeout | 5s | Time to wait for the server", table)
 
 
+class ChoosingTheLineThatStatesItTest(unittest.TestCase):
+    """When the best-ranked lines of accepted passages do not state the value, a line of the
+    same evidence that does is quoted (the earned check still decides the status)."""
+
+    QUESTION = "What's the max flush_interval the Quarry Agent will take?"
+    TEXT = ("The flush_interval of the Quarry Agent sets how often the Quarry Agent flushes; a longer flush_interval risks rejected samples.\n\n"
+            "The Quarry Agent does not accept flush_interval values above 120 seconds.")
+
+    def test_the_parallel_generator_quotes_the_line_that_earns(self):
+        from agentic_rag._contracts import Snippet
+        from agentic_rag._parallel import ExtractiveGenerator, reciprocal_rank_fusion
+
+        docs = reciprocal_rank_fusion([[Snippet(id="", corpus_id="c", document_id="d1", text=self.TEXT, score=1.0, metadata={"title": "Quarry Agent › flush_interval"})]])
+        answer = ExtractiveGenerator(max_sentences=1).generate(self.QUESTION, docs)
+        self.assertIn("120 seconds", answer.text)
+
+    def test_the_agentic_synthesizer_quotes_the_line_that_earns(self):
+        from agentic_rag._agentic.extractive import ExtractiveDrafter, ExtractiveGroundedSynthesizer
+        from agentic_rag._agentic.fact_evidence import FactEvidenceModel
+        from agentic_rag._contracts import (AnswerabilityLabel, ContextAssessment, Corpus, RequiredFact, RetrievalPlan, Route, Snippet,
+                                            SufficiencyStatus)
+        from agentic_rag._contracts.assessment import FactSupport
+
+        relevance = RelevanceModel()
+        drafter = ExtractiveDrafter(evidence_model=FactEvidenceModel(relevance.analyzer, relevance=relevance), max_units=1)
+        fact = RequiredFact(id="f1", description=self.QUESTION)
+        plan = RetrievalPlan(question=self.QUESTION, facts=(fact,), routes=(Route(fact_id="f1", corpus_ids=("docs",)),), corpora=(Corpus(id="docs"),))
+        snippet = Snippet(id="s1", corpus_id="docs", document_id="d1", text=self.TEXT, score=1.0, metadata={"title": "Quarry Agent › flush_interval"})
+        assessment = ContextAssessment(status=SufficiencyStatus.SUFFICIENT, sufficiency_score=1.0, covered_fact_ids=("f1",), label=AnswerabilityLabel.SUFFICIENT,
+                                       support=(FactSupport("f1", ("s1",), 1.0),))
+        answer = ExtractiveGroundedSynthesizer(drafter).synthesize(self.QUESTION, plan, [snippet], assessment)
+        self.assertIs(answer.status, AnswerStatus.ANSWERED)
+        self.assertIn("120 seconds", answer.text)
+
+
+class OtherDoerTest(_VerdictCase):
+    def test_a_sentence_whose_own_subject_does_the_verb_is_about_that_subject(self):
+        self.assertEqual(read_attribute("Which port does Quarry Server listen on?").verb, "listen")
+        self.assertNotAnswered("Which port does Quarry Server listen on?", "Quarry Server › Networking",
+                               "The agent itself listens on port 7421, for Quarry Server health checks only.")
+        self.assertAnswered("Which port does Quarry Server listen on?", "Quarry Server › Networking", "The Quarry Server listens on port 9090.")
+
+
 class PassiveQuestionTest(unittest.TestCase):
     def test_an_active_sentence_answers_a_passive_question(self):
         fact = read_fact("When was the Pell R2 announced?")

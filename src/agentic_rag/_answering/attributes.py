@@ -256,6 +256,8 @@ def _attribute_problem(question: str, attribute: AskedAttribute, heading: str, p
         return "another attribute"
     heads = {_stem(w) for w in (attribute.head, *synonyms(attribute.head))}
     asked = {_stem(p) for w in words_of(question) for p in [w, *re.split(r"[_.]", w)]}
+    if attribute.verb and _other_doer(text, attribute.verb, asked):
+        return "another subject"
     named = False
     for match in re.finditer(r"[\w'’-]+", text):
         if not any(_same(_stem(p), head) for p in [match.group(), *re.split(r"[_.]", match.group())] for head in heads):
@@ -266,6 +268,26 @@ def _attribute_problem(question: str, attribute: AskedAttribute, heading: str, p
         if not _rival_before(text[:match.start()], asked, model) and not _rival_owner(text[match.end():], asked):
             return ""
     return "another subject" if named else "another attribute"
+
+
+# A sentence opening with its subject: an article or a possessive, then a few words, then
+# the verb ("The agent itself listens on port 7421").
+_OPENING_ARTICLE = re.compile(r"(?:^|[.;:!?]\s+|\n)\s*(?:the|a|an|this|that|its|our|their|each|every)\s+", re.IGNORECASE)
+_BESIDE_VERB = frozenset("itself themselves also only now still then always never just".split())
+
+
+def _other_doer(text: str, verb: str, asked: set[str]) -> bool:
+    """The sentence does the question's verb ("listen") with a subject of its own that the
+    question does not name ("The agent itself listens on ..." for Korvex Server's port)."""
+    stem = _stem(verb)
+    for match in _OPENING_ARTICLE.finditer(text):
+        words = re.findall(r"[\w'’-]+", text[match.end():])[:5]
+        at = next((i for i, w in enumerate(words) if i and _stem(w) == stem), 0)
+        # "The minimum payout Quarry Pay sends": a bound's word is the asked attribute's.
+        doer = [w.casefold() for w in words[:at] if w.casefold() not in _BESIDE_VERB and not aspects_in(w)]
+        if doer and any(_stem(w) not in asked for w in doer):
+            return True
+    return False
 
 
 def subject_names(question: str, model: RelevanceModel) -> list[str]:

@@ -133,11 +133,16 @@ class AskedAttribute:
             development server"): what tells it from a sibling its names also cover (a
             replica), which a sentence about it names; ``()`` otherwise, and for a word
             naming a kind of API thing ("the timeout parameter": the name says it).
+        verb: The verb that ties the attribute to the subject when the question closes with
+            it ("listen" of "Which port does Korvex Server listen on?"), ``""`` otherwise: a
+            sentence with that verb whose own subject is another thing ("The agent listens
+            on port 7421") states another thing's attribute.
     """
 
     words: tuple[str, ...]
     subject: tuple[str, ...]
     kind: tuple[str, ...] = ()
+    verb: str = ""
 
     @property
     def head(self) -> str:
@@ -174,11 +179,11 @@ _ATTRIBUTE_QUESTIONS = (
     # Agent listen on?": the subject between the auxiliary and the closing verb (not "I",
     # "you": "what range should I expect" asks what the asker meets).
     re.compile(rf"^(?P<clean>)(?:what|which)\s+(?P<attribute>[\w-]+(?:\s+[\w-]+){{0,2}}?)\s+{_AUX}\s+(?!{_PRONOUN}\b)"
-               rf"(?P<subject>[\w.'’-]+(?:\s+(?!{_AUX}\b|{_PRONOUN}\b)[\w.'’-]+){{0,5}}?)\s+[a-z]+{_PARTICLE}$", re.IGNORECASE),
+               rf"(?P<subject>[\w.'’-]+(?:\s+(?!{_AUX}\b|{_PRONOUN}\b)[\w.'’-]+){{0,5}}?)\s+(?P<verb>[a-z]+){_PARTICLE}$", re.IGNORECASE),
     # "What's the most seats a Starter account can have?", "What's the longest retention period
     # Korvex Server supports?": the subject, an article or a name, opens a clause on the thing.
     re.compile(rf"^(?P<clean>)(?:what|which){_BE}\s+(?:the\s+)?(?P<attribute>[\w-]+(?:\s+[\w-]+){{0,2}}?)\s+(?:that\s+)?(?=(?:a|an|the)\s|(?-i:[A-Z]))"
-               rf"(?P<subject>[\w.'’-]+(?:\s+(?!{_AUX}\b|{_PRONOUN}\b)[\w.'’-]+){{0,5}}?)(?:\s+{_AUX})?\s+[a-z]+{_PARTICLE}$", re.IGNORECASE),
+               rf"(?P<subject>[\w.'’-]+(?:\s+(?!{_AUX}\b|{_PRONOUN}\b)[\w.'’-]+){{0,5}}?)(?:\s+{_AUX})?\s+(?P<verb>[a-z]+){_PARTICLE}$", re.IGNORECASE),
     # "How many employees does Acme Robotics have?", "How many people work at Brightline?"
     re.compile(rf"^how\s+(?:many|much)\s+(?P<attribute>[\w-]+(?:\s+[\w-]+)?)\s+{_AUX}\s+(?P<subject>.+)$", re.IGNORECASE),
     re.compile(r"^how\s+many\s+(?P<attribute>[\w-]+)\s+(?:work|live|are|were)\s+(?:at|in|for|on)\s+(?P<subject>.+)$", re.IGNORECASE),
@@ -235,7 +240,7 @@ def read_attribute(question: str) -> AskedAttribute | None:
                 noun = words_of(last)[0] if words_of(last) else ""
                 if noun and not _NAME_WORD.search(last) and noun not in _ARTICLES and noun not in _GENERIC and not is_name_noun(noun):
                     kind = (noun,)
-            return AskedAttribute(words, subject, kind)
+            return AskedAttribute(words, subject, kind, (match.groupdict().get("verb") or "").casefold())
     return None
 
 
