@@ -247,6 +247,24 @@ class OtherDoerTest(_VerdictCase):
         self.assertAnswered("Which port does Quarry Server listen on?", "Quarry Server › Networking", "The Quarry Server listens on port 9090.")
 
 
+class VerbAndOptionTest(_VerdictCase):
+    def test_a_verb_that_names_the_attribute_must_stand_with_the_value(self):
+        self.assertEqual(read_attribute("What does the Pell R2 weigh?").words, ("weigh",))
+        self.assertEqual(read_attribute("How fast can the Pell R2 climb?").words, ("climb",))
+        self.assertIsNone(read_attribute("What does 'lease window' mean in Quarry?"))  # a definition
+        self.assertIsNone(read_attribute("How fast can the Pell R2 fly horizontally?"))
+        self.assertNotAnswered("What does the Pell R2 weigh?", "Pell R2 › Service", "The Pell R2 comes with a two-year warranty.")
+        self.assertAnswered("What does the Pell R2 weigh?", "Pell R2 › Specifications", "- The Pell R2 weight is 0.9 kg.")
+
+    def test_how_fast_needs_a_speed(self):
+        self.assertEqual(slot_filler(read_slot("How fast can the Pell R2 climb?"), "It has a two-year warranty."), "")
+        self.assertEqual(slot_filler(read_slot("How fast can the Pell R2 climb?"), "It climbs at 6 m/s."), "6")
+
+    def test_a_command_line_option_is_a_name(self):
+        model = RelevanceModel()
+        self.assertTrue(model.missing_named("Which Quarry version introduced the --legacy-auth flag?", "Quarry Changelog › 3.2.0\n- Added --output json."))
+
+
 class PassiveQuestionTest(unittest.TestCase):
     def test_an_active_sentence_answers_a_passive_question(self):
         fact = read_fact("When was the Pell R2 announced?")

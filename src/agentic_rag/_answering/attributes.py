@@ -312,7 +312,7 @@ def _names(question: str, model: RelevanceModel) -> list[str]:
     names: list[str] = []
     for word in re.findall(r"[\w.\-/]+", text):
         core = word.strip(".-/")
-        if core and (_NAMED.search(core) or (core[0].isupper() and not text.startswith(core))):
+        if core and (_NAMED.search(core) or re.match(r"^--?[A-Za-z]", word) or (core[0].isupper() and not text.startswith(core))):
             names.extend(model.analyzer.analyze(core))
     return list(dict.fromkeys(t for t in names if not _common_term(t, model)))
 

@@ -87,7 +87,7 @@ _UNITS = {
     "old": _TIME_UNITS,
     "often": _COUNTED_UNITS,
     "heavy": _MASS_UNITS,
-    "fast": rf"(?:{_SPEED_UNITS}|{_TIME_UNITS})",
+    "fast": _SPEED_UNITS,
     "far": _LENGTH_UNITS,
     "tall": _LENGTH_UNITS,
     "deep": _LENGTH_UNITS,

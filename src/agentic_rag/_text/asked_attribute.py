@@ -184,6 +184,13 @@ _ATTRIBUTE_QUESTIONS = (
     # Korvex Server supports?": the subject, an article or a name, opens a clause on the thing.
     re.compile(rf"^(?P<clean>)(?:what|which){_BE}\s+(?:the\s+)?(?P<attribute>[\w-]+(?:\s+[\w-]+){{0,2}}?)\s+(?:that\s+)?(?=(?:a|an|the)\s|(?-i:[A-Z]))"
                rf"(?P<subject>[\w.'’-]+(?:\s+(?!{_AUX}\b|{_PRONOUN}\b)[\w.'’-]+){{0,5}}?)(?:\s+{_AUX})?\s+(?P<verb>[a-z]+){_PARTICLE}$", re.IGNORECASE),
+    # "What does the Lumo X5 weigh?", "How fast can the X5 climb?": the verb is the attribute
+    # (not a verb that only asks what a thing is, does or means).
+    re.compile(rf"^(?P<clean>)what\s+(?:does|do|did)\s+(?!{_PRONOUN}\b)(?P<subject>[\w'’-]+(?:\s+(?!{_AUX}\b)[\w'’-]+){{0,5}}?)\s+"
+               r"(?P<attribute>(?!(?:do|mean|stand|refer|look|need|require|want|say|contain|include|support|cover|offer|provide|use|have|get|make|happen|"
+               r"return|expect|accept|take)\b)(?-i:[a-z]+))$", re.IGNORECASE),
+    re.compile(rf"^(?P<clean>)how\s+(?:fast|far|high|quickly)\s+{_AUX}\s+(?!{_PRONOUN}\b)(?P<subject>[\w'’-]+(?:\s+(?!{_AUX}\b)[\w'’-]+){{0,5}}?)\s+"
+               r"(?P<attribute>(?![a-z]{3,}ly$)(?-i:[a-z]+))$", re.IGNORECASE),
     # "How many employees does Acme Robotics have?", "How many people work at Brightline?"
     re.compile(rf"^how\s+(?:many|much)\s+(?P<attribute>[\w-]+(?:\s+[\w-]+)?)\s+{_AUX}\s+(?P<subject>.+)$", re.IGNORECASE),
     re.compile(r"^how\s+many\s+(?P<attribute>[\w-]+)\s+(?:work|live|are|were)\s+(?:at|in|for|on)\s+(?P<subject>.+)$", re.IGNORECASE),

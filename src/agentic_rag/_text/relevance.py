@@ -32,6 +32,7 @@ ROOT_LENGTH = 5
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _WORD = re.compile(r"[\w.\-/]+")
 _NAMED = re.compile(r"[_./]|\d|[a-z][A-Z]|^[A-Z]{2,}")
+_OPTION = re.compile(r"^--?[A-Za-z]")
 # A name joined by "/" or "-" ("HTTP/2", "django-structlog") must stand as written.
 _JOINED = re.compile(r"^[^\W_]+(?:[/-][^\W_]+)+$")
 # Questions that want a number or a version: the answering unit must hold a digit.
@@ -213,7 +214,8 @@ class RelevanceModel:
         named: set[str] = set()
         for word in _WORD.findall(question):
             core = word.strip(".-/")
-            if core and (_NAMED.search(core) or (core[0].isupper() and not question.lstrip().startswith(core))):
+            # A command-line option ("--legacy-auth") is a name, as an identifier is.
+            if core and (_NAMED.search(core) or _OPTION.match(word) or (core[0].isupper() and not question.lstrip().startswith(core))):
                 named.update(self.analyzer.analyze(_CAMEL.sub(" ", core)))
                 named.update(self.analyzer.analyze(core))
         stats = self.weights.has_statistics
