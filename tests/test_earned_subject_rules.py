@@ -265,6 +265,21 @@ class VerbAndOptionTest(_VerdictCase):
         self.assertTrue(model.missing_named("Which Quarry version introduced the --legacy-auth flag?", "Quarry Changelog › 3.2.0\n- Added --output json."))
 
 
+class YesNoAndMeasureTest(unittest.TestCase):
+    def test_a_yes_no_question_is_not_answered_by_a_change_to_come(self):
+        from agentic_rag._answering.modality import yes_no_problem
+
+        self.assertEqual(yes_no_problem("Does Quarry support HTTP/3?", "HTTP/3 will be supported in Quarry 5.0."), "unreal")
+        self.assertEqual(yes_no_problem("Does Quarry support HTTP/3?", "HTTP/3 is not supported by Quarry."), "")
+        self.assertEqual(yes_no_problem("Will Quarry support HTTP/3?", "HTTP/3 will be supported in Quarry 5.0."), "")
+
+    def test_a_value_in_the_attributes_unit_names_it(self):
+        model = RelevanceModel()
+        self.assertEqual(statement_problem("What is the maximum file size in Quarry?", "Quarry Limits", "Quarry accepts files of up to 5 GB.", "5", model), "")
+        self.assertEqual(statement_problem("What is the maximum file size in Quarry?", "Quarry Limits", "Quarry accepts up to 5,000 files.", "5,000", model),
+                         "another attribute")
+
+
 class PassiveQuestionTest(unittest.TestCase):
     def test_an_active_sentence_answers_a_passive_question(self):
         fact = read_fact("When was the Pell R2 announced?")

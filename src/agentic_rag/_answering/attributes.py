@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 
-from agentic_rag._answering.modality import NEGATED_MAXIMUM, NEGATED_MINIMUM, modality_problem
-from agentic_rag._text.answer_slots import SlotKind, counts_in_unit, fact_filler, identifiers, read_fact, read_slot
+from agentic_rag._answering.modality import NEGATED_MAXIMUM, NEGATED_MINIMUM, modality_problem, yes_no_problem
+from agentic_rag._text.answer_slots import SlotKind, counts_in_unit, fact_filler, identifiers, measure_at, read_fact, read_slot
 from agentic_rag._text.asked_attribute import (
     RIVALS,
     Aspect,
@@ -123,7 +123,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     fact = read_fact(question)
     sided = asked_aspects(question) | implied_bounds(question)
     if kind is SlotKind.OPEN and attribute is None and not term and fact is None and not sided and not _ASKS_THING.match(question):
-        return ""  # a why or yes/no question: the sentence may answer in any words
+        return yes_no_problem(question, piece)  # a why or yes/no question: the sentence may answer in any words
     if kind is SlotKind.OPEN:
         value = fact_filler(fact, piece) if fact is not None else ""
         clause = _value_clause(piece, value) if value else piece
@@ -267,6 +267,10 @@ def _attribute_problem(question: str, attribute: AskedAttribute, heading: str, p
         named = True
         if not _rival_before(text[:match.start()], asked, model) and not _rival_owner(text[match.end():], asked):
             return ""
+    measured = measure_at(attribute.head, text)
+    if not named and measured >= 0 and not _rival_before(text[:measured], asked, model):
+        # "Filer accepts files of up to 5 GB": the value's unit says it is a size.
+        return ""
     return "another subject" if named else "another attribute"
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NEGATED_MAXIMUM", "NEGATED_MINIMUM", "modality_problem"]
+__all__ = ["NEGATED_MAXIMUM", "NEGATED_MINIMUM", "modality_problem", "yes_no_problem"]
 
 # A value said to be coming, planned or only possible is not the thing's value today. Plain
 # "will" is documentation's present ("the filter will dump with this function"): only a
@@ -28,6 +28,14 @@ _UNREAL = re.compile(
     r"\bif\s+approved\b|\bsubject\s+to\s+(?:approval|change)\b|\bpending\s+approval\b|\bunder\s+consideration\b|\broadmap\b|"
     r"\b(?:could|might|would|possibly|perhaps|maybe|potentially|projected|forecasts?|forecasted|expected\s+to|considering|evaluating|proposed|"
     r"hypothetical(?:ly)?)\b",
+    re.IGNORECASE,
+)
+# A change to come ("will be supported in 5.0", "planned for Q3"): what a yes/no question is
+# not answered by either ("Does it support HTTP/3?"), while its "could" and "would" may.
+_TO_COME = re.compile(
+    r"\b(?:will|won't|may|might)\s+(?:not\s+|no\s+longer\s+|also\s+)?(?:be\s+)?(?:removed|dropped|deprecated|added|introduced|released|supported|available|"
+    r"shut\s+down|discontinued|changed|renamed|replaced|retired|launched)\b|\bscheduled\b|\bplanned\b|\bplans?\s+to\b|\bin\s+a\s+future\b|"
+    r"\bfuture\s+(?:release|version)s?\b|\bupcoming\b|\bproposed\b|\btargeted\b|\bif\s+approved\b|\bgoing\s+to\b",
     re.IGNORECASE,
 )
 # What people do with a thing, or are advised to: "most teams set it to 30", "many users
@@ -64,6 +72,15 @@ _ASKS_PRACTICE = re.compile(r"\b(?:recommend\w*|suggest\w*|advis\w*|should|usual
 _ASKS_DENIAL = re.compile(r"\b(?:not|never|no|without)\b|n't\b", re.IGNORECASE)
 # A yes/no question is answered by a denial ("Does it have a default?" "It has no default.").
 _YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|must|may|isn't|aren't|doesn't|don't|can't)\b", re.IGNORECASE)
+
+
+def yes_no_problem(question: str, sentence: str) -> str:
+    """``"unreal"`` when a yes/no question ("Does it support HTTP/3?") meets only a change to
+    come ("HTTP/3 will be supported in 5.0"): no yes today, and a reader cannot be sure of a
+    no; ``""`` otherwise (a denial, or a plain statement, answers it)."""
+    if _YES_NO.match(question) and _TO_COME.search(sentence) and not _ASKS_UNREAL.search(question):
+        return "unreal"
+    return ""
 
 
 def modality_problem(question: str, clause: str, heading: str = "", lead: str = "") -> str:

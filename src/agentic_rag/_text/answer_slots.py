@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["AnswerSlot", "FactKind", "FactQuestion", "SlotKind", "counts_in_unit", "fact_filler", "identifiers", "is_name_noun", "read_fact", "read_slot", "slot_filler"]
+__all__ = ["AnswerSlot", "FactKind", "FactQuestion", "SlotKind", "counts_in_unit", "fact_filler", "identifiers", "is_name_noun", "measure_at", "read_fact", "read_slot", "slot_filler"]
 
 
 class SlotKind(str, enum.Enum):
@@ -108,6 +108,29 @@ _COUNTED_VALUE = {
     word: re.compile(rf"(?<![\w.])\d+(?:[.,]\d+)*\s*(?:-\s*)?{units}(?![\w/])" + (r"|\b(?:once|twice|thrice)\b" if word == "times" else ""), re.IGNORECASE)
     for word, units in _COUNTS.items()
 }
+
+
+# The nouns that name a measure, and the units a value of it carries: "5 GB" is a size,
+# "1.4 kg" a weight, "30 days" a period.
+_MEASURE_UNITS = {
+    "size": _BYTE_UNITS, "capacity": _BYTE_UNITS, "storage": _BYTE_UNITS,
+    "weight": _MASS_UNITS, "mass": _MASS_UNITS,
+    "length": _LENGTH_UNITS, "distance": _LENGTH_UNITS, "range": _LENGTH_UNITS, "height": _LENGTH_UNITS, "depth": _LENGTH_UNITS,
+    "width": _LENGTH_UNITS, "altitude": _LENGTH_UNITS,
+    "duration": _TIME_UNITS, "timeout": _TIME_UNITS, "period": _TIME_UNITS, "interval": _TIME_UNITS, "lifetime": _TIME_UNITS,
+    "retention": _TIME_UNITS, "delay": _TIME_UNITS, "latency": _TIME_UNITS,
+    "speed": _SPEED_UNITS, "velocity": _SPEED_UNITS,
+    "temperature": r"(?:°\s*[CF]|degrees|K)",
+}
+
+
+def measure_at(noun: str, text: str) -> int:
+    """Where ``text`` holds a number in a unit of the measure ``noun`` names ("size",
+    "weight", "timeout": "up to 5 GB" states a size without the word), -1 when it holds none
+    or ``noun`` names no measure."""
+    units = _MEASURE_UNITS.get(noun.casefold())
+    found = re.search(rf"(?<![\w.])\d+(?:[.,]\d+)*\s*(?:-\s*)?{units}(?![\w/])", text, re.IGNORECASE) if units else None
+    return found.start() if found else -1
 
 
 def counts_in_unit(question: str, text: str) -> bool:
