@@ -280,6 +280,20 @@ class YesNoAndMeasureTest(unittest.TestCase):
                          "another attribute")
 
 
+class FramingWordsTest(_VerdictCase):
+    def test_words_that_frame_the_question_weigh_little(self):
+        weights = {t.term: t.weight for t in RelevanceModel().question_terms("Roughly how many people does Quarry Labs employ overall?")}
+        self.assertLess(weights["rough"], weights["employ"])
+        self.assertLess(weights["overal"], weights["employ"])
+        weights = {t.term: t.weight for t in RelevanceModel().question_terms("What is the smallest allowed value of worker_slots in Quarry?")}
+        self.assertLess(weights["valu"], weights["quarri"])
+
+    def test_a_fact_stated_with_the_predicates_synonym(self):
+        fact = read_fact("In what year was Quarry Labs founded?")
+        self.assertTrue(states_fact(fact, "- Established: 2004, in Ghent"))
+        self.assertFalse(states_fact(fact, "- Acquired: 2014"))
+
+
 class PassiveQuestionTest(unittest.TestCase):
     def test_an_active_sentence_answers_a_passive_question(self):
         fact = read_fact("When was the Pell R2 announced?")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from agentic_rag._text.answer_slots import FactKind, FactQuestion, fact_filler
+from agentic_rag._text.asked_attribute import synonyms
 from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._text.sentences import split_sentences
 
@@ -127,10 +128,11 @@ def states_fact(fact: FactQuestion, text: str, *, bridge: str = "") -> bool:
 def _sentence_states(fact: FactQuestion, sentence: str, named: frozenset[str] = frozenset()) -> bool:
     if claim_problem(sentence):
         return False
-    predicate = _stem(fact.predicate)
+    # "Established: 1998" states when a company was founded: the predicate in other words.
+    predicates = {_stem(w) for w in (fact.predicate, *synonyms(fact.predicate))}
     clauses = [c for c in _CLAUSE_BREAK.split(sentence) if c.strip()]
     for index, clause in enumerate(clauses):
-        verb = next((m for m in _WORD.finditer(clause) if _stem(m.group()) == predicate), None)
+        verb = next((m for m in _WORD.finditer(clause) if _stem(m.group()) in predicates), None)
         if verb is None:
             continue
         if _RELATIVE_START.match(clause):

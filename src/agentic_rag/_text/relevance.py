@@ -86,7 +86,8 @@ _ASKING = frozenset(
     needed way ways possible able tell know mean means happen happens thing things something
     anything someone somebody please actually exactly supposed instead also just really go goes
     going come comes take takes look looks trying try tries done doing work works kind sort
-    find figure should would could can will may might""".split()
+    find figure should would could can will may might value values allowed permitted roughly
+    approximately overall currently nowadays""".split()
 )
 
 
