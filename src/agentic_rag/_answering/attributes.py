@@ -113,8 +113,9 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
 
     Returns:
         ``""`` when nothing is wrong; else ``"unreal"`` (planned, possible, hypothetical),
-        ``"denied"``, ``"rival aspect"``, ``"no aspect"``, ``"another attribute"``, ``"another
-        subject"`` or ``"not its definition"``.
+        ``"practice"`` (what people do or are advised to), ``"denied"``, ``"no value"`` (no
+        number in the unit asked: "how many times"), ``"rival aspect"``, ``"no aspect"``,
+        ``"another attribute"``, ``"another subject"`` or ``"not its definition"``.
     """
     kind = read_slot(question).kind
     attribute = read_attribute(question)
@@ -151,10 +152,12 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
 
 
 def _aspect_problem(question: str, clause: str, piece: str, *, stated_value: bool) -> str:
-    """The value's clause must state an asked bound or stage (a range gives both bounds), and
-    not only a rival end ("client" for the server's port). For an open question (no value
-    found, so no value's clause) only a rival bound or stage stated without the asked one
-    is a problem, unless it asks for both bounds: a sentence with neither gives no range."""
+    """The value's clause (a table row: its value cells with their headers) must state an
+    asked bound or stage (a range gives both bounds), and not only a rival end ("client"
+    for the server's port). For a question that asks for no value (``stated_value`` false:
+    why, how) only a rival bound or stage stated without the asked one is a problem, unless
+    it asks for both bounds: a sentence with neither gives no range. A bound the question
+    implies ("how many can ...") is refused only by its rival alone."""
     asked = asked_aspects(question)
     if not asked and not implied_bounds(question):
         return ""
@@ -184,19 +187,23 @@ def _aspect_problem(question: str, clause: str, piece: str, *, stated_value: boo
     return "rival aspect" if _rival_end(question, piece) else ""
 
 
+def _table_cells(piece: str) -> list[tuple[str, str]] | None:
+    """A table row under its header row as (header, cell) pairs, ``None`` for any other piece."""
+    lines = piece.split("\n")
+    if len(lines) != 2 or not all("|" in line for line in lines):
+        return None
+    header, row = ([c.strip() for c in line.strip().strip("|").split("|")] for line in lines)
+    return list(zip(header, row)) if len(header) == len(row) else None
+
+
 def _value_cells(piece: str) -> str:
     """A table row under its header, read as its values: the cells that hold a number with
     their headers ("Default 256 KiB" of "Key | Default | Description" over
     "message_size_limit | 256 KiB | Largest message body accepted"). A cell of words
     describes the setting ("Largest message body"), not what the value in the row is: the
     header over the value says that. Any other piece is read whole."""
-    lines = piece.split("\n")
-    if len(lines) != 2 or not all("|" in line for line in lines):
-        return piece
-    header, row = ([c.strip() for c in line.strip().strip("|").split("|")] for line in lines)
-    if len(header) != len(row):
-        return piece
-    return " ".join(f"{h} {c}" for h, c in zip(header, row) if re.search(r"\d", c))
+    cells = _table_cells(piece)
+    return piece if cells is None else " ".join(f"{h} {c}" for h, c in cells if re.search(r"\d", c))
 
 
 def _empty_default(question: str, piece: str, kind: SlotKind) -> str:
@@ -205,14 +212,8 @@ def _empty_default(question: str, piece: str, kind: SlotKind) -> str:
     answered by it."""
     if kind is not SlotKind.DEFAULT or re.match(r"^\s*(?:is|are|does|do|has|have|can)\b", question, re.IGNORECASE):
         return ""
-    lines = piece.split("\n")
-    if len(lines) != 2 or not all("|" in line for line in lines):
-        return ""
-    header, row = ([c.strip() for c in line.strip().strip("|").split("|")] for line in lines)
-    if len(header) != len(row):
-        return ""
-    cells = [c for h, c in zip(header, row) if re.search(r"\bdefault", h, re.IGNORECASE)]
-    return "denied" if cells and all(_NO_VALUE_CELL.match(c) for c in cells) else ""
+    defaults = [c for h, c in _table_cells(piece) or () if re.search(r"\bdefault", h, re.IGNORECASE)]
+    return "denied" if defaults and all(_NO_VALUE_CELL.match(c) for c in defaults) else ""
 
 
 def _rival_end(question: str, piece: str) -> bool:
