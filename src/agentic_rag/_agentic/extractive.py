@@ -14,6 +14,7 @@ from agentic_rag._agentic.policy import AbstentionPolicy
 from agentic_rag._answering.attributes import subject_names
 from agentic_rag._answering.compose import compose_answer, compose_text
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
+from agentic_rag._answering.guard import unsupported_claims
 from agentic_rag._answering.render import quote_span, render_claim, select_claims
 from agentic_rag._contracts import (
     AnswerStatus,
@@ -33,13 +34,16 @@ from agentic_rag._text.instructions import inside_instruction
 from agentic_rag._text.questions import asked_clause
 from agentic_rag._text.sentences import split_sentences
 
-__all__ = ["CLOSEST_PASSAGES", "CLOSEST_UNITS", "ExtractiveDrafter", "ExtractiveGroundedSynthesizer"]
+__all__ = ["CLOSEST_PASSAGES", "CLOSEST_UNITS", "EARNING_UNITS", "ExtractiveDrafter", "ExtractiveGroundedSynthesizer"]
 
 CLOSEST_UNITS = 2
 """For a fact the judge found no passage for, a partial or unanswerable answer quotes this many
 best units of the evidence, and the best unit of each of its :data:`CLOSEST_PASSAGES` first
 passages: the closest lines hold the answer in other words often enough to be worth showing
 (a reader checks them; the status is the earned check's)."""
+EARNING_UNITS = 8
+"""How many of a covered fact's best units are tried, when the quoted ones do not earn it,
+for one that states its value (:meth:`ExtractiveGroundedSynthesizer._earning`)."""
 CLOSEST_PASSAGES = 3
 """How many of a missing fact's first passages have their best unit quoted (see
 :data:`CLOSEST_UNITS`; measured on the development questions)."""
@@ -101,19 +105,21 @@ class ExtractiveDrafter:
                     out.append(claim)
         return tuple(out)
 
-    def relevant_claims(self, description: str, snippets: Sequence[Snippet], fact_id: str) -> tuple[Claim, ...]:
+    def relevant_claims(self, description: str, snippets: Sequence[Snippet], fact_id: str, *, max_units: int = 0,
+                        keep_ratio: float = -1.0) -> tuple[Claim, ...]:
         """Claims quoting the focus lines of the ``snippets`` that best answer ``description``
         (:func:`~agentic_rag._text.focus.answer_units`).
 
         Every round's evidence competes (a later round never hides an earlier, better
         passage): the best unit first, then up to ``max_units - 1`` more that score at least
-        ``keep_ratio`` of the best.
+        ``keep_ratio`` of the best (the drafter's own settings unless given).
         """
         model = self.evidence.relevance
         if model is None or not snippets:
             return ()
         out = []
-        for scored in answer_units(description, [(snippet_title(s), s.text) for s in snippets], model, max_units=self.max_units, keep_ratio=self.keep_ratio):
+        units, ratio = max_units or self.max_units, keep_ratio if keep_ratio >= 0 else self.keep_ratio
+        for scored in answer_units(description, [(snippet_title(s), s.text) for s in snippets], model, max_units=units, keep_ratio=ratio):
             snippet, unit = snippets[scored.passage], scored.unit
             citation = Citation(snippet_id=snippet.id, quote=unit.text, start=unit.start, end=unit.end)
             text = f"{scored.heading}: {unit.text}" if scored.heading else unit.text
@@ -198,20 +204,51 @@ class ExtractiveGroundedSynthesizer:
             # A conflict side or a closest line may quote the sentence a covered fact already
             # quotes: keep the first.
             claims = self._shown(plan, snippets, _unique(claims))
+            # Only a claim the guard will keep can earn a fact: a claim it drops (a quote the
+            # grounding check doubts) leaves its fact unanswered, whatever else is shown.
+            unsupported = set(unsupported_claims(claims, snippets))
+            held = tuple(c for c in claims if c not in unsupported)
             if not claims:
                 # Nothing quotable: a partial answer with no claim would claim nothing at all.
                 status = AnswerStatus.UNANSWERABLE
             elif status is AnswerStatus.ANSWERED:
-                status, missing = self._earned(plan, snippets, claims, missing)
+                status, unearned = self._earned(plan, snippets, held, missing)
+                if status is not AnswerStatus.ANSWERED and not assessment.conflicts:
+                    # The judge found the passages, the quoted lines do not state the value:
+                    # a line of the same evidence that does is quoted instead of none.
+                    found = self._earning(snippets, [f for f in unearned if f not in missing], held)
+                    if found:
+                        claims = self._shown(plan, snippets, _unique(found + claims))
+                        unsupported = set(unsupported_claims(claims, snippets))
+                        held = tuple(c for c in claims if c not in unsupported)
+                        status, unearned = self._earned(plan, snippets, held, missing)
+                missing = unearned
             elif missing and not assessment.conflicts:
                 # One consistent verdict: a fact the claims answer is never named missing,
                 # whatever the judge counted; when they answer every fact, the answer is
                 # answered (the earned check is the stricter reader), which the orchestrator's
                 # guard allows for this synthesizer.
-                missing = tuple(f for f in missing if not self._answered_by(f, snippets, claims))
+                missing = tuple(f for f in missing if not self._answered_by(f, snippets, held))
                 if not missing:
-                    status, missing = self._earned(plan, snippets, claims, missing)
+                    status, missing = self._earned(plan, snippets, held, missing)
         return compose_answer(plan, assessment, claims, status, missing)
+
+    def _earning(self, snippets: Sequence[Snippet], facts: Sequence[RequiredFact], held: tuple[Claim, ...]) -> tuple[Claim, ...]:
+        """For each of ``facts`` (covered by the judge, not earned by the claims chosen), the
+        first of its :data:`EARNING_UNITS` best units in the evidence that earns it alone
+        (:func:`~agentic_rag._answering.earned.earned_verdict`), and that the grounding check
+        keeps; ``()`` when none does. The earned check is the gate either way: this only picks,
+        among the lines of passages the judge accepted, one that states the value."""
+        out: list[Claim] = []
+        for fact in facts:
+            candidates = self.drafter.relevant_claims(fact.description, snippets, fact.id, max_units=EARNING_UNITS, keep_ratio=0.0)
+            for claim in candidates:
+                if claim in held or unsupported_claims((claim,), snippets):
+                    continue
+                if self._answered_by(fact, snippets, (claim,)):
+                    out.append(claim)
+                    break
+        return tuple(out)
 
     def _closest(self, snippets: Sequence[Snippet], missing: Sequence[RequiredFact], assessment: ContextAssessment) -> tuple[Claim, ...]:
         """For each missing fact, as cited claims: its :data:`CLOSEST_UNITS` best focus units in

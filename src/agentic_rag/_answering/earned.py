@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from agentic_rag._contracts import AnswerStatus
 from agentic_rag._answering.assertions import asserted_text, claim_problem, states_fact
 from agentic_rag._answering.attributes import statement_problem
+from agentic_rag._text.asked_attribute import Aspect, asked_aspects, with_synonyms, without_aspect_words
 from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, identifiers, read_fact, read_slot, slot_filler
 from agentic_rag._text.questions import asked_clause, is_bridge_question, split_compound
 from agentic_rag._text.sentences import split_sentences
@@ -70,6 +71,7 @@ _TABLE_ROW = re.compile(r"\S\s*\|\s*\S|^\s*\|")
 _TABLE_RULE = re.compile(r"^[\s|:+-]+$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-+*]|\d+[.)])\s+")
 _PARENTHESIS = re.compile(r"\([^()]*\)")
+_BOUNDS = frozenset({Aspect.MAXIMUM, Aspect.MINIMUM})
 _DOTTED = re.compile(r"(?<![\w.])(?=(\d+(?:\.\d+)+))\1(?![\w.]*\d)")
 
 
@@ -136,16 +138,31 @@ def _answers(part: str, claim: ClaimContext, model: RelevanceModel, min_coverage
     # define ...?") is context: its names must stand in the passage, but the claim answers
     # what is asked.
     asked = asked_clause(part)
-    context = f"{claim.heading}\n{own}"
-    passage = f"{claim.heading}\n{claim.passage}"
+    # A table row is read under its header row, which names what each cell is
+    # ("Setting | Default | Description" over "max_connections | 512 | ...").
+    # A text names an attribute in its own words ("Employees | 12,400" for how many people).
+    context = with_synonyms(f"{claim.heading}\n{_row_header(own, claim.passage)}\n{own}")
+    passage = with_synonyms(f"{claim.heading}\n{claim.passage}")
     if model.missing_named(asked, context) or (asked != part and model.missing_named(part, passage)):
         return False
     folded = context.casefold()
     if any(number.casefold() not in folded for number in _DOTTED.findall(asked)):
         return False
-    if model.coverage(asked, context) < min_coverage or model.coverage(asked, passage) < min_passage:
+    # The words asking for a bound ("the smallest payout") are the statement check's to
+    # read: a text says "minimum" or "at least" where a question says "smallest".
+    covered = without_aspect_words(asked) if asked_aspects(asked) & _BOUNDS else asked
+    if model.coverage(covered, context) < min_coverage or model.coverage(covered, passage) < min_passage:
         return False
     return _fills_slot(asked, claim.heading, own, model, min_coverage, claim.passage)
+
+
+def _row_header(text: str, passage: str) -> str:
+    """The header row of the table ``text``'s rows stand in (``""`` when ``text`` is no
+    table row, or is its header)."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    if not lines or not all(_TABLE_ROW.search(line) for line in lines):
+        return ""
+    return _table_header(lines[0], passage)
 
 
 def _fills_slot(asked: str, heading: str, own: str, model: RelevanceModel, min_coverage: float, passage: str = "") -> bool:
@@ -189,12 +206,15 @@ def _pieces(text: str, passage: str = "") -> list[tuple[str, str]]:
     its header from the passage)."""
     out: list[tuple[str, str]] = []
 
-    def add(stretch: list[str]) -> None:
-        out.extend((" ".join(stretch[:index]), piece) for index, piece in enumerate(stretch))
+    def add(stretch: list[str], intro: str = "") -> None:
+        out.extend((f"{intro}\n{' '.join(stretch[:index])}".strip(), piece) for index, piece in enumerate(stretch))
 
     for block in re.split(r"\n\s*\n", text):
         lines = [line for line in block.split("\n") if line.strip()]
-        if lines and out and out[-1][1].rstrip().endswith(":"):
+        # The sentence ending in ":" that introduces this block ("Goals the team is working
+        # toward:") is what each of its items or rows says before it.
+        intro = out[-1][1] if lines and out and out[-1][1].rstrip().endswith(":") else ""
+        if intro:
             # A sentence ending in ":" and the code or list it introduces are one unit as
             # well ("Using the defaults is equivalent to: ... TimeStamper(fmt=...)").
             out.append((out[-1][0], out[-1][1] + "\n" + "\n".join(lines)))
@@ -202,11 +222,11 @@ def _pieces(text: str, passage: str = "") -> list[tuple[str, str]]:
             rows = [line for line in lines if not _TABLE_RULE.match(line)]
             header = _table_header(rows[0], passage)
             if header:
-                out.extend(("", f"{header}\n{row}") for row in rows)
+                out.extend((intro, f"{header}\n{row}") for row in rows)
             else:
-                out.extend(("", f"{rows[0]}\n{row}") for row in rows[1:]) if len(rows) > 1 else out.extend(("", row) for row in rows)
+                out.extend((intro, f"{rows[0]}\n{row}") for row in rows[1:]) if len(rows) > 1 else out.extend((intro, row) for row in rows)
         elif any(_CODE_LINE.match(line) for line in lines):
-            add(lines)
+            add(lines, intro)
         elif lines:
             # Each list item is read apart: "- Capital: Talvik" and "- Population: 2.3
             # million" are two statements, not one sentence.
@@ -215,8 +235,10 @@ def _pieces(text: str, passage: str = "") -> list[tuple[str, str]]:
                 if not items or _LIST_ITEM.match(line):
                     items.append([])
                 items[-1].append(line.strip())
-            for item in items:
-                add([s.text for s in split_sentences(" ".join(item))])
+            for index, item in enumerate(items):
+                # A line that opens the block and ends in ":" introduces the items after it.
+                opener = " ".join(items[0]) if index and not _LIST_ITEM.match(items[0][0]) and items[0][-1].rstrip().endswith(":") else ""
+                add([s.text for s in split_sentences(" ".join(item))], f"{intro}\n{opener}".strip())
     return out or [("", text)]
 
 

@@ -33,11 +33,14 @@ ROOT_LENGTH = 5
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _WORD = re.compile(r"[\w.\-/]+")
 _NAMED = re.compile(r"[_./]|\d|[a-z][A-Z]|^[A-Z]{2,}")
+_OPTION = re.compile(r"^--?[A-Za-z]")
 # A name joined by "/" or "-" ("HTTP/2", "django-structlog") must stand as written.
 _JOINED = re.compile(r"^[^\W_]+(?:[/-][^\W_]+)+$")
 # Questions that want a number or a version: the answering unit must hold a digit.
 _WANTS_NUMBER = re.compile(
-    r"\b(?:which|what)\s+(?:\w+\s+)?(?:version|release|port|year|number|percentage)s?\b|\bhow\s+(?:many|much|long|old|often)\b|\bsince\s+when\b",
+    r"\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:version|release|port|year|number|percentage)s?\b|\bhow\s+(?:many|much|long|old|often)\b|\bsince\s+when\b"
+    # "When was legacy_auth deprecated?" asks for the release (a changelog's version heading).
+    r"|\bwhen\s+(?:was|were|did)\b.*\b(?:added|introduced|removed|dropped|deprecated|renamed)\b",
     re.IGNORECASE,
 )
 _NUMBER = re.compile(
@@ -49,7 +52,8 @@ _NUMBER = re.compile(
 _WANTS_VERSION = re.compile(r"\b(?:version|release)s?\b|\bsince\s+when\b", re.IGNORECASE)
 # It starts where a run of digits starts (a match inside the run extends back to its start):
 # tried from every digit of a long number with no dot, ``\d+`` ran to its end each time.
-_VERSION = re.compile(r"(?<!\d)\d+(?:\.\d+)+")
+# A major version named as one ("version 9", "v4") is a version too.
+_VERSION = re.compile(r"(?<!\d)\d+(?:\.\d+)+|\b(?:version|release)\s+\d+\b|(?<![\w.])v\d+\b", re.IGNORECASE)
 _FUTURE = re.compile(r"\b(?:will|next|upcoming|future)\b", re.IGNORECASE)
 _NO_NUMBER_FACTOR = 0.6
 # A question for a default value, and the words that state one.
@@ -67,7 +71,15 @@ _NAMING_BONUS = 0.1
 _TOPIC = re.compile(r"\b(?:how\s+(?:many|much)|which|what|whose)\s+((?:[\w'-]+\s+){0,2}?[\w'-]+)\b", re.IGNORECASE)
 # "since" opening a question ("since when", "since which release") asks, as "when" does; it
 # names nothing a passage must hold ("as of version 3.38.0" answers it).
+# "Out of the box" asks for the default, in the words a text uses ("Default", "by default").
+_OUT_OF_THE_BOX = re.compile(r"\bout\s+of\s+the\s+box\b", re.IGNORECASE)
 _ASKING_SINCE = re.compile(r"\bsince(?=\s+(?:when|which|what)\b)", re.IGNORECASE)
+# The word after "how" that asks for an amount ("how *many* cities", "how *long* is it") says
+# what kind of answer is wanted, as "when" does; "six cities" or "14 km" answers without it.
+# The kind of value asked for ("which *version*", "in what *year*") is said by the value
+# itself ("2.4.0", "1998"), not by the word.
+_ASKING_KIND = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(version|release|year|date)s?\b", re.IGNORECASE)
+_ASKING_AMOUNT = re.compile(r"\bhow\s+(many|much|long|often|old|far|big|large|fast|frequently|soon|heavy|tall|high|wide|deep)\b", re.IGNORECASE)
 # A name the collection uses in more than this share of its documents does not pin a
 # question down (the project's own name in its documentation).
 _COMMON_NAME_SHARE = 0.2
@@ -77,7 +89,8 @@ _ASKING = frozenset(
     needed way ways possible able tell know mean means happen happens thing things something
     anything someone somebody please actually exactly supposed instead also just really go goes
     going come comes take takes look looks trying try tries done doing work works kind sort
-    find figure should would could can""".split()
+    find figure should would could can will may might value values allowed permitted roughly
+    approximately overall currently nowadays""".split()
 )
 
 
@@ -206,7 +219,8 @@ class RelevanceModel:
         named: set[str] = set()
         for word in _WORD.findall(question):
             core = word.strip(".-/")
-            if core and (_NAMED.search(core) or (core[0].isupper() and not question.lstrip().startswith(core))):
+            # A command-line option ("--legacy-auth") is a name, as an identifier is.
+            if core and (_NAMED.search(core) or _OPTION.match(word) or (core[0].isupper() and not question.lstrip().startswith(core))):
                 named.update(self.analyzer.analyze(_CAMEL.sub(" ", core)))
                 named.update(self.analyzer.analyze(core))
         stats = self.weights.has_statistics
@@ -214,11 +228,12 @@ class RelevanceModel:
             limit = _COMMON_NAME_SHARE * self.weights.document_count
             named = {t for t in named if self.weights.frequency(t) <= limit}
         ceiling = math.log(1.0 + (self.weights.document_count + 0.5) / 1.5) if stats else 1.0
+        amount = {t for pattern in (_ASKING_AMOUNT, _ASKING_KIND) for m in pattern.finditer(question) for t in self.analyzer.analyze(m.group(1))}
         topic: set[str] = set()
         for match in _TOPIC.finditer(question):
             topic.update(self.analyzer.analyze(match.group(1)))
         out: dict[str, WeightedTerm] = {}
-        for term in self._analyse(_ASKING_SINCE.sub(" ", question)):
+        for term in self._analyse(_OUT_OF_THE_BOX.sub(" default ", _ASKING_SINCE.sub(" ", question))):
             if term in out:
                 continue
             known = not stats or self.weights.frequency(term) > 0
@@ -227,9 +242,9 @@ class RelevanceModel:
                 weight = self.weights.idf(term)
             else:
                 weight = ceiling if is_named or term in topic else self.unknown_weight * ceiling
-            if term in self._asking and not is_named:
+            if (term in self._asking or term in amount) and not is_named:
                 weight *= self.asking_weight
-            out[term] = WeightedTerm(term, weight, is_named, known, term in topic)
+            out[term] = WeightedTerm(term, weight, is_named, known, term in topic and term not in amount)
         return tuple(out.values())
 
     def _analyse(self, text: str) -> list[str]:
