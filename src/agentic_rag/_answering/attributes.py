@@ -46,10 +46,12 @@ _CLAUSE_END = re.compile(r"\s*[;,—–]\s+|\s+-\s+|\s+(?:and|but|while|whereas|
 # A phrase may come first ("In Pipewright 4, what's ...", "Default job timeout - what is it?").
 _LEADING = r"^\W*(?:[^,?—–]*(?:,|—|–|\s-{1,2})\s*)?(?:(?:so|and|but)\s+)?(?:(?:in|for|on|at|from|to|by|of)\s+)?"
 _ASKS_VALUE = re.compile(rf"{_LEADING}(?:what|which|who|whom|where|when|how\s+(?:many|much|long|old|often|far|big|large|fast|heavy))\b", re.IGNORECASE)
-# "What dividend did it pay?", "Which year ...": a thing's value asked by its name, which a
-# sentence gives or not ("What does X do?", "What is X?" ask what a thing is or does).
+# "What dividend did it pay?", "Which currency does it use?": a thing's value asked by its
+# name, a noun phrase before the auxiliary ("What does X do?", "What is X?", "What gets
+# raised when ...?" ask what a thing is, does or causes).
+_AUXILIARY = r"(?:is|are|was|were|does|do|did|can|could|should|would|will|has|have|had)"
 _ASKS_THING = re.compile(
-    rf"{_LEADING}(?:what|which)\s+(?!(?:is|are|was|were|does|do|did|can|could|should|would|will|has|have|had|happens?|kind|sort|type|if|about)\b)[a-z]",
+    rf"{_LEADING}(?:what|which)\s+(?!{_AUXILIARY}\b|(?:kind|sort|type)\b)(?:[\w-]+\s+){{1,3}}?{_AUXILIARY}\b",
     re.IGNORECASE,
 )
 # A table cell that gives no value: a dash, "none", "n/a", "(required)", "see below".
@@ -136,7 +138,9 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
         if _rival_end(question, piece):
             return "rival aspect"
     else:
-        asks_value = kind is not SlotKind.OPEN or fact is not None or bool(_ASKS_VALUE.match(question))
+        # An open question asking for a bound ("What's the most I can raise it to?") needs
+        # the bound stated only where a sentence gives a number to read as one.
+        asks_value = kind is not SlotKind.OPEN or fact is not None or (bool(_ASKS_VALUE.match(question)) and bool(re.search(r"\d", piece)))
         problem = (modality_problem(question, clause, heading, f"{lead}\n{piece}") or _empty_default(question, piece, kind)
                    or ("no value" if not counts_in_unit(question, _value_cells(clause)) else "")
                    or _aspect_problem(question, clause, piece, stated_value=asks_value))

@@ -200,6 +200,8 @@ _ATTRIBUTE_QUESTIONS = (
 # A phrase closing a question that says when or how, not what: "which port does it listen
 # on by default", "what version does it run today".
 _CLOSING_PHRASE = re.compile(r"\s+(?:by\s+default|out\s+of\s+the\s+box|today|now|currently|nowadays|these\s+days|at\s+the\s+moment)$", re.IGNORECASE)
+# Words naming where a thing is said, not the thing: "the GeoDjango docs recommend".
+_SOURCES = frozenset("docs doc documentation manual guide tutorial reference page pages faq readme changelog notes site website book article spec".split())
 # A name in a subject: capitals, digits or a joining mark ("Tallow", "DB", "X5", "requests.get").
 _NAME_WORD = re.compile(r"[A-Z]|\d|[_./]")
 # "the upload size limit on the Pro plan per key", "the default page size these days": the
@@ -233,6 +235,10 @@ def read_attribute(question: str) -> AskedAttribute | None:
             continue  # "the easiest way to get a copy of ...": a how-to in other words
         if names_kind and match.re in _ATTRIBUTE_QUESTIONS[3:5]:
             continue  # "which exception does it raise": "ValueError" need not say "exception"
+        if match.re in _ATTRIBUTE_QUESTIONS[3:7] and not _NAME_WORD.search(match.group("subject")):
+            # "What timestamp format does the default configuration use?": a subject with no
+            # name is no entity whose attribute a sentence must name.
+            continue
         words = tuple(w for w in words_of(attribute) if w not in _ARTICLES and w not in _GENERIC and not _ASKED_ANY.fullmatch(w))
         if words and words[-1] in _COUNTED:
             words = ()  # "how many times does it retry": the verb, not "times", is the attribute
@@ -245,7 +251,7 @@ def read_attribute(question: str) -> AskedAttribute | None:
                 own = re.split(r"\s+(?:of|for|in|on|at|with|from|by|when|if|before|after|during|per)\s+", match.group("subject"))[0]
                 last = own.split()[-1] if own.split() else ""
                 noun = words_of(last)[0] if words_of(last) else ""
-                if noun and not _NAME_WORD.search(last) and noun not in _ARTICLES and noun not in _GENERIC and not is_name_noun(noun):
+                if noun and not _NAME_WORD.search(last) and noun not in _ARTICLES | _GENERIC | _SOURCES and not is_name_noun(noun):
                     kind = (noun,)
             return AskedAttribute(words, subject, kind, (match.groupdict().get("verb") or "").casefold())
     return None
