@@ -138,9 +138,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
         if _rival_end(question, piece):
             return "rival aspect"
     else:
-        # An open question asking for a bound ("What's the most I can raise it to?") needs
-        # the bound stated only where a sentence gives a number to read as one.
-        asks_value = kind is not SlotKind.OPEN or fact is not None or (bool(_ASKS_VALUE.match(question)) and bool(re.search(r"\d", piece)))
+        asks_value = kind is not SlotKind.OPEN or fact is not None or bool(_ASKS_VALUE.match(question))
         problem = (modality_problem(question, clause, heading, f"{lead}\n{piece}") or _empty_default(question, piece, kind)
                    or ("no value" if not counts_in_unit(question, _value_cells(clause)) else "")
                    or _aspect_problem(question, clause, piece, stated_value=asks_value))
