@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from agentic_rag._text.answer_slots import SlotKind, is_name_noun, read_slot
 
-__all__ = ["Aspect", "AskedAttribute", "asked_aspects", "aspects_in", "defined_term", "implied_bounds", "read_attribute", "synonyms", "with_synonyms", "without_aspect_words", "words_of"]
+__all__ = ["Aspect", "AskedAttribute", "asked_aspects", "aspects_in", "defined_term", "framed_words", "implied_bounds", "read_attribute", "synonyms", "with_synonyms", "without_aspect_words", "words_of"]
 
 
 class Aspect(str, enum.Enum):
@@ -266,6 +266,27 @@ def _matches(patterns: tuple[re.Pattern[str], ...], question: str) -> Iterator[r
 
 _ASKED_ANY = re.compile("|".join(f"(?:{p})" for p in _ASKED.values()), re.IGNORECASE)
 _ASKED_BOUND = re.compile(rf"\b(?:{_ASKED[Aspect.MAXIMUM]}|{_ASKED[Aspect.MINIMUM]})\b", re.IGNORECASE)
+
+
+# The words that frame a question rather than name what it asks about: the amount word of
+# "how many / how long" (a text says "six cities", "14 km"), the kind of value in "which
+# version / what year" (a text says "2.4.0", "1998"), modal verbs, "value", "allowed",
+# "roughly", "overall". A text states the value without them.
+_FRAMING = re.compile(
+    r"(?<=\bhow\s)(?:many|much|long|often|old|far|big|large|fast|frequently|soon|heavy|tall|high|wide|deep)\b|"
+    r"\b(?:will|may|might|value|values|allowed|permitted|roughly|approximately|overall|currently|nowadays)\b",
+    re.IGNORECASE,
+)
+_KIND_OF_VALUE = re.compile(r"\b((?:which|what)\s+(?:[\w-]+\s+){0,2}?)(?:version|release|year|date)s?\b", re.IGNORECASE)
+_OUT_OF_THE_BOX = re.compile(r"\bout\s+of\s+the\s+box\b", re.IGNORECASE)
+
+
+def framed_words(question: str) -> str:
+    """``question`` without the words that frame it ("how *many* cities", "which *version*",
+    "the smallest *allowed value*", "*roughly* how many"), "out of the box" said as "by
+    default": what a sentence stating the answer need not repeat, for its coverage."""
+    text = _KIND_OF_VALUE.sub(lambda m: m.group(1), _OUT_OF_THE_BOX.sub(" by default ", " ".join(question.split())))
+    return " ".join(_FRAMING.sub(" ", text).split())
 
 
 def without_aspect_words(question: str) -> str:
