@@ -13,7 +13,7 @@ from agentic_rag._agentic.fact_evidence import FactEvidence, FactEvidenceModel
 from agentic_rag._agentic.policy import AbstentionPolicy
 from agentic_rag._answering.attributes import subject_names
 from agentic_rag._answering.compose import compose_answer, compose_text
-from agentic_rag._answering.earned import ClaimContext, earned_verdict
+from agentic_rag._answering.earned import ClaimContext, checks_value, earned_verdict
 from agentic_rag._answering.guard import unsupported_claims
 from agentic_rag._answering.render import quote_span, render_claim, select_claims
 from agentic_rag._contracts import (
@@ -241,6 +241,8 @@ class ExtractiveGroundedSynthesizer:
         among the lines of passages the judge accepted, one that states the value."""
         out: list[Claim] = []
         for fact in facts:
+            if not checks_value(fact.description):
+                continue
             candidates = self.drafter.relevant_claims(fact.description, snippets, fact.id, max_units=EARNING_UNITS, keep_ratio=0.0)
             for claim in candidates:
                 if claim in held or unsupported_claims((claim,), snippets):

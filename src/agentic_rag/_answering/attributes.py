@@ -48,10 +48,12 @@ _CLAUSE_END = re.compile(r"(?<!\s)\s*[;,—–]\s+|[;,—–]\s+|(?<!\s)\s+-\s+|
 # A phrase may come first ("In Pipewright 4, what's ...", "Default job timeout - what is it?").
 _LEADING = r"^\W*(?:[^,?—–]*(?:,|—|–|\s-{1,2})\s*)?(?:(?:so|and|but)\s+)?(?:(?:in|for|on|at|from|to|by|of)\s+)?"
 _ASKS_VALUE = re.compile(rf"{_LEADING}(?:what|which|who|whom|where|when|how\s+(?:many|much|long|old|often|far|big|large|fast|heavy))\b", re.IGNORECASE)
-# "What dividend did it pay?", "Which year ...": a thing's value asked by its name, which a
-# sentence gives or not ("What does X do?", "What is X?" ask what a thing is or does).
+# "What dividend did it pay?", "Which currency does it use?": a thing's value asked by its
+# name, a noun phrase before the auxiliary ("What does X do?", "What is X?", "What gets
+# raised when ...?" ask what a thing is, does or causes).
+_AUXILIARY = r"(?:is|are|was|were|does|do|did|can|could|should|would|will|has|have|had)"
 _ASKS_THING = re.compile(
-    rf"{_LEADING}(?:what|which)\s+(?!(?:is|are|was|were|does|do|did|can|could|should|would|will|has|have|had|happens?|kind|sort|type|if|about)\b)[a-z]",
+    rf"{_LEADING}(?:what|which)\s+(?!{_AUXILIARY}\b|(?:kind|sort|type)\b)(?:[\w-]+\s+){{1,3}}?{_AUXILIARY}\b",
     re.IGNORECASE,
 )
 # A table cell that gives no value: a dash, "none", "n/a", "(required)", "see below".

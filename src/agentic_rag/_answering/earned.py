@@ -39,13 +39,13 @@ from dataclasses import dataclass
 from agentic_rag._contracts import AnswerStatus
 from agentic_rag._answering.assertions import asserted_text, claim_problem, states_fact
 from agentic_rag._answering.attributes import statement_problem
-from agentic_rag._text.asked_attribute import Aspect, asked_aspects, with_synonyms, without_aspect_words
+from agentic_rag._text.asked_attribute import Aspect, asked_aspects, framed_words, read_attribute, with_synonyms, without_aspect_words
 from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, identifiers, read_fact, read_slot, slot_filler
 from agentic_rag._text.questions import asked_clause, is_bridge_question, split_compound
 from agentic_rag._text.sentences import split_sentences
 from agentic_rag._text.relevance import RelevanceModel
 
-__all__ = ["DEFAULT_CLAIM_COVERAGE", "DEFAULT_PASSAGE_COVERAGE", "ClaimContext", "EarnedVerdict", "earned_verdict"]
+__all__ = ["DEFAULT_CLAIM_COVERAGE", "DEFAULT_PASSAGE_COVERAGE", "ClaimContext", "EarnedVerdict", "checks_value", "earned_verdict"]
 
 #: The weighted share of a question part a claim (with its heading) must cover to answer it;
 #: chosen on the development half of the documentation benchmark (``bench/bench_docs_qa.py
@@ -127,6 +127,15 @@ def earned_verdict(question: str, claims: Sequence[ClaimContext], model: Relevan
     return EarnedVerdict(AnswerStatus.PARTIAL if len(missing) < len(parts) else AnswerStatus.UNANSWERABLE, missing)
 
 
+def checks_value(question: str) -> bool:
+    """True when the earned check reads a stated value for ``question`` (a number, a version,
+    a date, place or person, an attribute of a named subject), not only the words of an
+    open question or a mention of a default: only then may an answer look beyond its best
+    lines for one that earns it (a line saying "the default" earns a default question)."""
+    asked = asked_clause(question)
+    return read_slot(asked).kind in (SlotKind.NUMBER, SlotKind.VERSION) or read_fact(asked) is not None or read_attribute(asked) is not None
+
+
 def _answers(part: str, claim: ClaimContext, model: RelevanceModel, min_coverage: float, min_passage: float, bridge: str) -> bool:
     own = asserted_text(_without_heading(claim))
     if not own:
@@ -150,7 +159,7 @@ def _answers(part: str, claim: ClaimContext, model: RelevanceModel, min_coverage
         return False
     # The words asking for a bound ("the smallest payout") are the statement check's to
     # read: a text says "minimum" or "at least" where a question says "smallest".
-    covered = without_aspect_words(asked) if asked_aspects(asked) & _BOUNDS else asked
+    covered = framed_words(without_aspect_words(asked) if asked_aspects(asked) & _BOUNDS else asked)
     if model.coverage(covered, context) < min_coverage or model.coverage(covered, passage) < min_passage:
         return False
     return _fills_slot(asked, claim.heading, own, model, min_coverage, claim.passage)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from agentic_rag._answering.compose import CITATION_MARKER
-from agentic_rag._answering.earned import ClaimContext, earned_verdict
+from agentic_rag._answering.earned import ClaimContext, checks_value, earned_verdict
 from agentic_rag._answering.render import quote_span, render_claim, select_claims
 from agentic_rag._contracts import AnswerStatus
 from agentic_rag._contracts.validation import require_int, require_number, require_text
@@ -176,7 +176,7 @@ class ExtractiveGenerator:
 
         out: list[ScoredUnit] = []
         for part in parts:
-            if any(earns(part, unit) for unit in picked + out):
+            if not checks_value(part) or any(earns(part, unit) for unit in picked + out):
                 continue
             spans = {(u.passage, u.unit.start, u.unit.end) for u in picked + out}
             for unit in answer_units(part, passages, self.relevance, max_units=EARNING_UNITS, keep_ratio=0.0):

@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from agentic_rag._text.answer_slots import SlotKind, is_name_noun, read_slot
 
-__all__ = ["Aspect", "AskedAttribute", "asked_aspects", "aspects_in", "defined_term", "implied_bounds", "read_attribute", "synonyms", "with_synonyms", "without_aspect_words", "words_of"]
+__all__ = ["Aspect", "AskedAttribute", "asked_aspects", "aspects_in", "defined_term", "framed_words", "implied_bounds", "read_attribute", "synonyms", "with_synonyms", "without_aspect_words", "words_of"]
 
 
 class Aspect(str, enum.Enum):
@@ -203,6 +203,8 @@ _ATTRIBUTE_QUESTIONS = (
 # A phrase closing a question that says when or how, not what: "which port does it listen
 # on by default", "what version does it run today".
 _CLOSING_PHRASE = re.compile(r"\s+(?:by\s+default|out\s+of\s+the\s+box|today|now|currently|nowadays|these\s+days|at\s+the\s+moment)$", re.IGNORECASE)
+# Words naming where a thing is said, not the thing: "the GeoDjango docs recommend".
+_SOURCES = frozenset("docs doc documentation manual guide tutorial reference page pages faq readme changelog notes site website book article spec".split())
 # A name in a subject: capitals, digits or a joining mark ("Tallow", "DB", "X5", "requests.get").
 _NAME_WORD = re.compile(r"[A-Z]|\d|[_./]")
 # "the upload size limit on the Pro plan per key", "the default page size these days": the
@@ -237,6 +239,10 @@ def read_attribute(question: str) -> AskedAttribute | None:
             continue  # "the easiest way to get a copy of ...": a how-to in other words
         if names_kind and match.re in _ATTRIBUTE_QUESTIONS[3:5]:
             continue  # "which exception does it raise": "ValueError" need not say "exception"
+        if match.re in _ATTRIBUTE_QUESTIONS[3:7] and not _NAME_WORD.search(match.group("subject")):
+            # "What timestamp format does the default configuration use?": a subject with no
+            # name is no entity whose attribute a sentence must name.
+            continue
         words = tuple(w for w in words_of(attribute) if w not in _ARTICLES and w not in _GENERIC and not _ASKED_ANY.fullmatch(w))
         if words and words[-1] in _COUNTED:
             words = ()  # "how many times does it retry": the verb, not "times", is the attribute
@@ -249,7 +255,7 @@ def read_attribute(question: str) -> AskedAttribute | None:
                 own = re.split(r"\s+(?:of|for|in|on|at|with|from|by|when|if|before|after|during|per)\s+", match.group("subject"))[0]
                 last = own.split()[-1] if own.split() else ""
                 noun = words_of(last)[0] if words_of(last) else ""
-                if noun and not _NAME_WORD.search(last) and noun not in _ARTICLES and noun not in _GENERIC and not is_name_noun(noun):
+                if noun and not _NAME_WORD.search(last) and noun not in _ARTICLES | _GENERIC | _SOURCES and not is_name_noun(noun):
                     kind = (noun,)
             return AskedAttribute(words, subject, kind, (match.groupdict().get("verb") or "").casefold())
     return None
@@ -264,6 +270,27 @@ def _matches(patterns: tuple[re.Pattern[str], ...], question: str) -> Iterator[r
 
 _ASKED_ANY = re.compile("|".join(f"(?:{p})" for p in _ASKED.values()), re.IGNORECASE)
 _ASKED_BOUND = re.compile(rf"\b(?:{_ASKED[Aspect.MAXIMUM]}|{_ASKED[Aspect.MINIMUM]})\b", re.IGNORECASE)
+
+
+# The words that frame a question rather than name what it asks about: the amount word of
+# "how many / how long" (a text says "six cities", "14 km"), the kind of value in "which
+# version / what year" (a text says "2.4.0", "1998"), modal verbs, "value", "allowed",
+# "roughly", "overall". A text states the value without them.
+_FRAMING = re.compile(
+    r"(?<=\bhow\s)(?:many|much|long|often|old|far|big|large|fast|frequently|soon|heavy|tall|high|wide|deep)\b|"
+    r"\b(?:will|may|might|value|values|allowed|permitted|roughly|approximately|overall|currently|nowadays)\b",
+    re.IGNORECASE,
+)
+_KIND_OF_VALUE = re.compile(r"\b((?:which|what)\s+(?:[\w-]+\s+){0,2}?)(?:version|release|year|date)s?\b", re.IGNORECASE)
+_OUT_OF_THE_BOX = re.compile(r"\bout\s+of\s+the\s+box\b", re.IGNORECASE)
+
+
+def framed_words(question: str) -> str:
+    """``question`` without the words that frame it ("how *many* cities", "which *version*",
+    "the smallest *allowed value*", "*roughly* how many"), "out of the box" said as "by
+    default": what a sentence stating the answer need not repeat, for its coverage."""
+    text = _KIND_OF_VALUE.sub(lambda m: m.group(1), _OUT_OF_THE_BOX.sub(" by default ", " ".join(question.split())))
+    return " ".join(_FRAMING.sub(" ", text).split())
 
 
 def without_aspect_words(question: str) -> str:

@@ -71,15 +71,10 @@ _NAMING_BONUS = 0.1
 _TOPIC = re.compile(r"\b(?:how\s+(?:many|much)|which|what|whose)\s+((?:[\w'-]+\s+){0,2}?[\w'-]+)\b", re.IGNORECASE)
 # "since" opening a question ("since when", "since which release") asks, as "when" does; it
 # names nothing a passage must hold ("as of version 3.38.0" answers it).
-# "Out of the box" asks for the default, in the words a text uses ("Default", "by default").
-_OUT_OF_THE_BOX = re.compile(r"\bout\s+of\s+the\s+box\b", re.IGNORECASE)
 _ASKING_SINCE = re.compile(r"\bsince(?=\s+(?:when|which|what)\b)", re.IGNORECASE)
-# The word after "how" that asks for an amount ("how *many* cities", "how *long* is it") says
-# what kind of answer is wanted, as "when" does; "six cities" or "14 km" answers without it.
 # The kind of value asked for ("which *version*", "in what *year*") is said by the value
-# itself ("2.4.0", "1998"), not by the word.
+# itself ("2.4.0", "1998"): no topic a passage must name.
 _ASKING_KIND = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(version|release|year|date)s?\b", re.IGNORECASE)
-_ASKING_AMOUNT = re.compile(r"\bhow\s+(many|much|long|often|old|far|big|large|fast|frequently|soon|heavy|tall|high|wide|deep)\b", re.IGNORECASE)
 # A name the collection uses in more than this share of its documents does not pin a
 # question down (the project's own name in its documentation).
 _COMMON_NAME_SHARE = 0.2
@@ -89,8 +84,7 @@ _ASKING = frozenset(
     needed way ways possible able tell know mean means happen happens thing things something
     anything someone somebody please actually exactly supposed instead also just really go goes
     going come comes take takes look looks trying try tries done doing work works kind sort
-    find figure should would could can will may might value values allowed permitted roughly
-    approximately overall currently nowadays""".split()
+    find figure should would could can""".split()
 )
 
 
@@ -228,12 +222,12 @@ class RelevanceModel:
             limit = _COMMON_NAME_SHARE * self.weights.document_count
             named = {t for t in named if self.weights.frequency(t) <= limit}
         ceiling = math.log(1.0 + (self.weights.document_count + 0.5) / 1.5) if stats else 1.0
-        amount = {t for pattern in (_ASKING_AMOUNT, _ASKING_KIND) for m in pattern.finditer(question) for t in self.analyzer.analyze(m.group(1))}
+        kinds = {t for m in _ASKING_KIND.finditer(question) for t in self.analyzer.analyze(m.group(1))}
         topic: set[str] = set()
         for match in _TOPIC.finditer(question):
             topic.update(self.analyzer.analyze(match.group(1)))
         out: dict[str, WeightedTerm] = {}
-        for term in self._analyse(_OUT_OF_THE_BOX.sub(" default ", _ASKING_SINCE.sub(" ", question))):
+        for term in self._analyse(_ASKING_SINCE.sub(" ", question)):
             if term in out:
                 continue
             known = not stats or self.weights.frequency(term) > 0
@@ -242,9 +236,9 @@ class RelevanceModel:
                 weight = self.weights.idf(term)
             else:
                 weight = ceiling if is_named or term in topic else self.unknown_weight * ceiling
-            if (term in self._asking or term in amount) and not is_named:
+            if term in self._asking and not is_named:
                 weight *= self.asking_weight
-            out[term] = WeightedTerm(term, weight, is_named, known, term in topic and term not in amount)
+            out[term] = WeightedTerm(term, weight, is_named, known, term in topic and term not in kinds)
         return tuple(out.values())
 
     def _analyse(self, text: str) -> list[str]:
