@@ -8,7 +8,6 @@ import unittest
 
 from agentic_rag._answering.assertions import states_fact
 from agentic_rag._answering.attributes import statement_problem
-from agentic_rag._answering.earned import ClaimContext, earned_verdict
 from agentic_rag._answering.grounding import check_grounding
 from agentic_rag._answering.modality import modality_problem
 from agentic_rag._contracts import AnswerStatus
@@ -16,18 +15,8 @@ from agentic_rag._text.answer_slots import read_fact, read_slot, slot_filler
 from agentic_rag._text.asked_attribute import Aspect, asked_aspects, framed_words, implied_bounds, read_attribute, without_aspect_words
 from agentic_rag._text.questions import anchor_entity
 from agentic_rag._text.relevance import RelevanceModel
+from earned_support import VerdictCase
 
-
-def _status(question: str, heading: str, text: str, passage: str = "") -> AnswerStatus:
-    return earned_verdict(question, [ClaimContext(heading, text, passage or text)], RelevanceModel()).status
-
-
-class _VerdictCase(unittest.TestCase):
-    def assertNotAnswered(self, question: str, heading: str, text: str, passage: str = "") -> None:
-        self.assertIsNot(_status(question, heading, text, passage), AnswerStatus.ANSWERED, text)
-
-    def assertAnswered(self, question: str, heading: str, text: str, passage: str = "") -> None:
-        self.assertIs(_status(question, heading, text, passage), AnswerStatus.ANSWERED, text)
 
 
 class ModalityTest(unittest.TestCase):
@@ -57,7 +46,7 @@ class ModalityTest(unittest.TestCase):
         self.assertEqual(modality_problem("What is the default lock timeout?", "It has no default."), "denied")
 
 
-class BoundTest(_VerdictCase):
+class BoundTest(VerdictCase):
     def test_the_most_before_a_plural_noun_asks_the_maximum(self):
         self.assertEqual(asked_aspects("What's the most users a Team account can have?"), {Aspect.MAXIMUM})
         self.assertEqual(asked_aspects("What is the most famous bridge?"), frozenset())
@@ -86,7 +75,7 @@ class BoundTest(_VerdictCase):
         self.assertAnswered("What's the smallest payout Quarry Pay sends?", "Quarry Pay › Payouts", "- The minimum payout Quarry Pay sends is 25.00.")
 
 
-class LifeCycleTest(_VerdictCase):
+class LifeCycleTest(VerdictCase):
     def test_plain_verbs_ask_for_a_stage(self):
         self.assertEqual(asked_aspects("In which release did Quarry drop the v2 API?"), {Aspect.REMOVED})
         self.assertEqual(asked_aspects("When did Quarry get rid of the old theme?"), {Aspect.REMOVED})
@@ -105,7 +94,7 @@ class LifeCycleTest(_VerdictCase):
         self.assertEqual(slot_filler(read_slot("Which release dropped the v2 endpoints?"), "The v2 endpoints are gone."), "")
 
 
-class AttributeAndSubjectTest(_VerdictCase):
+class AttributeAndSubjectTest(VerdictCase):
     def test_an_attribute_asked_before_its_subject_and_verb(self):
         attribute = read_attribute("What write latency can a Quarry leader sustain?")
         self.assertEqual((attribute.words, attribute.subject, attribute.kind), (("write", "latency"), ("quarry", "leader"), ("leader",)))
@@ -137,7 +126,7 @@ class AttributeAndSubjectTest(_VerdictCase):
         self.assertAnswered("What is the default lock_timeout in Quarry?", "Quarry Reference", "lock_timeout | 30 s | Per lock", table)
 
 
-class AskedInOtherWordsTest(_VerdictCase):
+class AskedInOtherWordsTest(VerdictCase):
     def test_the_kind_of_value_asked_is_said_by_the_value(self):
         model = RelevanceModel()
         terms = {t.term: t for t in model.question_terms("In which version was the graft command added to Quarry?")}
@@ -165,7 +154,7 @@ class AskedInOtherWordsTest(_VerdictCase):
         self.assertEqual(framed_words("Out of the box, what's body_limit?"), "by default , what's body_limit?")
 
 
-class MoreShapesTest(_VerdictCase):
+class MoreShapesTest(VerdictCase):
     def test_a_question_opening_with_a_phrase_still_asks_for_a_value(self):
         self.assertNotAnswered("In Quarry 4, what's the upper limit for worker_slots?", "Quarry 4.x Release Notes › 4.0.0",
                                "The default value of worker_slots is now 4 (it was 1 in 3.x).")
@@ -238,7 +227,7 @@ class ChoosingTheLineThatStatesItTest(unittest.TestCase):
         self.assertIn("120 seconds", answer.text)
 
 
-class OtherDoerTest(_VerdictCase):
+class OtherDoerTest(VerdictCase):
     def test_a_sentence_whose_own_subject_does_the_verb_is_about_that_subject(self):
         self.assertEqual(read_attribute("Which port does Quarry Server listen on?").verb, "listen")
         self.assertNotAnswered("Which port does Quarry Server listen on?", "Quarry Server › Networking",
@@ -246,7 +235,7 @@ class OtherDoerTest(_VerdictCase):
         self.assertAnswered("Which port does Quarry Server listen on?", "Quarry Server › Networking", "The Quarry Server listens on port 9090.")
 
 
-class VerbAndOptionTest(_VerdictCase):
+class VerbAndOptionTest(VerdictCase):
     def test_a_verb_that_names_the_attribute_must_stand_with_the_value(self):
         self.assertEqual(read_attribute("What does the Pell R2 weigh?").words, ("weigh",))
         self.assertEqual(read_attribute("How fast can the Pell R2 climb?").words, ("climb",))
@@ -279,7 +268,7 @@ class YesNoAndMeasureTest(unittest.TestCase):
                          "another attribute")
 
 
-class FramingWordsTest(_VerdictCase):
+class FramingWordsTest(VerdictCase):
     def test_words_that_frame_the_question_are_left_out_of_its_coverage(self):
         self.assertEqual(framed_words("Roughly how many people does Quarry Labs employ overall?"), "how people does Quarry Labs employ ?")
         self.assertEqual(framed_words("What is the smallest allowed value of worker_slots in Quarry?"), "What is the smallest of worker_slots in Quarry?")
