@@ -132,8 +132,14 @@ class AskEvidenceTest(EvidenceTestCase):
         self.assertEqual(code, 0, err)
         self.assertIn("Evidence (best first):", out)
         self.assertIn("notes/companies/acme.md:5-5  relevance", out)  # where the focus lines are
-        # The closest line is quoted as a claim, so the evidence does not print it twice.
-        self.assertIn("[1] It builds warehouse robots.  (notes/companies/acme.md:5-5)", out)
+        # A line of Acme's page is no closest line for a question about Initech (another
+        # subject): the evidence shows it, the answer does not quote it.
+        self.assertNotIn("[1] It builds warehouse robots.", out)
+        self.assertIn("    5: It builds warehouse robots.", out)
+        # A closest line quoted as a claim is not printed twice.
+        code, out, err = run_cli("ask", "Which robots does Acme sell in Brazil?", "--store", self.store)
+        self.assertEqual(code, 0, err)
+        self.assertIn("It builds warehouse robots.  (notes/companies/acme.md:5-5)", out)
         self.assertIn("    (its focus lines are quoted above)", out)
         page = report.read_text(encoding="utf-8")
         self.assertIn('id="evidence"', page)
