@@ -8,10 +8,11 @@ import unittest
 
 from agentic_rag._answering.assertions import states_fact
 from agentic_rag._answering.attributes import statement_problem
+from agentic_rag._answering.earned import ClaimContext, earned_verdict
 from agentic_rag._answering.grounding import check_grounding
 from agentic_rag._answering.modality import modality_problem
 from agentic_rag._contracts import AnswerStatus
-from agentic_rag._text.answer_slots import read_fact, read_slot, slot_filler
+from agentic_rag._text.answer_slots import SlotKind, read_fact, read_slot, slot_filler
 from agentic_rag._text.asked_attribute import Aspect, asked_aspects, framed_words, implied_bounds, read_attribute, without_aspect_words
 from agentic_rag._text.questions import anchor_entity
 from agentic_rag._text.relevance import RelevanceModel
@@ -280,6 +281,30 @@ class FramingWordsTest(VerdictCase):
         fact = read_fact("In what year was Quarry Labs founded?")
         self.assertTrue(states_fact(fact, "- Established: 2004, in Ghent"))
         self.assertFalse(states_fact(fact, "- Acquired: 2014"))
+
+
+class CompoundAndNameTest(unittest.TestCase):
+    QUESTION = "Which policy sets the rel attribute of links the linkify filter makes, and what is its default value?"
+    POLICIES = ("linkify.rel:\nA string that defines the rel attribute of links the linkify filter makes. Defaults to noopener.\n\n"
+                "json.dumps_function:\nThe function tojson dumps with instead of the default one.")
+
+    def test_a_part_that_refers_back_is_answered_about_what_it_refers_to(self):
+        model = RelevanceModel()
+        other = "json.dumps_function:\nThe function tojson dumps with instead of the default one."
+        own = "linkify.rel:\nA string that defines the rel attribute of links the linkify filter makes. Defaults to noopener."
+        self.assertIsNot(earned_verdict("What is its default value?", [ClaimContext("API › Policies", other, self.POLICIES)], model,
+                                        before="Which policy sets the rel attribute of links the linkify filter makes?").status, AnswerStatus.ANSWERED)
+        self.assertIs(earned_verdict("What is its default value?", [ClaimContext("API › Policies", own, self.POLICIES)], model,
+                                     before="Which policy sets the rel attribute of links the linkify filter makes?").status, AnswerStatus.ANSWERED)
+
+    def test_what_is_it_called_asks_for_a_name_of_the_kind_named(self):
+        self.assertIs(read_slot("Is there an environment variable for the search path? What's it called?").kind, SlotKind.NAME)
+        question = "Is there an environment variable that tells quarry where to look for zone files? What's it called?"
+        model = RelevanceModel()
+        wrong = "The environment variable holds an os.pathsep-separated string that tells quarry where to look for zone files."
+        right = "The quarry module looks for zone files in the paths the environment variable QUARRYZONEPATH names."
+        self.assertIsNot(earned_verdict(question, [ClaimContext("quarry › Environment", wrong, wrong)], model).status, AnswerStatus.ANSWERED)
+        self.assertIs(earned_verdict(question, [ClaimContext("quarry › Environment", right, right)], model).status, AnswerStatus.ANSWERED)
 
 
 class PassiveQuestionTest(unittest.TestCase):

@@ -192,7 +192,7 @@ class ExtractiveGroundedSynthesizer:
         if status is AnswerStatus.UNANSWERABLE and missing and not assessment.conflicts:
             # Nothing covered: the answer still quotes the closest lines (cited), and stays
             # unanswerable whatever they say.
-            return compose_answer(plan, assessment, self._shown(plan, snippets, _unique(self._closest(snippets, missing, assessment))), status, missing)
+            return compose_answer(plan, assessment, self._shown(plan, snippets, _unique(self._closest(plan, snippets, missing, assessment))), status, missing)
         if status is not AnswerStatus.UNANSWERABLE:
             covered = set(assessment.covered_fact_ids)
             claims = self.drafter.claims(plan, snippets, [e for e in evidence if e.fact_id in covered])
@@ -200,7 +200,7 @@ class ExtractiveGroundedSynthesizer:
             if status is AnswerStatus.PARTIAL and missing and not assessment.conflicts:
                 # A part the judge found no passage for: the closest lines, read by the same
                 # earned check as every claim below (they may answer it in other words).
-                claims += self._closest(snippets, missing, assessment)
+                claims += self._closest(plan, snippets, missing, assessment)
             # A conflict side or a closest line may quote the sentence a covered fact already
             # quotes: keep the first.
             claims = self._shown(plan, snippets, _unique(claims))
@@ -216,7 +216,7 @@ class ExtractiveGroundedSynthesizer:
                 if status is not AnswerStatus.ANSWERED and not assessment.conflicts:
                     # The judge found the passages, the quoted lines do not state the value:
                     # a line of the same evidence that does is quoted instead of none.
-                    found = self._earning(snippets, [f for f in unearned if f not in missing], held)
+                    found = self._earning(plan, snippets, [f for f in unearned if f not in missing], held)
                     if found:
                         claims = self._shown(plan, snippets, _unique(found + claims))
                         unsupported = set(unsupported_claims(claims, snippets))
@@ -228,12 +228,12 @@ class ExtractiveGroundedSynthesizer:
                 # whatever the judge counted; when they answer every fact, the answer is
                 # answered (the earned check is the stricter reader), which the orchestrator's
                 # guard allows for this synthesizer.
-                missing = tuple(f for f in missing if not self._answered_by(f, snippets, held))
+                missing = tuple(f for f in missing if not self._answered_by(plan, f, snippets, held))
                 if not missing:
                     status, missing = self._earned(plan, snippets, held, missing)
         return compose_answer(plan, assessment, claims, status, missing)
 
-    def _earning(self, snippets: Sequence[Snippet], facts: Sequence[RequiredFact], held: tuple[Claim, ...]) -> tuple[Claim, ...]:
+    def _earning(self, plan: RetrievalPlan, snippets: Sequence[Snippet], facts: Sequence[RequiredFact], held: tuple[Claim, ...]) -> tuple[Claim, ...]:
         """For each of ``facts`` (covered by the judge, not earned by the claims chosen), the
         first of its :data:`EARNING_UNITS` best units in the evidence that earns it alone
         (:func:`~agentic_rag._answering.earned.earned_verdict`), and that the grounding check
@@ -247,12 +247,12 @@ class ExtractiveGroundedSynthesizer:
             for claim in candidates:
                 if claim in held or unsupported_claims((claim,), snippets):
                     continue
-                if self._answered_by(fact, snippets, (claim,)):
+                if self._answered_by(plan, fact, snippets, (claim,)):
                     out.append(claim)
                     break
         return tuple(out)
 
-    def _closest(self, snippets: Sequence[Snippet], missing: Sequence[RequiredFact], assessment: ContextAssessment) -> tuple[Claim, ...]:
+    def _closest(self, plan: RetrievalPlan, snippets: Sequence[Snippet], missing: Sequence[RequiredFact], assessment: ContextAssessment) -> tuple[Claim, ...]:
         """For each missing fact, as cited claims: its :data:`CLOSEST_UNITS` best focus units in
         the evidence (:meth:`ExtractiveDrafter.relevant_claims`), and the best unit of each of
         its :data:`CLOSEST_PASSAGES` first passages (those the judge found best for it, then the
@@ -270,7 +270,7 @@ class ExtractiveGroundedSynthesizer:
             found = list(self.drafter.relevant_claims(fact.description, snippets, fact.id)[:CLOSEST_UNITS])
             for snippet_id in first:
                 found.extend(self.drafter.relevant_claims(fact.description, [by_id[snippet_id]], fact.id)[:1])
-            out.extend(c for c in found if self._on_subject(fact, c, by_id) and not any(self._answered_by(other, snippets, (c,)) for other in missing))
+            out.extend(c for c in found if self._on_subject(fact, c, by_id) and not any(self._answered_by(plan, other, snippets, (c,)) for other in missing))
         return _unique(out)
 
     def _on_subject(self, fact: RequiredFact, claim: Claim, by_id: dict[str, Snippet]) -> bool:
@@ -288,12 +288,12 @@ class ExtractiveGroundedSynthesizer:
             return False
         return any(credit >= model.root_credit for credit in model.credits(fact.description, claim.citations[0].quote))
 
-    def _answered_by(self, fact: RequiredFact, snippets: Sequence[Snippet], claims: tuple[Claim, ...]) -> bool:
+    def _answered_by(self, plan: RetrievalPlan, fact: RequiredFact, snippets: Sequence[Snippet], claims: tuple[Claim, ...]) -> bool:
         """True when some claim earns ``fact`` (:func:`~agentic_rag._answering.earned.earned_verdict`)."""
         model = self.drafter.evidence.relevance
         if model is None:
             return False
-        return earned_verdict(fact.description, _contexts(claims, {s.id: s for s in snippets}), model).status is AnswerStatus.ANSWERED
+        return earned_verdict(fact.description, _contexts(claims, {s.id: s for s in snippets}), model, before=_asked_before(plan, fact)).status is AnswerStatus.ANSWERED
 
     def _shown(self, plan: RetrievalPlan, snippets: Sequence[Snippet], claims: tuple[Claim, ...]) -> tuple[Claim, ...]:
         """The claims the answer shows, rendered (no markup), each sentence once, padding
@@ -342,10 +342,10 @@ class ExtractiveGroundedSynthesizer:
                 # ("Ostrand") must not lend its subject to a line of another page ("Official
                 # language: Velorian").
                 own = [ClaimContext("\n".join(c.heading for c in own), "\n\n".join(c.text for c in chain), "\n".join(c.passage for c in chain))] if own else []
-            if earned_verdict(fact.description, own, model).status is AnswerStatus.ANSWERED:
+            if earned_verdict(fact.description, own, model, before=_asked_before(plan, fact)).status is AnswerStatus.ANSWERED:
                 continue
             # One consistent verdict: a fact another fact's claim earns is not missing either.
-            if not self._answered_by(fact, snippets, claims):
+            if not self._answered_by(plan, fact, snippets, claims):
                 unearned.append(fact)
         if not unearned:
             return AnswerStatus.ANSWERED, missing
@@ -369,6 +369,15 @@ def _contexts(claims: Sequence[Claim], by_id: dict[str, Snippet]) -> list[ClaimC
     subject) and the passage it quotes."""
     return [ClaimContext(snippet_title(by_id[c.citations[0].snippet_id]), c.citations[0].quote or c.text, by_id[c.citations[0].snippet_id].text)
             for c in claims if c.citations and c.citations[0].snippet_id in by_id]
+
+
+def _asked_before(plan: RetrievalPlan, fact: RequiredFact) -> str:
+    """The part of a compound question asked before ``fact`` (``""`` for the first, a hop or
+    a compared item): a pronoun in a later part ("..., and what is its default value?")
+    refers to it."""
+    parts = [f for f in plan.facts if not f.depends_on and "compared_item" not in f.metadata]
+    index = next((i for i, f in enumerate(parts) if f.id == fact.id), 0)
+    return parts[index - 1].description if index else ""
 
 
 def _unique(claims: Sequence[Claim]) -> tuple[Claim, ...]:

@@ -60,7 +60,12 @@ DEFAULT_PASSAGE_COVERAGE = 0.8
 # A placeholder of a usage line or a template: "[OPTION]", "<file>", "{name}".
 _PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_ -]*\]|<[\w -]+>|\{[\w -]+\}")
 # The kind of name a question asks for, when it says: "which exception", "what option".
-_WANTS_KIND = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?(exception|error|warning|option|flag|switch)s?\b", re.IGNORECASE)
+_WANTS_KIND = re.compile(
+    r"\b(?:which|what|is\s+there\s+(?:a|an|any))\s+(?:[\w-]+\s+){0,3}?(exception|error|warning|option|flag|switch|environment\s+variable|env\s+var)s?\b",
+    re.IGNORECASE,
+)
+# An environment variable as documentation writes it: "PYTHONTZPATH", "NO_COLOR".
+_ENVIRONMENT_NAME = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
 # A command-line option or a keyword argument as written: "-k", "--check", "safe=False", "trim_blocks".
 _OPTION_LIKE = re.compile(r"^-{1,2}\w|\w=|_|\.")
 # A line of code or of a console session: indented, a prompt, or a statement.
@@ -72,6 +77,8 @@ _TABLE_RULE = re.compile(r"^[\s|:+-]+$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-+*]|\d+[.)])\s+")
 _PARENTHESIS = re.compile(r"\([^()]*\)")
 _BOUNDS = frozenset({Aspect.MAXIMUM, Aspect.MINIMUM})
+# A pronoun pointing back at what an earlier part of the question named.
+_REFERS_BACK = re.compile(r"\b(?:its|it|they|them|their|that|this|those|these|one)\b", re.IGNORECASE)
 _DOTTED = re.compile(r"(?<![\w.])(?=(\d+(?:\.\d+)+))\1(?![\w.]*\d)")
 
 
@@ -105,7 +112,7 @@ class EarnedVerdict:
 
 
 def earned_verdict(question: str, claims: Sequence[ClaimContext], model: RelevanceModel, *,
-                   min_coverage: float = DEFAULT_CLAIM_COVERAGE, min_passage: float = DEFAULT_PASSAGE_COVERAGE) -> EarnedVerdict:
+                   min_coverage: float = DEFAULT_CLAIM_COVERAGE, min_passage: float = DEFAULT_PASSAGE_COVERAGE, before: str = "") -> EarnedVerdict:
     """Judge whether ``claims`` answer every part of ``question``.
 
     Args:
@@ -114,6 +121,9 @@ def earned_verdict(question: str, claims: Sequence[ClaimContext], model: Relevan
         model: The collection's relevance model.
         min_coverage: The share of a part a claim (with its heading) must cover.
         min_passage: The share of a part the quoted passage (with its heading) must cover.
+        before: The part of a compound question asked before ``question``, when
+            ``question`` is one of its later parts (a plan's fact): a pronoun in it ("what is
+            its default value?") refers to that part.
 
     Returns:
         The verdict and the parts left unanswered.
@@ -121,7 +131,17 @@ def earned_verdict(question: str, claims: Sequence[ClaimContext], model: Relevan
     parts = split_compound(question)
     # A subject the question describes ("the founder of Acme") is named by another claim.
     bridge = "\n".join(_without_heading(c) for c in claims)
-    missing = tuple(part for part in parts if not any(_answers(part, claim, model, min_coverage, min_passage, bridge) for claim in claims))
+
+    def earned(index: int, part: str) -> bool:
+        # "..., and what is its default value?": a part that refers back by a pronoun asks
+        # about the part before it, which the claim answering it (with its heading) is about
+        # too ("instead of the default one" in another setting's entry is no answer).
+        earlier = parts[index - 1] if index else before
+        referred = asked_clause(earlier) if earlier and _REFERS_BACK.search(asked_clause(part)) else ""
+        return any(_answers(part, claim, model, min_coverage, min_passage, bridge)
+                   and (not referred or model.coverage(referred, f"{claim.heading}\n{_without_heading(claim)}") >= min_coverage) for claim in claims)
+
+    missing = tuple(part for index, part in enumerate(parts) if not earned(index, part))
     if not missing:
         return EarnedVerdict(AnswerStatus.ANSWERED)
     return EarnedVerdict(AnswerStatus.PARTIAL if len(missing) < len(parts) else AnswerStatus.UNANSWERABLE, missing)
@@ -278,6 +298,8 @@ def _filler(slot: AnswerSlot, asked: str, text: str) -> str:
         if kind in ("exception", "error", "warning") and not name.endswith(("error", "exception", "warning", "exit", "interrupt")):
             continue
         if kind in ("option", "flag", "switch") and not _OPTION_LIKE.search(_original(name, text)):
+            continue
+        if kind.startswith("env") and not _ENVIRONMENT_NAME.match(_original(name, text)):
             continue
         return name
     return ""

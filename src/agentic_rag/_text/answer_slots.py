@@ -59,7 +59,9 @@ _NAME_NOUN = re.compile(rf"(?:{_NAME_NOUNS})s?", re.IGNORECASE)
 _NAME_Q = re.compile(
     rf"\b(?:which|what)\s+(?:[\w-]+\s+){{0,3}}?(?:{_NAME_NOUNS})s?\b|^\s*(?:so\s+|and\s+|but\s+)?how\s+(?:do|can|should|would|could)\s+(?:i|you|we|one)\b"
     r"|^\s*how\s+to\b|\bwhat\s+(?:do|should|can|must)\s+(?:i|you|we)\s+(?:pass|call|use|set|add|write|import|run|type|put|give|subclass|override|implement)\b"
-    r"|\bis\s+there\s+(?:a|an|any)\s+(?:way|option|setting|flag|function|method|hook|api|helper|built-?in)\b|\bwhat(?:'s|\s+is)\s+the\s+(?:name|command|way)\b",
+    r"|\bis\s+there\s+(?:a|an|any)\s+(?:way|option|setting|flag|function|method|hook|api|helper|built-?in)\b|\bwhat(?:'s|\s+is)\s+the\s+(?:name|command|way)\b"
+    # "Is there an environment variable for that? What's it called?": a name.
+    r"|\bwhat(?:'s|’s|\s+is|\s+are)\s+(?:it|they|that|this|its\s+name)\s+(?:called|named)\b",
     re.IGNORECASE,
 )
 # A version opens a run of word characters and dots ("2.1.0", "v3.38.0a1") and no digit
