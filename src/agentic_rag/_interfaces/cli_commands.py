@@ -15,8 +15,9 @@ __all__ = ["cmd_ask", "cmd_corpora", "cmd_demo", "cmd_eval", "cmd_index", "cmd_m
 
 
 def _print_json(value: Any) -> None:
-    # One line, no indentation: an agent pays for every byte (pipe through ``jq`` to read).
-    print(json.dumps(value, ensure_ascii=False, sort_keys=True))
+    # One line, no indentation and no blank after a separator: an agent pays for every byte
+    # (pipe through ``jq`` to read).
+    print(json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")))
 
 
 def _store(args: argparse.Namespace, *, must_exist: bool = True):
