@@ -44,7 +44,7 @@ __all__ = [
 
 WEAK_RELEVANCE = 0.5
 """Below this ``relevance`` a hit is a weak match (the line is placed on the development
-questions: ``bench/fit_relevance.py``)."""
+questions: ``bench/fitting/fit_relevance.py``)."""
 
 
 SEARCH_FOCUS_LINES = 3

@@ -30,7 +30,7 @@ its neighbours, so a value means the same across queries of one store):
   store of at least 100 chunks (the development stores have 167 to 11,615): in a few notes
   almost every word of a question is one they never use.
 
-The weights were fitted on the development halves of the docs-QA sets (``bench/fit_relevance.py``:
+The weights were fitted on the development halves of the docs-QA sets (``bench/fitting/fit_relevance.py``:
 label 1 when the hit's focus lines hold the key of a part of the question; a logistic model,
 then the bias moved so that 0.5 separates the top hits of questions the documents do not answer
 from top hits that show the answer) and are reported on the report halves. Below 0.5 a hit is
