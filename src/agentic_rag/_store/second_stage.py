@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
+from agentic_rag._store.entry_tails import entry_default
 from agentic_rag._store.page_breaks import completed_focus
 from agentic_rag._store.records import StoreHit
 from agentic_rag._text.focus import PassageView, view_passage
@@ -195,10 +196,13 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
             view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
                                 max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET, fill=SEARCH_FOCUS_FILL[rank])
         focus_text = completed_focus(hit, view, following) if following is not None and context == 0 else view.numbered_text
+        span = view.span or (hit.start_line, hit.end_line)
+        tail = entry_default(hit, view, following) if following is not None and context == 0 and rank < FULL_FOCUS_HITS else None
+        if tail is not None:  # the entry's default sentence, cut off into the next chunk
+            focus_text, span = f"{focus_text}\n{tail[0]}", (span[0], max(span[1], tail[1]))
         if rank >= FULL_FOCUS_HITS and shown + shown_size(hit, focus_text) > OUTPUT_CHARS_PER_HIT * k:
             continue  # it would make the output long: a later, shorter hit may still fit
         shown += shown_size(hit, focus_text)
-        span = view.span or (hit.start_line, hit.end_line)
         flagged = is_instruction_like(hit.text) or screened_heading(hit.section)[1]  # words addressed to a model
         out.append(dataclasses.replace(hit, focus_start_line=span[0], focus_end_line=span[1], focus_text=focus_text,
                                        relevance=view.relevance, instruction_like=flagged))
