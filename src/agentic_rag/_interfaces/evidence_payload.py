@@ -10,8 +10,10 @@ chance that the lines shown of a passage answer the query, from features of that
 (the IDF-weighted share of the query's terms in the chunk and in its focus lines with the
 heading path; whether a focus line states the value the query asks for; whether a name the
 query states is missing; how long the query is; whether a query word no document uses is
-missing), so it is comparable across queries of one store. Below
-:data:`WEAK_RELEVANCE` a hit is a weak match.
+missing; whether a focus statement states the asked value of what the query asks about, or a
+value of another setting, subject or bound), so it is comparable across queries of one store.
+Below :data:`WEAK_RELEVANCE` a hit is a weak match (the line is made below the interfaces,
+where the search that never prints a weak best hit alone reads it; here it is only printed).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from agentic_rag._errors import InvalidInputError
 from agentic_rag._interfaces.ask_mode import DEFAULT_EVIDENCE
 from agentic_rag._interfaces.locations import citation_location, line_marks, line_span
 from agentic_rag._parallel.contracts import RAGResult
+from agentic_rag._text.answer_likelihood import WEAK_RELEVANCE
 from agentic_rag._text.focus import snippet_title, view_passage
 from agentic_rag._text.instructions import is_instruction_like, screened_heading
 from agentic_rag._text.lines import split_lines
@@ -42,9 +45,6 @@ __all__ = [
     "store_hits_payload",
 ]
 
-WEAK_RELEVANCE = 0.5
-"""Below this ``relevance`` a hit is a weak match (the line is placed on the development
-questions: ``bench/fit_relevance.py``)."""
 
 
 SEARCH_FOCUS_LINES = 3

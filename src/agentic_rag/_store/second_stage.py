@@ -17,7 +17,10 @@ candidates (:func:`first_stage_size` of them) and, for each:
    same file, or whose focus text is a better hit's (the same paragraph in two files), is
    dropped;
 4. cuts the list where it stops being worth reading (:func:`worth_reading`): hits far below the
-   best are not printed, so output follows the evidence, not ``k``; the hits after the first
+   best are not printed, so output follows the evidence, not ``k``, unless the best hit is
+   weak (its relevance below :data:`~agentic_rag._text.answer_likelihood.WEAK_RELEVANCE`): a
+   weak best hit is no answer to stop at, and the agent sees the alternatives (a weak hit
+   alone, "clearly better" than worse ones, was read as the answer); the hits after the first
    :data:`FULL_FOCUS_HITS` show their best statement only, and a hit printed alone shows more
    of its passage (:data:`LONE_HIT_LINES`).
 
@@ -33,6 +36,7 @@ from collections.abc import Callable, Sequence
 
 from agentic_rag._store.page_breaks import completed_focus
 from agentic_rag._store.records import StoreHit
+from agentic_rag._text.answer_likelihood import WEAK_RELEVANCE
 from agentic_rag._text.focus import PassageView, view_passage
 from agentic_rag._text.instructions import is_instruction_like, screened_heading
 from agentic_rag._text.relevance import RelevanceModel
@@ -169,8 +173,9 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
                                                + weights.relevance * model.coverage(query, f"{h.section}\n{h.text}")), h.chunk_id))
     viewed = []
     for hit in pool[:viewed_size(k)]:
+        # Ranked only: the relevance is computed for the hits that are printed.
         view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
-                            max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET)
+                            max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET, rated=False)
         viewed.append((_score(hit, view, best_bm25, weights), hit, view))
     viewed.sort(key=lambda item: (-item[0], item[1].chunk_id))
     kept: list[tuple[StoreHit, PassageView]] = []
@@ -182,18 +187,28 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
             continue
         kept.append((hit, view))
         scores.append(score)
-    kept = kept[:worth_reading(scores, weights.keep_ratio)]
+
+    def shown_view(rank: int, hit: StoreHit, count: int) -> PassageView:
+        """The view printed of the hit at ``rank`` when ``count`` hits are printed."""
+        if rank >= FULL_FOCUS_HITS:
+            return view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context, max_lines=1)
+        if count == 1:
+            return view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context, max_lines=LONE_HIT_LINES,
+                                budget=LONE_HIT_BUDGET, span=LONE_HIT_SPAN, fill=LONE_HIT_BUDGET)
+        return view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
+                            max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET,
+                            fill=SEARCH_FOCUS_FILL[rank] if rank < len(SEARCH_FOCUS_FILL) else 0)
+
+    count = worth_reading(scores, weights.keep_ratio)
+    views = {0: shown_view(0, kept[0][0], count)} if kept else {}
+    if count < len(kept) and views[0].relevance < WEAK_RELEVANCE:
+        # The best hit is weak: it is no answer to stop at, so the cut is not made.
+        count = len(kept)
+        views[0] = shown_view(0, kept[0][0], count)
     out = []
     shown = 0
-    for rank, (hit, view) in enumerate(kept):
-        if rank >= FULL_FOCUS_HITS:
-            view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context, max_lines=1)
-        elif len(kept) == 1:
-            view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context, max_lines=LONE_HIT_LINES,
-                                budget=LONE_HIT_BUDGET, span=LONE_HIT_SPAN, fill=LONE_HIT_BUDGET)
-        elif rank < len(SEARCH_FOCUS_FILL) and SEARCH_FOCUS_FILL[rank] > 0:
-            view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
-                                max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET, fill=SEARCH_FOCUS_FILL[rank])
+    for rank, (hit, _) in enumerate(kept[:count]):
+        view = views.get(rank) or shown_view(rank, hit, count)
         focus_text = completed_focus(hit, view, following) if following is not None and context == 0 else view.numbered_text
         if rank >= FULL_FOCUS_HITS and shown + shown_size(hit, focus_text) > OUTPUT_CHARS_PER_HIT * k:
             continue  # it would make the output long: a later, shorter hit may still fit

@@ -231,7 +231,7 @@ class PassageView:
     Args:
         relevance: The chance that the focus lines answer the question, in [0, 1]
             (:func:`~agentic_rag._text.answer_likelihood.answer_likelihood`), rounded to 4
-            places.
+            places; 0.0 for a view made with ``rated=False``.
         focus: The focus (``None`` for a passage without letters or digits).
         lines: The first and last source line of each focus piece (``()`` when the passage
             has no line map).
@@ -261,7 +261,8 @@ class PassageView:
 
 
 def view_passage(question: str, text: str, model: RelevanceModel, *, title: str = "", marks: Sequence[tuple[int, int]] = (),
-                 context: int = 0, max_lines: int = MAX_LINES, budget: int = BUDGET, span: int = SPAN, fill: int = 0) -> PassageView:
+                 context: int = 0, max_lines: int = MAX_LINES, budget: int = BUDGET, span: int = SPAN, fill: int = 0,
+                 rated: bool = True) -> PassageView:
     """The relevance and focus of one passage for ``question``.
 
     Args:
@@ -276,6 +277,8 @@ def view_passage(question: str, text: str, model: RelevanceModel, *, title: str 
         budget: Most characters of the statements after the best one (see :func:`focus_of`).
         span: Most lines from the first statement to the last.
         fill: Characters up to which neighbouring statements are added (see :func:`focus_of`).
+        rated: Compute the relevance (False: 0.0, for a view only ranked, never shown: the
+            relevance reads each focus statement against the question).
 
     Returns:
         The view.
@@ -290,7 +293,8 @@ def view_passage(question: str, text: str, model: RelevanceModel, *, title: str 
             return marks[max(bisect_right(offsets, offset) - 1, 0)][1]
 
         numbers = tuple((number(line.start), max(number(line.start), number(line.end - 1))) for line in focus.lines)
-    relevance = answer_likelihood(question, title, text, focus.text if focus is not None else "", model, whole=max_lines > 1)
+    relevance = answer_likelihood(question, title, text, focus.text if focus is not None else "", model, whole=max_lines > 1,
+                                  pieces=[line.text for line in focus.lines] if focus is not None else []) if rated else 0.0
     return PassageView(relevance, focus, numbers, coverage)
 
 
