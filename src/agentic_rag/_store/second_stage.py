@@ -67,6 +67,10 @@ OUTPUT_CHARS_PER_HIT = 220
 about this many characters per hit asked for (``k``): an agent pays for every byte, and the
 first hits hold most answers."""
 _HEADER_CHARS = 40
+WEAK_FLOOR_SHARE = 0.8
+"""When the best hit is weak, the hits after it are printed while their score is at least this
+share of the usual floor (``keep_ratio`` of the best score), and at least the next one: chosen
+on the development halves of the docs-QA sets for the output's size (``bench/focus_diagnosis.py``)."""
 LONE_HIT_LINES = 5
 LONE_HIT_BUDGET = 840
 LONE_HIT_SPAN = 12
@@ -202,8 +206,10 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
     count = worth_reading(scores, weights.keep_ratio)
     views = {0: shown_view(0, kept[0][0], count)} if kept else {}
     if count < len(kept) and views[0].relevance < WEAK_RELEVANCE:
-        # The best hit is weak: it is no answer to stop at, so the cut is not made.
-        count = len(kept)
+        # The best hit is weak: it is no answer to stop at. The hits after it are printed down
+        # to a lower floor, and at least the next one: the alternatives an agent reads before
+        # it searches again in other words.
+        count = max(count, min(2, len(kept)), worth_reading(scores, weights.keep_ratio * WEAK_FLOOR_SHARE))
         views[0] = shown_view(0, kept[0][0], count)
     out = []
     shown = 0
