@@ -3,7 +3,7 @@ hold the answer; judge it on the report halves.
 
 For every question of the docs sets (answerable or not), ``search -k 5`` runs through the
 store's search; each hit gives the features of
-:func:`agentic_rag._text.answer_likelihood.hit_features` and a label: 1 when its focus lines
+:func:`agentic_rag._answering.answer_likelihood.hit_features` and a label: 1 when its focus lines
 (with its heading path) hold the key of any part of an answerable question, else 0 (every hit of a
 question the documents do not answer is a 0).
 
@@ -15,7 +15,7 @@ order, each keeping its suffix) into the work folder and asked the same question
 
 ``--split dev`` (the default) fits a logistic model by Newton's method with a small L2 penalty,
 then moves its bias so that 0.5 (the "weak" line) best balances the two top-hit shares below;
-those coefficients go into ``src/agentic_rag/_text/answer_likelihood.py`` by hand. Only the dev
+those coefficients go into ``src/agentic_rag/_answering/answer_likelihood.py`` by hand. Only the dev
 split is read. ``--split report`` reads both halves and prints, for the shipped weights and the
 previous ones (:data:`PREVIOUS_WEIGHTS`, the issue-29 model, whose new features weigh 0), on the
 same hits:
@@ -57,7 +57,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from agentic_rag._store.knowledge_store import KnowledgeStore  # noqa: E402
 from agentic_rag._store.second_stage import FULL_FOCUS_HITS  # noqa: E402
-from agentic_rag._text.answer_likelihood import FEATURES, WEAK_RELEVANCE, hit_features, likelihood  # noqa: E402
+from agentic_rag._answering.answer_likelihood import FEATURES, WEAK_RELEVANCE, hit_features, likelihood  # noqa: E402
 
 #: The issue-29 model (its nine features), with weight 0 for the features added since: the
 #: "before" of the report.
@@ -263,7 +263,7 @@ def main() -> int:
     parser.add_argument("--numbered", default="django", help="the set copied under numbered file names ('' for none)")
     parser.add_argument("--write", action="store_true", help="with --split report: write the section of docs/benchmarks.md")
     args = parser.parse_args()
-    from agentic_rag._text.answer_likelihood import WEIGHTS
+    from agentic_rag._answering.answer_likelihood import WEIGHTS
 
     names = [n for n in args.sets.split(",") if n] or None
     with tempfile.TemporaryDirectory(prefix="fit-relevance-") as scratch:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import unittest
 
+from agentic_rag._answering.answer_likelihood import WEAK_RELEVANCE
 from agentic_rag._store.knowledge_store import KnowledgeStore
 from agentic_rag._store.records import StoreHit
 from agentic_rag._store.second_stage import SecondStageWeights, finish_hits, first_stage_size, viewed_size, worth_reading
-from agentic_rag._text.answer_likelihood import WEAK_RELEVANCE
 from agentic_rag._text.relevance import RelevanceModel
 
 from cli_support import enter_temp_folder, run_cli

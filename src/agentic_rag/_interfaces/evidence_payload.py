@@ -5,7 +5,7 @@ whatever its status, so an agent can read them and decide for itself. Every pass
 ``search`` hit says how much of the query it covers (``relevance``, in [0, 1]) and which of its
 lines answer best (``focus_start_line`` / ``focus_end_line``, inside the chunk's lines).
 
-Relevance is :func:`~agentic_rag._text.answer_likelihood.answer_likelihood`: the estimated
+Relevance is :func:`~agentic_rag._answering.answer_likelihood.answer_likelihood`: the estimated
 chance that the lines shown of a passage answer the query, from features of that passage alone
 (the IDF-weighted share of the query's terms in the chunk and in its focus lines with the
 heading path; whether a focus line states the value the query asks for; whether a name the
@@ -25,10 +25,10 @@ from typing import Any
 from agentic_rag._contracts import RunResult, Snippet
 from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
+from agentic_rag._answering.answer_likelihood import WEAK_RELEVANCE, answer_likelihood
 from agentic_rag._interfaces.ask_mode import DEFAULT_EVIDENCE
 from agentic_rag._interfaces.locations import citation_location, line_marks, line_span
 from agentic_rag._parallel.contracts import RAGResult
-from agentic_rag._text.answer_likelihood import WEAK_RELEVANCE
 from agentic_rag._text.focus import snippet_title, view_passage
 from agentic_rag._text.instructions import is_instruction_like, screened_heading
 from agentic_rag._text.lines import split_lines
@@ -91,7 +91,7 @@ def focus_fields(query: str, model: RelevanceModel, *, path: str, lines: tuple[i
         relevance rounded to 4 places; ``instruction_like: true`` when the text or its heading
         path holds a sentence addressed to a model (absent otherwise).
     """
-    view = view_passage(query, text, model, title=title, marks=marks, context=context, max_lines=max_lines)
+    view = view_passage(query, text, model, title=title, marks=marks, context=context, max_lines=max_lines, rate=answer_likelihood)
     start, end = lines or (1, 1)
     if view.span is not None:
         start, end = view.span

@@ -6,9 +6,11 @@ Below every interface, where hits are made, this stage takes the first stage's b
 candidates (:func:`first_stage_size` of them) and, for each:
 
 1. makes its view (:func:`~agentic_rag._text.focus.view_passage`): the focus lines, numbered
-   through the chunk's line map, and the relevance; only for the :func:`viewed_size` best
-   candidates by the cheap half of the score (BM25 share and coverage), since a focus costs
-   about a millisecond a chunk;
+   through the chunk's line map; only for the :func:`viewed_size` best candidates by the cheap
+   half of the score (BM25 share and coverage), since a focus costs about a millisecond a
+   chunk. The relevance is computed for the hits it prints only
+   (:func:`~agentic_rag._answering.answer_likelihood.answer_likelihood`, passed to the view as
+   its rater);
 2. scores it again: the BM25 score as a share of the best candidate's, plus the focus's own
    score (the question's weighted terms its lines hold, and whether a line states what the
    question asks for: a value, a default, a version, a name), plus the passage's coverage of
@@ -18,7 +20,7 @@ candidates (:func:`first_stage_size` of them) and, for each:
    dropped;
 4. cuts the list where it stops being worth reading (:func:`worth_reading`): hits far below the
    best are not printed, so output follows the evidence, not ``k``, unless the best hit is
-   weak (its relevance below :data:`~agentic_rag._text.answer_likelihood.WEAK_RELEVANCE`): a
+   weak (its relevance below :data:`~agentic_rag._answering.answer_likelihood.WEAK_RELEVANCE`): a
    weak best hit is no answer to stop at, and the agent sees the alternatives (a weak hit
    alone, "clearly better" than worse ones, was read as the answer); the hits after the first
    :data:`FULL_FOCUS_HITS` show their best statement only, and a hit printed alone shows more
@@ -34,9 +36,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
+from agentic_rag._answering.answer_likelihood import WEAK_RELEVANCE, answer_likelihood
 from agentic_rag._store.page_breaks import completed_focus
 from agentic_rag._store.records import StoreHit
-from agentic_rag._text.answer_likelihood import WEAK_RELEVANCE
 from agentic_rag._text.focus import PassageView, view_passage
 from agentic_rag._text.instructions import is_instruction_like, screened_heading
 from agentic_rag._text.relevance import RelevanceModel
@@ -179,7 +181,7 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
     for hit in pool[:viewed_size(k)]:
         # Ranked only: the relevance is computed for the hits that are printed.
         view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
-                            max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET, rated=False)
+                            max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET)
         viewed.append((_score(hit, view, best_bm25, weights), hit, view))
     viewed.sort(key=lambda item: (-item[0], item[1].chunk_id))
     kept: list[tuple[StoreHit, PassageView]] = []
@@ -195,13 +197,14 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
     def shown_view(rank: int, hit: StoreHit, count: int) -> PassageView:
         """The view printed of the hit at ``rank`` when ``count`` hits are printed."""
         if rank >= FULL_FOCUS_HITS:
-            return view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context, max_lines=1)
+            return view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context, max_lines=1,
+                                rate=answer_likelihood)
         if count == 1:
             return view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context, max_lines=LONE_HIT_LINES,
-                                budget=LONE_HIT_BUDGET, span=LONE_HIT_SPAN, fill=LONE_HIT_BUDGET)
+                                budget=LONE_HIT_BUDGET, span=LONE_HIT_SPAN, fill=LONE_HIT_BUDGET, rate=answer_likelihood)
         return view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
                             max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET,
-                            fill=SEARCH_FOCUS_FILL[rank] if rank < len(SEARCH_FOCUS_FILL) else 0)
+                            fill=SEARCH_FOCUS_FILL[rank] if rank < len(SEARCH_FOCUS_FILL) else 0, rate=answer_likelihood)
 
     count = worth_reading(scores, weights.keep_ratio)
     views = {0: shown_view(0, kept[0][0], count)} if kept else {}

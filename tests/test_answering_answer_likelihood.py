@@ -4,7 +4,7 @@ puts the "weak" line."""
 import math
 import unittest
 
-from agentic_rag._text.answer_likelihood import FEATURES, WEIGHTS, answer_likelihood, hit_features, likelihood
+from agentic_rag._answering.answer_likelihood import FEATURES, WEIGHTS, answer_likelihood, hit_features, likelihood
 from agentic_rag._text.relevance import RelevanceModel
 from agentic_rag._text.term_weights import TermWeights
 

@@ -42,7 +42,9 @@ its neighbours, so a value means the same across queries of one store):
 
 Both read the focus statements only, each once, with the project's statement readers (every
 pass linear in its input); a search computes them for the hits it prints, never for the
-candidates it drops.
+candidates it drops: the focus is made in the text layer
+(:func:`~agentic_rag._text.focus.view_passage`), and the callers that print a view pass
+:func:`answer_likelihood` to it as its rater.
 
 The weights were fitted on the development halves of the docs-QA sets (``bench/fit_relevance.py``:
 HTML, PDF, rST and Markdown manuals, and a copy of one under numbered file names; label 1 when the hit's focus lines hold the key of a part of the question; a logistic model,
