@@ -46,7 +46,7 @@ candidates it drops: the focus is made in the text layer
 (:func:`~agentic_rag._text.focus.view_passage`), and the callers that print a view pass
 :func:`answer_likelihood` to it as its rater.
 
-The weights were fitted on the development halves of the docs-QA sets (``bench/fit_relevance.py``:
+The weights were fitted on the development halves of the docs-QA sets (``bench/fitting/fit_relevance.py``:
 HTML, PDF, rST and Markdown manuals, and a copy of one under numbered file names; label 1 when the hit's focus lines hold the key of a part of the question; a logistic model,
 then the bias moved so that 0.5 separates the top hits of questions the documents do not answer
 from top hits that show the answer) and are reported on the report halves. Below

@@ -26,7 +26,7 @@ candidates (:func:`first_stage_size` of them) and, for each:
    :data:`FULL_FOCUS_HITS` show their best statement only, and a hit printed alone shows more
    of its passage (:data:`LONE_HIT_LINES`).
 
-The weights were chosen on the development halves of the docs-QA sets (``bench/tune_second_stage.py``)
+The weights were chosen on the development halves of the docs-QA sets (``bench/fitting/tune_second_stage.py``)
 and are reported on the report halves. Ties break by the chunk id, so the same store and
 question give the same hits, byte for byte.
 """
@@ -60,7 +60,7 @@ SEARCH_FOCUS_FILL = (400, 150)
 """Characters up to which the first hit's focus (then the second's) takes the statements next
 to its chosen ones: the sentence after the one naming the topic often gives the value. Chosen
 with the two budgets above and :data:`OUTPUT_CHARS_PER_HIT` on the development halves of the
-docs-QA sets (``bench/focus_diagnosis.py``)."""
+docs-QA sets (``bench/agents/focus_diagnosis.py``)."""
 FULL_FOCUS_HITS = 2
 """The first hits show their whole focus; the hits after them their best statement only (they
 are read less often, and each of their lines costs as much)."""

@@ -1,0 +1,292 @@
+"""How well the instruction detector tells text addressed to a model from ordinary text.
+
+Measures :func:`agentic_rag._text.instructions.is_instruction_like` on
+
+1. the phrasing sets under ``tests/data/``: ``instructions_dev.json`` (the detector is tuned
+   on it), ``instructions_held_out.json`` (written before the first detector),
+   ``instructions_held_out_2.json`` to ``instructions_held_out_4.json`` (each written before
+   a round of changes; their misses were studied after their first run, so they are no longer
+   held out) and ``instructions_held_out_5.json`` (written after the fourth was measured,
+   before the changes that followed, never used to tune them): recall on the injections,
+   false flags on the benign
+   look-alikes; for the dev set and the later held-out sets also every obfuscated variant
+   made by program (``bench/ingestion/instruction_variants.py``: invisible characters, look-alike
+   letters, full-width forms, backticks, capitals), with recall per disguise;
+2. real documentation that holds no injection, split into sentences (and into the units the
+   answer path ranks): the docs-QA folders under ``bench/data/docs_qa/``, the Debian manual
+   pages and HTML documentation installed on the machine (English, and the translated manual
+   pages), and, when ``../shared/data/`` is there, SciFact and HotpotQA passages. The collect
+   step reads them where they are installed and copies nothing into the project; it says
+   which are absent and how to install them. Each source is split by a hash of the file's
+   name into a development half (the one looked at while tuning) and a held-out half; every
+   flag is a false one;
+3. the cost, CPU nanoseconds per character over the units.
+
+Usage::
+
+    python bench/ingestion/bench_instructions.py [--no-write] [--man-pages N] [--html-stride N] [--show N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gzip
+import json
+import platform
+import re
+import sys
+import time
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(ROOT / "src")]  # the bench package (repository root) and the library
+
+from bench.benchmark_doc import replace_section  # noqa: E402
+from bench.ingestion.instruction_variants import DISGUISES, variants  # noqa: E402
+
+from agentic_rag._ingest.html_loader import parse_html  # noqa: E402
+from agentic_rag._text.instructions import _family_uncached, instruction_family  # noqa: E402
+from agentic_rag._text.segments import split_units  # noqa: E402
+from agentic_rag._text.sentences import split_sentences  # noqa: E402
+
+DATA = ROOT / "tests" / "data"
+SHARED = ROOT.parent / "shared" / "data"
+DOC = ROOT / "docs" / "benchmarks.md"
+START, END = "<!-- bench:instructions -->", "<!-- /bench:instructions -->"
+MAN = Path("/usr/share/man")
+DEBIAN_DOC = Path("/usr/share/doc")
+MAN_LANGUAGES = ("fr", "de", "es", "it", "pt", "nl", "pl", "ru", "zh_CN", "ja", "ko", "sv", "tr")
+INSTALL_HINT = "apt-get install man-db manpages manpages-fr manpages-de postgresql-doc python3-doc"
+
+
+# -- phrasings -----------------------------------------------------------------------------------
+
+def phrasing_rows(name: str, with_variants: bool) -> tuple[list[str], list[str], dict[str, list[int]]]:
+    """Table rows for one phrasing set, notes (misses and false flags) and per-disguise counts."""
+    data = json.loads((DATA / name).read_text(encoding="utf-8"))
+    injections, benign = data["injections"], data["benign"]
+    found = [bool(instruction_family(t)) for _, t in injections]
+    false = [t for _, t in benign if instruction_family(t)]
+    languages = len({lang for lang, _ in injections})
+    rows = [f"| {name} | base phrasings | {len(injections)} in {languages} languages | {sum(found)} ({sum(found) / len(injections):.1%}) | "
+            f"{len(benign)} | {len(false)} |"]
+    notes = [f"{name}: missed: {t!r}" for (_, t), hit in zip(injections, found) if not hit]
+    notes += [f"{name}: false flag: {t!r}" for t in false]
+    by_disguise: dict[str, list[int]] = {d: [0, 0] for d in DISGUISES}
+    if with_variants:
+        made = [(d, t) for lang, base in injections for d, t in variants(lang, base)]
+        for disguise, text in made:
+            by_disguise[disguise][1] += 1
+            if instruction_family(text):
+                by_disguise[disguise][0] += 1
+            else:
+                notes.append(f"{name}: missed ({disguise}): {text!r}")
+        look_alikes = [t for lang, base in benign for d, t in variants(lang, base) if d != "backticks"]
+        false_variants = [t for t in look_alikes if instruction_family(t)]
+        hits = sum(v[0] for v in by_disguise.values())
+        rows.append(f"| {name} | obfuscated by program | {len(made)} | {hits} ({hits / max(len(made), 1):.1%}) | {len(look_alikes)} | "
+                    f"{len(false_variants)} |")
+        notes += [f"{name}: false flag (variant): {t!r}" for t in false_variants]
+    return rows, notes, by_disguise
+
+
+# -- real text -----------------------------------------------------------------------------------
+
+_ROFF_TEXT_MACROS = re.compile(r"^[.'](?:B|I|BR|BI|IR|IB|RB|RI|SH|SS|SM|SB)\s+(.*)$")
+_ROFF_ESCAPE = re.compile(r"\\(?:f(?:\[[^\]]*\]|\(..|.)|\*(?:\[[^\]]*\]|\(..|.)|s[+-]?\d+|\(..|\[[^\]]*\]|[&%c:|^/,])")
+
+
+def roff_paragraphs(source: str) -> Iterator[str]:
+    """The prose of a manual page's roff source, one paragraph at a time (macros dropped, the
+    text-bearing ones kept, escapes removed): enough for sentences, not a renderer."""
+    lines: list[str] = []
+    for raw in source.splitlines():
+        if raw.startswith((".\\\"", "'\\\"", '.\\"')):
+            continue
+        macro = _ROFF_TEXT_MACROS.match(raw)
+        if macro:
+            raw = macro.group(1).replace('"', "")
+        elif raw.startswith((".", "'")):
+            if lines and raw[1:3] in ("PP", "LP", "P", "IP", "TP", "SH", "SS", "sp", "br", "nf", "fi"):
+                yield " ".join(lines)
+                lines = []
+            continue
+        text = _ROFF_ESCAPE.sub("", raw).replace("\\-", "-").replace("\\e", "\\").replace("\\ ", " ").strip()
+        if not text:
+            if lines:
+                yield " ".join(lines)
+                lines = []
+            continue
+        lines.append(text)
+    if lines:
+        yield " ".join(lines)
+
+
+def _half(name: str) -> str:
+    return "dev" if zlib.crc32(name.encode("utf-8")) % 2 == 0 else "held-out"
+
+
+def _add(sets: dict[tuple[str, str], list[str]], source: str, name: str, text: str) -> None:
+    units = sets.setdefault((source, _half(name)), [])
+    units.extend(u.text for u in split_units(text))
+
+
+def collect(man_pages: int, html_stride: int = 4) -> dict[tuple[str, str], list[str]]:
+    """Units of real documentation by (source, half); what is absent is said on stderr."""
+    sets: dict[tuple[str, str], list[str]] = {}
+    for path in sorted((ROOT / "bench" / "data" / "docs_qa").rglob("*")):
+        if path.is_file() and path.suffix in (".md", ".rst", ".txt"):
+            _add(sets, "docs-QA folders (attrs, flask, jinja2, markdown, structlog)", path.name, path.read_text(encoding="utf-8", errors="replace"))
+    pages = sorted(p for section in ("man1", "man5", "man8") for p in (MAN / section).glob("*.gz"))
+    if not pages:
+        print(f"skipping Debian manual pages: none under {MAN} (install them: {INSTALL_HINT})", file=sys.stderr)
+    for path in pages[:man_pages]:
+        source = gzip.decompress(path.read_bytes()).decode("utf-8", errors="replace")
+        _add(sets, "Debian manual pages, English (man1, man5, man8)", path.name, "\n\n".join(roff_paragraphs(source)))
+    translated = sorted(p for lang in MAN_LANGUAGES for p in (MAN / lang).glob("man*/*.gz"))
+    for path in translated[:man_pages]:
+        source = gzip.decompress(path.read_bytes()).decode("utf-8", errors="replace")
+        _add(sets, "Debian manual pages, translated (13 languages)", f"{path.parent.parent.name}/{path.name}", "\n\n".join(roff_paragraphs(source)))
+    html = sorted(p for p in DEBIAN_DOC.glob("*/**/*.html") if p.is_file())
+    if not html:
+        print(f"skipping Debian HTML documentation: none under {DEBIAN_DOC} (install it: {INSTALL_HINT})", file=sys.stderr)
+    for path in html[::html_stride]:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        body = "\n\n".join(block.text for section in parse_html(text) for block in section.blocks)
+        _add(sets, "Debian HTML documentation (PostgreSQL, Python, ...)", str(path.relative_to(DEBIAN_DOC)), body)
+    for name, limit in (("scifact", 5183), ("hotpotqa", 2000)):
+        path = SHARED / name / "corpus.jsonl.gz"
+        if not path.exists():
+            print(f"skipping {name}: {path} is absent", file=sys.stderr)
+            continue
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            for n, line in enumerate(handle):
+                if n == limit:
+                    break
+                record = json.loads(line)
+                _add(sets, f"{name} passages (first {limit})", str(record.get("_id", n)), f"{record.get('title', '')}\n{record.get('text', '')}")
+    return sets
+
+
+def real_rows(sets: dict[tuple[str, str], list[str]], show: int) -> tuple[list[str], list[str], tuple[int, int, int, int]]:
+    rows, notes = [], []
+    total_sentences = total_flagged = total_units = total_units_flagged = 0
+    for (source, half), units in sorted(sets.items()):
+        sentences = [s.text for u in units for s in split_sentences(u) if s.text.strip()]
+        chars = sum(map(len, units))
+        started = time.process_time()
+        flagged_units = [u for u in units if _family_uncached(u)]
+        elapsed = time.process_time() - started
+        flagged = [s for s in sentences if instruction_family(s)]
+        rows.append(f"| {source} | {half} | {len(sentences):,} | {len(flagged)} ({len(flagged) / max(len(sentences), 1):.3%}) | "
+                    f"{len(units):,} | {len(flagged_units)} | {elapsed / max(chars, 1) * 1e9:.0f} |")
+        notes += [f"{source} ({half}): false flag: {s[:140]!r}" for s in (flagged or flagged_units)[:show]]
+        total_sentences += len(sentences)
+        total_flagged += len(flagged)
+        total_units += len(units)
+        total_units_flagged += len(flagged_units)
+    return rows, notes, (total_sentences, total_flagged, total_units, total_units_flagged)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--no-write", action="store_true", help="do not update docs/benchmarks.md")
+    parser.add_argument("--man-pages", type=int, default=2500, help="most manual pages read per language group (default 2500)")
+    parser.add_argument("--html-stride", type=int, default=4, help="read every Nth installed HTML page (default 4: about 450 of 1,900)")
+    parser.add_argument("--show", type=int, default=3, help="false flags listed per source and half (default 3)")
+    args = parser.parse_args()
+    lines = ["| set | phrasings | injections | found (recall) | look-alikes | flagged |", "|---|---|---|---|---|---|"]
+    notes: list[str] = []
+    disguise_lines = ["| held-out variants | " + " | ".join(DISGUISES) + " |", "|---|" + "---|" * len(DISGUISES)]
+    for name, with_variants in (("instructions_dev.json", True), ("instructions_held_out.json", False), ("instructions_held_out_2.json", True),
+                                ("instructions_held_out_3.json", True), ("instructions_held_out_4.json", True),
+                                ("instructions_held_out_5.json", True), ("instructions_dev_2.json", True),
+                                ("instructions_held_out_6.json", True), ("instructions_dev_3.json", True),
+                                ("instructions_held_out_7.json", True), ("instructions_dev_4.json", True),
+                                ("instructions_held_out_8.json", True), ("instructions_dev_5.json", True),
+                                ("instructions_held_out_9.json", True)):
+        if not (DATA / name).exists():
+            print(f"skipping {name}: absent", file=sys.stderr)
+            continue
+        rows, detail, by_disguise = phrasing_rows(name, with_variants)
+        lines += rows
+        notes += detail
+        if name.startswith("instructions_held_out_"):
+            disguise_lines.append(f"| {name} | " + " | ".join(f"{hit}/{n}" for hit, n in by_disguise.values()) + " |")
+    real, real_notes, (sentences, flagged, units, units_flagged) = real_rows(collect(args.man_pages, args.html_stride), args.show)
+    lines += ["", *disguise_lines, "",
+              "| real text (no injection) | half | sentences | flagged (false) | units | units flagged | CPU ns / character |",
+              "|---|---|---|---|---|---|---|", *real,
+              f"| all | both | {sentences:,} | {flagged} ({flagged / max(sentences, 1):.3%}) | {units:,} | {units_flagged} | |"]
+    notes += real_notes
+    table = "\n".join(lines)
+    print(table)
+    for note in notes:
+        print(note)
+    if args.no_write:
+        return 0
+    date = datetime.date.today().isoformat()
+    text = "\n".join([
+        "## Instructions addressed to a model (prompt injection in documents)",
+        "",
+        f"Command: `python bench/ingestion/bench_instructions.py` ({date}, Python {platform.python_version()}; the CPU column was taken on a "
+        "shared two-core machine and is noisy). The detector (`_text/instructions.py`, `_text/instruction_patterns.py`, "
+        "`_text/skeleton.py`, and the fitted scorer) is tuned on the dev phrasings. `instructions_held_out.json` was written before the first detector; "
+        "the later sets were each written in one sitting and committed before a round of changes, by the engineer who then "
+        "wrote the rules (so they measure phrasings nobody tuned for, not an outside attacker's), and measured once: "
+        "`instructions_held_out_2.json` found 105/117 base phrasings (89.7%) and 566/630 variants (89.8%) on its first run, "
+        "`instructions_held_out_3.json` 79/103 (76.7%) and 426/556 (76.6%), `instructions_held_out_4.json` 85/96 (88.5%) "
+        "and 466/532 (87.6%); each was then studied (new dev phrasings for the families it missed; after the fourth, word "
+        "cues that meet in one sentence, `_text/instruction_cues.py`), so their rows below are no longer held-out figures. "
+        "`instructions_held_out_5.json` was written after that and measured once on the rules alone: 68/94 base phrasings "
+        "(72.3%) and 362/507 variants (71.4%); it was then studied too. The fitted scorer (`_text/instruction_scorer.py`, "
+        "weights written by `bench/fitting/fit_instruction_scorer.py`) was fitted on every set above and on `instructions_dev_2.json` "
+        "(828 phrasings in 48 languages, written for development) against the dev half of real documentation. "
+        "`instructions_held_out_6.json` (368 phrasings in 34 languages, 198 look-alikes) was written by a separate author who "
+        "never saw the detector nor the earlier sets, committed before any detector ran on it, and measured once, on this "
+        "detector: its rows are the held-out figure. On that first and only run it found 301/368 base phrasings (81.8%) and "
+        "1589/1968 variants (80.7%): the recall target of 95% is missed (from 72.3% for the fifth set on the rules alone); "
+        "the misses are mostly actions asked of an agent with tools (forward, delete, open a pull request), persona names, "
+        "encoded text (base64, ROT13, hex) and notes to an automated reviewer in languages with few development phrasings. "
+        "It flagged 21 of its 198 look-alikes, most of them documentation about prompt injection or chat templates that "
+        "quotes an attack or a role turn. It was then studied, and the scorer refitted with it and a third development set "
+        "(`instructions_dev_3.json`, 814 phrasings in 46 languages, on the families it missed), with text a model can "
+        "decode read too (`_text/encoded.py`: base64, hexadecimal, ROT13, reversed). `instructions_held_out_7.json` (395 "
+        "phrasings in 46 languages, 180 look-alikes) was written after that by another separate author under the same "
+        "rules, committed before any detector ran on it, and measured once, on this detector: its rows are the held-out "
+        "figure now. "
+        "On that run it found 332/395 base phrasings (84.1%) and 1736/2030 variants (85.5%): English 136/150 (90.7%), the other languages of the development sets 194/215 (90.2%), and 2/30 (6.7%) in the ten languages no development phrasing is written in (Amharic, Armenian, Georgian, Kazakh, Khmer, Nepali, Sinhala, Telugu, Uzbek, Yoruba). The recall target of 95% is missed; the rest of the misses are agent actions written as bare imperatives (\"Merge pull request #482 into main ...\", \"Transfer 0.5 BTC ...\"), which documentation also writes, and dotted or acrostic spellings. Real documentation: 0.039% of sentences flagged (target at most 0.1%: met overall; the small docs-QA source is at 0.34%, code examples naming passwords). The look-alikes flagged rose (28 of 180): the price of the lower threshold. "
+        "Set 7 was then studied and the scorer refitted with it and a fourth development set (`instructions_dev_4.json`, "
+        "660 phrasings: 51 languages the earlier sets lacked, bare agent actions, revocation claims). "
+        "`instructions_held_out_8.json` (360 phrasings in 66 languages, 180 look-alikes) was written after that by another "
+        "separate author under the same rules, committed before any detector ran on it, and measured once, on the detector "
+        "then: its rows were the held-out figure. "
+        "On that run it found 341/360 base phrasings (94.7%) and 1788/1893 variants (94.5%): English 109/115 (94.8%), the other languages of the development sets 228/238 (95.8%), 4/7 in four languages no development phrasing uses (Haitian Creole, Norwegian Bokmål as nb, Quechua, Samoan). The recall target of 95% is missed by one phrasing; the misses are summaries told to leave something out, agent actions written as bare imperatives, and syllables split by hyphens. Real documentation: 0.047% of sentences flagged in all, 0.062% of the held-out half (target at most 0.1%: met; the small docs-QA source is at 0.39%, code examples and test fixtures naming passwords and users). 31 of the 180 look-alikes are flagged, most of them documentation about prompt injection or chat roles. "
+        "Set 8 was then studied and the scorer refitted with it and a fifth development set (`instructions_dev_5.json`, 628 "
+        "phrasings in 63 languages: summaries told to leave something out, bare agent actions, screening notes, syllables "
+        "split by hyphens, 40 thinly covered languages), with hyphen-split syllables joined. "
+        "`instructions_held_out_9.json` (452 phrasings in 35 languages, 205 look-alikes) was written after that by another "
+        "separate author under the same rules, committed before any detector ran on it, and measured once, on the detector "
+        "as shipped: its rows are the held-out figure now. "
+        "On that run it found 437/452 base phrasings (96.7%) and 2274/2366 variants (96.1%): English 172/180 (95.6%), the other languages 265/272 (97.4%; all of them have development phrasings). The recall target of 95% is met on this set. Real documentation: 0.058% of sentences flagged in all and 0.074% of the held-out half (235 of 316,743; target at most 0.1%: met overall; by source the small docs-QA folders are at 0.40% and the HotpotQA sample at 0.15%). The price is in the look-alikes: 38 of its 205 are flagged (UI strings and how-to prose that tell the reader to open, rate, reveal or pretend, and documentation quoting attacks); a flagged passage stays visible as evidence, flagged, and is never an answer's claim. The misses are dotted or underscored letters, a base64 payload of an ordinary command, notes to a \"screening AI\" or \"grader\" with no other cue, and agent actions in Swahili, Amharic and Portuguese. "
+        "After that run the fit was made to read real text's sentence pairs as the detector reads them (their two sentences' features together; it had read a pair as one sentence) and refitted with the same data and settings; the detector as shipped, measured again on set 9 with nothing tuned on it: 436/452 (96.5%) base phrasings, 2264/2366 (95.7%) variants, 35 look-alikes flagged; real documentation 0.052% of sentences, 0.072% of the held-out half (227 of 316,656). "
+        "The obfuscated variants are made by program from each set's base phrasings "
+        "(`bench/ingestion/instruction_variants.py`). Real documentation is read where it is installed (nothing copied into the "
+        "project), split into sentences and into the units the answer path ranks, and halved by a hash of the file name: "
+        "only the dev half was looked at while tuning. No real text holds an injection, so every flag there is a false one.",
+        "",
+        table,
+        "",
+        "Misses and false flags of the base phrasings and real text (a variant's are printed, not listed here):",
+        "",
+        *(f"- {note}" for note in notes if "missed (" not in note and "(variant)" not in note),
+    ])
+    replace_section(DOC, START, END, text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
