@@ -100,6 +100,27 @@ def import_graph() -> dict[str, set[str]]:
     return graph
 
 
+#: The layers above text analysis (``docs/architecture.md``, bottom to top): a module of
+#: ``_text/`` imports none of them, nor the package's root namespaces, which reach every layer.
+ABOVE_TEXT = ("_answering", "_retrieval", "_agentic", "_parallel", "_http", "llm", "providers", "_ingest", "_store", "evaluation",
+              "_interfaces", "compat", "testing", "_samples")
+ROOT_NAMESPACES = ("agentic_rag", "agentic_rag.components", "agentic_rag.types")
+
+
+def upward_imports(name: str, path: Path) -> list[str]:
+    """The modules above text analysis that module ``name`` (in ``path``) imports anywhere in
+    its source, by absolute or relative import (``from m import x`` is ``m.x`` when that is a
+    module, else ``m``): those under one of :data:`ABOVE_TEXT`, and the root namespaces."""
+    modules = _module_names(ROOT / "src")
+    out = []
+    for candidates in _imported_names(name, path):
+        module = next((c for c in candidates if c in modules), candidates[-1])
+        parts = module.split(".")
+        if parts[0] == "agentic_rag" and (module in ROOT_NAMESPACES or (len(parts) > 1 and parts[1] in ABOVE_TEXT)):
+            out.append(module)
+    return out
+
+
 def bare_imports(name: str, path: Path, stems: set[str]) -> list[str]:
     """The names in ``stems`` (file names without ``.py``) that ``path`` imports bare."""
     return [next(c for c in candidates if c in stems) for candidates in _imported_names(name, path) if any(c in stems for c in candidates)]
@@ -173,6 +194,22 @@ class ImportGraphTest(unittest.TestCase):
     def test_no_module_imports_one_that_imports_it_back(self):
         cycles = find_cycles(import_graph())
         self.assertEqual([" -> ".join(c) for c in cycles], [], "import circles (each file imports the next; break each one)")
+
+    def test_text_analysis_imports_no_layer_above_it(self):
+        # The bottom layer: what needs a layer above it (the relevance reads statements as the
+        # earned check does) is passed in by the caller, never imported.
+        text = {name: path for name, path in _module_names(ROOT / "src").items() if name.startswith("agentic_rag._text.")}
+        self.assertIn("agentic_rag._text.focus", text)
+        upward = [f"{_node(path)}: {found}" for name, path in text.items() for found in upward_imports(name, path)]
+        self.assertEqual(upward, [], "a _text module imports a layer above it (pass what it needs in instead)")
+        with tempfile.TemporaryDirectory() as folder:
+            planted = Path(folder) / "planted.py"
+            planted.write_text("import re\nfrom agentic_rag._text.lines import split_lines\nfrom agentic_rag._contracts import Snippet\n"
+                               "from agentic_rag._answering.earned import earned_verdict\nfrom .._store import records\nfrom agentic_rag import components\n"
+                               "def late():\n    import agentic_rag.llm.chat\n    from agentic_rag.providers import vertex\n", encoding="utf-8")
+            self.assertEqual(upward_imports("agentic_rag._text.planted", planted),
+                             ["agentic_rag._answering.earned", "agentic_rag._store.records", "agentic_rag.components", "agentic_rag.llm.chat",
+                              "agentic_rag.providers.vertex"])
 
 
 if __name__ == "__main__":

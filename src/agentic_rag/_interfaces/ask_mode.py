@@ -16,7 +16,7 @@ DEFAULT_EVIDENCE = 3
 lines; three keep ``ask --json`` near 2.5 KB, see ``bench/agents/bench_agent_cost.py``)."""
 DEFAULT_HITS = 5
 """How many hits ``search`` prints at most unless asked (CLI ``-k``, MCP ``k``): the number
-SKILL.md recommends; fewer are printed when the first hits are clearly better than the rest."""
+SKILL.md recommends; fewer are printed when the first hits are clearly better than the rest, but a weak best hit is never printed alone."""
 MAX_QUERY_CHARS = 4096
 """Longest ``search`` query or ``ask`` question, in characters. A question is a sentence or a
 paragraph; a megabyte of it is a mistake or an attack, and would hold the server for seconds."""

@@ -4,7 +4,7 @@ puts the "weak" line."""
 import math
 import unittest
 
-from agentic_rag._text.answer_likelihood import FEATURES, WEIGHTS, answer_likelihood, hit_features, likelihood
+from agentic_rag._answering.answer_likelihood import FEATURES, WEIGHTS, answer_likelihood, hit_features, likelihood
 from agentic_rag._text.relevance import RelevanceModel
 from agentic_rag._text.term_weights import TermWeights
 
@@ -67,6 +67,33 @@ class AnswerLikelihoodTest(unittest.TestCase):
         short = hit_features("acme robots", "", "Acme robots.", "Acme robots.", model)[terms]
         self.assertEqual(short, math.log1p(5))
         self.assertGreater(hit_features("How do I run async rendering of a template under asyncio with a timeout?", "", "x", "x", model)[terms], short)
+
+    def test_a_near_miss_stating_another_settings_value_is_below_the_line_that_answers(self):
+        model = store_model()
+        question = "What is the default timeout of SimpleCache?"
+        answer = "SimpleCache: the default timeout is 300 seconds."
+        near = "FileSystemCache: the default timeout is 600 seconds."
+        got = {name: dict(zip(FEATURES, hit_features(question, "Caching", focus, focus, model))) for name, focus in (("answer", answer), ("near", near))}
+        self.assertEqual((got["answer"]["states_answer"], got["answer"]["states_other"]), (1.0, 0.0))
+        self.assertEqual((got["near"]["states_answer"], got["near"]["states_other"]), (0.0, 1.0))
+        self.assertGreater(answer_likelihood(question, "Caching", answer, answer, model), answer_likelihood(question, "Caching", near, near, model))
+
+    def test_the_rival_bound_is_a_near_miss(self):
+        model = store_model()
+        question = "What is the maximum cache timeout in seconds?"
+        rival = "The minimum cache timeout is 5 seconds."
+        features = dict(zip(FEATURES, hit_features(question, "Caching", rival, rival, model)))
+        self.assertEqual((features["states_answer"], features["states_other"]), (0.0, 1.0))
+        answer = "The maximum cache timeout is 3600 seconds."
+        self.assertGreater(answer_likelihood(question, "Caching", answer, answer, model), answer_likelihood(question, "Caching", rival, rival, model))
+
+    def test_numbered_pieces_are_read_as_the_focus_statements(self):
+        # a table row with its header row is one numbered piece: read together, not line by line
+        question = "What is the default timeout of SimpleCache?"
+        numbered = "3-4: Name | Default\nSimpleCache timeout | 300 seconds\n9: Caches are kept in memory."
+        plain = "Name | Default\nSimpleCache timeout | 300 seconds\n\nCaches are kept in memory."
+        features = dict(zip(FEATURES, hit_features(question, "Caching", plain, numbered, store_model())))
+        self.assertEqual(features["states_answer"], 1.0)
 
     def test_likelihood_is_a_probability(self):
         for features in ([0.0] * len(FEATURES), [1.0] * len(FEATURES)):
