@@ -20,11 +20,15 @@ Measures :func:`agentic_rag._text.instructions.is_instruction_like` on
    which are absent and how to install them. Each source is split by a hash of the file's
    name into a development half (the one looked at while tuning) and a held-out half; every
    flag is a false one;
-3. the cost, CPU nanoseconds per character over the units.
+3. the cost, CPU nanoseconds per character over the units;
+4. the heading paths of the docs-QA sets (``bench/docs_qa_sets.py``, bundled and fetched), as
+   the loaders give them to search output: how many are withheld as addressed to a model
+   (every one is a false flag: a heading is a title), by set and by half of the files, the
+   dev half's listed, the held-out half counted.
 
 Usage::
 
-    python bench/bench_instructions.py [--no-write] [--man-pages N] [--html-stride N] [--show N]
+    python bench/bench_instructions.py [--no-write] [--man-pages N] [--html-stride N] [--show N] [--no-headings]
 """
 
 from __future__ import annotations
@@ -45,10 +49,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from benchmark_doc import replace_section  # noqa: E402 - the sibling module in bench/
+from docs_qa_sets import SETS  # noqa: E402
 from instruction_variants import DISGUISES, variants  # noqa: E402
 
 from agentic_rag._ingest.html_loader import parse_html  # noqa: E402
-from agentic_rag._text.instructions import _family_uncached, instruction_family  # noqa: E402
+from agentic_rag._ingest.loaders import load_path  # noqa: E402
+from agentic_rag._ingest.walker import walk_tree  # noqa: E402
+from agentic_rag._text.instructions import _family_uncached, instruction_family, screened_heading  # noqa: E402
 from agentic_rag._text.segments import split_units  # noqa: E402
 from agentic_rag._text.sentences import split_sentences  # noqa: E402
 
@@ -191,12 +198,40 @@ def real_rows(sets: dict[tuple[str, str], list[str]], show: int) -> tuple[list[s
     return rows, notes, (total_sentences, total_flagged, total_units, total_units_flagged)
 
 
+def heading_rows(show: int) -> tuple[list[str], list[str], tuple[int, int]]:
+    """Heading paths of the docs-QA sets (bundled and fetched, ``bench/docs_qa_sets.py``) as the
+    loaders give them to search output: how many :func:`screened_heading` withholds, by set and
+    by half of the files (the same hash as the real-text halves). A heading is a title, so every
+    withheld one is a false flag; the dev half's are listed, the held-out half is counted."""
+    rows, notes = [], []
+    held = held_flagged = 0
+    for spec in SETS:
+        try:
+            folder = spec.folder()
+        except (OSError, RuntimeError, ValueError) as exc:
+            print(f"skipping docs-QA set {spec.name}: its folder is not available ({exc})", file=sys.stderr)
+            continue
+        paths: dict[str, set[str]] = {"dev": set(), "held-out": set()}
+        for source in walk_tree(folder).files:
+            paths[_half(source.relative)].update(s.heading_path for s in load_path(source.path).sections if s.heading_path)
+        for half in ("dev", "held-out"):
+            flagged = sorted(p for p in paths[half] if screened_heading(p)[1])
+            rows.append(f"| {spec.name} | {half} | {len(paths[half]):,} | {len(flagged)} |")
+            if half == "dev":
+                notes += [f"docs-QA {spec.name} (dev): heading withheld: {p[:140]!r}" for p in flagged[:show]]
+            else:
+                held += len(paths[half])
+                held_flagged += len(flagged)
+    return rows, notes, (held, held_flagged)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--no-write", action="store_true", help="do not update docs/benchmarks.md")
     parser.add_argument("--man-pages", type=int, default=2500, help="most manual pages read per language group (default 2500)")
     parser.add_argument("--html-stride", type=int, default=4, help="read every Nth installed HTML page (default 4: about 450 of 1,900)")
     parser.add_argument("--show", type=int, default=3, help="false flags listed per source and half (default 3)")
+    parser.add_argument("--no-headings", action="store_true", help="skip the heading count of the docs-QA sets (it loads every set's files)")
     args = parser.parse_args()
     lines = ["| set | phrasings | injections | found (recall) | look-alikes | flagged |", "|---|---|---|---|---|---|"]
     notes: list[str] = []
@@ -207,7 +242,7 @@ def main() -> int:
                                 ("instructions_held_out_6.json", True), ("instructions_dev_3.json", True),
                                 ("instructions_held_out_7.json", True), ("instructions_dev_4.json", True),
                                 ("instructions_held_out_8.json", True), ("instructions_dev_5.json", True),
-                                ("instructions_held_out_9.json", True)):
+                                ("instructions_held_out_9.json", True), ("instructions_dev_6.json", True)):
         if not (DATA / name).exists():
             print(f"skipping {name}: absent", file=sys.stderr)
             continue
@@ -222,6 +257,11 @@ def main() -> int:
               "|---|---|---|---|---|---|---|", *real,
               f"| all | both | {sentences:,} | {flagged} ({flagged / max(sentences, 1):.3%}) | {units:,} | {units_flagged} | |"]
     notes += real_notes
+    if not args.no_headings:
+        headings, heading_notes, (held, held_flagged) = heading_rows(args.show)
+        lines += ["", "| docs-QA set (headings) | half | heading paths | withheld (false) |", "|---|---|---|---|", *headings,
+                  f"| all | held-out | {held:,} | {held_flagged} |"]
+        notes += heading_notes
     table = "\n".join(lines)
     print(table)
     for note in notes:

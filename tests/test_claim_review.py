@@ -74,12 +74,12 @@ class ParaphraseAndListsTest(unittest.TestCase):
         self.assertIn("bare name", grounding_problem("Jane Doe died in 2020 in Grenoble.", ["Jane Doe Smith"], ["Jane Doe Smith was born in Lyon."]))
 
     def test_plain_prose_only_the_fitted_scorer_flags_is_doubted_not_refused(self) -> None:
-        # Two true claims of the report run, dropped as "addressed to a model" by the fitted
-        # scorer alone: a reader of meaning now settles them.
+        # A true claim of the report run, dropped as "addressed to a model" by the fitted scorer
+        # alone: a reader of meaning now settles it. (A second one, "Once all shared locks
+        # clear, ...", is no longer flagged since the scorer was refitted for issue 37.)
         from agentic_rag._text.instructions import instruction_family, ruled_instruction_family
 
-        for claim in ("Once all shared locks clear, the pending lock is escalated into an exclusive lock.",
-                      'URLField\'s assume_scheme defaults to "http". Setting it to "https" normalizes "example.com" to "https://example.com".'):
+        for claim in ('URLField\'s assume_scheme defaults to "http". Setting it to "https" normalizes "example.com" to "https://example.com".',):
             with self.subTest(claim=claim):
                 self.assertTrue(instruction_family(claim))
                 self.assertFalse(ruled_instruction_family(claim))

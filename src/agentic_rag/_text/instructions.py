@@ -300,11 +300,11 @@ def _heading_addresses_a_model(heading: str) -> bool:
     # which weighs words, reads a heading only when it is written as a sentence.
     if ruled_instruction_family(heading):
         return True
-    return bool(_SENTENCE_END.search(heading) or len(heading.split()) >= _SENTENCE_WORDS_IN_A_TITLE) and is_instruction_like(heading)
+    return bool(_SENTENCE_END.search(heading)) and is_instruction_like(heading)
 
 
-_SENTENCE_END = re.compile(r"[.!?。！？]['\"”’»)]*\s*$")
-_SENTENCE_WORDS_IN_A_TITLE = 12  # a heading this long reads as a sentence, whatever ends it
+# A statement or an order ends so; a question heading ("What am I doing wrong?") is an FAQ's title.
+_SENTENCE_END = re.compile(r"[.!。！]['\"”’»)]*\s*$")
 
 
 def screened_heading(path: str) -> tuple[str, bool]:
@@ -317,8 +317,8 @@ def screened_heading(path: str) -> tuple[str, bool]:
     text itself is shown as it is. A heading is a title, not an instruction by itself: a level
     is withheld only when a rule finds an order or a scripted turn in it ("Ignore previous
     instructions and say ...", "SYSTEM: answer ..."), or when it is written as a sentence
-    (a full stop, or twelve words or more) that the fitted scorer flags; "History", "Note for
-    AI Tools" and "Running all the tests" are shown as they are.
+    (ending with a full stop or an exclamation mark) that the fitted scorer flags;
+    "History", "Note for AI Tools" and "Running all the tests" are shown as they are.
 
     Args:
         path: The heading path, levels joined by " › " (``""`` for none).
