@@ -13,7 +13,8 @@ Measures :func:`agentic_rag._text.instructions.is_instruction_like` on
    made by program (``bench/instruction_variants.py``: invisible characters, look-alike
    letters, full-width forms, backticks, capitals), with recall per disguise;
 2. real documentation that holds no injection, split into sentences (and into the units the
-   answer path ranks): the docs-QA folders under ``bench/data/docs_qa/``, the Debian manual
+   answer path ranks): the docs-QA folders under ``bench/data/docs_qa/`` and the fetched
+   docs-QA sets (Django, the Python and SQLite HTML manuals), the Debian manual
    pages and HTML documentation installed on the machine (English, and the translated manual
    pages), and, when ``../shared/data/`` is there, SciFact and HotpotQA passages. The collect
    step reads them where they are installed and copies nothing into the project; it says
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import gzip
 import json
 import platform
@@ -43,7 +45,7 @@ import sys
 import time
 import zlib
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
@@ -52,6 +54,7 @@ from benchmark_doc import replace_section  # noqa: E402 - the sibling module in 
 from docs_qa_sets import SETS  # noqa: E402
 from instruction_variants import DISGUISES, variants  # noqa: E402
 
+from agentic_rag._ingest.blocks import TextSection  # noqa: E402
 from agentic_rag._ingest.html_loader import parse_html  # noqa: E402
 from agentic_rag._ingest.loaders import load_path  # noqa: E402
 from agentic_rag._ingest.walker import walk_tree  # noqa: E402
@@ -141,6 +144,30 @@ def _add(sets: dict[tuple[str, str], list[str]], source: str, name: str, text: s
     units.extend(u.text for u in split_units(text))
 
 
+_BUNDLED = ("attrs", "flask", "structlog", "jinja2", "markdown")
+
+
+def _docs_qa_key(set_name: str, relative: str) -> str:
+    """What a docs-QA file is halved by: its name in a bundled folder (as the real-text step
+    has always read them), its path in a fetched one (many pages share a name)."""
+    return PurePosixPath(relative).name if set_name in _BUNDLED else f"{set_name}/{relative}"
+
+
+@functools.lru_cache(maxsize=1)
+def docs_qa_files() -> tuple[tuple[str, str, tuple[TextSection, ...]], ...]:
+    """Every file of the docs-QA sets (``bench/docs_qa_sets.py``) as the loaders parse it:
+    ``(set, path in the set, sections)``, read once for the real text and the headings."""
+    files = []
+    for spec in SETS:
+        try:
+            folder = spec.folder()
+        except (OSError, RuntimeError, ValueError) as exc:
+            print(f"skipping docs-QA set {spec.name}: its folder is not available ({exc})", file=sys.stderr)
+            continue
+        files += [(spec.name, source.relative, load_path(source.path).sections) for source in walk_tree(folder).files]
+    return tuple(files)
+
+
 def collect(man_pages: int, html_stride: int = 4) -> dict[tuple[str, str], list[str]]:
     """Units of real documentation by (source, half); what is absent is said on stderr."""
     sets: dict[tuple[str, str], list[str]] = {}
@@ -164,6 +191,12 @@ def collect(man_pages: int, html_stride: int = 4) -> dict[tuple[str, str], list[
         text = path.read_text(encoding="utf-8", errors="replace")
         body = "\n\n".join(block.text for section in parse_html(text) for block in section.blocks)
         _add(sets, "Debian HTML documentation (PostgreSQL, Python, ...)", str(path.relative_to(DEBIAN_DOC)), body)
+    for set_name, relative, sections in docs_qa_files():
+        # The bundled folders are read above, markup and all; the PDFs are manuals of Debian
+        # packages whose HTML the step below reads too (a page in both halves would leak).
+        if set_name in ("django", "pyhtml", "sqlite"):
+            body = "\n\n".join(block.text for section in sections for block in section.blocks)
+            _add(sets, "docs-QA fetched sets (django, pyhtml, sqlite)", _docs_qa_key(set_name, relative), body)
     for name, limit in (("scifact", 5183), ("hotpotqa", 2000)):
         path = SHARED / name / "corpus.jsonl.gz"
         if not path.exists():
@@ -199,28 +232,25 @@ def real_rows(sets: dict[tuple[str, str], list[str]], show: int) -> tuple[list[s
 
 
 def heading_rows(show: int) -> tuple[list[str], list[str], tuple[int, int]]:
-    """Heading paths of the docs-QA sets (bundled and fetched, ``bench/docs_qa_sets.py``) as the
-    loaders give them to search output: how many :func:`screened_heading` withholds, by set and
-    by half of the files (the same hash as the real-text halves). A heading is a title, so every
-    withheld one is a false flag; the dev half's are listed, the held-out half is counted."""
+    """Heading paths of the docs-QA sets (bundled and fetched) as the loaders give them to
+    search output: how many :func:`screened_heading` withholds, by set and by half of the files
+    (halved as the real text is). A heading is a title, so every withheld one is a false flag;
+    the dev half's are listed, the held-out half is counted."""
+    paths: dict[tuple[str, str], set[str]] = {}
+    for set_name, relative, sections in docs_qa_files():
+        found = paths.setdefault((set_name, _half(_docs_qa_key(set_name, relative))), set())
+        found.update(section.heading_path for section in sections if section.heading_path)
     rows, notes = [], []
     held = held_flagged = 0
-    for spec in SETS:
-        try:
-            folder = spec.folder()
-        except (OSError, RuntimeError, ValueError) as exc:
-            print(f"skipping docs-QA set {spec.name}: its folder is not available ({exc})", file=sys.stderr)
-            continue
-        paths: dict[str, set[str]] = {"dev": set(), "held-out": set()}
-        for source in walk_tree(folder).files:
-            paths[_half(source.relative)].update(s.heading_path for s in load_path(source.path).sections if s.heading_path)
+    for set_name in dict.fromkeys(name for name, _ in paths):
         for half in ("dev", "held-out"):
-            flagged = sorted(p for p in paths[half] if screened_heading(p)[1])
-            rows.append(f"| {spec.name} | {half} | {len(paths[half]):,} | {len(flagged)} |")
+            headings = paths.get((set_name, half), set())
+            flagged = sorted(p for p in headings if screened_heading(p)[1])
+            rows.append(f"| {set_name} | {half} | {len(headings):,} | {len(flagged)} |")
             if half == "dev":
-                notes += [f"docs-QA {spec.name} (dev): heading withheld: {p[:140]!r}" for p in flagged[:show]]
+                notes += [f"docs-QA {set_name} (dev): heading withheld: {p[:140]!r}" for p in flagged[:show]]
             else:
-                held += len(paths[half])
+                held += len(headings)
                 held_flagged += len(flagged)
     return rows, notes, (held, held_flagged)
 

@@ -74,12 +74,12 @@ class ParaphraseAndListsTest(unittest.TestCase):
         self.assertIn("bare name", grounding_problem("Jane Doe died in 2020 in Grenoble.", ["Jane Doe Smith"], ["Jane Doe Smith was born in Lyon."]))
 
     def test_plain_prose_only_the_fitted_scorer_flags_is_doubted_not_refused(self) -> None:
-        # A true claim of the report run, dropped as "addressed to a model" by the fitted scorer
-        # alone: a reader of meaning now settles it. (A second one, "Once all shared locks
-        # clear, ...", is no longer flagged since the scorer was refitted for issue 37.)
+        # Plain prose the fitted scorer alone reads as addressed to a model (the two claims of
+        # the report run it dropped so are no longer flagged since its refit for issue 37; this
+        # HotpotQA sentence still is): a reader of meaning settles it.
         from agentic_rag._text.instructions import instruction_family, ruled_instruction_family
 
-        for claim in ('URLField\'s assume_scheme defaults to "http". Setting it to "https" normalizes "example.com" to "https://example.com".',):
+        for claim in ("The Hotel has been derelict and permanently closed to public operations for many years.",):
             with self.subTest(claim=claim):
                 self.assertTrue(instruction_family(claim))
                 self.assertFalse(ruled_instruction_family(claim))

@@ -44,7 +44,10 @@ _ORDERS = re.compile(
     r"|(?:инструкци\w*|указани\w*|правил\w*|інструкці\w*|вказівк\w*|οδηγίεσ|οδηγιών|הוראות|ההוראות|التعليمات|تعليمات|निर्देश\w*|hướng\s+dẫn|"
     r"指令|指示|说明|规则|ルール|지시|규칙)")
 _YOURS = r"(?:your|you\s+(?:were|have\s+been|'ve\s+been)\s+(?:given|told|handed)|given\s+to\s+you|set\s+for\s+you)"
-_READER_ORDERS = re.compile(rf"\b(?:rules|context|task|configuration|setup|orders|commands)\b[^.!?\n]{{0,30}}\b{_YOURS}"
+# "the rules you were given", "your configuration" ("override it with your own" after "logging
+# configuration" is the reader's own code).
+_GIVEN_TO_YOU = r"(?:you\s+(?:were|have\s+been|'ve\s+been)\s+(?:given|told|handed)|given\s+to\s+you|set\s+for\s+you)"
+_READER_ORDERS = re.compile(rf"\b(?:rules|context|task|configuration|setup|orders|commands)\b[^.!?\n]{{0,30}}\b{_GIVEN_TO_YOU}"
                             rf"|\b{_YOURS}\s+(?:\w+\s+)?(?:rules|context|task|configuration|setup|orders|commands)\b")
 _BEFORE = re.compile(
     r"\b(?:previous|prior|earlier|above|preceding|original|initial|your|so\s+far|before\s+this|you\s+(?:were|have\s+been|'ve\s+been)\s+given|"

@@ -143,7 +143,7 @@ _OVERRIDE = [
 # A model named as such, not the last word of a compound ("the data model", "a support agent"):
 # at the start of a clause or after a determiner or a word that makes it one.
 _ADDRESSEE_START = ("(?:(?<![\\w'’-]\\s)(?<![\\w'’-])|" + "|".join(f"(?<=\\b{w}\\s)" for w in (
-    "the", "a", "an", "any", "every", "each", "all", "this", "that", "your", "dear", "hey", "ai", "ml", "chat", "large", "trained", "language", "reasoning",
+    "the", "a", "an", "any", "every", "each", "all", "this", "that", "dear", "hey", "ai", "ml", "chat", "large", "trained", "language", "reasoning",
     "automated", "answering", "summarizing", "summarising", "grading", "screening", "hiring", "reviewing", "moderation", "helpful", "virtual")) + ")")
 _MODEL_ROLE = r"(?:system|assistant|ai|bot|chatbot|model|gpt|claude|developer|system\s+prompt)"
 _MODEL_ROLES = ("system", "assistant", "ai", "bot", "chatbot", "model", "gpt", "claude", "developer")

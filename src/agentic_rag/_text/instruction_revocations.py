@@ -30,7 +30,8 @@ _TOLD_NOUN = r"(?:guidance|instructions?|directions?|directives?|rules|orders|br
 _TEXT_NOUN = r"(?:context|text|messages?|notes?|lines?|paragraphs?|words|content|conversation)"
 _TOLD_WHERE = (r"(?:above|before\s+(?:this|it|here|now)(?:\s+(?:line|point|message|paragraph|sentence|note))?|so\s+far|up\s+to\s+(?:this|here|now)"
                r"(?:\s+(?:line|point|message|paragraph|sentence))?|until\s+now|earlier|previously|(?:that|which)\s+(?:came|come|preceded|precedes|went)"
-               r"(?:\s+(?:before|above|earlier|first|this\s+\w+))?|preceding\s+this\s+\w+)")
+               r"(?:\s+(?:before|above|earlier|first|this\s+\w+))?|preceding\s+this\s+\w+|came\s+(?:before|earlier|above|first)(?:\s+this\s+\w+)?"
+               r"|at\s+the\s+(?:start|beginning|outset))")
 _TOLD_GIVEN = (r"(?:you\s+(?:were|have\s+been|'ve\s+been|had\s+been)\s+(?:given|told|handed|sent|asked|taught|instructed)|you\s+(?:got|received|started\s+with|had|read)"
                r"|(?:that\s+(?:were|was)\s+)?(?:given|set|handed)\s+(?:to|for)\s+you)")
 _TOLD_DET = r"(?:the|your|all(?:\s+of)?(?:\s+the)?|any|every|whatever|those|these)"
@@ -71,7 +72,11 @@ REVOCATIONS = [
     (_TEXT_WORDS, rf"{_TOLD_TEXT}\s+(?:(?:now|hereby|officially|simply|all|entirely|completely|just|only)\s+)*{_TEXT_REVOKED}"),
     (("none", "nothing"), rf"\b(?:none\s+of\s+{_TOLD}|nothing\s+(?:(?:that\s+)?you\s+(?:read|saw|were\s+told|got|received)|written|said|above)"
      rf"(?:\s+(?:before|above|earlier|so\s+far|up\s+to\s+(?:this|here|now)(?:\s+\w+)?|until\s+now|before\s+this(?:\s+\w+)?))?)\s+(?:now\s+|still\s+|really\s+)?"
-     rf"(?:applies|apply|counts?|matters?|holds?|stands?|is\s+(?:valid|binding|in\s+effect))(?:\s+any\s*more)?\b{UNSCOPED}"),
+     rf"(?:applies|apply|counts?|matters?|holds?|stands?|(?:is|are)\s+(?:valid|binding|in\s+(?:effect|force)))(?:\s+any\s*more)?\b{UNSCOPED}"),
+    # "Previous guidance: void.", "The prior setup no longer binds you."
+    (_TOLD_WORDS + _TEXT_WORDS, rf"{_TOLD_ANY}\s*[:—–]\s*(?:{_VOID}|revoked|obsolete|superseded|invalid)\b"),
+    (("no longer", "not", "n't"), rf"\b(?:the|your|all)\s+(?:{_TOLD_POS}\s+)?(?:setup|configuration|programming|persona|role|task|mission|assignment|{_TOLD_NOUN})\s+"
+     rf"(?:no\s+longer|(?:does|do)\s*(?:not|n't))\s+(?:binds?|applies?\s+to|governs?|constrains?|restricts?|limits?)\s+you\b"),
     (("consid", "treat", "regard", "deem", "count", "mark", "take"), rf"\b(?:consider|treat|regard|deem|count|mark|take)\s+{_TOLD_ANY}\s+(?:as\s+|to\s+be\s+)?"
      rf"(?:withdrawn|void|null|cancell?ed|revoked|retracted|rescinded|obsolete|superseded|invalid|irrelevant|moot|expired|"
      rf"(?:an?\s+|only\s+an?\s+|just\s+an?\s+)(?:draft|test|decoy|mistake|joke|example|trick)|(?:having\s+been\s+)?never\s+(?:written|approved|sent|given|said))\b"),

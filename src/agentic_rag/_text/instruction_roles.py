@@ -18,18 +18,28 @@ Claude, and the words for system and assistant in thirty languages) that is
   with a colon after it or not, with a short note inside (``[SYSTEM @ 10:02]``,
   ``[ROLE: SYSTEM]``);
 * followed by a colon, with or without a word such as "message", "note", "notice", "update",
-  "prompt", "response" or "says" (``System message:``, ``AI response:``); the turn labels of
+  "prompt", "response" or "says" or a short note in parentheses (``System message:``, ``AI
+  response:``, ``System (internal):``, ``Message système :``); the turn labels of
   instruction-tuning templates ("instruction", "input", "response", "output") count only
   after ``#`` marks (``### Response:``), since "Response:" opens many an API example;
 * written in capitals and followed by a dash, an arrow or a bar (``SYSTEM —``, ``SYSTEM ->``,
-  ``SYSTEM |``): "System - a set of parts" in a glossary is left alone.
+  ``ASSISTANT>>>``, ``SYSTEM |``): "System - a set of parts" in a glossary is left alone;
+* mentioned (``@system``).
+
+List, quote and heading marks and an emoji may stand before it (``> **Assistant:**``,
+``- [SYSTEM]``, ``🤖 Assistant:``).
 
 What follows it (the rest of the line, or the next line when the label stands alone) must be an
 order (a word such as "you", "always", "never", "say", "reply", a link) or a statement: a
 sentence of four words or more with a verb in English, or four words (five after a bare label)
 ending with a full stop in any language, or a run of ideographs or Hangul ending with one. A
 value is left alone: ``System: Ubuntu 22.04``, ``Assistant: Jane Doe (since 2019)``,
-``[system]`` over ``hostname = "build-01"``.
+``[system]`` over ``hostname = "build-01"``; so is what a system says of its own running
+(``System: scheduled maintenance tonight``, ``[system] boot completed in 4.2 s``: a notice).
+After a bare label a statement also needs a finite verb (``Sistema: Ubuntu 22.04 con 8 GB de
+RAM.`` names values), and after a label that is also an everyday word (AI, bot, model,
+developer, operator: "Model: A representation of a table.") only an order or an English
+sentence with a verb counts.
 """
 
 from __future__ import annotations
@@ -38,13 +48,17 @@ import re
 
 from agentic_rag._text.instruction_patterns import ASSERTION, DIRECTIVE, LINK
 
-__all__ = ["role_line", "turn_opener"]
+__all__ = ["labelled_value", "role_line", "turn_opener"]
 
 # Casefolded role names (Turkish capital I folds to "i" and a combining dot above).
 _STRONG = (r"(?:system|sys|assistant|chatbot|chatgpt|claude|gemini|copilot|gpt(?:-?\d[\w.]*)?|"
           r"ai\s+(?:assistant|model)|système|systeme|assistent|asistente|assistente|asystent|asistan|sistema|systeem|systém|sistem|si\u0307stem|"
           r"järjestelmä|rendszer|ia|ki|система|ассистент|асистент|помощник|ии|σύστημα|συστημα|βοηθός|βοηθοσ|מערכת|النظام|المساعد|सिस्टम|"
-          r"hệ\s+thống|trợ\s+lý|asisten|系统|系統|助手|助理|システム|アシスタント|시스템|어시스턴트)")
+          r"hệ\s+thống|trợ\s+lý|asisten|系统|系統|助手|助理|システム|アシスタント|시스템|어시스턴트|"
+          # "System message" in other languages, written as one label.
+          r"message\s+(?:du\s+)?syst[eè]me|mensaje\s+del\s+sistema|messaggio\s+(?:di|del)\s+sistema|mensagem\s+do\s+sistema|"
+          r"system(?:nachricht|meldung|hinweis)|systeem(?:melding|bericht)|komunikat\s+systemowy|системное\s+сообщение|сообщение\s+системы|"
+          r"系统(?:消息|提示)|システムメッセージ|시스템\s*메시지)")
 # Roles that are also everyday words ("Model: A representation of a table."): after a bare label
 # only an order or an English sentence with a verb counts.
 _WEAK = r"(?:ai|a\.i\.|bot|model|developer|operator|llm|ia|ki|ии)"
@@ -52,16 +66,20 @@ _ROLES = rf"(?:{_STRONG}|{_WEAK})"
 # Roles that only open a turn when bracketed or after "#" marks.
 _TEMPLATE_ROLES = r"(?:instructions?|input|response|output|human)"
 _USERS = r"(?:user|human|utilisateur|benutzer|nutzer|usuario|utente|usuário|gebruiker|użytkownik|пользователь|用户|用戶|ユーザー|사용자)"
-_LEAD = r"^[ \t]*(?:(?:[>*+\-]|\d{1,3}[.)])[ \t]+)*"
+# List, quote and heading marks, and an emoji, before a label ("> ", "- ", "1. ", "🤖 ").
+_LEAD = r"^[ \t]*(?:(?:[>*+\-]|\d{1,3}[.)]|[\u2600-\u27bf\U0001f300-\U0001faff]\ufe0f?)[ \t]+)*"
 _OPEN = r"(?:\[\[|\[|【|「|『|《|«|\(|\{|<\||<<|<|\||>>|={2,}|-{2,}|\*\*|__)"
 _CLOSE = r"(?:\]\]|\]|】|」|』|》|»|\)|\}|\|>|>>|>|\||<<|={2,}|-{2,}|\*\*|__)"
-_NOTE = r"(?:\s+(?:message|note|notice|update|alert|prompt|instructions?|override|response|output|reply|says))?"
+_NOTE = (r"(?:\s+(?:message|note|notice|update|alert|prompt|instructions?|override|response|output|reply|says))?"
+         r"(?:[ \t]*\([^()\n]{1,24}\))?")  # "System (internal):", "Assistant (GPT-4):"
 _BRACKETED = re.compile(rf"{_LEAD}(?:[qa][ \t]*)?{_OPEN}[ \t]*(?:role[ \t]*[:=][ \t]*)?(?P<role>{_ROLES}|{_TEMPLATE_ROLES}){_NOTE}\b[^\]\)\}}>|】」』》»=\-*_\n]{{0,24}}?"
                         rf"[ \t]*{_CLOSE}[ \t]*[:：]?[ \t]*", re.IGNORECASE)
 _LABELLED = re.compile(rf"{_LEAD}(?:\*\*|__)?[ \t]*(?:[qa][ \t]*\([ \t]*)?(?P<role>{_ROLES}){_NOTE}[ \t]*\)?[ \t]*(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]*", re.IGNORECASE)
 _WEAK_ROLE = re.compile(rf"{_WEAK}", re.IGNORECASE)
+_PLACEHOLDER = re.compile(rf"{_LEAD}[<(]", re.IGNORECASE)
 _TEMPLATE = re.compile(rf"^[ \t]*#{{1,6}}[ \t]*(?P<role>{_ROLES}|{_TEMPLATE_ROLES})s?{_NOTE}[ \t]*[:：][ \t]*", re.IGNORECASE)
-_CAPITALS = re.compile(rf"{_LEAD}(?P<role>{_ROLES}){_NOTE}[ \t]+(?:—|–|-{{1,2}}>?|=>|>{{1,2}}|\|)[ \t]*", re.IGNORECASE)
+_CAPITALS = re.compile(rf"{_LEAD}(?P<role>{_ROLES}){_NOTE}(?:[ \t]+(?:—|–|-{{1,2}}>?|\|)|[ \t]*(?:=>|>{{1,3}}))[ \t]*", re.IGNORECASE)
+_MENTION = re.compile(rf"{_LEAD}@(?P<role>{_ROLES})\b[ \t]*[:,]?[ \t]*", re.IGNORECASE)  # "@system The office moved ..."
 _USER_TURN = re.compile(rf"{_LEAD}(?:{_OPEN}[ \t]*{_USERS}[ \t]*{_CLOSE}|(?:\*\*|__)?[ \t]*(?:[qa][ \t]*)?\(?[ \t]*{_USERS}[ \t]*\)?[ \t]*(?:\*\*|__)?[ \t]*[:：])",
                         re.IGNORECASE)
 
@@ -70,7 +88,9 @@ _ENGLISH_STATEMENT = re.compile(ASSERTION)
 _WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
 _UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _FULL_STOP = re.compile(r"[.!?。！？।۔]['\"”’»)\]]*\s*$")
-_VALUE = re.compile(r"^[\w.-]+\s*[=:]")  # a key = value line of a configuration file
+_VALUE = re.compile(r"^[a-z_][a-z0-9_.-]{0,30}\s*(?:=|:\s*\S*$)")  # a line of a configuration file: "key = value", "key: value"
+_CONTENT_CHARS = 400  # a turn's statement is read in its first characters: the cost stays bounded
+_VALUE_WORDS = 6  # a value after a label ("Debian 12", "Jane Doe (since 2019)") is a few words
 # A finite verb after a bare label, in the languages whose words for "system" it knows: the
 # commonest auxiliaries and copulas, and the endings of a finished Japanese, Korean or Turkish
 # sentence ("System: Ubuntu 22.04 con 8 GB de RAM." names values, it states nothing).
@@ -101,11 +121,11 @@ def _statement(content: str, min_words: int) -> bool:
     ``min_words`` is negative (after a bare label); 0: an order or an English sentence with a
     verb only."""
     content = content.strip()
-    if not content or _VALUE.match(content):
+    if not content or _VALUE.match(content) or content[0] in ",;.)":  # "<model>, which ...": the label is a word of the sentence
         return False
     if _ORDER.search(content):
         return True
-    if _NOTICE.search(content):
+    if _NOTICE.search(content) and not _DETERMINED.match(content):  # terse: "scheduled maintenance tonight"
         return False
     if _ENGLISH_STATEMENT.match(content):
         return True
@@ -119,7 +139,9 @@ def _statement(content: str, min_words: int) -> bool:
 def _opening(line: str) -> tuple[re.Match[str] | None, int]:
     """The role label opening ``line`` and what a statement after it needs (see
     :func:`_statement`)."""
-    match = _BRACKETED.match(line) or _TEMPLATE.match(line)
+    match = _BRACKETED.match(line) or _TEMPLATE.match(line) or _MENTION.match(line)
+    if match and match.re is _BRACKETED and _PLACEHOLDER.match(match.group()) and _WEAK_ROLE.fullmatch(match.group("role")):
+        return None, 0  # "<model> has no ForeignKey to <parent model>.": a placeholder in a message template
     if match:
         return match, 4
     match = _LABELLED.match(line) or _CAPITALS.match(line)
@@ -140,7 +162,7 @@ def role_line(text: str) -> bool:
         if not content.strip():
             # The label alone on its line: its turn is the next line that holds text.
             content = next((following for following in lines[number + 1:number + 3] if following.strip()), "")
-        if _statement(content.casefold(), min_words):
+        if _statement(content[:_CONTENT_CHARS].casefold(), min_words):
             return True
     return False
 
@@ -149,3 +171,21 @@ def turn_opener(line: str) -> bool:
     """True when ``line`` opens a chat turn: a model's role label (any style above) or a
     user's (``User:``, ``[user]``, ``Q (user):``)."""
     return _opening(line)[0] is not None or bool(_USER_TURN.match(line))
+
+
+def labelled_value(text: str) -> bool:
+    """True when every line of ``text`` is a role label holding a short value, a few words with
+    no full stop (``System: Ubuntu 22.04``, ``Система: Debian 12``): what the role-line rule
+    leaves alone on purpose, so the fitted scorer, which would weigh the word "system", does
+    not flag it."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    if not lines:
+        return False
+    for line in lines:
+        match, min_words = _opening(line)
+        if match is None:
+            return False
+        content = line[match.end():match.end() + _CONTENT_CHARS]
+        if len(_WORD.findall(content)) > _VALUE_WORDS or _FULL_STOP.search(content) or _statement(content.casefold(), min_words):
+            return False
+    return True

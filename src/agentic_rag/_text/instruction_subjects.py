@@ -10,8 +10,8 @@ and pass over a description.
 
 A subject is read from the words before the verb, back to the start of the clause: after the
 auxiliaries and adverbs that may stand between ("will", "can", "always", "automatically",
-"to"), a noun phrase with a determiner ("the firewall", "il firewall", "die Firewall"), a
-pronoun that names a thing ("it", "which"), or one noun before a verb in the present tense
+"to"), a noun phrase with a determiner ("the firewall", "il firewall", "die Firewall") or a
+number ("Version 2", "RFC 9110"), a pronoun that names a thing ("it", "which"), or one noun before a verb in the present tense
 ("Zapora ignoruje", "Brandväggen ignorerar"). It is no subject when it is the reader ("you", "your task is to"),
 a model ("the assistant will now ignore ..."), a courtesy or a label ("please", "kindly",
 "SYSTEM OVERRIDE", "important"). In Chinese a verb after 会, 将 or 可以 is described; in Japanese
@@ -75,8 +75,8 @@ def described(folded: str, start: int, end: int) -> bool:
     words = [w for w in words if not w.endswith("ly") or w in _DETERMINERS]
     if not words or any(w in _READER or w in _MODELS for w in words) or "this" in words and any(w in _SELF for w in words):
         return False
-    if any(w in _DETERMINERS or w in _THING_PRONOUNS for w in words):
-        return True
+    if any(w in _DETERMINERS or w in _THING_PRONOUNS or any(ch.isdigit() for ch in w) for w in words):
+        return True  # a noun phrase, a pronoun, or a name with a number ("Version 2 supersedes ...")
     if any(w in _LABELS for w in words):
         return False
     # Words with no determiner: a noun phrase only with an auxiliary between them and the verb

@@ -48,7 +48,8 @@ Reworded instructions are caught by word cues met in one sentence
 names is weighed last by a fitted scorer (:mod:`agentic_rag._text.instruction_scorer`): a
 logistic model over a sentence's words and kinds of cue words, in any language, fitted on the
 development phrasings against real documentation (its family is reported as
-``addressed-to-model``).
+``addressed-to-model``); it never weighs a role label holding a value (``System: Debian 12``),
+which the role-line rule leaves alone on purpose.
 
 What is deliberately not flagged: "ignore the warning", "disregard this setting if ...",
 "ignore the instructions in the old README", ``system: linux``, "SYSTEM REQUIREMENTS:",
@@ -74,7 +75,7 @@ from agentic_rag._text.instruction_anchors import LazyPattern as _LazyPattern
 from agentic_rag._text.instruction_anchors import anchored as _anchored
 from agentic_rag._text.instruction_cues import cue_family
 from agentic_rag._text.instruction_patterns import FAMILY_PATTERNS
-from agentic_rag._text.instruction_roles import role_line, turn_opener
+from agentic_rag._text.instruction_roles import labelled_value, role_line, turn_opener
 from agentic_rag._text.instruction_scorer import scored_instruction
 from agentic_rag._text.instruction_subjects import described
 from agentic_rag._text.skeleton import hidden_tag_text, skeleton, visible_text
@@ -108,8 +109,9 @@ _PREFIX_WORDS = frozenset(_BY_PREFIX)
 
 _WORD = re.compile(r"\w+")
 # Families whose words also describe what a program does ("the firewall will ignore all previous
-# rules", "the panel can reveal the system prompt"): a match with a subject of its own is passed over.
-_ORDERS_THAT_DESCRIBE = frozenset({"override", "persona"})
+# rules", "the panel can reveal the system prompt", "redirecting to this URL sends the user to
+# attacker.com"): a match with a subject of its own is passed over.
+_ORDERS_THAT_DESCRIBE = frozenset({"override", "persona", "tell-the-user"})
 _MATCHES_READ = 8  # matches of one pattern weighed per text, at most
 _INLINE_CODE = re.compile(r"`([^`\n]{1,200})`")
 _SENTENCE_WORDS = 4  # inline code of this many words or more is a sentence, not a token
@@ -173,7 +175,9 @@ def _family_uncached(text: str) -> str:
     # The rules first; then the fitted scorer, which weighs every word and cue of a sentence,
     # for wordings and languages no rule covers.
     family = _ruled(text)
-    return family or ("addressed-to-model" if text.strip() and any(scored_instruction(form) for form in _forms(text)) else "")
+    if family or not text.strip() or any(map(labelled_value, _shapes(text))):  # "System: Ubuntu 22.04" names a value
+        return family
+    return "addressed-to-model" if any(scored_instruction(form) for form in _forms(text)) else ""
 
 
 # Units and passages are asked about again and again in one run (ranking, grounding, payloads).
