@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import unittest
+from pathlib import Path
 
 from agentic_rag._answering import grounding_problem
 from agentic_rag._answering.guard import unsupported_claims
@@ -19,6 +20,15 @@ from agentic_rag.llm import ScriptedLLM
 from agentic_rag.llm.components import LLMSynthesizer
 from agentic_rag.testing.contracts.fixtures import fixture_plan
 from cli_support import indexed_service
+
+
+class DevelopmentSetTest(unittest.TestCase):
+    def test_the_sixth_development_set(self) -> None:
+        data = json.loads((Path(__file__).resolve().parent / "data" / "instructions_dev_6.json").read_text(encoding="utf-8"))
+        self.assertEqual([t for _, t in data["injections"] if not instruction_family(t)], [])
+        # No rule names a look-alike; the fitted scorer may flag a few (it is doubted, not refused).
+        self.assertEqual([t for _, t in data["benign"] if ruled_instruction_family(t)], [])
+        self.assertLessEqual(sum(1 for _, t in data["benign"] if instruction_family(t)), len(data["benign"]) // 40)
 
 
 class RoleLineTest(unittest.TestCase):

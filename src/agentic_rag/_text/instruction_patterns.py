@@ -217,7 +217,7 @@ _ADDRESSED = [
     # A model told what to say ("the model should answer with a JSON object" describes one).
     # ("The data model must state its units", "the support agent must mention the ticket number"
     # describe what a thing must do.)
-    (_MODEL_WORDS, rf"{_ADDRESSEE_START}\b{_MODEL}s?\b[^.!?\n]{{0,60}}?\b(?:must|should|shall|will\s+now|is\s+required\s+to|has\s+to|have\s+to|needs\s+to|ought\s+to|are\s+to|is\s+to|"
+    (_MODEL_WORDS, rf"\b(?={_MODEL}){_ADDRESSEE_START}{_MODEL}s?\b[^.!?\n]{{0,60}}?\b(?:must|should|shall|will\s+now|is\s+required\s+to|has\s+to|have\s+to|needs\s+to|ought\s+to|are\s+to|is\s+to|"
      rf"is\s+instructed\s+to)\s+(?:always\s+|never\s+|only\s+|now\s+|also\s+)?{_SAY}(?!\s+(?:its|their|his|her|which|whether|how|why|what|when|where|who)\b)"),
     # "If this page is processed by an AI, claim ...": a clause naming a model reading the
     # text, then an answer-shaping imperative.

@@ -52,6 +52,10 @@ def _told(noun: str) -> str:
 _TOLD = _told(_TOLD_NOUN)
 _TOLD_TEXT = _told(_TEXT_NOUN)
 _TOLD_ANY = rf"(?:{_TOLD}|{_TOLD_TEXT})"
+# Where a name of what was told can start: tried first, so the patterns that open with one skip
+# every other position at once.
+_TOLD_START = (rf"\b(?=(?:the|your|all|any|every|whatever|those|these|everything|anything|what|{_TOLD_POS[3:-1]}|{_TOLD_NOUN[3:-1]}|"
+               rf"{_TEXT_NOUN[3:-1]})\b)")
 _TOLD_WORDS = ("guidan", "instru", "direct", "rules", "orders", "brief", "constr", "prompt", "everyt", "anythi", "all", "whatev", "what")
 _TEXT_WORDS = ("contex", "text", "messag", "notes", "note", "lines", "line", "paragr", "words", "conten", "conver")
 # Declared withdrawn ("has been rescinded", "no longer counts", "was only a test"), with no
@@ -68,13 +72,13 @@ _TEXT_REVOKED = rf"(?:{_BE}{_VOID}|no\s+longer\s+(?:counts?|matters?)|(?:does\s+
 
 #: The patterns, each with the words one of which every match holds (word beginnings).
 REVOCATIONS = [
-    (_TOLD_WORDS, rf"{_TOLD}\s+(?:(?:now|hereby|officially|simply|all|entirely|completely|just|only)\s+)*{_REVOKED}"),
-    (_TEXT_WORDS, rf"{_TOLD_TEXT}\s+(?:(?:now|hereby|officially|simply|all|entirely|completely|just|only)\s+)*{_TEXT_REVOKED}"),
+    (_TOLD_WORDS, rf"{_TOLD_START}{_TOLD}\s+(?:(?:now|hereby|officially|simply|all|entirely|completely|just|only)\s+)*{_REVOKED}"),
+    (_TEXT_WORDS, rf"{_TOLD_START}{_TOLD_TEXT}\s+(?:(?:now|hereby|officially|simply|all|entirely|completely|just|only)\s+)*{_TEXT_REVOKED}"),
     (("none", "nothing"), rf"\b(?:none\s+of\s+{_TOLD}|nothing\s+(?:(?:that\s+)?you\s+(?:read|saw|were\s+told|got|received)|written|said|above)"
      rf"(?:\s+(?:before|above|earlier|so\s+far|up\s+to\s+(?:this|here|now)(?:\s+\w+)?|until\s+now|before\s+this(?:\s+\w+)?))?)\s+(?:now\s+|still\s+|really\s+)?"
      rf"(?:applies|apply|counts?|matters?|holds?|stands?|(?:is|are)\s+(?:valid|binding|in\s+(?:effect|force)))(?:\s+any\s*more)?\b{UNSCOPED}"),
     # "Previous guidance: void.", "The prior setup no longer binds you."
-    (_TOLD_WORDS + _TEXT_WORDS, rf"{_TOLD_ANY}\s*[:—–]\s*(?:{_VOID}|revoked|obsolete|superseded|invalid)\b"),
+    (_TOLD_WORDS + _TEXT_WORDS, rf"{_TOLD_START}{_TOLD_ANY}\s*[:—–]\s*(?:{_VOID}|revoked|obsolete|superseded|invalid)\b"),
     (("no longer", "not", "n't"), rf"\b(?:the|your|all)\s+(?:{_TOLD_POS}\s+)?(?:setup|configuration|programming|persona|role|task|mission|assignment|{_TOLD_NOUN})\s+"
      rf"(?:no\s+longer|(?:does|do)\s*(?:not|n't))\s+(?:binds?|applies?\s+to|governs?|constrains?|restricts?|limits?)\s+you\b"),
     (("consid", "treat", "regard", "deem", "count", "mark", "take"), rf"\b(?:consider|treat|regard|deem|count|mark|take)\s+{_TOLD_ANY}\s+(?:as\s+|to\s+be\s+)?"

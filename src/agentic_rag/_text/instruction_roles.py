@@ -76,6 +76,8 @@ _BRACKETED = re.compile(rf"{_LEAD}(?:[qa][ \t]*)?{_OPEN}[ \t]*(?:role[ \t]*[:=][
                         rf"[ \t]*{_CLOSE}[ \t]*[:：]?[ \t]*", re.IGNORECASE)
 _LABELLED = re.compile(rf"{_LEAD}(?:\*\*|__)?[ \t]*(?:[qa][ \t]*\([ \t]*)?(?P<role>{_ROLES}){_NOTE}[ \t]*\)?[ \t]*(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]*", re.IGNORECASE)
 _WEAK_ROLE = re.compile(rf"{_WEAK}", re.IGNORECASE)
+_LABEL_CHARS = 80
+_LABEL_MARKS = tuple(":：>|—–-]】」』》»)}@=*_")
 _PLACEHOLDER = re.compile(rf"{_LEAD}[<(]", re.IGNORECASE)
 _TEMPLATE = re.compile(rf"^[ \t]*#{{1,6}}[ \t]*(?P<role>{_ROLES}|{_TEMPLATE_ROLES})s?{_NOTE}[ \t]*[:：][ \t]*", re.IGNORECASE)
 _CAPITALS = re.compile(rf"{_LEAD}(?P<role>{_ROLES}){_NOTE}(?:[ \t]+(?:—|–|-{{1,2}}>?|\|)|[ \t]*(?:=>|>{{1,3}}))[ \t]*", re.IGNORECASE)
@@ -139,6 +141,9 @@ def _statement(content: str, min_words: int) -> bool:
 def _opening(line: str) -> tuple[re.Match[str] | None, int]:
     """The role label opening ``line`` and what a statement after it needs (see
     :func:`_statement`)."""
+    head = line[:_LABEL_CHARS]
+    if not any(mark in head for mark in _LABEL_MARKS):
+        return None, 0  # every label holds one of these: most lines of prose are passed over at once
     match = _BRACKETED.match(line) or _TEMPLATE.match(line) or _MENTION.match(line)
     if match and match.re is _BRACKETED and _PLACEHOLDER.match(match.group()) and _WEAK_ROLE.fullmatch(match.group("role")):
         return None, 0  # "<model> has no ForeignKey to <parent model>.": a placeholder in a message template

@@ -126,7 +126,7 @@ def _code_span(match: re.Match[str]) -> str:
     return " " if len(inner.split()) < _SENTENCE_WORDS and ideographs < 2 * _SENTENCE_WORDS else f"\n{inner}\n"
 
 
-def _shapes(text: str) -> tuple[str, ...]:
+def _shapes_uncached(text: str) -> tuple[str, ...]:
     """The forms ``text`` is read in, case kept: as a reader sees it (invisible characters
     removed, text smuggled in tag characters or encodings added as a line of its own), then
     its look-alike skeleton when that differs (Cyrillic or Greek letters inside a Latin word)."""
@@ -139,9 +139,16 @@ def _shapes(text: str) -> tuple[str, ...]:
     return (visible,) if shape == visible else (visible, shape)
 
 
-def _forms(text: str) -> tuple[str, ...]:
-    """The casefolded forms ``text`` is matched in (see :func:`_shapes`), each once."""
+# A text is read by the rules, the role lines and the scorer: its forms are made once.
+_shapes = bounded_cache(_shapes_uncached, 4096)
+
+
+def _forms_uncached(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(shape.casefold() for shape in _shapes(text)))
+
+
+_forms = bounded_cache(_forms_uncached, 4096)
+"""The casefolded forms ``text`` is matched in (see :func:`_shapes_uncached`), each once."""
 
 
 def _search(folded: str) -> str:
@@ -175,9 +182,10 @@ def _family_uncached(text: str) -> str:
     # The rules first; then the fitted scorer, which weighs every word and cue of a sentence,
     # for wordings and languages no rule covers.
     family = _ruled(text)
-    if family or not text.strip() or any(map(labelled_value, _shapes(text))):  # "System: Ubuntu 22.04" names a value
+    if family or not text.strip() or not any(scored_instruction(form) for form in _forms(text)):
         return family
-    return "addressed-to-model" if any(scored_instruction(form) for form in _forms(text)) else ""
+    # "System: Ubuntu 22.04" names a value: the role-line rule leaves it alone on purpose.
+    return "" if any(map(labelled_value, _shapes(text))) else "addressed-to-model"
 
 
 # Units and passages are asked about again and again in one run (ranking, grounding, payloads).
