@@ -74,14 +74,21 @@ class ParaphraseAndListsTest(unittest.TestCase):
         self.assertIn("bare name", grounding_problem("Jane Doe died in 2020 in Grenoble.", ["Jane Doe Smith"], ["Jane Doe Smith was born in Lyon."]))
 
     def test_plain_prose_only_the_fitted_scorer_flags_is_doubted_not_refused(self) -> None:
-        # Plain prose the fitted scorer alone reads as addressed to a model (the two claims of
-        # the report run it dropped so are no longer flagged since its refit for issue 37; this
-        # HotpotQA sentence still is): a reader of meaning settles it.
+        # Sentences of real documentation the fitted scorer alone reads as addressed to a model
+        # (the two claims of the report run it dropped so were cleared by its refit for issue
+        # 37; these were flagged after it): a reader of meaning settles them. A refit may clear
+        # one, so at least one must still be flagged, and every flagged one is only doubted.
         from agentic_rag._text.instructions import instruction_family, ruled_instruction_family
 
-        for claim in ("The Hotel has been derelict and permanently closed to public operations for many years.",):
+        candidates = ("Model Armor is a service offering LLM-agnostic security and AI safety measures to mitigate risks associated with "
+                      "large language models (LLMs).",
+                      "No hay ninguna garantía.",
+                      "Stampa informazioni, in un formato intelligibile, riguardo ai file delle parti specificati.",
+                      "The Hotel has been derelict and permanently closed to public operations for many years.")
+        flagged = [claim for claim in candidates if instruction_family(claim)]
+        self.assertTrue(flagged)
+        for claim in flagged:
             with self.subTest(claim=claim):
-                self.assertTrue(instruction_family(claim))
                 self.assertFalse(ruled_instruction_family(claim))
                 finding = check_grounding(claim, [claim], [claim])
                 self.assertIn("addressed to a model", finding.problem)
