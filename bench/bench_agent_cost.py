@@ -42,9 +42,7 @@ Run: ``python bench/bench_agent_cost.py`` (report split, all sets present, write
 from __future__ import annotations
 
 import argparse
-import contextlib
 import datetime
-import io
 import json
 import os
 import platform
@@ -60,30 +58,15 @@ import agent_cost_measures as m  # the sibling modules in bench/
 import focus_diagnosis
 from agent_cost_report import Observations, report_text
 from docs_qa_sets import SETS, LoadedSet, load_sets
+from in_process_cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agentic_rag._interfaces.cli import main as cli_main  # noqa: E402
 from agentic_rag._interfaces.evidence_payload import WEAK_RELEVANCE  # noqa: E402
 
 MODES = ("agentic", "parallel")
 GREP_ENV = {**os.environ, "LC_ALL": "C.UTF-8"}
-
-
-def run_cli(argv: list[str], cwd: Path) -> str:
-    """The standard output of ``agentic-rag ARGV`` run in ``cwd``, in this process."""
-    out, err = io.StringIO(), io.StringIO()
-    before = os.getcwd()
-    os.chdir(cwd)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = cli_main(argv)
-    finally:
-        os.chdir(before)
-    if code not in (0, 2, 3):
-        raise RuntimeError(f"agentic-rag {' '.join(argv)} exited {code}: {err.getvalue().strip()}")
-    return out.getvalue()
 
 
 def _utf8(text: str) -> int:
@@ -208,6 +191,7 @@ class Runner:
             outputs[f"ask ({mode})"] = run_cli(["ask", text, "--mode", mode], self.copy)
             outputs[f"ask --json ({mode})"] = raw = run_cli(["ask", text, "--mode", mode, "--json"], self.copy)
             obs.answer_chars(name, mode, len(json.loads(raw)["answer"]))
+        diagnosis.printed_bytes.append(_utf8(outputs["search -k 5"]))
         if parts:
             hits5 = json.loads(run_cli(["search", text, "-k", "5", "--json"], self.copy))
             focus_diagnosis.count(q, outputs["search -k 5"], hits5, diagnosis)

@@ -19,8 +19,15 @@ many tiny units, ``{#`` repeated in HTML, and (row 25, at question time) one lon
 store asked a question in parallel mode: that child indexes the file first and times the
 ``ask`` alone.
 
-Run: ``python bench/bench_hostile_inputs.py`` (``--round 2`` or ``--round 3`` for one round's
-table, ``--only NAME`` to run some, ``--no-write`` to leave ``docs/benchmarks.md`` alone).
+Issue 37 adds question time (``--round tokens``): a folder holding one 100 KB token (letters,
+digits, CJK, base64, URL characters: a data URI, a base64 image, a minified line, a hash list)
+between two sentences about a firmware checksum is indexed, then ``search`` and ``ask`` in both
+modes are each run as an agent runs them, in a fresh process (``python -m agentic_rag ...
+--json``), and the process's wall-clock seconds are the median of ``--runs`` runs; the targets
+are 0.5 s for ``search`` and 1 s for ``ask``.
+
+Run: ``python bench/bench_hostile_inputs.py`` (``--round 2``, ``--round 3`` or ``--round tokens``
+for one table, ``--only NAME`` to run some, ``--no-write`` to leave ``docs/benchmarks.md`` alone).
 """
 
 from __future__ import annotations
@@ -30,10 +37,12 @@ import datetime
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -105,6 +114,18 @@ CASES_3 = [
     ("27", "template-openings", "HTML: `{#` repeated", lambda: hostile.html_comment_openings(FULL)),
 ]
 ASKED = frozenset({"long-word-ask"})
+
+#: Issue 37, question time: the token kinds, each in a folder of its own.
+START_TOKENS = "<!-- bench:hostile-inputs-long-tokens -->"
+END_TOKENS = "<!-- /bench:hostile-inputs-long-tokens -->"
+TOKEN_KINDS = ("none", "letters", "digits", "cjk", "base64", "url")  # "none": the same page with a short word, the baseline
+TOKEN_SIZE = 100_000
+#: (label, command line after ``agentic-rag``, target seconds)
+TOKEN_COMMANDS = (
+    ("search", ["search", "firmware checksum", "--json"], 0.5),
+    ("ask, agentic", ["ask", "what is the firmware checksum", "--mode", "agentic", "--json"], 1.0),
+    ("ask, parallel", ["ask", "what is the firmware checksum", "--mode", "parallel", "--json"], 1.0),
+)
 
 _CHILD = textwrap.dedent("""
     import json, resource, sys, time
@@ -181,6 +202,56 @@ def run_case(folder: Path, name: str, build) -> dict:
     return result
 
 
+def run_token_case(folder: Path, kind: str, runs: int) -> dict[str, float]:
+    """Index a folder holding one :data:`TOKEN_SIZE` token of ``kind``, then time each command
+    of :data:`TOKEN_COMMANDS` in fresh processes: ``{label: median wall seconds}`` (NaN for a
+    command that failed)."""
+    kb = folder / "kb"
+    kb.mkdir()
+    suffix, data = hostile.long_token_markdown("letters" if kind == "none" else kind, 12 if kind == "none" else TOKEN_SIZE)
+    (kb / f"firmware{suffix}").write_bytes(data)
+    (kb / "notes.md").write_text("# Release notes\n\nVersion 2.1 adds a checksum command.\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+
+    def agentic_rag(argv: list[str]) -> tuple[float, int]:
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "agentic_rag", *argv], cwd=folder, env=env, capture_output=True, timeout=600, check=False)
+        return time.perf_counter() - started, done.returncode
+
+    _, code = agentic_rag(["index", "kb", "--quiet"])
+    if code != 0:
+        return {label: float("nan") for label, _, _ in TOKEN_COMMANDS}
+    out = {}
+    for label, argv, _ in TOKEN_COMMANDS:
+        timed = [agentic_rag(argv) for _ in range(runs)]
+        out[label] = statistics.median(s for s, _ in timed) if all(c == 0 for _, c in timed) else float("nan")
+    return out
+
+
+def token_table(results: list[tuple[str, dict[str, float]]]) -> str:
+    header = " | ".join(f"{label} (s)" for label, _, _ in TOKEN_COMMANDS)
+    rows = [f"| token ({TOKEN_SIZE // 1000} KB) | {header} | within {' / '.join(f'{t:g} s' for _, _, t in TOKEN_COMMANDS)} |",
+            "|---" * (len(TOKEN_COMMANDS) + 2) + "|"]
+    for kind, seconds in results:
+        within = all(seconds[label] <= target for label, _, target in TOKEN_COMMANDS)
+        rows.append(f"| {kind} | " + " | ".join(f"{seconds[label]:.2f}" for label, _, _ in TOKEN_COMMANDS) + f" | {'yes' if within else '**no**'} |")
+    return "\n".join(rows)
+
+
+def _run_tokens(only: list[str], runs: int) -> list[tuple[str, dict[str, float]]]:
+    results = []
+    with tempfile.TemporaryDirectory(prefix="agentic-rag-tokens-") as tmp:
+        for kind in TOKEN_KINDS:
+            if only and kind not in only:
+                continue
+            folder = Path(tmp) / kind
+            folder.mkdir()
+            seconds = run_token_case(folder, kind, runs)
+            results.append((kind, seconds))
+            print(f"{kind:10} " + "  ".join(f"{label} {value:.2f} s" for label, value in seconds.items()), flush=True)
+    return results
+
+
 def _size(count: int) -> str:
     return f"{count / 1024 / 1024:.1f} MB" if count >= 1024 * 1024 else f"{count / 1024:.1f} KB" if count >= 1024 else f"{count} B"
 
@@ -207,12 +278,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", default=[], help="run only the cases with this name (repeatable)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
-    parser.add_argument("--round", choices=("2", "3", "all"), default="all", help="which hardening round's inputs to run (default all)")
+    parser.add_argument("--round", choices=("2", "3", "tokens", "all"), default="all",
+                        help="which hardening round's inputs to run, or the long tokens at question time (default all)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each long-token command; the median is reported (default 3)")
     args = parser.parse_args(argv)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
-    rounds = ("2", "3") if args.round == "all" else (args.round,)
+    rounds = ("2", "3", "tokens") if args.round == "all" else (args.round,)
     ok = True
     for number in rounds:
+        if number == "tokens":
+            measured = _run_tokens(args.only, max(1, args.runs))
+            text = token_table(measured)
+            print()
+            print(text)
+            ok = ok and all(seconds[label] <= target for _, seconds in measured for label, _, target in TOKEN_COMMANDS)
+            if not args.no_write and not args.only:
+                _write_tokens_section(text, load, max(1, args.runs))
+            continue
         results = _run(CASES if number == "2" else CASES_3, args.only)
         text = table(results)
         print()
@@ -235,6 +317,24 @@ def _run(cases: list, only: list[str]) -> list[tuple[str, str, str, dict]]:
             results.append((row, name, what, result))
             print(f"{row:>3} {name:18} {result['seconds']:7.2f} s {result['peak_mb']:6.0f} MB  {_outcome(result)}", flush=True)
     return results
+
+
+def _write_tokens_section(text: str, load: float | None, runs: int) -> None:
+    started = f"{os.cpu_count()} cores" + (f"; 1-minute load average {load:.1f} when it started." if load is not None else ".")
+    section = "\n".join([
+        "## Hostile inputs at question time: one long token",
+        "",
+        f"Command: `python bench/bench_hostile_inputs.py --round tokens --runs {runs}`; date: {datetime.date.today().isoformat()}; "
+        f"CPython {platform.python_version()}, {started}",
+        f"A folder holding one {TOKEN_SIZE:,}-character token (no white space in it) on a line between two sentences about a firmware "
+        "checksum, and a short second file, is indexed (row `none`: the same folder with a 12-letter word for the token, the "
+        "baseline); then each command runs as an agent runs it, in a fresh process "
+        f"(`python -m agentic_rag ... --json`), and the table gives the median wall-clock seconds of {runs} runs, interpreter start-up "
+        "included. Targets (issue 37): `search` at most 0.5 s, `ask` at most 1 s.",
+        "",
+        text,
+    ])
+    replace_section(ROOT / "docs" / "benchmarks.md", START_TOKENS, END_TOKENS, section)
 
 
 def _write_section(number: str, text: str, load: float | None) -> None:

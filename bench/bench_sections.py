@@ -30,9 +30,17 @@ child process, so both are measured the same way):
 Prints a table and rewrites its section of ``docs/benchmarks.md`` (between the
 ``bench:sections`` markers) with the command and the date.
 
+With ``--man-pages [NAME ...]`` it measures PDFs without an outline instead: the man pages
+named (default: ``man_pages.REPORT_PAGES``, bash and four others) typeset on this machine
+with ``man -Tpdf`` (skipped with a message when groff's ``pdf`` device is missing) beside the
+eight manuals: the rows above for each set, and the share of search hits carrying a section
+(``KnowledgeStore.search``, top 5, over one store of both sets, for the questions in
+``man_pages.py``). That table goes between the ``bench:sections-man`` markers.
+
 Run: ``python bench/bench_sections.py --html /usr/share/doc/postgresql-doc-15/html --before REF``
-(PDFs from ``bench/.cache/docs_sets/pdfs``, fetched by ``python bench/docs_set_pdfs.py``;
-``--no-write`` to leave the docs alone).
+or ``python bench/bench_sections.py --man-pages --before REF`` (PDFs from
+``bench/.cache/docs_sets/pdfs``, fetched by ``python bench/docs_set_pdfs.py``; ``--no-write`` to
+leave the docs alone).
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ import datetime
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -50,10 +59,13 @@ from collections import Counter
 from pathlib import Path
 
 from benchmark_doc import replace_section  # noqa: E402 - the sibling module in bench/
+from man_pages import REPORT_PAGES, TOP as HIT_TOP, measure_hits, pdf_device, typeset  # noqa: E402 - sibling
 
 ROOT = Path(__file__).resolve().parents[1]
 START = "<!-- bench:sections -->"
 END = "<!-- /bench:sections -->"
+MAN_START = "<!-- bench:sections-man -->"
+MAN_END = "<!-- /bench:sections-man -->"
 EDGE = 3
 TOP = 5
 _NUMBER = re.compile(r"\d+")
@@ -160,9 +172,9 @@ def list_pages(folder: Path) -> list[str]:
             if any(s.list_page for s in parse_html(path.read_text(encoding="utf-8", errors="replace")))]
 
 
-def run_tree(src: Path, pdfs: Path | None, html: Path | None, index_pages: list[str]) -> dict:
+def run_tree(src: Path, settings: dict) -> dict:
     """Measure with the ``agentic_rag`` package under ``src``, in a child process."""
-    config = json.dumps({"pdfs": str(pdfs) if pdfs else "", "html": str(html) if html else "", "index_pages": index_pages})
+    config = json.dumps(settings)
     done = subprocess.run([sys.executable, __file__, "--child", config], env={**os.environ, "PYTHONPATH": str(src)},
                           capture_output=True, text=True, check=False)
     if done.returncode:
@@ -173,9 +185,13 @@ def run_tree(src: Path, pdfs: Path | None, html: Path | None, index_pages: list[
 def child(config: str) -> None:
     settings = json.loads(config)
     result = {}
-    if settings["pdfs"]:
+    if settings.get("pdfs"):
         result["pdf"] = measure_pdfs(Path(settings["pdfs"]))
-    if settings["html"]:
+    if settings.get("man"):
+        result["man"] = measure_pdfs(Path(settings["man"]))
+    if settings.get("hits"):
+        result["hits"] = measure_hits(Path(settings["hits"]))
+    if settings.get("html"):
         result["html"] = measure_html(Path(settings["html"]), settings["index_pages"])
     print(json.dumps(result))
 
@@ -191,11 +207,19 @@ def table(results: dict[str, dict]) -> str:
     def row(label: str, cell) -> None:
         rows.append(f"| {label} | " + " | ".join(cell(results[n]) for n in names) + " |")
 
-    if all("pdf" in r for r in results.values()):
-        row("PDF files / pages / chunks", lambda r: f"{r['pdf']['files']} / {r['pdf']['pages']} / {r['pdf']['chunks']}")
-        row("PDF chunks with a section", lambda r: _share(r["pdf"]["with_section"], r["pdf"]["chunks"]))
-        row("running header/footer lines left in chunk text (page, line)", lambda r: _share(r["pdf"]["edge_left"], r["pdf"]["edge_lines"]))
-        row("pages that print their number and show it", lambda r: _share(r["pdf"]["shown"], r["pdf"]["printing"]))
+    sets = [(key, name) for key, name in (("man", "man pages"), ("pdf", "manuals")) if all(key in r for r in results.values())]
+    for key, name in sets:
+        lead = f"{name}: " if any(k == "man" for k, _ in sets) else ""
+        row(f"{lead}PDF files / pages / chunks", lambda r, key=key: f"{r[key]['files']} / {r[key]['pages']} / {r[key]['chunks']}")
+        row(f"{lead}PDF chunks with a section", lambda r, key=key: _share(r[key]["with_section"], r[key]["chunks"]))
+        row(f"{lead}running header/footer lines left in chunk text (page, line)",
+            lambda r, key=key: _share(r[key]["edge_left"], r[key]["edge_lines"]))
+        row(f"{lead}pages that print their number and show it", lambda r, key=key: _share(r[key]["shown"], r[key]["printing"]))
+    if all("hits" in r for r in results.values()):
+        row(f"man-page hits with a section (top {HIT_TOP})", lambda r: _share(*r["hits"]["man"]))
+        row(f"manual hits with a section (top {HIT_TOP})", lambda r: _share(*r["hits"]["manuals"]))
+        row(f"all PDF hits with a section (top {HIT_TOP})",
+            lambda r: _share(r["hits"]["man"][0] + r["hits"]["manuals"][0], r["hits"]["man"][1] + r["hits"]["manuals"][1]))
     if all("html" in r for r in results.values()):
         row("HTML pages / chunks", lambda r: f"{r['html']['pages']} / {r['html']['chunks']}")
         row("HTML chunks whose last section element is a box title", lambda r: str(r["html"]["box_last"]))
@@ -206,10 +230,64 @@ def table(results: dict[str, dict]) -> str:
     return "\n".join(rows)
 
 
+def _trees(before: str | None, settings: dict) -> dict[str, dict]:
+    """The figures of git revision ``before`` (when given) and of this tree."""
+    results: dict[str, dict] = {}
+    if before:
+        with tempfile.TemporaryDirectory() as tmp:
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", before, "src"], capture_output=True, check=True).stdout
+            with tarfile.open(fileobj=__import__("io").BytesIO(archive)) as tar:
+                tar.extractall(tmp, filter="data")
+            results[f"before ({before})"] = run_tree(Path(tmp) / "src", settings)
+    results["after"] = run_tree(ROOT / "src", settings)
+    return results
+
+
+def _write(text: str, start: str, end: str, no_write: bool) -> None:
+    print(text)
+    if not no_write:
+        replace_section(ROOT / "docs" / "benchmarks.md", start, end, text)
+        print(f"\nwrote the section to {Path('docs') / 'benchmarks.md'}")
+
+
+def man_report(names: tuple[str, ...], pdfs: Path, before: str | None, no_write: bool) -> int:
+    """The man pages beside the eight manuals: sections, furniture, labels and hits."""
+    reason = pdf_device()
+    if reason:
+        print(f"man-page PDFs skipped: {reason}")
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "set"
+        built = typeset(names, folder / "man")
+        if not built:
+            print(f"man-page PDFs skipped: none of {', '.join(names)} could be typeset (man -Tpdf)")
+            return 0
+        shutil.copytree(pdfs, folder / "manuals")
+        results = _trees(before, {"pdfs": str(folder / "manuals"), "man": str(folder / "man"), "hits": str(folder)})
+    after = results["after"]["hits"]
+    flags = (" --man-pages" + ("" if names == REPORT_PAGES else " " + " ".join(names))) + (f" --before {before}" if before else "")
+    lines = ["## PDF sections where no outline exists: man pages beside the manuals", "",
+             f"Command: `python bench/bench_sections.py{flags}`; date: {datetime.date.today().isoformat()}. Man pages: "
+             + ", ".join(f"`{name}`" for name in built) + " typeset by `man -Tpdf` (groff "
+             + subprocess.run(["groff", "--version"], capture_output=True, text=True, check=False).stdout.split("\n", 1)[0].split()[-1]
+             + "), no outline, a running header naming the page"
+             + ("; held out: the loader's heading rules were developed on other man pages (`bench/man_pages.py`)" if names == REPORT_PAGES
+                else "; not the report set") + ". Manuals: the set of `bench/docs_set_pdfs.py` (eight, each with an outline or running "
+             f"chapter titles). Hits: one store of both sets, `KnowledgeStore.search` top {HIT_TOP} for the questions in "
+             "`bench/man_pages.py`. Counts, not timings. The reference rules for furniture and printed numbers are the script's own.",
+             "", table(results), ""]
+    if after["bare"]:
+        lines.append("Hits without a section after: " + ", ".join(f"`{hit}`" for hit in after["bare"]) + ".")
+    _write("\n".join(lines), MAN_START, MAN_END, no_write)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pdfs", type=Path, default=ROOT / "bench" / ".cache" / "docs_sets" / "pdfs")
     parser.add_argument("--html", type=Path, help="a folder of HTML pages (the PostgreSQL manual of postgresql-doc-15)")
+    parser.add_argument("--man-pages", nargs="*", metavar="NAME",
+                        help=f"measure man pages typeset as PDFs beside the manuals instead (default: {' '.join(REPORT_PAGES)})")
     parser.add_argument("--before", help="a git revision to measure too (the code before the change)")
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -218,19 +296,17 @@ def main() -> int:
         child(args.child)
         return 0
     pdfs = args.pdfs if args.pdfs.is_dir() else None
+    if args.man_pages is not None:
+        if pdfs is None:
+            print("no PDF folder (run python bench/docs_set_pdfs.py); nothing to measure")
+            return 0
+        return man_report(tuple(args.man_pages) or REPORT_PAGES, pdfs, args.before, args.no_write)
     html = args.html if args.html and args.html.is_dir() else None
     if pdfs is None and html is None:
         print("no PDF folder (run python bench/docs_set_pdfs.py) and no --html folder; nothing to measure")
         return 0
     index_pages = list_pages(html) if html else []
-    results: dict[str, dict] = {}
-    if args.before:
-        with tempfile.TemporaryDirectory() as tmp:
-            archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.before, "src"], capture_output=True, check=True).stdout
-            with tarfile.open(fileobj=__import__("io").BytesIO(archive)) as tar:
-                tar.extractall(tmp, filter="data")
-            results[f"before ({args.before})"] = run_tree(Path(tmp) / "src", pdfs, html, index_pages)
-    results["after"] = run_tree(ROOT / "src", pdfs, html, index_pages)
+    results = _trees(args.before, {"pdfs": str(pdfs) if pdfs else "", "html": str(html) if html else "", "index_pages": index_pages})
     lines = ["## Sections, page furniture, page labels and index pages", "",
              f"Command: `python bench/bench_sections.py{' --html DIR' if html else ''}{' --before ' + args.before if args.before else ''}`; "
              f"date: {datetime.date.today().isoformat()}. PDFs: the set of `bench/docs_set_pdfs.py` (eight manuals, each with an outline "
@@ -240,14 +316,9 @@ def main() -> int:
              + " The reference rules are the script's own (its docstring), not the loaders'.", "", table(results), ""]
     if html:
         lines += ["Pages flagged as index pages: " + ", ".join(f"`{name}`" for name in index_pages) + ".", ""]
-    if html:
         after = results["after"]["html"]["tops"]
         lines.append("Top hits after: " + "; ".join(f"{q!r} → `{after[q]}`" for q in CONTENT_QUESTIONS + LIST_QUESTIONS) + ".")
-    text = "\n".join(lines)
-    print(text)
-    if not args.no_write:
-        replace_section(ROOT / "docs" / "benchmarks.md", START, END, text)
-        print(f"\nwrote the section to {Path('docs') / 'benchmarks.md'}")
+    _write("\n".join(lines), START, END, args.no_write)
     return 0
 
 

@@ -6,7 +6,11 @@ run through the CLI entry point, in text and in JSON, over the set indexed once;
 - **in chunks**: every part's key stands in the five retrieved chunks' texts (retrieval found it);
 - **in printed lines**: every part's key stands in what ``search -k 5`` prints (what the agent
   reads without another call);
-- **in top hit**: every part's key stands in the first hit's chunk text.
+- **in top hit**: every part's key stands in the first hit's chunk text;
+- **in top printed**: every part's key stands in what ``search -k 5`` prints of its first hit
+  (its header and focus lines);
+- **median bytes**: of what ``search -k 5`` prints, over every question of the set (the
+  unanswerable ones too: an agent pays for those calls as well).
 
 Keys match as in ``bench/agent_cost_measures.py`` (case-insensitive, white space folded).
 ``bench/bench_agent_cost.py`` reports these figures with its tables; run this module alone to
@@ -19,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import statistics
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +32,7 @@ from pathlib import Path
 
 import agent_cost_measures as m  # the sibling modules in bench/
 
-__all__ = ["Diagnosis", "count", "diagnose_question", "indexed_copy", "table"]
+__all__ = ["Diagnosis", "count", "diagnose_question", "first_hit", "indexed_copy", "table"]
 
 
 @dataclass
@@ -38,6 +44,8 @@ class Diagnosis:
     in_chunks: int = 0
     in_printed: int = 0
     in_top: int = 0
+    in_top_printed: int = 0
+    printed_bytes: list[int] = field(default_factory=list)  # of every question's `search -k 5` output
     lost: list[str] = field(default_factory=list)  # ids: key in the chunks, not in the printed lines
 
     def add(self, other: Diagnosis) -> None:
@@ -46,6 +54,8 @@ class Diagnosis:
         self.in_chunks += other.in_chunks
         self.in_printed += other.in_printed
         self.in_top += other.in_top
+        self.in_top_printed += other.in_top_printed
+        self.printed_bytes.extend(other.printed_bytes)
         self.lost.extend(other.lost)
 
     def row(self, name: str) -> str:
@@ -53,17 +63,31 @@ class Diagnosis:
         def share(n: int) -> str:
             return f"{n} ({100 * n / self.questions:.0f} %)" if self.questions else "-"
         printed_of_found = f"{100 * self.in_printed / self.in_chunks:.0f} %" if self.in_chunks else "-"
-        return f"| {name} | {self.questions} | {share(self.in_chunks)} | {share(self.in_printed)} | {printed_of_found} | {share(self.in_top)} |"
+        median = f"{statistics.median(self.printed_bytes):.0f}" if self.printed_bytes else "-"
+        return (f"| {name} | {self.questions} | {share(self.in_chunks)} | {share(self.in_printed)} | {printed_of_found} | "
+                f"{share(self.in_top)} | {share(self.in_top_printed)} | {median} |")
 
 
-HEADER = ("| set | answerable | key in the 5 chunks | key in the printed lines | printed, of found | key in the top hit |\n"
-          "|---|---|---|---|---|---|")
+HEADER = ("| set | answerable | key in the 5 chunks | key in the printed lines | printed, of found | key in the top hit "
+          "| key in the top hit's printed lines | median bytes printed |\n"
+          "|---|---|---|---|---|---|---|---|")
 
 
 def diagnose_question(run: Callable[[list[str]], str], question: dict, into: Diagnosis) -> None:
-    """Run ``search -k 5`` (text and JSON) for one answerable question and count it."""
+    """Run ``search -k 5`` for one question and record its bytes; for an answerable one, run
+    it in JSON too and count where its key is."""
     text = question["question"]
-    count(question, run(["search", text, "-k", "5"]), json.loads(run(["search", text, "-k", "5", "--json"])), into)
+    printed = run(["search", text, "-k", "5"])
+    into.printed_bytes.append(len(printed.encode("utf-8")))
+    if question["kind"] != "unanswerable":
+        count(question, printed, json.loads(run(["search", text, "-k", "5", "--json"])), into)
+
+
+def first_hit(printed: str) -> str:
+    """What the text output of ``search`` prints of its first hit: the lines up to the second
+    hit's header (``2. path:...``)."""
+    match = re.search(r"^2\. ", printed, flags=re.MULTILINE)
+    return printed[:match.start()] if match else printed
 
 
 def count(question: dict, printed: str, hits: Sequence[dict], into: Diagnosis) -> None:
@@ -76,6 +100,7 @@ def count(question: dict, printed: str, hits: Sequence[dict], into: Diagnosis) -
     shown = m.holds_key(printed, parts, every=True)
     into.in_printed += shown
     into.in_top += bool(hits) and m.holds_key(hits[0].get("text", ""), parts, every=True)
+    into.in_top_printed += bool(hits) and m.holds_key(first_hit(printed), parts, every=True)
     if found and not shown:
         into.lost.append(question["id"])
 
@@ -96,7 +121,7 @@ def indexed_copy(folder: Path, name: str, work: Path) -> Path:
     so a second run over the same work folder reads the store the first one made)."""
     import shutil
 
-    from bench_agent_cost import run_cli  # noqa: PLC0415 - the CLI in this process (imports src/)
+    from in_process_cli import run_cli  # noqa: PLC0415 - the CLI in this process (imports src/)
 
     copy = work / name
     if not (copy / ".agentic-rag").is_dir():
@@ -108,7 +133,7 @@ def indexed_copy(folder: Path, name: str, work: Path) -> Path:
 def main(argv: Sequence[str] | None = None) -> int:
     import tempfile
 
-    from bench_agent_cost import run_cli  # noqa: PLC0415 - the CLI in this process
+    from in_process_cli import run_cli  # noqa: PLC0415 - the CLI in this process
     from docs_qa_sets import load_sets
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -127,8 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             copy = indexed_copy(loaded.folder, name, work)
             diagnosis = Diagnosis()
             for q in loaded.questions:
-                if q["kind"] != "unanswerable":
-                    diagnose_question(lambda argv: run_cli(argv, copy), q, diagnosis)
+                diagnose_question(lambda argv: run_cli(argv, copy), q, diagnosis)
             rows.append(diagnosis.row(name))
             total.add(diagnosis)
             if args.misses:

@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from agentic_rag._store.knowledge_store import KnowledgeStore  # noqa: E402
 from agentic_rag._store.second_stage import (  # noqa: E402
     FULL_FOCUS_HITS,
+    SEARCH_FOCUS_BUDGET,
     SEARCH_FOCUS_LINES,
     SecondStageWeights,
     _same_span,
@@ -51,8 +52,8 @@ def prepared(keep: str, names: list[str] | None = None) -> list[tuple[list[list[
                 if q["kind"] == "unanswerable":
                     continue
                 hits = store._first_stage(q["question"], first_stage_size(5), None)
-                views = [view_passage(q["question"], h.text, model, title=h.section, marks=h.line_marks, max_lines=SEARCH_FOCUS_LINES)
-                         for h in hits]
+                views = [view_passage(q["question"], h.text, model, title=h.section, marks=h.line_marks, max_lines=SEARCH_FOCUS_LINES,
+                                      budget=SEARCH_FOCUS_BUDGET) for h in hits]
                 out.append((q["answers"], q["question"], model, list(zip(hits, views))))
     return out
 

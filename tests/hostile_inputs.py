@@ -7,8 +7,11 @@ process. Each function returns ``(file ending, bytes)``.
 
 from __future__ import annotations
 
+import base64
 import io
 import json
+import random
+import string
 import zipfile
 import zlib
 
@@ -290,3 +293,44 @@ def long_hex_word(size: int = 9_000_000) -> tuple[str, bytes]:
     """Row 25: a sentence, then one word of ``size`` hexadecimal digits (a checksum blob)."""
     digits = (b"0123456789abcdef" * (size // 16 + 1))[:size]
     return ".txt", b"The firmware checksum is below.\n\n" + digits + b"\n"
+
+
+# -- Long tokens at question time (issue 37) ---------------------------------------------------
+
+#: The kinds of :func:`long_token`.
+LONG_TOKEN_KINDS = ("letters", "digits", "cjk", "base64", "url", "dotted", "spaces")
+_URL_CHARACTERS = string.ascii_letters + string.digits + "/._-~%?=&#:+"
+
+
+def long_token(kind: str, size: int = 100_000, seed: int = 37) -> str:
+    """One run of ``size`` characters no white space breaks (``spaces``: white space between
+    two letters): what a data URI, a base64 image, a minified line or a hash list puts in a
+    passage. Drawn from ``random.Random(seed)``, so the same every time.
+
+    Kinds: ``letters`` (lower case), ``digits``, ``cjk`` (U+4E00-U+9FA5), ``base64``, ``url``
+    (URL characters after ``https://example.com/``), ``dotted`` (``1.1.1...``), ``spaces``.
+    """
+    rng = random.Random(seed)
+    if kind == "letters":
+        return "".join(rng.choices(string.ascii_lowercase, k=size))
+    if kind == "digits":
+        return "".join(rng.choices(string.digits, k=size))
+    if kind == "cjk":
+        return "".join(chr(code) for code in rng.choices(range(0x4E00, 0x9FA6), k=size))
+    if kind == "base64":
+        return base64.b64encode(rng.randbytes(size * 3 // 4 + 3)).decode("ascii")[:size]
+    if kind == "url":
+        return ("https://example.com/" + "".join(rng.choices(_URL_CHARACTERS, k=size)))[:size]
+    if kind == "dotted":
+        return ("1." * (size // 2 + 1))[:size]
+    if kind == "spaces":
+        return "x" + (" \t" * (size // 2))[:max(size - 2, 0)] + "y"
+    raise ValueError(f"no long-token kind {kind!r}; expected one of {LONG_TOKEN_KINDS}")
+
+
+def long_token_markdown(kind: str, size: int = 100_000) -> tuple[str, bytes]:
+    """A Markdown page whose passage holds :func:`long_token` on a line of its own between
+    two sentences about a firmware checksum (what the question-time rows ask about)."""
+    text = (f"# Firmware\n\nThe firmware checksum of the release is below.\n\n{long_token(kind, size)}\n\n"
+            "The firmware was released in 2021 by the platform team.\n")
+    return ".md", text.encode("utf-8")

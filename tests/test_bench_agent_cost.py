@@ -165,10 +165,28 @@ class FocusDiagnosis(unittest.TestCase):
         self.assertEqual((diagnosis.in_chunks, diagnosis.in_printed, diagnosis.in_top), (0, 0, 0))
 
     def test_the_table_pools_several_sets(self):
-        one, two = self.d.Diagnosis(2, 2, 1, 1), self.d.Diagnosis(2, 1, 1, 0)
+        one, two = self.d.Diagnosis(2, 2, 1, 1, 1, [100, 300]), self.d.Diagnosis(2, 1, 1, 0, 0, [500])
         text = self.d.table({"a": one, "b": two})
-        self.assertIn("| a | 2 | 2 (100 %) | 1 (50 %) | 50 % | 1 (50 %) |", text)
-        self.assertIn("| all | 4 | 3 (75 %) | 2 (50 %) | 67 % | 1 (25 %) |", text)
+        self.assertIn("| a | 2 | 2 (100 %) | 1 (50 %) | 50 % | 1 (50 %) | 1 (50 %) | 200 |", text)
+        self.assertIn("| all | 4 | 3 (75 %) | 2 (50 %) | 67 % | 1 (25 %) | 1 (25 %) | 300 |", text)
+
+    def test_the_top_hits_printed_lines_end_at_the_second_hit(self):
+        diagnosis = self.d.Diagnosis()
+        printed = "1. a.rst:3-3  relevance 0.80\n   3: the timeout\n2. b.rst:9-9  relevance 0.70\n   9: 30 seconds"
+        self.d.count({"id": "q", "answers": [["30 seconds"]]}, printed, [{"text": "30 seconds"}], diagnosis)
+        self.assertEqual((diagnosis.in_printed, diagnosis.in_top, diagnosis.in_top_printed), (1, 1, 0))
+        self.d.count({"id": "r", "answers": [["timeout"]]}, printed, [{"text": "the timeout"}], diagnosis)
+        self.assertEqual(diagnosis.in_top_printed, 1)
+
+    def test_bytes_are_recorded_for_every_question(self):
+        diagnosis = self.d.Diagnosis()
+        outputs = {"search": "1. a.rst:1-1\n   1: caf\u00e9\n"}
+        hits = '[{"text": "caf\u00e9"}]'
+        run = lambda argv: hits if "--json" in argv else outputs["search"]  # noqa: E731
+        self.d.diagnose_question(run, {"id": "u", "kind": "unanswerable", "question": "q", "answers": []}, diagnosis)
+        self.d.diagnose_question(run, {"id": "a", "kind": "single", "question": "q", "answers": [["caf\u00e9"]]}, diagnosis)
+        self.assertEqual(diagnosis.printed_bytes, [len(outputs["search"].encode("utf-8"))] * 2)
+        self.assertEqual((diagnosis.questions, diagnosis.in_top_printed), (1, 1))
 
 
 if __name__ == "__main__":

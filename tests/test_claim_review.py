@@ -224,6 +224,25 @@ class GuardStatusTest(unittest.TestCase):
         self.assertEqual(len(vouched.claims), 3)
         self.assertEqual([(r.outcome, r.verdict) for r in vouched.reviews], [(ReviewOutcome.KEPT, SupportVerdict.YES)])
 
+    def test_an_unanswerable_answer_names_what_it_lacks_as_a_partial_one_does(self) -> None:
+        zeta, ann = self.SNIPPETS
+        founder = self.claim(zeta, "founded in 1999 by Ann Vale", "founder")
+        wrong = self.claim(ann, "Ann Vale was born in Braga", "birthplace", text="Ann Vale was born in Lisbon.")
+        # No claim at all: UNANSWERABLE, and both MUST facts named missing.
+        nothing = guard_answer(GroundedAnswer("", (), AnswerStatus.UNANSWERABLE), self.SNIPPETS, AnswerStatus.UNANSWERABLE, plan=fixture_plan())
+        self.assertIs(nothing.status, AnswerStatus.UNANSWERABLE)
+        self.assertEqual([f.id for f in nothing.missing_facts], ["founder", "birthplace"])
+        # Every claim dropped: the fact the dropped claim answered is named, as for PARTIAL.
+        dropped = guard_answer(GroundedAnswer("", (wrong,), AnswerStatus.ANSWERED), self.SNIPPETS, AnswerStatus.ANSWERED, plan=fixture_plan())
+        self.assertIs(dropped.status, AnswerStatus.UNANSWERABLE)
+        self.assertIn("birthplace", [f.id for f in dropped.missing_facts])
+        # The verdict says UNANSWERABLE while a claim holds: the fact without a claim is named.
+        judged = guard_answer(GroundedAnswer("", (founder,), AnswerStatus.UNANSWERABLE), self.SNIPPETS, AnswerStatus.UNANSWERABLE, plan=fixture_plan())
+        self.assertIs(judged.status, AnswerStatus.UNANSWERABLE)
+        self.assertEqual([f.id for f in judged.missing_facts], ["birthplace"])
+        # Without a plan nothing names the facts.
+        self.assertEqual(guard_answer(GroundedAnswer("", (wrong,), AnswerStatus.ANSWERED), self.SNIPPETS, AnswerStatus.ANSWERED).missing_facts, ())
+
 
 if __name__ == "__main__":
     unittest.main()

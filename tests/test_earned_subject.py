@@ -10,23 +10,11 @@ from __future__ import annotations
 import unittest
 
 from agentic_rag._answering.attributes import statement_problem
-from agentic_rag._answering.earned import ClaimContext, earned_verdict
-from agentic_rag._contracts import AnswerStatus
 from agentic_rag._text.asked_attribute import Aspect, asked_aspects, aspects_in, defined_term, read_attribute
 from agentic_rag._text.relevance import RelevanceModel
 from cli_support import indexed_service
+from earned_support import VerdictCase
 
-
-def _status(question: str, heading: str, text: str, passage: str = "") -> AnswerStatus:
-    return earned_verdict(question, [ClaimContext(heading, text, passage or text)], RelevanceModel()).status
-
-
-class _VerdictCase(unittest.TestCase):
-    def assertNotAnswered(self, question: str, heading: str, text: str, passage: str = "") -> None:
-        self.assertIsNot(_status(question, heading, text, passage), AnswerStatus.ANSWERED, text)
-
-    def assertAnswered(self, question: str, heading: str, text: str, passage: str = "") -> None:
-        self.assertIs(_status(question, heading, text, passage), AnswerStatus.ANSWERED, text)
 
 
 class QuestionReadingTest(unittest.TestCase):
@@ -56,7 +44,7 @@ class QuestionReadingTest(unittest.TestCase):
         self.assertEqual(defined_term("What is the capital of Veloria?"), ())
 
 
-class OtherAttributeTest(_VerdictCase):
+class OtherAttributeTest(VerdictCase):
     def test_another_attribute_of_the_subject_does_not_answer(self):
         ostrand = "Ostrand lies north of Veloria, along the Kessel Sea coast.\n\n- Area: 48,000 km²\n- Land: mostly forest"
         self.assertNotAnswered("What is the land area of Veloria?", "Ostrand — Country Notes", "Ostrand lies north of Veloria, along the Kessel Sea coast.", ostrand)
@@ -68,7 +56,7 @@ class OtherAttributeTest(_VerdictCase):
         self.assertAnswered("What is the capital of Ostrand?", "Ostrand — Country Notes", "- Capital: Talvik")
 
 
-class BoundTest(_VerdictCase):
+class BoundTest(VerdictCase):
     def test_the_other_bound_does_not_answer(self):
         self.assertNotAnswered("What is the shortest password Corvid Auth accepts?", "Corvid Auth: Password Policy › Length",
                                "Passwords may be up to 128 characters long.",
@@ -94,7 +82,7 @@ class BoundTest(_VerdictCase):
                             "- Maximum operating temperature: 70 °C")
 
 
-class OtherEntityTest(_VerdictCase):
+class OtherEntityTest(VerdictCase):
     def test_another_entitys_value_does_not_answer(self):
         self.assertNotAnswered("What is the capital of Veloria?", "Veloria — Geography Notes › Borders",
                                "Ostrand's capital, Talvik, lies only 40 km from the Velorian border.")
@@ -125,7 +113,7 @@ class OtherEntityTest(_VerdictCase):
         self.assertAnswered("Where is Kestrel Coffee's roastery?", "Careers at Kestrel Coffee › Where we work", "Our roastery and support office are in Portland.")
 
 
-class LifeCycleTest(_VerdictCase):
+class LifeCycleTest(VerdictCase):
     def test_another_stage_does_not_answer(self):
         self.assertNotAnswered("Which Reportly release removed XML export?", "Reportly: Exporting Reports › XML export",
                                "XML export is deprecated since 5.1 and scheduled for removal in a future release.")
@@ -139,7 +127,7 @@ class LifeCycleTest(_VerdictCase):
         self.assertAnswered("Does Harbor Proxy support HTTP/3?", "Harbor Proxy FAQ", "No. HTTP/3 (QUIC) is not supported.")
 
 
-class DefinitionTest(_VerdictCase):
+class DefinitionTest(VerdictCase):
     def test_another_terms_definition_or_a_mention_does_not_answer(self):
         self.assertNotAnswered("What is a cold replica in Loglake?", "Loglake Glossary: Replicas and Tiers",
                                "**Cold storage** — object storage where archived logs are kept; they must be restored before querying.")
@@ -153,7 +141,7 @@ class DefinitionTest(_VerdictCase):
                             "**Warm replica** — a read-only copy of a shard kept on cheaper disks and used for queries older than 7 days.")
 
 
-class NoValueTest(_VerdictCase):
+class NoValueTest(VerdictCase):
     def test_a_denied_or_withheld_value_does_not_answer(self):
         self.assertNotAnswered("What is the default value of idle_timeout in Harbor Proxy?", "Harbor Proxy Configuration Reference › idle_timeout",
                                "`idle_timeout` has no default; most deployments set it to 30 seconds.")
@@ -161,7 +149,7 @@ class NoValueTest(_VerdictCase):
                                "Uploads are not limited by plan. Very large files should use multipart uploads.")
 
 
-class HedgedTest(_VerdictCase):
+class HedgedTest(VerdictCase):
     def test_a_planned_or_possible_value_does_not_answer(self):
         self.assertNotAnswered("What is the battery life of the Wren K2 sensor?", "Wren K2 Environmental Sensor — Datasheet › Battery",
                                "In lab conditions, with the radio disabled, battery life could reach 5 years.")

@@ -69,7 +69,10 @@ class CitationLinesEndToEndTest(unittest.TestCase):
 
     def test_search_focus_is_the_line_an_editor_shows(self):
         hits = StoreService(self.store).search("Zephyr valve opens bar", 1)
-        self.assertEqual((hits[0]["focus_start_line"], hits[0]["focus_end_line"]), (VALVE_LINE, VALVE_LINE))
+        # A hit printed alone shows the statements around its best one too: each numbered with
+        # the line an editor shows.
+        self.assertIn(f"{VALVE_LINE}: The Zephyr valve opens at 40 bar of pressure.", hits[0]["focus_text"].split("\n"))
+        self.assertEqual(hits[0]["focus_end_line"], VALVE_LINE)
         self.assertLessEqual(hits[0]["start_line"], VALVE_LINE)
         self.assertEqual(hits[0]["end_line"], VALVE_LINE)
 
@@ -95,7 +98,8 @@ class LinesFollowReindexTest(unittest.TestCase):
             question = "At what pressure does the Zephyr valve open?"
             before = server.ask(question).payload["claims"][0]["citations"][0]
             self.assertEqual(before["start_line"], 2)
-            self.assertEqual(server.search("Zephyr valve", 1)[0]["focus_start_line"], 2)
+            # (a hit printed alone shows the lines around its best one too)
+            self.assertIn("2: The Zephyr valve opens at a pressure of 40 bar.", server.search("Zephyr valve", 1)[0]["focus_text"].split("\n"))
 
             path.write_text(self.SECOND, encoding="utf-8")
             os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
@@ -103,7 +107,7 @@ class LinesFollowReindexTest(unittest.TestCase):
 
             after = server.ask(question).payload["claims"][0]["citations"][0]
             self.assertEqual(after["start_line"], 3)
-            self.assertEqual(server.search("Zephyr valve", 1)[0]["focus_start_line"], 3)
+            self.assertIn("3: The Zephyr valve opens at a pressure of 40 bar.", server.search("Zephyr valve", 1)[0]["focus_text"].split("\n"))
 
 
 if __name__ == "__main__":

@@ -59,10 +59,10 @@ class PageFailureTest(unittest.TestCase):
         real = pdf_package.page_text
 
         def fail_on_two(runs, **kwargs):
-            text = real(runs, **kwargs)
-            if text == "page 2":
+            laid_out = real(runs, **kwargs)
+            if laid_out.text == "page 2":
                 raise IndexError("a bug on page 2")
-            return text
+            return laid_out
 
         with mock.patch.object(pdf_package, "page_text", side_effect=fail_on_two):
             result = extract_pdf(data)

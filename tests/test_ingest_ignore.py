@@ -204,6 +204,19 @@ class IgnoreFileTest(unittest.TestCase):
         _write(self.root / "guide.md")
         self.assertEqual(self._files(), ["guide.md"])
 
+    def test_the_git_file_is_read_as_git_reads_it(self):
+        # "gitdir: " then the path, only line ends cut (git's read_gitfile_gently): a path may
+        # end in a space; "commondir" likewise.
+        base = Path(self._tmp.name)
+        _write(base / "main.git" / "info" / "exclude", "local-only.md\n")
+        _write(base / "main.git" / "worktrees" / "docs " / "commondir", "../..\r\n")
+        _write(self.root / ".git", f"gitdir: {base / 'main.git' / 'worktrees' / 'docs '}\r\n")
+        _write(self.root / "local-only.md")
+        _write(self.root / "guide.md")
+        self.assertEqual(self._files(), ["guide.md"])
+        _write(self.root / ".git", f"gitdir:{base / 'main.git' / 'worktrees' / 'docs '}\n")  # git wants "gitdir: "
+        self.assertEqual(self._files(), ["guide.md", "local-only.md"])
+
     def test_parse_rules_matches_like_git(self):
         rules = RuleSet(parse_rules("*.md\n!important.md\ndocs/**/draft.md\n"))
         self.assertTrue(rules.ignores("notes.md", False))
@@ -277,6 +290,52 @@ class GitQuirksTest(unittest.TestCase):
     def test_trailing_spaces_as_git_cuts_them(self):
         self.assertTrue(RuleSet(parse_rules("a\\\\  \n")).ignores("a\\", False))  # an escaped backslash escapes no space
         self.assertTrue(RuleSet(parse_rules("b\\  \n")).ignores("b ", False))  # an escaped space stays, the rest is cut
+
+
+# Characters str.splitlines breaks at and git does not: in a rule they are part of the pattern.
+_NOT_LINE_ENDS = {"ff": "\f", "vt": "\v", "fs": "\x1c", "gs": "\x1d", "rs": "\x1e", "nel": "\x85", "ls": "\u2028", "ps": "\u2029"}
+# CRLF line ends (the "\r" dropped, then trailing spaces), and a last line without "\n" whose
+# "\r" goes too (git adds the "\n").
+_CRLF_RULES = "\r\n".join([*(f"{tag}-a{char}b.md" for tag, char in _NOT_LINE_ENDS.items()), "crlf.md", "spaced.md  ", "!kept.md"]) + "\r\n*.tmp\r\ntail-cr.md\r"
+_CRLF_FILES = (*(f"{tag}-a{char}b.md" for tag, char in _NOT_LINE_ENDS.items()), *(f"{tag}-a" for tag in _NOT_LINE_ENDS), "b.md",
+               "crlf.md", "crlf.md\r", "spaced.md", "kept.md", "x.tmp", "tail-cr.md", "tail-cr.md\r")
+
+
+class LineEndsAgainstGit(unittest.TestCase):
+    """Rules split at "\n" only, a "\r" before it dropped: a form feed, a vertical tab, U+001C
+    to U+001E, U+0085, U+2028 or U+2029 inside a line is part of its pattern, path by path as
+    ``git check-ignore`` and ``git ls-files`` read the same ``.gitignore``."""
+
+    def test_each_path_as_git(self):
+        git = _git()
+        if git is None:
+            self.skipTest("git is not installed: the comparison with git check-ignore needs it")
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        root = Path(tmp.name) / "repo"
+        for name in _CRLF_FILES:
+            _write(root / name)
+        (root / ".gitignore").write_bytes(_CRLF_RULES.encode("utf-8"))
+        env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "HOME": tmp.name}
+        subprocess.run([git, "init", "-q", str(root)], check=True, env=env, timeout=60)
+        checked = subprocess.run([git, "check-ignore", "--stdin", "-z", "--no-index"], cwd=root, env=env,
+                                 input="\0".join(_CRLF_FILES).encode("utf-8"), capture_output=True, timeout=60)
+        self.assertIn(checked.returncode, (0, 1), checked.stderr)
+        by_git = {p for p in checked.stdout.decode("utf-8").split("\0") if p}
+        self.assertIn("ff-a\fb.md", by_git)  # a sanity check of what git reads
+        self.assertNotIn("ff-a", by_git)
+        rules = RuleSet(parse_rules((root / ".gitignore").read_bytes().decode("utf-8")))
+        for name in _CRLF_FILES:
+            with self.subTest(path=name):
+                self.assertEqual(rules.ignores(name, False), name in by_git)
+        listed = subprocess.run([git, "ls-files", "--others", "--exclude-standard", "-z"], cwd=root, env=env,
+                                check=True, capture_output=True, timeout=60).stdout.decode("utf-8")
+        kept_by_git = sorted(p for p in listed.split("\0") if p and p != ".gitignore")
+        # Ignored paths are not listed at all; the others are files or, without a suffix the
+        # index reads, skipped files.
+        found = walk_tree(root, WalkOptions(include_hidden=True, skipped_folders=frozenset()))
+        walked = sorted([f.relative for f in found.files] + [f.relative for f in found.skipped if f.relative != ".gitignore"])
+        self.assertEqual(walked, kept_by_git)
 
 
 _COMPONENTS = ("a", "a3", "a3x", "b", "docs", "docsy", "drafts", "build", "x", "ab")

@@ -206,6 +206,22 @@ class PdftotextTests(unittest.TestCase):
         self.assertIsNone(reference.problem)
         self.assertEqual([(p.number, p.text.split()) for p in reference.pages], [(p.number, p.text.split()) for p in ours.pages])
 
+    def test_tags_beside_their_descriptions_read_row_by_row(self) -> None:
+        # A man page's short option tags, each with its description on its baseline: a table
+        # to poppler, read row by row (tag, description, next tag), not tags first.
+        content = line(72, 720, b"OPTIONS", size=10)
+        for row, (tag, text) in enumerate(((b"-a", b"list every entry there is"), (b"-b", b"print escapes for odd bytes"),
+                                           (b"-c", b"sort by the change time"))):
+            content += line(108, 700 - 24 * row, tag, size=10) + line(144, 700 - 24 * row, text, size=10)
+        words = _text(text_pdf([content])).split()
+        self.assertEqual(words[:7], ["OPTIONS", "-a", "list", "every", "entry", "there", "is"])
+        self.assertEqual(words.index("-c"), words.index("bytes") + 1)
+        if shutil.which("pdftotext") is not None:
+            with tempfile.TemporaryDirectory() as tmp:
+                path = Path(tmp) / "tags.pdf"
+                path.write_bytes(text_pdf([content]))
+                self.assertEqual(extract_pdf_with_pdftotext(path).pages[0].text.split(), words)
+
 
 if __name__ == "__main__":
     unittest.main()

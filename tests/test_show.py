@@ -348,11 +348,20 @@ class RoundTripTest(ShowCase):
                     for number, text in numbered(self.show(location)):
                         shown.setdefault(number, []).append(" ".join(text.split()))
                     for focus in hit["focus_text"].split("\n"):
-                        # A record's focus lines carry no numbers (its text is no copy of its lines).
-                        match = re.fullmatch(r"(\d+): (.*)", focus)
-                        number, text = (int(match.group(1)), match.group(2)) if match else (None, focus)
+                        # A record's focus lines carry no numbers (its text is no copy of its lines);
+                        # a sentence wrapped over lines 3 to 5 is numbered "3-5" and stands in them.
+                        match = re.fullmatch(r"(\d+)(?:-(\d+))?: (.*)", focus)
+                        if match:
+                            # A rendered line numbered n holds source lines n up to the next
+                            # rendered line's number (an HTML paragraph over lines 3-5).
+                            low, high = int(match.group(1)), int(match.group(2) or match.group(1))
+                            text = match.group(3)
+                            numbers = sorted(shown)
+                            ends = numbers[1:] + [high + 1]
+                            candidates = [" ".join(t for n, after in zip(numbers, ends) if n <= high and after > low for t in shown[n])]
+                        else:
+                            text, candidates = focus, [t for ts in shown.values() for t in ts]
                         pieces = [p.strip() for p in text.split("\u2026") if p.strip()]
-                        candidates = shown.get(number, []) if number is not None else [t for ts in shown.values() for t in ts]
                         self.assertTrue(any(all(p in line for p in pieces) for line in candidates), (focus, shown))
                     checked.add(Path(hit["path"]).suffix)
         self.assertEqual(checked, {".html", ".rst", ".md", ".pdf", ".docx", ".ipynb", ".txt", ".json"})

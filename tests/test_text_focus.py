@@ -92,9 +92,9 @@ class FocusOfTest(unittest.TestCase):
         filler = "This sentence is about something else entirely and goes on for a while to fill the line. "
         line = filler * 3 + "Set the cache_logger_on_first_use option to True so loggers are assembled only once. " + filler * 3
         focus = focus_of("Which option makes loggers get assembled only once?", line, self.model)
-        self.assertIn("cache_logger_on_first_use", focus.text)
+        self.assertIn("Set the cache_logger_on_first_use option to True so loggers are assembled only once.", focus.text)
         self.assertLess(len(focus.text), len(line) // 2)
-        self.assertIn("\u2026", focus.text)
+        self.assertNotIn("\u2026", focus.text)  # whole sentences: nothing is cut
 
     def test_a_line_that_goes_on_brings_the_next_one(self):
         text = "Blocks can be marked as required.\nRendering a child that never fills it in will raise\nTemplateRuntimeError.\nUnrelated text about loops."
@@ -106,11 +106,12 @@ class FocusOfTest(unittest.TestCase):
         focus = focus_of("How do I install the package from PyPI?", text, self.model)
         self.assertIn("$ pip install structlog", focus.text)
 
-    def test_offsets_are_whole_lines_of_the_text(self):
+    def test_offsets_are_exact_trimmed_spans_in_text_order(self):
         focus = focus_of("session cookie name default", SETTINGS, self.model)
         for line in focus.lines:
-            self.assertEqual(SETTINGS[line.start:line.end].strip(), SETTINGS[line.start:line.end])
-            self.assertNotIn("\n", SETTINGS[line.start:line.end])
+            piece = SETTINGS[line.start:line.end]
+            self.assertEqual(piece.strip(), piece)
+            self.assertEqual(" ".join(piece.split()), line.text)  # a wrapped sentence is one shown line
         self.assertEqual([line.start for line in focus.lines], sorted(line.start for line in focus.lines))
 
     def test_the_same_input_gives_the_same_focus(self):
@@ -145,7 +146,8 @@ class ViewPassageTest(unittest.TestCase):
         view = view_passage("What is the default value of SESSION_COOKIE_NAME?", SETTINGS, RelevanceModel(), title="Builtin Configuration Values",
                             marks=marks_of(SETTINGS, 140))
         self.assertEqual(view.span, (145, 149))
-        self.assertTrue(view.numbered_text.startswith("145: SESSION_COOKIE_NAME"))
+        # The term on a line of its own above its description: a piece of its own.
+        self.assertTrue(view.numbered_text.startswith("145: SESSION_COOKIE_NAME\n146: The name of the session cookie."))
         self.assertIn("149: Default: 'session'", view.numbered_text)
         self.assertGreater(view.relevance, 0.5)
 

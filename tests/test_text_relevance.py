@@ -8,6 +8,7 @@ import unittest
 from agentic_rag._contracts import Document
 from agentic_rag._retrieval import BM25Index
 from agentic_rag._text.relevance import RelevanceModel, TermWeights
+from agentic_rag._text.term_weights import bounded_cache
 
 PAGES = {
     "redirects": "Redirects are followed by default. Pass follow_redirects=False to stop the client from following them; the response is then the 301 itself.",
@@ -124,6 +125,48 @@ class CoverageTest(unittest.TestCase):
     def test_best_units_keep_a_lead_in_with_its_command(self) -> None:
         picked = self.model.best_units("What is the pip command to install it?", [("", PAGES["install"])], max_units=1)
         self.assertEqual(picked[0].unit.text, "Install the package with pip:\n\npip install acmehttp")
+
+
+
+class BoundedCacheTest(unittest.TestCase):
+    """The caches of the text passes: short arguments by value, long ones by a fingerprint
+    (kept apart, few at a time), the longest not at all."""
+
+    def _counted(self, **options: int):
+        calls: list[str] = []
+
+        def function(text: str) -> int:
+            calls.append(text)
+            return len(text)
+
+        return bounded_cache(function, 8, **options), calls
+
+    def test_a_long_text_asked_about_again_is_read_once(self):
+        cached, calls = self._counted()
+        text = "data " * 10_000  # 50,000 characters: over the short cache's limit
+        self.assertEqual([cached(text), cached("".join(["data "] * 10_000))], [50_000, 50_000])  # an equal text, another object
+        self.assertEqual(len(calls), 1)
+        cached(text[:-1] + "!")  # same length and start, another end: another entry
+        self.assertEqual(len(calls), 2)
+
+    def test_few_long_results_are_kept(self):
+        cached, calls = self._counted(long_entries=2)
+        texts = [f"{n} " + "x" * 20_000 for n in range(3)]
+        for text in texts + texts[-1:]:
+            cached(text)
+        self.assertEqual(len(calls), 3)  # the last one again: kept
+        cached(texts[0])  # the first was pushed out
+        self.assertEqual(len(calls), 4)
+
+    def test_the_longest_texts_are_not_cached(self):
+        cached, calls = self._counted()
+        huge = "x" * (1 << 20 | 1)
+        cached(huge)
+        cached(huge)
+        self.assertEqual(len(calls), 2)
+        cached("short")
+        cached("short")
+        self.assertEqual(len(calls), 3)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agentic_rag._agentic.fact_evidence import FactEvidenceModel
-from agentic_rag._agentic.passage_terms import QUALIFIER
+from agentic_rag._agentic.passage_terms import without_qualifier
 from agentic_rag._contracts import RetrievalPlan, Snippet
 from agentic_rag._contracts.validation import require_int, require_number
 
@@ -151,7 +151,7 @@ class ChainRanker:
         for n, found in enumerate(terms):
             for term in found:
                 postings.setdefault(term, set()).add(n)
-        titles = [ev.terms_of(QUALIFIER.sub("", s.title)) if s.title else frozenset() for s in pool]
+        titles = [ev.terms_of(without_qualifier(s.title)) if s.title else frozenset() for s in pool]
         out: dict[tuple[str, str], Chain] = {}
         for h, head in enumerate(pool):
             head_score = sum(weights[t] for t in terms[h] & asked) / total

@@ -13,7 +13,8 @@ from agentic_rag._agentic.fact_evidence import FactEvidence, FactEvidenceModel
 from agentic_rag._agentic.policy import AbstentionPolicy
 from agentic_rag._answering.attributes import subject_names
 from agentic_rag._answering.compose import compose_answer, compose_text
-from agentic_rag._answering.earned import ClaimContext, earned_verdict
+from agentic_rag._answering.earned import ClaimContext, checks_value, earned_verdict
+from agentic_rag._answering.guard import unsupported_claims
 from agentic_rag._answering.render import quote_span, render_claim, select_claims
 from agentic_rag._contracts import (
     AnswerStatus,
@@ -33,13 +34,16 @@ from agentic_rag._text.instructions import inside_instruction
 from agentic_rag._text.questions import asked_clause
 from agentic_rag._text.sentences import split_sentences
 
-__all__ = ["CLOSEST_PASSAGES", "CLOSEST_UNITS", "ExtractiveDrafter", "ExtractiveGroundedSynthesizer"]
+__all__ = ["CLOSEST_PASSAGES", "CLOSEST_UNITS", "EARNING_UNITS", "ExtractiveDrafter", "ExtractiveGroundedSynthesizer"]
 
 CLOSEST_UNITS = 2
 """For a fact the judge found no passage for, a partial or unanswerable answer quotes this many
 best units of the evidence, and the best unit of each of its :data:`CLOSEST_PASSAGES` first
 passages: the closest lines hold the answer in other words often enough to be worth showing
 (a reader checks them; the status is the earned check's)."""
+EARNING_UNITS = 8
+"""How many of a covered fact's best units are tried, when the quoted ones do not earn it,
+for one that states its value (:meth:`ExtractiveGroundedSynthesizer._earning`)."""
 CLOSEST_PASSAGES = 3
 """How many of a missing fact's first passages have their best unit quoted (see
 :data:`CLOSEST_UNITS`; measured on the development questions)."""
@@ -101,19 +105,21 @@ class ExtractiveDrafter:
                     out.append(claim)
         return tuple(out)
 
-    def relevant_claims(self, description: str, snippets: Sequence[Snippet], fact_id: str) -> tuple[Claim, ...]:
+    def relevant_claims(self, description: str, snippets: Sequence[Snippet], fact_id: str, *, max_units: int = 0,
+                        keep_ratio: float = -1.0) -> tuple[Claim, ...]:
         """Claims quoting the focus lines of the ``snippets`` that best answer ``description``
         (:func:`~agentic_rag._text.focus.answer_units`).
 
         Every round's evidence competes (a later round never hides an earlier, better
         passage): the best unit first, then up to ``max_units - 1`` more that score at least
-        ``keep_ratio`` of the best.
+        ``keep_ratio`` of the best (the drafter's own settings unless given).
         """
         model = self.evidence.relevance
         if model is None or not snippets:
             return ()
         out = []
-        for scored in answer_units(description, [(snippet_title(s), s.text) for s in snippets], model, max_units=self.max_units, keep_ratio=self.keep_ratio):
+        units, ratio = max_units or self.max_units, keep_ratio if keep_ratio >= 0 else self.keep_ratio
+        for scored in answer_units(description, [(snippet_title(s), s.text) for s in snippets], model, max_units=units, keep_ratio=ratio):
             snippet, unit = snippets[scored.passage], scored.unit
             citation = Citation(snippet_id=snippet.id, quote=unit.text, start=unit.start, end=unit.end)
             text = f"{scored.heading}: {unit.text}" if scored.heading else unit.text
@@ -186,7 +192,7 @@ class ExtractiveGroundedSynthesizer:
         if status is AnswerStatus.UNANSWERABLE and missing and not assessment.conflicts:
             # Nothing covered: the answer still quotes the closest lines (cited), and stays
             # unanswerable whatever they say.
-            return compose_answer(plan, assessment, self._shown(plan, snippets, _unique(self._closest(snippets, missing, assessment))), status, missing)
+            return compose_answer(plan, assessment, self._shown(plan, snippets, _unique(self._closest(plan, snippets, missing, assessment))), status, missing)
         if status is not AnswerStatus.UNANSWERABLE:
             covered = set(assessment.covered_fact_ids)
             claims = self.drafter.claims(plan, snippets, [e for e in evidence if e.fact_id in covered])
@@ -194,26 +200,59 @@ class ExtractiveGroundedSynthesizer:
             if status is AnswerStatus.PARTIAL and missing and not assessment.conflicts:
                 # A part the judge found no passage for: the closest lines, read by the same
                 # earned check as every claim below (they may answer it in other words).
-                claims += self._closest(snippets, missing, assessment)
+                claims += self._closest(plan, snippets, missing, assessment)
             # A conflict side or a closest line may quote the sentence a covered fact already
             # quotes: keep the first.
             claims = self._shown(plan, snippets, _unique(claims))
+            # Only a claim the guard will keep can earn a fact: a claim it drops (a quote the
+            # grounding check doubts) leaves its fact unanswered, whatever else is shown.
+            unsupported = set(unsupported_claims(claims, snippets))
+            held = tuple(c for c in claims if c not in unsupported)
             if not claims:
                 # Nothing quotable: a partial answer with no claim would claim nothing at all.
                 status = AnswerStatus.UNANSWERABLE
             elif status is AnswerStatus.ANSWERED:
-                status, missing = self._earned(plan, snippets, claims, missing)
+                status, unearned = self._earned(plan, snippets, held, missing)
+                if status is not AnswerStatus.ANSWERED and not assessment.conflicts:
+                    # The judge found the passages, the quoted lines do not state the value:
+                    # a line of the same evidence that does is quoted instead of none.
+                    found = self._earning(plan, snippets, [f for f in unearned if f not in missing], held)
+                    if found:
+                        claims = self._shown(plan, snippets, _unique(found + claims))
+                        unsupported = set(unsupported_claims(claims, snippets))
+                        held = tuple(c for c in claims if c not in unsupported)
+                        status, unearned = self._earned(plan, snippets, held, missing)
+                missing = unearned
             elif missing and not assessment.conflicts:
                 # One consistent verdict: a fact the claims answer is never named missing,
                 # whatever the judge counted; when they answer every fact, the answer is
                 # answered (the earned check is the stricter reader), which the orchestrator's
                 # guard allows for this synthesizer.
-                missing = tuple(f for f in missing if not self._answered_by(f, snippets, claims))
+                missing = tuple(f for f in missing if not self._answered_by(plan, f, snippets, held))
                 if not missing:
-                    status, missing = self._earned(plan, snippets, claims, missing)
+                    status, missing = self._earned(plan, snippets, held, missing)
         return compose_answer(plan, assessment, claims, status, missing)
 
-    def _closest(self, snippets: Sequence[Snippet], missing: Sequence[RequiredFact], assessment: ContextAssessment) -> tuple[Claim, ...]:
+    def _earning(self, plan: RetrievalPlan, snippets: Sequence[Snippet], facts: Sequence[RequiredFact], held: tuple[Claim, ...]) -> tuple[Claim, ...]:
+        """For each of ``facts`` (covered by the judge, not earned by the claims chosen), the
+        first of its :data:`EARNING_UNITS` best units in the evidence that earns it alone
+        (:func:`~agentic_rag._answering.earned.earned_verdict`), and that the grounding check
+        keeps; ``()`` when none does. The earned check is the gate either way: this only picks,
+        among the lines of passages the judge accepted, one that states the value."""
+        out: list[Claim] = []
+        for fact in facts:
+            if not checks_value(fact.description):
+                continue
+            candidates = self.drafter.relevant_claims(fact.description, snippets, fact.id, max_units=EARNING_UNITS, keep_ratio=0.0)
+            for claim in candidates:
+                if claim in held or unsupported_claims((claim,), snippets):
+                    continue
+                if self._answered_by(plan, fact, snippets, (claim,)):
+                    out.append(claim)
+                    break
+        return tuple(out)
+
+    def _closest(self, plan: RetrievalPlan, snippets: Sequence[Snippet], missing: Sequence[RequiredFact], assessment: ContextAssessment) -> tuple[Claim, ...]:
         """For each missing fact, as cited claims: its :data:`CLOSEST_UNITS` best focus units in
         the evidence (:meth:`ExtractiveDrafter.relevant_claims`), and the best unit of each of
         its :data:`CLOSEST_PASSAGES` first passages (those the judge found best for it, then the
@@ -231,7 +270,7 @@ class ExtractiveGroundedSynthesizer:
             found = list(self.drafter.relevant_claims(fact.description, snippets, fact.id)[:CLOSEST_UNITS])
             for snippet_id in first:
                 found.extend(self.drafter.relevant_claims(fact.description, [by_id[snippet_id]], fact.id)[:1])
-            out.extend(c for c in found if self._on_subject(fact, c, by_id) and not any(self._answered_by(other, snippets, (c,)) for other in missing))
+            out.extend(c for c in found if self._on_subject(fact, c, by_id) and not any(self._answered_by(plan, other, snippets, (c,)) for other in missing))
         return _unique(out)
 
     def _on_subject(self, fact: RequiredFact, claim: Claim, by_id: dict[str, Snippet]) -> bool:
@@ -249,12 +288,12 @@ class ExtractiveGroundedSynthesizer:
             return False
         return any(credit >= model.root_credit for credit in model.credits(fact.description, claim.citations[0].quote))
 
-    def _answered_by(self, fact: RequiredFact, snippets: Sequence[Snippet], claims: tuple[Claim, ...]) -> bool:
+    def _answered_by(self, plan: RetrievalPlan, fact: RequiredFact, snippets: Sequence[Snippet], claims: tuple[Claim, ...]) -> bool:
         """True when some claim earns ``fact`` (:func:`~agentic_rag._answering.earned.earned_verdict`)."""
         model = self.drafter.evidence.relevance
         if model is None:
             return False
-        return earned_verdict(fact.description, _contexts(claims, {s.id: s for s in snippets}), model).status is AnswerStatus.ANSWERED
+        return earned_verdict(fact.description, _contexts(claims, {s.id: s for s in snippets}), model, before=_asked_before(plan, fact)).status is AnswerStatus.ANSWERED
 
     def _shown(self, plan: RetrievalPlan, snippets: Sequence[Snippet], claims: tuple[Claim, ...]) -> tuple[Claim, ...]:
         """The claims the answer shows, rendered (no markup), each sentence once, padding
@@ -303,10 +342,10 @@ class ExtractiveGroundedSynthesizer:
                 # ("Ostrand") must not lend its subject to a line of another page ("Official
                 # language: Velorian").
                 own = [ClaimContext("\n".join(c.heading for c in own), "\n\n".join(c.text for c in chain), "\n".join(c.passage for c in chain))] if own else []
-            if earned_verdict(fact.description, own, model).status is AnswerStatus.ANSWERED:
+            if earned_verdict(fact.description, own, model, before=_asked_before(plan, fact)).status is AnswerStatus.ANSWERED:
                 continue
             # One consistent verdict: a fact another fact's claim earns is not missing either.
-            if not self._answered_by(fact, snippets, claims):
+            if not self._answered_by(plan, fact, snippets, claims):
                 unearned.append(fact)
         if not unearned:
             return AnswerStatus.ANSWERED, missing
@@ -330,6 +369,15 @@ def _contexts(claims: Sequence[Claim], by_id: dict[str, Snippet]) -> list[ClaimC
     subject) and the passage it quotes."""
     return [ClaimContext(snippet_title(by_id[c.citations[0].snippet_id]), c.citations[0].quote or c.text, by_id[c.citations[0].snippet_id].text)
             for c in claims if c.citations and c.citations[0].snippet_id in by_id]
+
+
+def _asked_before(plan: RetrievalPlan, fact: RequiredFact) -> str:
+    """The part of a compound question asked before ``fact`` (``""`` for the first, a hop or
+    a compared item): a pronoun in a later part ("..., and what is its default value?")
+    refers to it."""
+    parts = [f for f in plan.facts if not f.depends_on and "compared_item" not in f.metadata]
+    index = next((i for i, f in enumerate(parts) if f.id == fact.id), 0)
+    return parts[index - 1].description if index else ""
 
 
 def _unique(claims: Sequence[Claim]) -> tuple[Claim, ...]:

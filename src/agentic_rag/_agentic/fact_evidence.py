@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agentic_rag._agentic.passage_terms import QUALIFIER, PassageReader, root_of
+from agentic_rag._agentic.passage_terms import PassageReader, root_of, without_qualifier
 from agentic_rag._contracts import RequiredFact, RetrievalPlan, Snippet
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._text import Analyzer
@@ -257,7 +257,7 @@ class FactEvidenceModel(PassageReader):
         title = self._terms(snippet.title) if snippet.title else frozenset()
         if not title:
             return 0
-        name = " ".join(QUALIFIER.sub("", snippet.title).casefold().split())
+        name = " ".join(without_qualifier(snippet.title).casefold().split())
         base = self._terms(name)
         if base > needed and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", " ".join(question.casefold().split())):
             return 1 + len(base)

@@ -7,15 +7,15 @@ builds fact coverage on top of it.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from agentic_rag._contracts import Snippet
 from agentic_rag._text import Analyzer
 from agentic_rag._text.entities import extract_entities
+from agentic_rag._text.long_runs import bounded_runs
 from agentic_rag._text.sentences import split_sentences
 
-__all__ = ["QUALIFIER", "ROOT_LENGTH", "PassageReader", "root_of"]
+__all__ = ["ROOT_LENGTH", "PassageReader", "root_of", "without_qualifier"]
 
 #: Terms are compared on their first characters only (see :meth:`PassageReader.terms_of`).
 ROOT_LENGTH = 5
@@ -26,7 +26,18 @@ def root_of(term: str) -> str:
     return term[:ROOT_LENGTH]
 
 
-QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
+def without_qualifier(title: str) -> str:
+    """``title`` without the parenthesised qualifier that closes it ("Mercury (planet)" ->
+    "Mercury"), white space around it dropped; ``title`` itself when none closes it.
+
+    Read from the end with string methods: the substitution this replaces,
+    ``\\s*\\([^)]*\\)\\s*$``, was tried from every space and every ``(`` of the title and ran
+    to its end each time (quadratic in a long title)."""
+    body = title.rstrip()
+    if not body.endswith(")"):
+        return title
+    opening = body.find("(", body.rfind(")", 0, len(body) - 1) + 1)
+    return body[:opening].rstrip() if opening >= 0 else title
 
 
 class PassageReader:
@@ -64,6 +75,9 @@ class PassageReader:
         return self._bridges(snippet.title, snippet.text, self._terms(question))
 
     def _bridges_uncached(self, title: str, text: str, asked: frozenset[str]) -> tuple[str, ...]:
+        # A run of data is read up to a bound (see long_runs): the capitalised pieces of a
+        # 100 KB base64 or URL token are thousands of candidate names.
+        text = bounded_runs(text)
         ranked: list[tuple[int, int, int, str]] = []
         seen: set[str] = set()
         title_terms = self._terms(title) if title else frozenset()
@@ -101,7 +115,7 @@ class PassageReader:
         "(film)", is made of the entity's terms; an untitled one must mention the entity."""
         if not snippet.title:
             return self.mentions(snippet, entity)
-        base = self._terms(QUALIFIER.sub("", snippet.title))
+        base = self._terms(without_qualifier(snippet.title))
         return bool(base) and base <= self._terms(entity)
 
     def _links(self, tail: Snippet, entity: str) -> bool:
@@ -134,4 +148,4 @@ class PassageReader:
         return self._terms(text)
 
     def _terms_uncached(self, text: str) -> frozenset[str]:
-        return frozenset(root_of(t) for t in self.analyzer.analyze(text))
+        return frozenset(root_of(t) for t in self.analyzer.analyze(bounded_runs(text)))

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from agentic_rag._text.answer_slots import FactKind, FactQuestion, fact_filler
+from agentic_rag._text.asked_attribute import synonyms
 from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._text.sentences import split_sentences
 
@@ -45,9 +46,11 @@ _REPORTED_FALSE = re.compile(
 _EXAMPLE = re.compile(r"\b(?:for\s+example|for\s+instance|e\.g\.|example\s*:|as\s+an\s+example|sample\s+sentence|example\s+sentence)", re.IGNORECASE)
 _RELATIVE_START = re.compile(r"^\s*(?:who|whom|whose|which|where|that)\b", re.IGNORECASE)
 # Clause boundaries inside a sentence: a relative or contrastive clause after a comma, a
-# semicolon, a dash, or "and"/"but" before a new subject.
+# semicolon, a dash, or "and"/"but" before a new subject. A break that opens with white space
+# starts where the run starts (``(?<!\s)``, where the leftmost match starts anyway): tried from
+# each space of a long run, ``\s+`` ran to the run's end every time.
 _CLAUSE_BREAK = re.compile(
-    r",\s*(?=(?:who|whom|whose|which|where|while|whereas|although|though|but|and|unlike)\b)|;\s*|\s+[-–—]\s+|\s+(?:and|but)\s+(?=(?:the\s+)?[A-Z])"
+    r",\s*(?=(?:who|whom|whose|which|where|while|whereas|although|though|but|and|unlike)\b)|;\s*|(?<!\s)\s+[-–—]\s+|(?<!\s)\s+(?:and|but)\s+(?=(?:the\s+)?[A-Z])"
 )
 _AUXILIARY = frozenset("was were is are be been being has have had did does do got".split())
 # Words a subject phrase may hold besides the question's subject: articles, pronouns and the
@@ -127,10 +130,11 @@ def states_fact(fact: FactQuestion, text: str, *, bridge: str = "") -> bool:
 def _sentence_states(fact: FactQuestion, sentence: str, named: frozenset[str] = frozenset()) -> bool:
     if claim_problem(sentence):
         return False
-    predicate = _stem(fact.predicate)
+    # "Established: 1998" states when a company was founded: the predicate in other words.
+    predicates = {_stem(w) for w in (fact.predicate, *synonyms(fact.predicate))}
     clauses = [c for c in _CLAUSE_BREAK.split(sentence) if c.strip()]
     for index, clause in enumerate(clauses):
-        verb = next((m for m in _WORD.finditer(clause) if _stem(m.group()) == predicate), None)
+        verb = next((m for m in _WORD.finditer(clause) if _stem(m.group()) in predicates), None)
         if verb is None:
             continue
         if _RELATIVE_START.match(clause):
@@ -148,6 +152,11 @@ def _sentence_states(fact: FactQuestion, sentence: str, named: frozenset[str] = 
             # "Jane Doe founded Acme Robotics": the asked subject is the object.
             after = _words(clause[verb.end():])
             subject_ok = _starts_with(after, fact.subject_words) and filler.casefold() in " ".join(_words(_subject_phrase(clause[: verb.start()])))
+        if fact.passive and not subject_ok and not _related(_subject_phrase(clause[: verb.start()])):
+            # "When was the Lumo X5 announced?" - "Lumo Aerial announced the X5 on 9 May":
+            # the asked subject is the object of the active verb (of a subject that is no
+            # one's relation: "Jane Doe's brother" is read as another entity's clause).
+            subject_ok = _object_is(fact, clause[verb.end():], sentence)
         if subject_ok:
             return True
     return False
@@ -180,6 +189,26 @@ def _subject_is(fact: FactQuestion, phrase: str, named: frozenset[str] = frozens
         return False
     own = set(fact.subject_words)
     return all(w in own or w in _NEUTRAL for w in words)
+
+
+# Where an object's noun phrase ends: a preposition, a punctuation mark, a conjunction.
+_OBJECT_END = re.compile(r"[,;:.()]|\s(?:on|in|at|by|for|from|with|to|during|after|before|since|and|but|as|when|while)\s", re.IGNORECASE)
+
+
+def _related(phrase: str) -> bool:
+    """The phrase names an entity through another ("Jane Doe's brother", "the founder of X")."""
+    words = _words(phrase)
+    return any(w.endswith(("'s", "’s")) for w in words) or "of" in words
+
+
+def _object_is(fact: FactQuestion, after: str, sentence: str) -> bool:
+    """The words right after the verb name the question's subject ("announced the X5" for the
+    Lumo X5), and the sentence holds all of the subject's words (the rest of the name may
+    stand in the active subject: "Lumo Aerial announced the X5")."""
+    end = _OBJECT_END.search(f" {after} ")
+    phrase = [w for w in _words(f" {after} "[: end.start()] if end else after) if w not in ("the", "a", "an", "its", "their")]
+    own = set(fact.subject_words)
+    return bool(phrase) and all(w in own for w in phrase) and own <= set(_words(sentence))
 
 
 def _starts_with(words: list[str], prefix: tuple[str, ...]) -> bool:

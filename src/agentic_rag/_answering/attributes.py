@@ -17,8 +17,21 @@ from __future__ import annotations
 
 import re
 
-from agentic_rag._text.answer_slots import SlotKind, identifiers, read_slot
-from agentic_rag._text.asked_attribute import RIVALS, Aspect, AskedAttribute, asked_aspects, aspects_in, defined_term, read_attribute, synonyms, words_of
+from agentic_rag._answering.modality import NEGATED_MAXIMUM, NEGATED_MINIMUM, modality_problem, yes_no_problem
+from agentic_rag._text.answer_slots import SlotKind, counts_in_unit, fact_filler, identifiers, measure_at, read_fact, read_slot
+from agentic_rag._text.asked_attribute import (
+    RIVALS,
+    Aspect,
+    AskedAttribute,
+    asked_aspects,
+    aspects_in,
+    defined_term,
+    implied_bounds,
+    read_attribute,
+    synonyms,
+    with_synonyms,
+    words_of,
+)
 from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._text.relevance import RelevanceModel
 
@@ -26,34 +39,32 @@ __all__ = ["statement_problem", "subject_names"]
 
 _STEMMER = PorterStemmer()
 # Where a clause ends inside a sentence: the value of "XML export is deprecated since 5.1
-# and scheduled for removal in a future release" belongs to its first clause only.
-_CLAUSE_END = re.compile(r"\s*[;,—–]\s+|\s+-\s+|\s+(?:and|but|while|whereas|unless|if|when|although|though)\s+", re.IGNORECASE)
-# A value said to be coming, planned or only possible is not the thing's value today. Plain
-# "will" is documentation's present ("the filter will dump with this function"): only a
-# change or an event to come counts.
-_UNREAL = re.compile(
-    r"\b(?:will|won't)\s+(?:not\s+|no\s+longer\s+|also\s+)?(?:be\s+)?(?:removed|dropped|deprecated|added|introduced|released|shut\s+down|"
-    r"discontinued|changed|renamed|replaced|moved|opened|launched|closed|retired|become|reach|grow|open|move|launch|share|expand)\b|"
-    r"\bgoing\s+to\b|\bscheduled\b|\bplan(?:s|ned|ning)?\b|\bin\s+a\s+future\b|\bfuture\s+(?:release|version)s?\b|\bupcoming\b|"
-    r"\b(?:could|might|would|possibly|perhaps|maybe|potentially|projected|forecasts?|forecasted|expected\s+to|considering|evaluating|proposed|"
-    r"hypothetical(?:ly)?)\b",
+# and scheduled for removal in a future release" belongs to its first clause only. A break
+# starts where its white space starts (``(?<!\s)``; the leftmost match starts there anyway)
+# or at its mark: tried from each space of a long run, ``\s`` ran to the run's end every time.
+_CLAUSE_END = re.compile(r"(?<!\s)\s*[;,—–]\s+|[;,—–]\s+|(?<!\s)\s+-\s+|(?<!\s)\s+(?:and|but|while|whereas|unless|if|when|although|though)\s+", re.IGNORECASE)
+# A question that asks for a value: a number, a version, a name, a date, or "what ..." a
+# thing is; "why" and "how do I" questions are answered in any words.
+# A phrase may come first ("In Pipewright 4, what's ...", "Default job timeout - what is it?").
+_LEADING = r"^\W*(?:[^,?—–]*(?:,|—|–|\s-{1,2})\s*)?(?:(?:so|and|but)\s+)?(?:(?:in|for|on|at|from|to|by|of)\s+)?"
+_ASKS_VALUE = re.compile(rf"{_LEADING}(?:what|which|who|whom|where|when|how\s+(?:many|much|long|old|often|far|big|large|fast|heavy))\b", re.IGNORECASE)
+# "What dividend did it pay?", "Which currency does it use?": a thing's value asked by its
+# name, a noun phrase before the auxiliary ("What does X do?", "What is X?", "What gets
+# raised when ...?" ask what a thing is, does or causes).
+_AUXILIARY = r"(?:is|are|was|were|does|do|did|can|could|should|would|will|has|have|had)"
+_ASKS_THING = re.compile(
+    rf"{_LEADING}(?:what|which)\s+(?!{_AUXILIARY}\b|(?:kind|sort|type)\b)(?:[\w-]+\s+){{1,3}}?{_AUXILIARY}\b",
     re.IGNORECASE,
 )
-# A denied value ("has no default", "is not limited"); "no more than 5" is a bound, "no
-# longer" says it was removed, and Python's ``None`` is a value.
-_DENIED = re.compile(r"\b(?:not|never|cannot)\b|\b(?-i:none)\b|n't\b|\bno\b(?!\s+(?:more|less|longer|later|earlier|fewer)\b)", re.IGNORECASE)
-# A bound stated through a negation: "must not exceed 10", "does not support trees wider
-# than 5 dimensions" (a maximum), "cannot be shorter than 8" (a minimum).
-_NEGATION = r"\b(?:not|never|cannot|can't|mustn't|doesn't|don't|won't)\b[^.;:]*?"
-_DOWNWARD = r"less|fewer|smaller|shorter|narrower|lower|shallower|slower|thinner|lighter|earlier|younger"
-_NEGATED_MAXIMUM = re.compile(
-    rf"{_NEGATION}\b(?:exceed\w*|more\s+than|(?!(?:{_DOWNWARD}|other|rather|either|neither|whether)\b)\w+er\s+than)\b", re.IGNORECASE
-)
-_NEGATED_MINIMUM = re.compile(rf"{_NEGATION}\b(?:{_DOWNWARD})\s+than\b", re.IGNORECASE)
-_ASKS_UNREAL = re.compile(r"\b(?:will|would|could|might|plan\w*|future|upcoming|next)\b", re.IGNORECASE)
-_ASKS_DENIAL = re.compile(r"\b(?:not|never|no|without)\b|n't\b", re.IGNORECASE)
+# A table cell that gives no value: a dash, "none", "n/a", "(required)", "see below".
+_NO_VALUE_CELL = re.compile(r"^\s*(?:[—–-]+|\(?none\)?|n/?a|\(?required\)?|unset|see\s+below\.?|)\s*$", re.IGNORECASE)
 # A range gives both bounds ("-20 °C to 60 °C", "1–10").
-_RANGE = re.compile(r"\d[^\s,;]*\s*(?:°\s*\w+\s*)?(?:to|–|—|-|\.\.)\s*[−-]?\d|\brange\b|\bbetween\b", re.IGNORECASE)
+# "Range" alone names a thing as often ("the control range is about 4 km"): only a range of
+# values, from one to the other, gives both.
+# Tried from the first digit of each run without white space, commas or semicolons: a range
+# from a later digit of the run is one from the first digit too, and tried from every digit of
+# a long number the run was rescanned to its end each time.
+_RANGE = re.compile(r"(?<![^\s,;])[^\s,;\d]*\d[^\s,;]*\s*(?:°\s*\w+\s*)?(?:to|–|—|-|\.\.)\s*[−-]?\d|\branges?\s+(?:of|from)\b|\bin\s+the\s+range\b|\bbetween\b", re.IGNORECASE)
 _BOUNDS = frozenset({Aspect.MAXIMUM, Aspect.MINIMUM})
 _ENDS = frozenset({Aspect.SERVER, Aspect.CLIENT})
 # A word that names an entity: capitalised inside a sentence ("in Veloria"), an acronym
@@ -109,22 +120,33 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
 
     Returns:
         ``""`` when nothing is wrong; else ``"unreal"`` (planned, possible, hypothetical),
-        ``"denied"``, ``"rival aspect"``, ``"no aspect"``, ``"another attribute"``, ``"another
-        subject"`` or ``"not its definition"``.
+        ``"practice"`` (what people do or are advised to), ``"denied"``, ``"no value"`` (no
+        number in the unit asked: "how many times"), ``"rival aspect"``, ``"no aspect"``,
+        ``"another attribute"``, ``"another subject"`` or ``"not its definition"``.
     """
     kind = read_slot(question).kind
     attribute = read_attribute(question)
     term = defined_term(question) if kind is SlotKind.OPEN else ()
-    if kind is SlotKind.OPEN and attribute is None and not term and not (asked_aspects(question) & _BOUNDS):
-        return ""  # a why or yes/no question: the sentence may answer in any words
-    clause = _value_clause(piece, filler) if kind is not SlotKind.OPEN else piece
+    # "When was it retired?": a date of one subject, asked in open words.
+    fact = read_fact(question)
+    sided = asked_aspects(question) | implied_bounds(question)
+    if kind is SlotKind.OPEN and attribute is None and not term and fact is None and not sided and not _ASKS_THING.match(question):
+        return yes_no_problem(question, piece)  # a why or yes/no question: the sentence may answer in any words
+    if kind is SlotKind.OPEN:
+        value = fact_filler(fact, piece) if fact is not None else ""
+        clause = _value_clause(piece, value) if value else piece
+    else:
+        clause = _value_clause(piece, filler)
     if kind is SlotKind.NAME:
         # "How do I change the server's port?" is no question about the client's setting;
         # a how-to names no value, so its plans and denials are advice, not near misses.
         if _rival_end(question, piece):
             return "rival aspect"
     else:
-        problem = _modality_problem(question, clause) or _aspect_problem(question, clause, piece, stated_value=kind is not SlotKind.OPEN)
+        asks_value = kind is not SlotKind.OPEN or fact is not None or bool(_ASKS_VALUE.match(question))
+        problem = (modality_problem(question, clause, heading, f"{lead}\n{piece}") or _empty_default(question, piece, kind)
+                   or ("no value" if not counts_in_unit(question, _value_cells(clause)) else "")
+                   or _aspect_problem(question, clause, piece, stated_value=asks_value))
         if problem:
             return problem
     if attribute is not None:
@@ -136,29 +158,23 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     return ""
 
 
-def _modality_problem(question: str, clause: str) -> str:
-    if _UNREAL.search(clause) and not _ASKS_UNREAL.search(question):
-        return "unreal"
-    if _DENIED.search(_NEGATED_MINIMUM.sub(" ", _NEGATED_MAXIMUM.sub(" ", clause))) and not _ASKS_DENIAL.search(question):
-        return "denied"
-    return ""
-
-
 def _aspect_problem(question: str, clause: str, piece: str, *, stated_value: bool) -> str:
-    """The value's clause must state an asked bound or stage (a range gives both bounds), and
-    not only a rival end ("client" for the server's port). For an open question (no value
-    found, so no value's clause) only a rival bound or stage stated without the asked one
-    is a problem, unless it asks for both bounds: a sentence with neither gives no range."""
+    """The value's clause (a table row: its value cells with their headers) must state an
+    asked bound or stage (a range gives both bounds), and not only a rival end ("client"
+    for the server's port). For a question that asks for no value (``stated_value`` false:
+    why, how) only a rival bound or stage stated without the asked one is a problem, unless
+    it asks for both bounds: a sentence with neither gives no range. A bound the question
+    implies ("how many can ...") is refused only by its rival alone."""
     asked = asked_aspects(question)
-    if not asked:
+    if not asked and not implied_bounds(question):
         return ""
     # The question's own names say nothing of its aspects: "the upper limit for
     # max_connections" is not stated by "max_connections | 512".
-    own = _without_names(clause, identifiers(question))
+    own = _without_names(_value_cells(clause), identifiers(question))
     stated = aspects_in(own) | _identifier_aspects(own)
-    if _NEGATED_MAXIMUM.search(own):
+    if NEGATED_MAXIMUM.search(own):
         stated = (stated - {Aspect.MINIMUM}) | {Aspect.MAXIMUM}  # "not more than 5": no minimum
-    if _NEGATED_MINIMUM.search(own):
+    if NEGATED_MINIMUM.search(own):
         stated = (stated - {Aspect.MAXIMUM}) | {Aspect.MINIMUM}
     for group in (_BOUNDS, frozenset({Aspect.ADDED, Aspect.DEPRECATED, Aspect.REMOVED})):
         wanted = asked & group
@@ -170,7 +186,41 @@ def _aspect_problem(question: str, clause: str, piece: str, *, stated_value: boo
             return "rival aspect"
         if stated_value or wanted == _BOUNDS:
             return "no aspect"  # both bounds asked ("shortest and longest"): a range or the bounds
+    # "How many seats can an account have?" asks for the most without saying so: a sentence
+    # with no bound may give it, one with only the least ("a minimum of 2 seats") does not.
+    implied = implied_bounds(question)
+    if implied and not implied & stated and not _RANGE.search(own) and any(r in stated for a in implied for r in RIVALS[a]):
+        return "rival aspect"
     return "rival aspect" if _rival_end(question, piece) else ""
+
+
+def _table_cells(piece: str) -> list[tuple[str, str]] | None:
+    """A table row under its header row as (header, cell) pairs, ``None`` for any other piece."""
+    lines = piece.split("\n")
+    if len(lines) != 2 or not all("|" in line for line in lines):
+        return None
+    header, row = ([c.strip() for c in line.strip().strip("|").split("|")] for line in lines)
+    return list(zip(header, row)) if len(header) == len(row) else None
+
+
+def _value_cells(piece: str) -> str:
+    """A table row under its header, read as its values: the cells that hold a number with
+    their headers ("Default 256 KiB" of "Key | Default | Description" over
+    "message_size_limit | 256 KiB | Largest message body accepted"). A cell of words
+    describes the setting ("Largest message body"), not what the value in the row is: the
+    header over the value says that. Any other piece is read whole."""
+    cells = _table_cells(piece)
+    return piece if cells is None else " ".join(f"{h} {c}" for h, c in cells if re.search(r"\d", c))
+
+
+def _empty_default(question: str, piece: str, kind: SlotKind) -> str:
+    """A table row whose Default cell gives no value ("idle_timeout | — | See below") states
+    no default, whatever its header says; a yes/no question ("does it have a default?") is
+    answered by it."""
+    if kind is not SlotKind.DEFAULT or re.match(r"^\s*(?:is|are|does|do|has|have|can)\b", question, re.IGNORECASE):
+        return ""
+    defaults = [c for h, c in _table_cells(piece) or () if re.search(r"\bdefault", h, re.IGNORECASE)]
+    return "denied" if defaults and all(_NO_VALUE_CELL.match(c) for c in defaults) else ""
 
 
 def _rival_end(question: str, piece: str) -> bool:
@@ -199,13 +249,23 @@ def _attribute_problem(question: str, attribute: AskedAttribute, heading: str, p
     name ("the admin API listens on port ..."), and the subject's names stand in the piece or
     its heading (the rest of a claim never lends them)."""
     context = f"{heading}\n{piece}"
-    if model.missing_named(question, context) or any(model.credit(name, context) < 1.0 for name in _names(question, model)):
+    if model.missing_named(question, with_synonyms(context)) or any(model.credit(name, context) < 1.0 for name in _names(question, model)):
+        return "another subject"
+    # The subject's ordinary words tell it from a sibling its names also cover: "a Tallow DB
+    # primary" is not stated by a row of the replica's table.
+    if any(model.credit(t, context) < model.root_credit for w in attribute.kind for t in model.analyzer.analyze(w) if not _common_term(t, model)):
         return "another subject"
     text = _MARKUP.sub("", piece)
     if not attribute.head:
         return ""
+    # The words that say which one of the kind ("grace" of "grace period", "write" of "write
+    # throughput") stand where the value does too: a billing period is no grace period.
+    if any(model.credit(t, context) < model.root_credit for w in attribute.words[:-1] for t in model.analyzer.analyze(w)):
+        return "another attribute"
     heads = {_stem(w) for w in (attribute.head, *synonyms(attribute.head))}
     asked = {_stem(p) for w in words_of(question) for p in [w, *re.split(r"[_.]", w)]}
+    if attribute.verb and _other_doer(text, attribute.verb, asked):
+        return "another subject"
     named = False
     for match in re.finditer(r"[\w'’-]+", text):
         if not any(_same(_stem(p), head) for p in [match.group(), *re.split(r"[_.]", match.group())] for head in heads):
@@ -215,7 +275,31 @@ def _attribute_problem(question: str, attribute: AskedAttribute, heading: str, p
         named = True
         if not _rival_before(text[:match.start()], asked, model) and not _rival_owner(text[match.end():], asked):
             return ""
+    measured = measure_at(attribute.head, text)
+    if not named and measured >= 0 and not _rival_before(text[:measured], asked, model):
+        # "Filer accepts files of up to 5 GB": the value's unit says it is a size.
+        return ""
     return "another subject" if named else "another attribute"
+
+
+# A sentence opening with its subject: an article or a possessive, then a few words, then
+# the verb ("The agent itself listens on port 7421").
+_OPENING_ARTICLE = re.compile(r"(?:^|[.;:!?]\s+|\n)\s*(?:the|a|an|this|that|its|our|their|each|every)\s+", re.IGNORECASE)
+_BESIDE_VERB = frozenset("itself themselves also only now still then always never just".split())
+
+
+def _other_doer(text: str, verb: str, asked: set[str]) -> bool:
+    """The sentence does the question's verb ("listen") with a subject of its own that the
+    question does not name ("The agent itself listens on ..." for Korvex Server's port)."""
+    stem = _stem(verb)
+    for match in _OPENING_ARTICLE.finditer(text):
+        words = re.findall(r"[\w'’-]+", text[match.end():])[:5]
+        at = next((i for i, w in enumerate(words) if i and _stem(w) == stem), 0)
+        # "The minimum payout Quarry Pay sends": a bound's word is the asked attribute's.
+        doer = [w.casefold() for w in words[:at] if w.casefold() not in _BESIDE_VERB and not aspects_in(w)]
+        if doer and any(_stem(w) not in asked for w in doer):
+            return True
+    return False
 
 
 def subject_names(question: str, model: RelevanceModel) -> list[str]:
@@ -240,7 +324,7 @@ def _names(question: str, model: RelevanceModel) -> list[str]:
     names: list[str] = []
     for word in re.findall(r"[\w.\-/]+", text):
         core = word.strip(".-/")
-        if core and (_NAMED.search(core) or (core[0].isupper() and not text.startswith(core))):
+        if core and (_NAMED.search(core) or re.match(r"^--?[A-Za-z]", word) or (core[0].isupper() and not text.startswith(core))):
             names.extend(model.analyzer.analyze(core))
     return list(dict.fromkeys(t for t in names if not _common_term(t, model)))
 

@@ -13,8 +13,11 @@ __all__ = ["CITATION_MARKER", "compose_answer", "compose_text", "marked_segments
 #: before white space, closing punctuation or the end, so ``x[0]`` or ``parts[1].lower()`` in
 #: quoted code is not read as one.
 CITATION_MARKER = re.compile(r"(?<=\s)\[(\d+)\](?=[.!?;:,]?(?:\s|$))")
-# A claim: text, then one or more markers, then the punctuation closing it.
-_MARKED = re.compile(r"(?s).*?(?:\s+\[\d+\](?=[.!?;:,]?(?:\s|$)))+[.!?;:,]?")
+# A claim ends at a run of one or more markers and the punctuation closing it; the claim is
+# the text from the end of the previous run. The run is found on its own, from the start of
+# its white space (``(?<!\s)``): a lazy ``.*?`` before it, tried from every character after the
+# last marker, scanned the rest of the text each time (quadratic in a long answer).
+_MARKER_RUN = re.compile(r"(?<!\s)(?:\s+\[\d+\](?=[.!?;:,]?(?:\s|$)))+[.!?;:,]?")
 
 
 def compose_text(claims: Sequence[Claim], notes: Iterable[str] = ()) -> str:
@@ -149,9 +152,11 @@ def marked_segments(text: str) -> list[tuple[str, tuple[int, ...]]]:
         marker is not a claim.
     """
     out = []
-    for match in _MARKED.finditer(text):
-        numbers = tuple(int(n) for n in CITATION_MARKER.findall(match.group()))
-        claim = CITATION_MARKER.sub("", match.group()).strip()
+    start = 0
+    for run in _MARKER_RUN.finditer(text):
+        marked, start = text[start:run.end()], run.end()
+        numbers = tuple(int(n) for n in CITATION_MARKER.findall(marked))
+        claim = CITATION_MARKER.sub("", marked).strip()
         claim = claim if "\n" in claim else " ".join(claim.split()).replace(" .", ".")
         out.append((claim, numbers))
     return out

@@ -39,12 +39,13 @@ from dataclasses import dataclass
 from agentic_rag._contracts import AnswerStatus
 from agentic_rag._answering.assertions import asserted_text, claim_problem, states_fact
 from agentic_rag._answering.attributes import statement_problem
+from agentic_rag._text.asked_attribute import Aspect, asked_aspects, framed_words, read_attribute, with_synonyms, without_aspect_words
 from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, identifiers, read_fact, read_slot, slot_filler
 from agentic_rag._text.questions import asked_clause, is_bridge_question, split_compound
 from agentic_rag._text.sentences import split_sentences
 from agentic_rag._text.relevance import RelevanceModel
 
-__all__ = ["DEFAULT_CLAIM_COVERAGE", "DEFAULT_PASSAGE_COVERAGE", "ClaimContext", "EarnedVerdict", "earned_verdict"]
+__all__ = ["DEFAULT_CLAIM_COVERAGE", "DEFAULT_PASSAGE_COVERAGE", "ClaimContext", "EarnedVerdict", "checks_value", "earned_verdict"]
 
 #: The weighted share of a question part a claim (with its heading) must cover to answer it;
 #: chosen on the development half of the documentation benchmark (``bench/bench_docs_qa.py
@@ -59,7 +60,12 @@ DEFAULT_PASSAGE_COVERAGE = 0.8
 # A placeholder of a usage line or a template: "[OPTION]", "<file>", "{name}".
 _PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_ -]*\]|<[\w -]+>|\{[\w -]+\}")
 # The kind of name a question asks for, when it says: "which exception", "what option".
-_WANTS_KIND = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?(exception|error|warning|option|flag|switch)s?\b", re.IGNORECASE)
+_WANTS_KIND = re.compile(
+    r"\b(?:which|what|is\s+there\s+(?:a|an|any))\s+(?:[\w-]+\s+){0,3}?(exception|error|warning|option|flag|switch|environment\s+variable|env\s+var)s?\b",
+    re.IGNORECASE,
+)
+# An environment variable as documentation writes it: "PYTHONTZPATH", "NO_COLOR".
+_ENVIRONMENT_NAME = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
 # A command-line option or a keyword argument as written: "-k", "--check", "safe=False", "trim_blocks".
 _OPTION_LIKE = re.compile(r"^-{1,2}\w|\w=|_|\.")
 # A line of code or of a console session: indented, a prompt, or a statement.
@@ -70,6 +76,9 @@ _TABLE_ROW = re.compile(r"\S\s*\|\s*\S|^\s*\|")
 _TABLE_RULE = re.compile(r"^[\s|:+-]+$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-+*]|\d+[.)])\s+")
 _PARENTHESIS = re.compile(r"\([^()]*\)")
+_BOUNDS = frozenset({Aspect.MAXIMUM, Aspect.MINIMUM})
+# A pronoun pointing back at what an earlier part of the question named.
+_REFERS_BACK = re.compile(r"\b(?:its|it|they|them|their|that|this|those|these|one)\b", re.IGNORECASE)
 _DOTTED = re.compile(r"(?<![\w.])(?=(\d+(?:\.\d+)+))\1(?![\w.]*\d)")
 
 
@@ -103,7 +112,7 @@ class EarnedVerdict:
 
 
 def earned_verdict(question: str, claims: Sequence[ClaimContext], model: RelevanceModel, *,
-                   min_coverage: float = DEFAULT_CLAIM_COVERAGE, min_passage: float = DEFAULT_PASSAGE_COVERAGE) -> EarnedVerdict:
+                   min_coverage: float = DEFAULT_CLAIM_COVERAGE, min_passage: float = DEFAULT_PASSAGE_COVERAGE, before: str = "") -> EarnedVerdict:
     """Judge whether ``claims`` answer every part of ``question``.
 
     Args:
@@ -112,6 +121,9 @@ def earned_verdict(question: str, claims: Sequence[ClaimContext], model: Relevan
         model: The collection's relevance model.
         min_coverage: The share of a part a claim (with its heading) must cover.
         min_passage: The share of a part the quoted passage (with its heading) must cover.
+        before: The part of a compound question asked before ``question``, when
+            ``question`` is one of its later parts (a plan's fact): a pronoun in it ("what is
+            its default value?") refers to that part.
 
     Returns:
         The verdict and the parts left unanswered.
@@ -119,10 +131,29 @@ def earned_verdict(question: str, claims: Sequence[ClaimContext], model: Relevan
     parts = split_compound(question)
     # A subject the question describes ("the founder of Acme") is named by another claim.
     bridge = "\n".join(_without_heading(c) for c in claims)
-    missing = tuple(part for part in parts if not any(_answers(part, claim, model, min_coverage, min_passage, bridge) for claim in claims))
+
+    def earned(index: int, part: str) -> bool:
+        # "..., and what is its default value?": a part that refers back by a pronoun asks
+        # about the part before it, which the claim answering it (with its heading) is about
+        # too ("instead of the default one" in another setting's entry is no answer).
+        earlier = parts[index - 1] if index else before
+        referred = asked_clause(earlier) if earlier and _REFERS_BACK.search(asked_clause(part)) else ""
+        return any(_answers(part, claim, model, min_coverage, min_passage, bridge)
+                   and (not referred or model.coverage(referred, f"{claim.heading}\n{_without_heading(claim)}") >= min_coverage) for claim in claims)
+
+    missing = tuple(part for index, part in enumerate(parts) if not earned(index, part))
     if not missing:
         return EarnedVerdict(AnswerStatus.ANSWERED)
     return EarnedVerdict(AnswerStatus.PARTIAL if len(missing) < len(parts) else AnswerStatus.UNANSWERABLE, missing)
+
+
+def checks_value(question: str) -> bool:
+    """True when the earned check reads a stated value for ``question`` (a number, a version,
+    a date, place or person, an attribute of a named subject), not only the words of an
+    open question or a mention of a default: only then may an answer look beyond its best
+    lines for one that earns it (a line saying "the default" earns a default question)."""
+    asked = asked_clause(question)
+    return read_slot(asked).kind in (SlotKind.NUMBER, SlotKind.VERSION) or read_fact(asked) is not None or read_attribute(asked) is not None
 
 
 def _answers(part: str, claim: ClaimContext, model: RelevanceModel, min_coverage: float, min_passage: float, bridge: str) -> bool:
@@ -136,16 +167,31 @@ def _answers(part: str, claim: ClaimContext, model: RelevanceModel, min_coverage
     # define ...?") is context: its names must stand in the passage, but the claim answers
     # what is asked.
     asked = asked_clause(part)
-    context = f"{claim.heading}\n{own}"
-    passage = f"{claim.heading}\n{claim.passage}"
+    # A table row is read under its header row, which names what each cell is
+    # ("Setting | Default | Description" over "max_connections | 512 | ...").
+    # A text names an attribute in its own words ("Employees | 12,400" for how many people).
+    context = with_synonyms(f"{claim.heading}\n{_row_header(own, claim.passage)}\n{own}")
+    passage = with_synonyms(f"{claim.heading}\n{claim.passage}")
     if model.missing_named(asked, context) or (asked != part and model.missing_named(part, passage)):
         return False
     folded = context.casefold()
     if any(number.casefold() not in folded for number in _DOTTED.findall(asked)):
         return False
-    if model.coverage(asked, context) < min_coverage or model.coverage(asked, passage) < min_passage:
+    # The words asking for a bound ("the smallest payout") are the statement check's to
+    # read: a text says "minimum" or "at least" where a question says "smallest".
+    covered = framed_words(without_aspect_words(asked) if asked_aspects(asked) & _BOUNDS else asked)
+    if model.coverage(covered, context) < min_coverage or model.coverage(covered, passage) < min_passage:
         return False
     return _fills_slot(asked, claim.heading, own, model, min_coverage, claim.passage)
+
+
+def _row_header(text: str, passage: str) -> str:
+    """The header row of the table ``text``'s rows stand in (``""`` when ``text`` is no
+    table row, or is its header)."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    if not lines or not all(_TABLE_ROW.search(line) for line in lines):
+        return ""
+    return _table_header(lines[0], passage)
 
 
 def _fills_slot(asked: str, heading: str, own: str, model: RelevanceModel, min_coverage: float, passage: str = "") -> bool:
@@ -189,12 +235,15 @@ def _pieces(text: str, passage: str = "") -> list[tuple[str, str]]:
     its header from the passage)."""
     out: list[tuple[str, str]] = []
 
-    def add(stretch: list[str]) -> None:
-        out.extend((" ".join(stretch[:index]), piece) for index, piece in enumerate(stretch))
+    def add(stretch: list[str], intro: str = "") -> None:
+        out.extend((f"{intro}\n{' '.join(stretch[:index])}".strip(), piece) for index, piece in enumerate(stretch))
 
     for block in re.split(r"\n\s*\n", text):
         lines = [line for line in block.split("\n") if line.strip()]
-        if lines and out and out[-1][1].rstrip().endswith(":"):
+        # The sentence ending in ":" that introduces this block ("Goals the team is working
+        # toward:") is what each of its items or rows says before it.
+        intro = out[-1][1] if lines and out and out[-1][1].rstrip().endswith(":") else ""
+        if intro:
             # A sentence ending in ":" and the code or list it introduces are one unit as
             # well ("Using the defaults is equivalent to: ... TimeStamper(fmt=...)").
             out.append((out[-1][0], out[-1][1] + "\n" + "\n".join(lines)))
@@ -202,11 +251,11 @@ def _pieces(text: str, passage: str = "") -> list[tuple[str, str]]:
             rows = [line for line in lines if not _TABLE_RULE.match(line)]
             header = _table_header(rows[0], passage)
             if header:
-                out.extend(("", f"{header}\n{row}") for row in rows)
+                out.extend((intro, f"{header}\n{row}") for row in rows)
             else:
-                out.extend(("", f"{rows[0]}\n{row}") for row in rows[1:]) if len(rows) > 1 else out.extend(("", row) for row in rows)
+                out.extend((intro, f"{rows[0]}\n{row}") for row in rows[1:]) if len(rows) > 1 else out.extend((intro, row) for row in rows)
         elif any(_CODE_LINE.match(line) for line in lines):
-            add(lines)
+            add(lines, intro)
         elif lines:
             # Each list item is read apart: "- Capital: Talvik" and "- Population: 2.3
             # million" are two statements, not one sentence.
@@ -215,8 +264,10 @@ def _pieces(text: str, passage: str = "") -> list[tuple[str, str]]:
                 if not items or _LIST_ITEM.match(line):
                     items.append([])
                 items[-1].append(line.strip())
-            for item in items:
-                add([s.text for s in split_sentences(" ".join(item))])
+            for index, item in enumerate(items):
+                # A line that opens the block and ends in ":" introduces the items after it.
+                opener = " ".join(items[0]) if index and not _LIST_ITEM.match(items[0][0]) and items[0][-1].rstrip().endswith(":") else ""
+                add([s.text for s in split_sentences(" ".join(item))], f"{intro}\n{opener}".strip())
     return out or [("", text)]
 
 
@@ -247,6 +298,8 @@ def _filler(slot: AnswerSlot, asked: str, text: str) -> str:
         if kind in ("exception", "error", "warning") and not name.endswith(("error", "exception", "warning", "exit", "interrupt")):
             continue
         if kind in ("option", "flag", "switch") and not _OPTION_LIKE.search(_original(name, text)):
+            continue
+        if kind.startswith("env") and not _ENVIRONMENT_NAME.match(_original(name, text)):
             continue
         return name
     return ""

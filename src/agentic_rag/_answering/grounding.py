@@ -39,6 +39,7 @@ from functools import lru_cache
 
 from agentic_rag._text.analyzer import Analyzer
 from agentic_rag._text.instructions import instruction_family, ruled_instruction_family
+from agentic_rag._text.long_runs import bounded_runs
 from agentic_rag._text.term_weights import bounded_cache
 
 __all__ = ["GroundingFinding", "check_grounding", "grounding_problem"]
@@ -47,6 +48,7 @@ _ROOT = 5
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]*|\b\w+(?:[._]\w+)+|\b[a-z]+[A-Z]\w*")
 _CAPITALISED_WORD = re.compile(r"[A-Z][\w'.-]*")
+_TABLE_ROW = re.compile(r"\w[^|\n]*\|\s*[^|\s]|^\s*(?:[-*+]\s+)?\w[^:|\n]{0,40}:\s+\S")
 # A word, as the polarity reader walks a sentence; "n't" is split off its verb.
 _TOKEN = re.compile(r"n't\b|[\w'’-]+", re.IGNORECASE)
 _NEGATORS = frozenset({"not", "n't", "never", "no", "cannot", "without", "neither", "nor", "none"})
@@ -90,6 +92,7 @@ def _analyzer() -> Analyzer:
 
 
 def _roots_uncached(text: str) -> frozenset[str]:
+    text = bounded_runs(text)  # a run of data is read up to a bound (see long_runs)
     return frozenset(t[:_ROOT] for t in _analyzer().analyze(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)) + _analyzer().analyze(text))
 
 
@@ -153,7 +156,9 @@ def _quote_problem(quote: str) -> GroundingFinding:
     if len(stripped) < MIN_QUOTE_CHARS or len(_roots(quote)) < MIN_QUOTE_TERMS:
         return GroundingFinding(f"the quote {quote[:40]!r} is too short to be evidence")
     words = [w for w in re.findall(r"[\w'.-]+", quote) if any(ch.isalpha() for ch in w)]
-    if len(words) <= 4 and all(_CAPITALISED_WORD.fullmatch(w) for w in words) and not re.search(r"[.!?:]\s*$", quote.strip()):
+    # A table row ("Storage | 500 GB") or a labelled line ("- Headquarters: Portland, Oregon")
+    # pairs a label with its value: a statement, however short.
+    if len(words) <= 4 and all(_CAPITALISED_WORD.fullmatch(w) for w in words) and not re.search(r"[.!?:]\s*$", quote.strip()) and not _TABLE_ROW.search(quote):
         return GroundingFinding(f"the quote {quote[:40]!r} is a bare name, not a statement")
     return _GROUNDED
 

@@ -13,8 +13,8 @@ LLM-backed:
 * a dropped claim lowers the status only when what it answered is left unanswered: with the
   plan, to PARTIAL when a MUST fact no longer has a kept claim (that fact is then named
   missing); without one, to PARTIAL whenever a claim was dropped;
-* a PARTIAL answer names what it lacks: when it names nothing, the MUST facts without a kept
-  claim, else the facts the judge found missing.
+* a PARTIAL or UNANSWERABLE answer with a plan names what it lacks: when it names nothing, the
+  MUST facts without a kept claim, else the facts the judge found missing.
 """
 
 from __future__ import annotations
@@ -120,8 +120,8 @@ def guard_answer(answer: GroundedAnswer, snippets: Sequence[Snippet], verdict: A
             grounding check doubts (``None``: every doubt drops its claim).
         plan: The plan, so a dropped claim lowers the status only when a MUST fact is left
             without a kept claim (``None``: any dropped claim lowers it to PARTIAL).
-        assessment: The judge's last verdict, whose missing facts a PARTIAL answer names when
-            nothing else names what it lacks.
+        assessment: The judge's last verdict, whose missing facts a PARTIAL or UNANSWERABLE
+            answer names when nothing else names what it lacks.
 
     Returns:
         The answer, unchanged when it already holds; otherwise with the failing claims
@@ -143,7 +143,9 @@ def guard_answer(answer: GroundedAnswer, snippets: Sequence[Snippet], verdict: A
             missing = missing + tuple(f for f in lost or unanswered_facts(plan, claims) if f not in missing)
         if not claims:
             status = AnswerStatus.UNANSWERABLE
-        if status is AnswerStatus.PARTIAL and not missing:
+        # An answer short of ANSWERED names what it lacks: an UNANSWERABLE one as a PARTIAL one
+        # does (every MUST fact when no claim is left), so a reader sees what was not found.
+        if status in (AnswerStatus.PARTIAL, AnswerStatus.UNANSWERABLE) and not missing:
             missing = unanswered_facts(plan, claims) or _judged_missing(plan, assessment)
     # A claim guarded twice (by its synthesizer, then by the workflow) is reviewed once.
     new_reviews = tuple(r for r in dict.fromkeys(reviews) if r is not None and r not in answer.reviews)

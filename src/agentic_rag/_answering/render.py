@@ -46,9 +46,16 @@ _FENCE = re.compile(r"^[ \t]*(?:```|~~~)")
 def _target_text(inner: str) -> str:
     """The shown text of a role's content: ``text <target>`` shows ``text``; ``~a.b.c`` shows
     ``c``; ``!name`` shows ``name``."""
-    match = re.match(r"(?s)(.*?)\s*<[^>]*>$", inner)
-    if match and match.group(1):
-        return match.group(1)
+    # ``text <target>``: the target is the last ``<...>``, closing the content (or before a
+    # final newline); read with string methods, as the lazy ``(.*?)\s*<[^>]*>$`` it replaces
+    # rescanned the rest from every character (quadratic in a long content).
+    closed = inner[:-1] if inner.endswith(">\n") else inner
+    if closed.endswith(">"):
+        end = len(closed) - 1
+        opening = closed.find("<", closed.rfind(">", 0, end) + 1, end)
+        shown = closed[:opening].rstrip() if opening >= 0 else ""
+        if shown:
+            return shown
     inner = inner.lstrip("!")
     return inner.rsplit(".", 1)[-1] if inner.startswith("~") else inner
 

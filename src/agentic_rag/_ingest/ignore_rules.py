@@ -324,9 +324,15 @@ def _git_dir(root: Path) -> Path:
     dot_git = root / ".git"
     if dot_git.is_dir():
         return dot_git
-    text = _read(dot_git).strip()
-    if not text.startswith("gitdir:"):
+    # As git reads both files: "gitdir: " then the path, and only line ends cut from the end
+    # (a path may end in a space or a form feed).
+    text = _without_line_ends(_read(dot_git))
+    if not text.startswith("gitdir: "):
         return dot_git
-    git_dir = (root / text[len("gitdir:"):].strip()).resolve()
-    common = _read(git_dir / "commondir").strip()
+    git_dir = (root / text[len("gitdir: "):]).resolve()
+    common = _without_line_ends(_read(git_dir / "commondir"))
     return (git_dir / common).resolve() if common else git_dir
+
+
+def _without_line_ends(text: str) -> str:
+    return text.rstrip("\r\n")

@@ -12,7 +12,10 @@ The running header and footer of the pages (:mod:`agentic_rag._ingest.pdf_pages`
 out of the text (their lines keep their numbers, so later lines are cited as the page shows
 them); the page number they print becomes the page's label unless the file's ``/PageLabels``
 gives one. A page is cut where the outline's bookmarks start their sections, and its sections
-carry the bookmarks' heading path; without an outline, the running chapter title heads the page.
+carry the bookmarks' heading path; without an outline, the running chapter title heads the page;
+without either, the headings the pages' typography shows (:mod:`agentic_rag._ingest.pdf_headings`:
+bold or larger lines over indented text, as a man page's ``OPTIONS`` and its option tags) cut
+the pages and give their sections' heading paths.
 A page that only lists other pages (an index, a table of contents) is flagged as such
 (:func:`~agentic_rag._ingest.list_pages.is_list_page`).
 
@@ -33,6 +36,7 @@ from agentic_rag._contracts.validation import require_enum
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._ingest.blocks import ParsedSource, TextSection, paragraph_blocks
 from agentic_rag._ingest.list_pages import is_list_page
+from agentic_rag._ingest.pdf_headings import typography_segments
 from agentic_rag._ingest.pdf_pages import analyse_pages, outline_segments
 from agentic_rag._text.lines import normalize_newlines, split_lines
 
@@ -98,20 +102,27 @@ def _extract(data: bytes, backend: PdfBackend) -> PdfExtraction:
 
 def _page_sections(extraction: PdfExtraction) -> list[TextSection]:
     """Each page's text without its furniture, cut where the outline's sections start (or
-    titled by the running chapter title), with the page's label."""
+    titled by the running chapter title, or cut at the headings its typography shows), with
+    the page's label."""
     pages = [(page.number, split_lines(normalize_newlines(page.text))) for page in extraction.pages]
     layouts = analyse_pages(pages)
+    typography = None
+    if not extraction.outline and not any(layout.running_title for layout in layouts):
+        typography = typography_segments([(lines, page.styles, layout.furniture)
+                                          for (_, lines), page, layout in zip(pages, extraction.pages, layouts)])
     by_page: dict[int, list[tuple[str, int]]] = {}
     for entry in extraction.outline:
         by_page.setdefault(entry.page, []).append((entry.title, entry.level))
     open_path: tuple[tuple[str, int], ...] = ()
     sections: list[TextSection] = []
-    for page, (number, lines), layout in zip(extraction.pages, pages, layouts):
+    for p, (page, (number, lines), layout) in enumerate(zip(extraction.pages, pages, layouts)):
         if extraction.outline:
             # Bookmarks on skipped pages still open their sections before this page.
             for earlier in sorted(n for n in by_page if n < number):
                 open_path = outline_segments((), frozenset(), by_page.pop(earlier), open_path)[1]
             segments, open_path = outline_segments(lines, layout.furniture, by_page.pop(number, []), open_path)
+        elif typography is not None:
+            segments = typography[p]
         else:
             segments = [(0, (layout.running_title,) if layout.running_title else ())]
         label = page.label or layout.printed

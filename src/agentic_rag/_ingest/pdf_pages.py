@@ -182,7 +182,8 @@ def _running_titles(pages: Sequence[tuple[int, Sequence[str]]], headers: list[li
             first.setdefault(text, p)
             last[text] = p
             seen[text] += 1
-    whole = {h for h in seen if first[h] < count / 4 and last[h] >= count * 3 / 4 and seen[h] >= count * 0.3}
+    # (Page indexes run to count - 1: on three pages, the last page is index 2.)
+    whole = {h for h in seen if first[h] < count / 4 and last[h] >= (count - 1) * 3 / 4 and seen[h] >= count * 0.3}
     heads = [next((text for text in here if text not in whole), "") for here in candidates]
     titles: list[str] = []
     carried = ""

@@ -43,6 +43,7 @@ __all__ = ["citation_location", "display_path", "forget_lines", "line_marks", "l
            "source_location"]
 
 _TOKEN = re.compile(r"\S+")
+_ALNUM_RUN = re.compile(r"[^\W_]+")  # characters for which str.isalnum() holds
 _PLACES = (("page", "p"), ("cell", "c"))
 _DRIVE = re.compile(r"[A-Za-z]:[\\/]")
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -147,10 +148,13 @@ def marked_span(text: str, marks: Sequence[tuple[int, int]], target: str) -> tup
         joined.append(word)
         owner.extend(char_line[start:end])
         folded = word.casefold()
-        if len(folded) == len(word) and folded.isalnum():
-            # Each character folds to one letter or digit: the skeleton is the folded word.
-            skeleton.append(folded)
-            skeleton_owner.extend(char_line[start:end])
+        if len(folded) == len(word):
+            # Each character folds to one character: the skeleton is the folded word's runs of
+            # letters and digits, each with its slice of lines (a token of URL or base64
+            # characters is thousands of runs, not a lookup per character).
+            for run in _ALNUM_RUN.finditer(folded):
+                skeleton.append(run.group())
+                skeleton_owner.extend(char_line[start + run.start():start + run.end()])
             continue
         for k, ch in enumerate(word):
             bare = _skeleton(ch)

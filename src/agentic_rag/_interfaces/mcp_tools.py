@@ -188,7 +188,9 @@ _PASSAGE = {
     "corpus": {"type": "string"},
     "focus_start_line": {"type": "integer", "minimum": 1, "description": "First of the passage's focus lines (the few lines that answer best)."},
     "focus_end_line": {"type": "integer", "minimum": 1, "description": "Last of the focus lines (inclusive)."},
-    "focus_text": {"type": "string", "description": "The focus lines, each after its line number (\"12: ...\"); long lines trimmed with \u2026. In ask's evidence, "
+    "focus_text": {"type": "string", "description": "The focus: whole statements (a sentence, a table row with its header, a setting's name "
+                   "and default line), one a line, each after the lines it comes from (\"12: ...\", \"12-14: ...\"); only a sentence over 400 "
+                   "characters is cut, around the asked value, with \u2026. In ask's evidence, "
                    "lines a claim quotes are left out (empty when the claims quote them all)."},
     "relevance": {
         "type": "number",

@@ -64,8 +64,8 @@ def ask_payload(result: RunResult | RAGResult, root: Path | None = None, *, evid
     return payload
 
 
-# A focus line after its source line number ("147: SESSION_COOKIE_NAME").
-_NUMBERED = re.compile(r"^(\d+): (.*)$", re.DOTALL)
+# A focus piece after its source lines ("147: SESSION_COOKIE_NAME", "150-152: The name of ...").
+_NUMBERED = re.compile(r"^(\d+)(?:-(\d+))?: (.*)$", re.DOTALL)
 
 
 def _unquoted_focus(evidence: list[dict[str, Any]], claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -82,8 +82,9 @@ def _unquoted_focus(evidence: list[dict[str, Any]], claims: list[dict[str, Any]]
         kept = []
         for line in item["focus_text"].split("\n"):
             numbered = _NUMBERED.match(line)
-            words = " ".join(numbered.group(2).split()) if numbered else ""
-            if numbered and words and any(start <= int(numbered.group(1)) <= end and words in said for start, end, said in spans):
+            words = " ".join(numbered.group(3).split()) if numbered else ""
+            if numbered and words and any(start <= int(numbered.group(1)) and int(numbered.group(2) or numbered.group(1)) <= end and words in said
+                                          for start, end, said in spans):
                 continue
             kept.append(line)
         item["focus_text"] = "\n".join(kept)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from agentic_rag._answering.compose import CITATION_MARKER
+from agentic_rag._answering.earned import ClaimContext, checks_value, earned_verdict
 from agentic_rag._answering.render import quote_span, render_claim, select_claims
+from agentic_rag._contracts import AnswerStatus
 from agentic_rag._contracts.validation import require_int, require_number, require_text
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, GeneratedAnswer
@@ -20,9 +22,12 @@ from agentic_rag._text.focus import answer_units, snippet_title
 from agentic_rag._text.questions import split_compound
 from agentic_rag._text.relevance import RelevanceModel, ScoredUnit
 
-__all__ = ["ExtractiveGenerator", "FunctionGenerator", "verify_citations"]
+__all__ = ["EARNING_UNITS", "ExtractiveGenerator", "FunctionGenerator", "verify_citations"]
 
 _STAGE = "generator"
+#: How many of a question part's best units are tried, when the picked ones do not earn it,
+#: for one that states its value (:meth:`ExtractiveGenerator._earning`).
+EARNING_UNITS = 8
 
 
 def verify_citations(answer: GeneratedAnswer, documents: Sequence[FusedDocument]) -> tuple[str, ...]:
@@ -141,6 +146,7 @@ class ExtractiveGenerator:
             picked = list(chosen.values())[:self.max_sentences]
         if not picked:
             return _refusal("no retrieved document mentions the question's terms")
+        picked = (self._earning(question_parts, passages, picked) + picked)[:self.max_sentences]
         rendered = [render_claim(f"{s.heading}: {s.unit.text}" if s.heading else s.unit.text) or s.unit.text for s in picked]
         # Rendered, each sentence once, padding dropped, ordered by the question's parts.
         shown_order = select_claims(question_parts, [(*passages[s.passage], text) for s, text in zip(picked, rendered)], self.relevance)
@@ -156,6 +162,28 @@ class ExtractiveGenerator:
             parts.append(_with_marker(shown, number))
             citations.append(AnswerCitation(number, docs[number - 1].document_id, quote, offset, offset + len(quote)))
         return GeneratedAnswer(" ".join(parts), tuple(citations))
+
+
+    def _earning(self, parts: Sequence[str], passages: list[tuple[str, str]], picked: list[ScoredUnit]) -> list[ScoredUnit]:
+        """For each question part no picked unit earns (:func:`~agentic_rag._answering.
+        earned.earned_verdict`), the first of its :data:`EARNING_UNITS` best units that earns
+        it alone: a line that states the value, put first, rather than lines that only talk
+        about it. The workflow's earned check still decides the status."""
+        def earns(part: str, unit: ScoredUnit) -> bool:
+            title, text = passages[unit.passage]
+            quoted = f"{unit.heading}: {unit.unit.text}" if unit.heading else unit.unit.text
+            return earned_verdict(part, [ClaimContext(title, quoted, text)], self.relevance).status is AnswerStatus.ANSWERED
+
+        out: list[ScoredUnit] = []
+        for part in parts:
+            if not checks_value(part) or any(earns(part, unit) for unit in picked + out):
+                continue
+            spans = {(u.passage, u.unit.start, u.unit.end) for u in picked + out}
+            for unit in answer_units(part, passages, self.relevance, max_units=EARNING_UNITS, keep_ratio=0.0):
+                if (unit.passage, unit.unit.start, unit.unit.end) not in spans and earns(part, unit):
+                    out.append(unit)
+                    break
+        return out
 
 
 def _with_marker(sentence: str, number: int) -> str:

@@ -12,14 +12,16 @@ measures what a cold parallel ``ask`` costs with it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
-from agentic_rag._contracts import Snippet
+from agentic_rag._contracts import Document, Snippet
 from agentic_rag._contracts.validation import require_int, require_text
 from agentic_rag._retrieval.embedders import HashingEmbedder
 from agentic_rag._retrieval.hits import SearchIndex
 from agentic_rag._retrieval.index_retriever import snippet_from_hit
 from agentic_rag._retrieval.vector import VectorIndex
+from agentic_rag._text.long_runs import bounded_runs
 
 __all__ = ["CANDIDATES", "CandidateVectorRetriever"]
 
@@ -58,8 +60,17 @@ class CandidateVectorRetriever:
         if not hits:
             return ()
         vectors = VectorIndex(self._embedder)
-        vectors.add([index.get(hit.document_id) for hit in hits])
-        return tuple(snippet_from_hit(vectors, hit) for hit in vectors.search(query, k))
+        vectors.add([_read_bounded(index.get(hit.document_id)) for hit in hits])
+        # The snippets carry the chunks as stored; only the ranking read them bounded.
+        return tuple(snippet_from_hit(index, hit) for hit in vectors.search(query, k))
 
     def __repr__(self) -> str:
         return f"CandidateVectorRetriever({self.name}, candidates={self.candidates})"
+
+
+def _read_bounded(document: Document) -> Document:
+    """``document`` with a run of data thousands of characters long read up to a bound (see
+    :mod:`agentic_rag._text.long_runs`): embedding each piece of a 100 KB base64 token at every
+    question cost seconds, and says nothing about what the chunk is about."""
+    text = bounded_runs(document.text)
+    return document if text is document.text else dataclasses.replace(document, text=text)

@@ -348,7 +348,7 @@ class KnowledgeStore:
         require_int(k, "k", minimum=1, stage=_STAGE)
         context = require_int(context, "context", minimum=0, stage=_STAGE)
         candidates = self._first_stage(query, first_stage_size(k), corpus_ids)
-        return finish_hits(query, candidates, self.relevance_model(), k, context=context)
+        return finish_hits(query, candidates, self.relevance_model(), k, context=context, following=self._next_chunk)
 
     def relevance_model(self) -> RelevanceModel:
         """The relevance model of the current generation (IDF weights from its BM25 index, with
@@ -369,20 +369,18 @@ class KnowledgeStore:
             unknown = sorted(set(corpus_ids) - known)
             if unknown:
                 raise InvalidInputError(f"unknown corpus ids {unknown}; the store has {sorted(known)}", stage=_STAGE)
-        hits = []
-        if isinstance(index, StoredBM25Index):  # the rows' fields as they are: no Document to make
-            for hit in search_ranked(index, query, k, corpus_ids=corpus_ids):
-                _, chunk_id, path, corpus_id, start, end, section, _, text, _, _, page, cell, marks, facts = index.row(hit.document_id)
-                hits.append(StoreHit(chunk_id, path, start, end, hit.score, text, corpus_id, section, stored_place(page), stored_place(cell),
-                                     marks_from_json(marks), stored_facts(facts)[0]))
-            return hits
-        for hit in search_ranked(index, query, k, corpus_ids=corpus_ids):
-            document = index.get(hit.document_id)
-            meta = document.metadata
-            hits.append(StoreHit(document.id, meta["path"], meta["start_line"], meta["end_line"], hit.score,
-                                 document.text, document.corpus_id, meta.get("section", ""), meta.get("page"), meta.get("cell"),
-                                 tuple(tuple(mark) for mark in meta.get("line_marks", ())), meta.get("page_label", "")))
-        return hits
+        return [_stored_hit(index, hit.document_id, hit.score) for hit in search_ranked(index, query, k, corpus_ids=corpus_ids)]
+
+    def _next_chunk(self, hit: StoreHit) -> StoreHit | None:
+        """The chunk after ``hit``'s in its file (``None`` after its last chunk), for a focus
+        whose last sentence goes on over a page break."""
+        path, _, n = hit.chunk_id.rpartition("#")
+        if not n.isdigit():
+            return None
+        try:
+            return _stored_hit(self.bm25(), f"{path}#{int(n) + 1}", 0.0)
+        except InvalidInputError:
+            return None
 
     def stats(self) -> StoreStats:
         """Counts and size on disk.
@@ -400,6 +398,23 @@ class KnowledgeStore:
 
     def __repr__(self) -> str:
         return f"KnowledgeStore({str(self._settings.directory)!r})"
+
+
+def _stored_hit(index: Any, chunk_id: str, score: float) -> StoreHit:
+    """The stored chunk ``chunk_id`` as a hit scored ``score``.
+
+    Raises:
+        InvalidInputError: No such chunk.
+    """
+    if isinstance(index, StoredBM25Index):  # the row's fields as they are: no Document to make
+        _, chunk_id, path, corpus_id, start, end, section, _, text, _, _, page, cell, marks, facts = index.row(chunk_id)
+        return StoreHit(chunk_id, path, start, end, score, text, corpus_id, section, stored_place(page), stored_place(cell),
+                        marks_from_json(marks), stored_facts(facts)[0])
+    document = index.get(chunk_id)
+    meta = document.metadata
+    return StoreHit(document.id, meta["path"], meta["start_line"], meta["end_line"], score, document.text, document.corpus_id,
+                    meta.get("section", ""), meta.get("page"), meta.get("cell"), tuple(tuple(mark) for mark in meta.get("line_marks", ())),
+                    meta.get("page_label", ""))
 
 
 def _paths(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:

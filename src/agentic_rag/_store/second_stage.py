@@ -18,7 +18,8 @@ candidates (:func:`first_stage_size` of them) and, for each:
    dropped;
 4. cuts the list where it stops being worth reading (:func:`worth_reading`): hits far below the
    best are not printed, so output follows the evidence, not ``k``; the hits after the first
-   :data:`FULL_FOCUS_HITS` show their best atom only.
+   :data:`FULL_FOCUS_HITS` show their best statement only, and a hit printed alone shows more
+   of its passage (:data:`LONE_HIT_LINES`).
 
 The weights were chosen on the development halves of the docs-QA sets (``bench/tune_second_stage.py``)
 and are reported on the report halves. Ties break by the chunk id, so the same store and
@@ -28,24 +29,45 @@ question give the same hits, byte for byte.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from agentic_rag._store.page_breaks import completed_focus
 from agentic_rag._store.records import StoreHit
 from agentic_rag._text.focus import PassageView, view_passage
 from agentic_rag._text.instructions import is_instruction_like, screened_heading
 from agentic_rag._text.relevance import RelevanceModel
 
-__all__ = ["FIRST_STAGE_MIN", "FULL_FOCUS_HITS", "SEARCH_FOCUS_LINES", "SecondStageWeights", "finish_hits", "first_stage_size", "viewed_size", "worth_reading"]
+__all__ = ["FIRST_STAGE_MIN", "FULL_FOCUS_HITS", "OUTPUT_CHARS_PER_HIT", "SEARCH_FOCUS_BUDGET", "SEARCH_FOCUS_LINES", "SecondStageWeights", "finish_hits", "first_stage_size",
+           "shown_size", "viewed_size", "worth_reading"]
 
 #: The first stage hands at least this many candidates to the second (and 3 per asked hit).
 FIRST_STAGE_MIN = 20
 _FIRST_STAGE_PER_HIT = 3
 _VIEWED_MIN = 8
 SEARCH_FOCUS_LINES = 3
-"""Most focus atoms (a line, or a sentence wrapped over a few lines) of a search hit."""
+"""Most focus statements (a sentence, list item, table row or code line, with what it leans
+on) of a search hit."""
+SEARCH_FOCUS_BUDGET = 150
+"""Most characters of a hit's chosen statements once more than its best one is chosen (the best
+is shown whole whatever its length)."""
+SEARCH_FOCUS_FILL = (400, 150)
+"""Characters up to which the first hit's focus (then the second's) takes the statements next
+to its chosen ones: the sentence after the one naming the topic often gives the value. Chosen
+with the two budgets above and :data:`OUTPUT_CHARS_PER_HIT` on the development halves of the
+docs-QA sets (``bench/focus_diagnosis.py``)."""
 FULL_FOCUS_HITS = 2
-"""The first hits show their whole focus; the hits after them their best atom only (they are
-read less often, and each of their lines costs as much)."""
+"""The first hits show their whole focus; the hits after them their best statement only (they
+are read less often, and each of their lines costs as much)."""
+OUTPUT_CHARS_PER_HIT = 220
+"""The hits after the first :data:`FULL_FOCUS_HITS` are printed while the output stays within
+about this many characters per hit asked for (``k``): an agent pays for every byte, and the
+first hits hold most answers."""
+_HEADER_CHARS = 40
+LONE_HIT_LINES = 5
+LONE_HIT_BUDGET = 840
+LONE_HIT_SPAN = 12
+"""A hit printed alone shows more of its passage (up to this many statements, characters and
+lines apart): the output is small, and its answer may stand a few lines below its best line."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -119,7 +141,7 @@ def worth_reading(scores: Sequence[float], ratio: float) -> int:
 
 
 def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceModel, k: int, *, context: int = 0,
-                weights: SecondStageWeights = DEFAULT_WEIGHTS) -> list[StoreHit]:
+                weights: SecondStageWeights = DEFAULT_WEIGHTS, following: Callable[[StoreHit], StoreHit | None] | None = None) -> list[StoreHit]:
     """The ``k`` hits to show for ``query`` from the first stage's candidates, each carrying its
     focus lines, focus text and relevance.
 
@@ -130,6 +152,9 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
         k: Most hits.
         context: Lines of context around each focus.
         weights: How the evidence is mixed.
+        following: The chunk after a hit's in its file (``None`` after the last): a focus that
+            ends a PDF page inside a sentence is completed from the next page
+            (:func:`~agentic_rag._store.page_breaks.completed_focus`); ``None``: never.
 
     Returns:
         At most ``k`` hits, best first (ties by chunk id), each span once; ``score`` stays the
@@ -145,7 +170,7 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
     viewed = []
     for hit in pool[:viewed_size(k)]:
         view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
-                            max_lines=SEARCH_FOCUS_LINES)
+                            max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET)
         viewed.append((_score(hit, view, best_bm25, weights), hit, view))
     viewed.sort(key=lambda item: (-item[0], item[1].chunk_id))
     kept: list[tuple[StoreHit, PassageView]] = []
@@ -159,11 +184,28 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
         scores.append(score)
     kept = kept[:worth_reading(scores, weights.keep_ratio)]
     out = []
+    shown = 0
     for rank, (hit, view) in enumerate(kept):
         if rank >= FULL_FOCUS_HITS:
             view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context, max_lines=1)
+        elif len(kept) == 1:
+            view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context, max_lines=LONE_HIT_LINES,
+                                budget=LONE_HIT_BUDGET, span=LONE_HIT_SPAN, fill=LONE_HIT_BUDGET)
+        elif rank < len(SEARCH_FOCUS_FILL) and SEARCH_FOCUS_FILL[rank] > 0:
+            view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
+                                max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET, fill=SEARCH_FOCUS_FILL[rank])
+        focus_text = completed_focus(hit, view, following) if following is not None and context == 0 else view.numbered_text
+        if rank >= FULL_FOCUS_HITS and shown + shown_size(hit, focus_text) > OUTPUT_CHARS_PER_HIT * k:
+            continue  # it would make the output long: a later, shorter hit may still fit
+        shown += shown_size(hit, focus_text)
         span = view.span or (hit.start_line, hit.end_line)
         flagged = is_instruction_like(hit.text) or screened_heading(hit.section)[1]  # words addressed to a model
-        out.append(dataclasses.replace(hit, focus_start_line=span[0], focus_end_line=span[1], focus_text=view.numbered_text,
+        out.append(dataclasses.replace(hit, focus_start_line=span[0], focus_end_line=span[1], focus_text=focus_text,
                                        relevance=view.relevance, instruction_like=flagged))
     return out
+
+
+def shown_size(hit: StoreHit, focus_text: str) -> int:
+    """About how many characters a hit takes to print: its focus text, its path and section
+    heading path, and the header's fixed part (place, relevance, marks)."""
+    return len(focus_text) + len(hit.path) + len(hit.section) + _HEADER_CHARS

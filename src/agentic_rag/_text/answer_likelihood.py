@@ -52,7 +52,7 @@ FEATURES = ("chunk_coverage", "focus_coverage", "asked_value", "open_question", 
             "focus_names", "unknown_missing")
 #: One weight per feature, then the bias (fitted on dev; see the module docstring).
 WEIGHTS = (0.427, 2.534, 0.885, 0.877, -0.900, 1.537, 0.733, 0.486, -0.653, -6.509)
-_NUMBERED = re.compile(r"^\d+: ", re.MULTILINE)
+_NUMBERED = re.compile(r"^\d+(?:-\d+)?: ", re.MULTILINE)
 _MOST_NAMES = 5
 _FEWEST_TERMS = 5
 _VOCABULARY_CHUNKS = 100

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["AnswerSlot", "FactKind", "FactQuestion", "SlotKind", "fact_filler", "identifiers", "read_fact", "read_slot", "slot_filler"]
+__all__ = ["AnswerSlot", "FactKind", "FactQuestion", "SlotKind", "counts_in_unit", "fact_filler", "identifiers", "is_name_noun", "measure_at", "read_fact", "read_slot", "slot_filler"]
 
 
 class SlotKind(str, enum.Enum):
@@ -43,7 +44,7 @@ _VERSION_Q = re.compile(
     re.IGNORECASE,
 )
 _NUMBER_Q = re.compile(
-    r"\bhow\s+(?:many|much|long|old|often|big|large|small)\b|\b(?:what|which)\s+(?:is\s+the\s+)?(?:[\w-]+\s+){0,2}"
+    r"\bhow\s+(?:many|much|long|old|often|big|large|small|heavy|fast|far|tall|high|deep|wide)\b|\b(?:what|which)\s+(?:is\s+the\s+)?(?:[\w-]+\s+){0,2}"
     r"(?:port|number|count|limit|size|length|timeout|percentage|maximum|minimum|max|min)\b",
     re.IGNORECASE,
 )
@@ -54,27 +55,104 @@ _NAME_NOUNS = (
     r"constant|directive|tag|loader|logger|backend|middleware|helper|api|property|value|context\s+manager|environment\s+variable|"
     r"renderer|formatter|handler|validator|converter|test|macro|global|mode|strategy|protocol|interface|wrapper|factory|file"
 )
+_NAME_NOUN = re.compile(rf"(?:{_NAME_NOUNS})s?", re.IGNORECASE)
 _NAME_Q = re.compile(
     rf"\b(?:which|what)\s+(?:[\w-]+\s+){{0,3}}?(?:{_NAME_NOUNS})s?\b|^\s*(?:so\s+|and\s+|but\s+)?how\s+(?:do|can|should|would|could)\s+(?:i|you|we|one)\b"
     r"|^\s*how\s+to\b|\bwhat\s+(?:do|should|can|must)\s+(?:i|you|we)\s+(?:pass|call|use|set|add|write|import|run|type|put|give|subclass|override|implement)\b"
-    r"|\bis\s+there\s+(?:a|an|any)\s+(?:way|option|setting|flag|function|method|hook|api|helper|built-?in)\b|\bwhat(?:'s|\s+is)\s+the\s+(?:name|command|way)\b",
+    r"|\bis\s+there\s+(?:a|an|any)\s+(?:way|option|setting|flag|function|method|hook|api|helper|built-?in)\b|\bwhat(?:'s|\s+is)\s+the\s+(?:name|command|way)\b"
+    # "Is there an environment variable for that? What's it called?": a name.
+    r"|\bwhat(?:'s|’s|\s+is|\s+are)\s+(?:it|they|that|this|its\s+name)\s+(?:called|named)\b",
     re.IGNORECASE,
 )
-_VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+[a-z]?\d*(?![\w.]*\d)")
+# A version opens a run of word characters and dots ("2.1.0", "v3.38.0a1") and no digit
+# follows it inside that run (so "1.2" is no version inside "1.2.3.4.x5"). The check after the
+# run is made once, in :func:`_versions`: as a lookahead ``(?![\w.]*\d)`` it was rescanned at
+# every step the dotted part backed off, quadratic on a long run such as "1.1.1...a1".
+_VERSION_RUN = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+[a-z]?\d*")
+_WORD_OR_DOT = re.compile(r"[\w.]*")
+_DIGIT = re.compile(r"\d")
+# A major version named as one ("version 9", "release 12", "v4"): no dots, but no other number.
+# The digits are taken whole before the check after them (a lookahead that captures, then the
+# capture: Python 3.10 has no possessive quantifier), so a long run is not rescanned per digit.
+_NAMED_VERSION = re.compile(r"\b(?:version|release)\s+(?=(\d+))\1(?![\w.]*\d)|(?<![\w.])v(\d+)\b", re.IGNORECASE)
 _NUMBER = re.compile(
     r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
     r"forty|fifty|sixty|hundred|thousand|million|once|twice|unlimited|infinite|no\s+limit)\b",
     re.IGNORECASE,
 )
-# "How long", "how old", "how often" ask for an amount of something: a number with its unit
-# ("three years", "256 KiB", "twice a day"); a bare number ("Django 5.2") is no such answer.
-_AMOUNT_Q = re.compile(r"\bhow\s+(?:long|old|often)\b", re.IGNORECASE)
-_UNIT = re.compile(
-    r"\s*(?:-\s*)?(?:milli|micro|nano|kilo|mega|giga|[kmgt]i?)?(?:seconds?|secs?|s|ms|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|"
+# "How long", "how old", "how often", "how heavy" ask for an amount of something: a number
+# with a unit of what is asked ("three years", "256 KiB", "twice a day", "1.4 kg"); a bare
+# number ("Django 5.2"), or one of another dimension ("8 GB" for how heavy), is no such answer.
+_AMOUNT_Q = re.compile(r"\bhow\s+(long|old|often|heavy|fast|far|tall|deep|wide)\b", re.IGNORECASE)
+_COUNTED_UNITS = (
+    r"(?:milli|micro|nano|kilo|mega|giga|[kmgt]i?)?(?:seconds?|secs?|s|ms|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|"
     r"decades?|times?|bytes?|b|bits?|octets?|characters?|chars?|digits?|words?|lines?|entries|entry|items?|elements?|rows?|"
-    r"releases?|versions?|iterations?|rounds?|per|a|an|each|every)\b",
-    re.IGNORECASE,
+    r"releases?|versions?|iterations?|rounds?|per|a|an|each|every)"
 )
+_TIME_UNITS = r"(?:milli|micro|nano)?(?:seconds?|secs?|s|ms|µs|us|ns|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|months?|years?|decades?)"
+_LENGTH_UNITS = r"(?:(?:kilo|centi|milli)?met(?:re|er)s?|km|m|cm|mm|miles?|mi|ft|feet|foot|inch(?:es)?|yards?|yd)"
+_MASS_UNITS = r"(?:(?:kilo|milli)?grams?|kg|g|mg|tonnes?|tons?|t|lbs?|pounds?|oz|ounces?)"
+_SPEED_UNITS = rf"(?:km/h|kph|mph|m/s|knots?|{_LENGTH_UNITS}\s*(?:/|per|an|a)\s*{_TIME_UNITS})"
+_UNITS = {
+    "long": rf"(?:{_COUNTED_UNITS}|{_LENGTH_UNITS})",
+    "old": _TIME_UNITS,
+    "often": _COUNTED_UNITS,
+    "heavy": _MASS_UNITS,
+    "fast": _SPEED_UNITS,
+    "far": _LENGTH_UNITS,
+    "tall": _LENGTH_UNITS,
+    "deep": _LENGTH_UNITS,
+    "wide": _LENGTH_UNITS,
+}
+# "How many times", "how many seconds": the count's unit, which the answer's number carries
+# ("3 times", "twice", "30 s", "2 minutes": any unit of time for a time).
+_BYTE_UNITS = r"(?:[kmgtp]i?b|bytes?|(?:kilo|mega|giga|tera)bytes?)"
+_COUNTS = {
+    "times": r"(?:times|x|attempts|retries|tries)",
+    "seconds": _TIME_UNITS, "minutes": _TIME_UNITS, "hours": _TIME_UNITS, "days": _TIME_UNITS, "weeks": _TIME_UNITS,
+    "months": _TIME_UNITS, "years": _TIME_UNITS,
+    "bytes": _BYTE_UNITS, "kilobytes": _BYTE_UNITS, "megabytes": _BYTE_UNITS, "gigabytes": _BYTE_UNITS,
+    "characters": r"(?:characters?|chars?)",
+}
+_COUNT_Q = re.compile(rf"\bhow\s+many\s+({'|'.join(_COUNTS)})\b", re.IGNORECASE)
+_COUNTED_VALUE = {
+    word: re.compile(rf"(?<![\w.])\d+(?:[.,]\d+)*\s*(?:-\s*)?{units}(?![\w/])" + (r"|\b(?:once|twice|thrice)\b" if word == "times" else ""), re.IGNORECASE)
+    for word, units in _COUNTS.items()
+}
+
+
+# The nouns that name a measure, and the units a value of it carries: "5 GB" is a size,
+# "1.4 kg" a weight, "30 days" a period.
+_MEASURE_UNITS = {
+    "size": _BYTE_UNITS, "capacity": _BYTE_UNITS, "storage": _BYTE_UNITS,
+    "weight": _MASS_UNITS, "mass": _MASS_UNITS,
+    "length": _LENGTH_UNITS, "distance": _LENGTH_UNITS, "range": _LENGTH_UNITS, "height": _LENGTH_UNITS, "depth": _LENGTH_UNITS,
+    "width": _LENGTH_UNITS, "altitude": _LENGTH_UNITS,
+    "duration": _TIME_UNITS, "timeout": _TIME_UNITS, "period": _TIME_UNITS, "interval": _TIME_UNITS, "lifetime": _TIME_UNITS,
+    "retention": _TIME_UNITS, "delay": _TIME_UNITS, "latency": _TIME_UNITS,
+    "speed": _SPEED_UNITS, "velocity": _SPEED_UNITS,
+    "temperature": r"(?:°\s*[CF]|degrees|K)",
+}
+
+
+def measure_at(noun: str, text: str) -> int:
+    """Where ``text`` holds a number in a unit of the measure ``noun`` names ("size",
+    "weight", "timeout": "up to 5 GB" states a size without the word), -1 when it holds none
+    or ``noun`` names no measure."""
+    units = _MEASURE_UNITS.get(noun.casefold())
+    found = re.search(rf"(?<![\w.])\d+(?:[.,]\d+)*\s*(?:-\s*)?{units}(?![\w/])", text, re.IGNORECASE) if units else None
+    return found.start() if found else -1
+
+
+def counts_in_unit(question: str, text: str) -> bool:
+    """False when ``question`` asks how many of a unit ("how many times", "how many seconds")
+    and ``text`` holds no number in that unit ("3 times", "twice", "30 s"); True otherwise
+    (a default in a table row, "5s" of a timeout, counts no retries)."""
+    asked = _COUNT_Q.search(question)
+    return asked is None or bool(_COUNTED_VALUE[asked.group(1).casefold()].search(text))
+
+
+_UNIT = {word: re.compile(rf"\s*(?:-\s*)?{units}(?![\w/])", re.IGNORECASE) for word, units in (*_UNITS.items(), *_COUNTS.items())}
 _STATES_DEFAULT = re.compile(r"\bdefault(?:s|ed)?\b|\bunless\b|\botherwise\b|\bif\s+not\s+(?:given|set|specified|passed)\b|\bout\s+of\s+the\s+box\b", re.IGNORECASE)
 _ASSIGNMENT = re.compile(r"\b([A-Za-z_]\w*)\s*[=:]\s*([^\s,()]+)")
 # A name a documentation answer gives: dotted or underscored words, calls, CamelCase and
@@ -93,14 +171,18 @@ class AnswerSlot:
         kind: The kind of answer.
         numbers: The numbers the question itself states (no filler).
         names: The identifiers the question itself states, case-folded (no filler).
-        amount: The question asks "how long", "how old" or "how often": a number fills it
-            only with its unit ("three years", "256 KiB", "twice").
+        amount: The question asks "how long", "how old", "how often", "how heavy", "how
+            fast", "how far" (or how tall, deep, wide), or how many of a unit ("how many
+            times", "how many seconds"): a number fills it only with a unit of that
+            dimension ("three years", "256 KiB", "twice", "1.4 kg", "3 times").
+        dimension: The word asking it ("long", "heavy", "times"), ``""`` for no amount.
     """
 
     kind: SlotKind
     numbers: frozenset[str] = frozenset()
     names: frozenset[str] = frozenset()
     amount: bool = False
+    dimension: str = ""
 
 
 @lru_cache(maxsize=1024)
@@ -119,7 +201,8 @@ def read_slot(question: str) -> AnswerSlot:
     Returns:
         The slot, with the question's own numbers and identifiers.
     """
-    numbers = frozenset(m.group().casefold() for m in _NUMBER.finditer(question))
+    # "the v1 endpoints": the question's own version, never its answer.
+    numbers = frozenset(m.group().casefold() for m in _NUMBER.finditer(question)) | {m.group(2) for m in _NAMED_VERSION.finditer(question) if m.group(2)}
     names = frozenset(identifiers(question))
     # A question that opens by asking for a version ("Since when are the JSON functions built
     # in by default?") wants the version; its "by default" says what changed, not what it asks.
@@ -135,7 +218,14 @@ def read_slot(question: str) -> AnswerSlot:
         kind = SlotKind.NAME
     else:
         kind = SlotKind.OPEN
-    return AnswerSlot(kind, numbers, names, kind is SlotKind.NUMBER and bool(_AMOUNT_Q.search(question)))
+    asked = (_AMOUNT_Q.search(question) or _COUNT_Q.search(question)) if kind is SlotKind.NUMBER else None
+    return AnswerSlot(kind, numbers, names, asked is not None, asked.group(1).casefold() if asked else "")
+
+
+def is_name_noun(word: str) -> bool:
+    """True for a word naming a kind of API thing ("option", "parameter", "setting"): a
+    documentation sentence often names the thing without it ("timeout: defaults to 30")."""
+    return bool(_NAME_NOUN.fullmatch(word.strip()))
 
 
 def identifiers(text: str) -> tuple[str, ...]:
@@ -164,10 +254,12 @@ def slot_filler(slot: AnswerSlot, text: str) -> str:
     if slot.kind is SlotKind.OPEN:
         return text.strip()
     if slot.kind is SlotKind.VERSION:
-        return next((m.group() for m in _VERSION.finditer(text) if m.group().casefold().lstrip("v") not in slot.numbers), "")
+        dotted = next((v for v in _versions(text) if v.casefold().lstrip("v") not in slot.numbers), "")
+        return dotted or next((m.group() for m in _NAMED_VERSION.finditer(text) if (m.group(1) or m.group(2)) not in slot.numbers), "")
     if slot.kind is SlotKind.NUMBER:
         return next((m.group() for m in _NUMBER.finditer(text) if m.group().casefold() not in slot.numbers
-                     and (not slot.amount or m.group().casefold() in ("once", "twice") or _UNIT.match(text, m.end()))), "")
+                     and (not slot.amount or (slot.dimension in ("often", "times") and m.group().casefold() in ("once", "twice"))
+                          or _UNIT[slot.dimension or "long"].match(text, m.end()))), "")
     if slot.kind is SlotKind.DEFAULT:
         stated = _STATES_DEFAULT.search(text)
         if stated:
@@ -194,17 +286,30 @@ class FactQuestion:
         subject: The subject as written ("Acme Robotics", "the zebra project").
         predicate: The verb that ties the value to the subject ("founded", "born").
         subject_words: The subject's words, case-folded, without articles.
+        passive: The question asks in the passive ("When was the X5 announced?"): a sentence
+            in the active ("Lumo announced the X5 on 9 May") states it with the subject
+            after the verb.
     """
 
     kind: FactKind
     subject: str
     predicate: str
     subject_words: tuple[str, ...]
+    passive: bool = False
+
+
+def _versions(text: str) -> Iterator[str]:
+    """The versions ``text`` states, in order (see ``_VERSION_RUN``). A run that fails the
+    check holds no other version: the match backing off would leave a digit after it too."""
+    for match in _VERSION_RUN.finditer(text):
+        rest = _WORD_OR_DOT.match(text, match.end())  # always matches (it may be empty)
+        if rest is None or not _DIGIT.search(rest.group()):
+            yield match.group()
 
 
 # Past tense only: "when does the server reload?" asks for a condition in documentation,
 # "when was Acme founded?" for a date.
-_AUXILIARIES = r"(?:was|were|did|had)"
+_AUXILIARIES = r"(?P<aux>was|were|did|had)"
 _PARTICLE = r"(?:\s+(?:up|out|down|off|on|in|at|from))?"
 _FACT_QUESTIONS: tuple[tuple[re.Pattern[str], FactKind], ...] = (
     (re.compile(rf"^(?:when|(?:in\s+)?(?:what|which)\s+year)\s+{_AUXILIARIES}\s+(?P<subject>.+?)\s+(?P<verb>[a-z]+){_PARTICLE}$", re.I), FactKind.DATE),
@@ -239,7 +344,8 @@ def read_fact(question: str) -> FactQuestion | None:
             subject = match.group("subject").strip(" ,")
             words = tuple(w.casefold() for w in _FACT_WORD.findall(subject) if w.casefold() not in _ARTICLES)
             if words:
-                return FactQuestion(kind, subject, match.group("verb"), words)
+                aux = match.groupdict().get("aux") or ""
+                return FactQuestion(kind, subject, match.group("verb"), words, aux.casefold() in ("was", "were"))
     return None
 
 

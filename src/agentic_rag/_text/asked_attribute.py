@@ -29,7 +29,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["Aspect", "AskedAttribute", "asked_aspects", "aspects_in", "defined_term", "read_attribute", "synonyms", "words_of"]
+from agentic_rag._text.answer_slots import SlotKind, is_name_noun, read_slot
+
+__all__ = ["Aspect", "AskedAttribute", "asked_aspects", "aspects_in", "defined_term", "framed_words", "implied_bounds", "read_attribute", "synonyms", "with_synonyms", "without_aspect_words", "words_of"]
 
 
 class Aspect(str, enum.Enum):
@@ -49,11 +51,14 @@ class Aspect(str, enum.Enum):
 # verb as often ("raise or lower this value"): only a lower bound or limit is a minimum. Plain words only: the
 # "max" of ``max_connections`` is part of a name, not a bound (``\b`` does not split at "_").
 _ASKED = {
-    Aspect.MAXIMUM: r"max|maximum|maximal|upper|largest|longest|highest|biggest|greatest|at\s+most|up\s+to|the\s+most(?=\s+(?:i|you|we|one|it|that)\b)",
+    # "The most seats": "most" before a plural noun (not "the most famous", "the most common
+    # errors") is an amount, the largest one.
+    Aspect.MAXIMUM: r"max|maximum|maximal|upper|largest|longest|highest|biggest|greatest|at\s+most|up\s+to|the\s+most(?=\s+(?:i|you|we|one|it|that)\b)|"
+                    r"the\s+most(?=\s+(?![a-z]+(?:ous|ss|us|is)\b)[a-z]+[^\Ws]s\b)",
     Aspect.MINIMUM: r"min|minimum|minimal|lower\s+(?:bound|limit)|smallest|shortest|lowest|fewest|at\s+least|the\s+least",
-    Aspect.ADDED: r"added|introduced|new\s+in|first\s+(?:appeared|supported|available)",
-    Aspect.DEPRECATED: r"deprecated",
-    Aspect.REMOVED: r"removed|dropped|shut\s+down|discontinued|went\s+away|going\s+away",
+    Aspect.ADDED: r"added|introduced|new\s+in|first\s+(?:appeared|supported|available|shipped)|(?<=did\s)(?:\w+\s+){0,6}?(?:add|introduce)",
+    Aspect.DEPRECATED: r"deprecated|(?<=did\s)(?:\w+\s+){0,6}?deprecate",
+    Aspect.REMOVED: r"removed|dropped|(?<=did\s)(?:\w+\s+){0,6}?(?:remove|drop|retire|discontinue)|shut\s+down|discontinued|went\s+away|going\s+away|(?:get|got|gotten)\s+rid\s+of|retired?|sunset|phased?\s+out",
     Aspect.SERVER: r"servers?",
     Aspect.CLIENT: r"clients?",
 }
@@ -64,7 +69,8 @@ _STATED = {
                     r"(?:more|larger|greater|longer|higher)\s+than|above",
     Aspect.ADDED: r"add|adds|added|adding|introduc\w*|new|versionadded",
     Aspect.DEPRECATED: r"deprecat\w*|versiondeprecated",
-    Aspect.REMOVED: r"remov\w*|drop|drops|dropped|dropping|shut\s+down|discontinued|no\s+longer|versionremoved",
+    Aspect.REMOVED: r"remov\w*|drop|drops|dropped|dropping|shut\s+down|discontinued|no\s+longer|versionremoved|retir(?:e|ed|es|ing)|sunset\w*|phased?\s+out|"
+                    r"end\s+of\s+life|withdrawn",
     Aspect.SERVER: r"servers?",
     Aspect.CLIENT: r"clients?",
 }
@@ -88,6 +94,26 @@ def asked_aspects(question: str) -> frozenset[Aspect]:
     return frozenset(a for a, pattern in _ASKED_PATTERNS.items() if pattern.search(question))
 
 
+# An amount asked with "can" asks for the most there can be ("how many seats can an account
+# have", "how long can a job run"); with "must" or "need", the least there must be ("how long
+# must a password be"). A sentence stating only the other bound answers neither.
+_AMOUNT_ASKED = r"^\s*(?:(?:so|and|but)\s+)?how\s+(?:many|much|long|large|big|far|high|fast|heavy|old|often|wide|deep)\b"
+_IMPLIED = {
+    Aspect.MAXIMUM: re.compile(rf"{_AMOUNT_ASKED}.*\b(?:can|could|may|will|is\s+able\s+to|are\s+able\s+to)\b", re.IGNORECASE),
+    Aspect.MINIMUM: re.compile(rf"{_AMOUNT_ASKED}.*\b(?:must|need|needs|have\s+to|has\s+to|required|requires?)\b", re.IGNORECASE),
+}
+
+
+def implied_bounds(question: str) -> frozenset[Aspect]:
+    """The bound an amount question asks for without naming it ("How many seats can a Starter
+    account have?": the maximum), ``frozenset()`` when it names one or implies none. A
+    sentence stating only the other bound does not answer it; one stating no bound may."""
+    if asked_aspects(question) & {Aspect.MAXIMUM, Aspect.MINIMUM}:
+        return frozenset()
+    found = frozenset(a for a, pattern in _IMPLIED.items() if pattern.search(question))
+    return found if len(found) == 1 else frozenset()
+
+
 def aspects_in(text: str) -> frozenset[Aspect]:
     """The aspects ``text`` states ("up to 250 seats": the maximum)."""
     return frozenset(a for a, pattern in _STATED_PATTERNS.items() if pattern.search(text))
@@ -101,10 +127,22 @@ class AskedAttribute:
         words: The attribute's words, case-folded ("land", "area"); empty when the question
             names none but its aspects ("the smallest allowed value").
         subject: The subject's words, case-folded, without articles ("acme", "robotics").
+        kind: The word naming what kind of thing the subject is, when the question sets
+            the subject apart from its verb and names it by an ordinary word ("primary" of
+            "the default max_connections on a Tallow DB primary", "server" of "the
+            development server"): what tells it from a sibling its names also cover (a
+            replica), which a sentence about it names; ``()`` otherwise, and for a word
+            naming a kind of API thing ("the timeout parameter": the name says it).
+        verb: The verb that ties the attribute to the subject when the question closes with
+            it ("listen" of "Which port does Korvex Server listen on?"), ``""`` otherwise: a
+            sentence with that verb whose own subject is another thing ("The agent listens
+            on port 7421") states another thing's attribute.
     """
 
     words: tuple[str, ...]
     subject: tuple[str, ...]
+    kind: tuple[str, ...] = ()
+    verb: str = ""
 
     @property
     def head(self) -> str:
@@ -112,7 +150,10 @@ class AskedAttribute:
         return self.words[-1] if self.words else ""
 
 
-_WORD = re.compile(r"[\w'’.-]*\w")
+# A word starts where its run of word characters and inner marks starts: a run holds no
+# other match (one found inside it extends back to its start), and a search restarted at each
+# mark of a long run of dots or hyphens would rescan the run to its end each time.
+_WORD = re.compile(r"(?<![\w'’.-])[\w'’.-]*\w")
 _ARTICLES = frozenset({"the", "a", "an"})
 # Words that name no attribute of their own: "the smallest allowed value" asks for a bound,
 # "the total revenue" for revenue.
@@ -122,25 +163,55 @@ _ARTICLES = frozenset({"the", "a", "an"})
 _GENERIC = frozenset(
     "value values number amount figure setting settings allowed permitted possible accepted supported valid total overall "
     "current official exact actual usual typical numeric name names id identifier title status equivalent counterpart "
-    "alternative replacement way default".split()
+    "alternative replacement way default version versions release releases year date day month time".split()
 )
 _BE = r"(?:'s|’s|\s+(?:is|are|was|were))"
 _AUX = r"(?:do|does|did|can|could|will|would|should|must|is|are|was|were|has|have|had)"
+# The patterns whose subject stands apart from any verb hold an empty group ``clean``.
+_PRONOUN = r"(?:i|you|we|they|one|it|he|she|my|your|our|their|its|his|her|me|us|them)"
+_PARTICLE = r"(?:\s+(?:on|to|in|at|for|with|from|up|out|off|over|by|into))?"
 _ATTRIBUTE_QUESTIONS = (
     # "What is the land area of Veloria?", "Who is the chief executive of Brightline Systems?"
-    re.compile(rf"^(?:what|which|who){_BE}\s+(?:the|a|an)\s+(?P<attribute>[\w -]+?)\s+(?:of|for|on)\s+(?P<subject>.+)$", re.IGNORECASE),
+    re.compile(rf"^(?P<clean>)(?:what|which|who){_BE}\s+(?:the|a|an)\s+(?P<attribute>[\w -]+?)\s+(?:of|for|on|in)\s+(?P<subject>.+)$", re.IGNORECASE),
+    # "Default job timeout in Pipewright 4 - what is it?": the thing named first.
+    re.compile(r"^(?P<clean>)(?:the\s+)?(?P<attribute>[\w -]+?)\s+(?:of|for|on|in)\s+(?P<subject>[^—–?]+?)\s*(?:—|–|-{1,2}|:)\s*what(?:'s|’s|\s+is|\s+are|\s+was)\s+(?:it|they|that)$",
+               re.IGNORECASE),
     # "What was Acme Robotics' total revenue?", "Where is Kestrel Coffee's European office?"
-    re.compile(rf"^(?:what|which|who|where){_BE}\s+(?:the\s+)?(?P<subject>(?:[\w.-]+\s+){{0,3}}?[\w.-]+)(?:'s|’s|'|’)\s+(?P<attribute>[^'’]+)$", re.IGNORECASE),
+    re.compile(rf"^(?P<clean>)(?:what|which|who|where){_BE}\s+(?:the\s+)?(?P<subject>(?:[\w.-]+\s+){{0,3}}?[\w.-]+)(?:'s|’s|'|’)\s+(?P<attribute>[^'’]+)$", re.IGNORECASE),
+    # "What write throughput can a Tallow DB primary sustain?", "Which port does the Korvex
+    # Agent listen on?": the subject between the auxiliary and the closing verb (not "I",
+    # "you": "what range should I expect" asks what the asker meets).
+    re.compile(rf"^(?P<clean>)(?:what|which)\s+(?P<attribute>[\w-]+(?:\s+[\w-]+){{0,2}}?)\s+{_AUX}\s+(?!{_PRONOUN}\b)"
+               rf"(?P<subject>[\w.'’-]+(?:\s+(?!{_AUX}\b|{_PRONOUN}\b)[\w.'’-]+){{0,5}}?)\s+(?P<verb>[a-z]+){_PARTICLE}$", re.IGNORECASE),
+    # "What's the most seats a Starter account can have?", "What's the longest retention period
+    # Korvex Server supports?": the subject, an article or a name, opens a clause on the thing.
+    re.compile(rf"^(?P<clean>)(?:what|which){_BE}\s+(?:the\s+)?(?P<attribute>[\w-]+(?:\s+[\w-]+){{0,2}}?)\s+(?:that\s+)?(?=(?:a|an|the)\s|(?-i:[A-Z]))"
+               rf"(?P<subject>[\w.'’-]+(?:\s+(?!{_AUX}\b|{_PRONOUN}\b)[\w.'’-]+){{0,5}}?)(?:\s+{_AUX})?\s+(?P<verb>[a-z]+){_PARTICLE}$", re.IGNORECASE),
+    # "What does the Lumo X5 weigh?", "How fast can the X5 climb?": the verb is the attribute
+    # (not a verb that only asks what a thing is, does or means).
+    re.compile(rf"^(?P<clean>)what\s+(?:does|do|did)\s+(?!{_PRONOUN}\b)(?P<subject>[\w'’-]+(?:\s+(?!{_AUX}\b)[\w'’-]+){{0,5}}?)\s+"
+               r"(?P<attribute>(?!(?:do|mean|stand|refer|look|need|require|want|say|contain|include|support|cover|offer|provide|use|have|get|make|happen|"
+               r"return|expect|accept|take)\b)(?-i:[a-z]+))$", re.IGNORECASE),
+    re.compile(rf"^(?P<clean>)how\s+(?:fast|far|high|quickly)\s+{_AUX}\s+(?!{_PRONOUN}\b)(?P<subject>[\w'’-]+(?:\s+(?!{_AUX}\b)[\w'’-]+){{0,5}}?)\s+"
+               r"(?P<attribute>(?![a-z]{3,}ly$)(?-i:[a-z]+))$", re.IGNORECASE),
     # "How many employees does Acme Robotics have?", "How many people work at Brightline?"
     re.compile(rf"^how\s+(?:many|much)\s+(?P<attribute>[\w-]+(?:\s+[\w-]+)?)\s+{_AUX}\s+(?P<subject>.+)$", re.IGNORECASE),
     re.compile(r"^how\s+many\s+(?P<attribute>[\w-]+)\s+(?:work|live|are|were)\s+(?:at|in|for|on)\s+(?P<subject>.+)$", re.IGNORECASE),
     # "Where is Acme Robotics headquartered?": the participle names the attribute.
-    re.compile(r"^where\s+(?:is|are)\s+(?P<subject>.+?)\s+(?P<attribute>headquartered|located|based|registered)$", re.IGNORECASE),
+    re.compile(r"^(?P<clean>)where\s+(?:is|are)\s+(?P<subject>.+?)\s+(?P<attribute>headquartered|located|based|registered)$", re.IGNORECASE),
 )
+# A phrase closing a question that says when or how, not what: "which port does it listen
+# on by default", "what version does it run today".
+_CLOSING_PHRASE = re.compile(r"\s+(?:by\s+default|out\s+of\s+the\s+box|today|now|currently|nowadays|these\s+days|at\s+the\s+moment)$", re.IGNORECASE)
+# Words naming where a thing is said, not the thing: "the GeoDjango docs recommend".
+_SOURCES = frozenset("docs doc documentation manual guide tutorial reference page pages faq readme changelog notes site website book article spec".split())
+# A name in a subject: capitals, digits or a joining mark ("Tallow", "DB", "X5", "requests.get").
+_NAME_WORD = re.compile(r"[A-Z]|\d|[_./]")
 # "the upload size limit on the Pro plan per key", "the default page size these days": the
-# attribute ends where a phrase or a clause opens.
+# attribute ends where a phrase or a clause opens (at the start of the white space before it,
+# never from each space of a run: see ``_WORD``).
 _ATTRIBUTE_END = re.compile(
-    r"\s+(?:for|in|on|at|per|of|with|by|during|from|when|if|before|after|that|which|who|these\s+days|nowadays|today|now)\b.*$", re.IGNORECASE
+    r"(?<!\s)\s+(?:for|in|on|at|per|of|with|by|during|from|when|if|before|after|that|which|who|these\s+days|nowadays|today|now)\b.*$", re.IGNORECASE
 )
 _NOT_A_THING = re.compile(r"\b(?:to|way|how)\b", re.IGNORECASE)
 # "How many times does it retry", "how many seconds is the interval": a unit, not the
@@ -161,16 +232,32 @@ def read_attribute(question: str) -> AskedAttribute | None:
     Returns:
         The attribute's words (without generic ones) and the subject's.
     """
-    for match in _matches(_ATTRIBUTE_QUESTIONS, question):
+    names_kind = read_slot(question).kind is SlotKind.NAME
+    for match in _matches(_ATTRIBUTE_QUESTIONS, _CLOSING_PHRASE.sub("", " ".join(question.split()).rstrip("?.! "))):
         attribute = _ATTRIBUTE_END.sub("", match.group("attribute"))
         if _NOT_A_THING.search(attribute):
             continue  # "the easiest way to get a copy of ...": a how-to in other words
+        if names_kind and match.re in _ATTRIBUTE_QUESTIONS[3:5]:
+            continue  # "which exception does it raise": "ValueError" need not say "exception"
+        if match.re in _ATTRIBUTE_QUESTIONS[3:7] and not _NAME_WORD.search(match.group("subject")):
+            # "What timestamp format does the default configuration use?": a subject with no
+            # name is no entity whose attribute a sentence must name.
+            continue
         words = tuple(w for w in words_of(attribute) if w not in _ARTICLES and w not in _GENERIC and not _ASKED_ANY.fullmatch(w))
         if words and words[-1] in _COUNTED:
             words = ()  # "how many times does it retry": the verb, not "times", is the attribute
         subject = tuple(w for w in words_of(match.group("subject")) if w not in _ARTICLES)
         if subject:
-            return AskedAttribute(words, subject)
+            kind = ()
+            if "clean" in match.re.groupindex:
+                # The subject's own clause ("the timeout of requests.get": "timeout"), its
+                # ordinary words only: the names are checked as names.
+                own = re.split(r"\s+(?:of|for|in|on|at|with|from|by|when|if|before|after|during|per)\s+", match.group("subject"))[0]
+                last = own.split()[-1] if own.split() else ""
+                noun = words_of(last)[0] if words_of(last) else ""
+                if noun and not _NAME_WORD.search(last) and noun not in _ARTICLES | _GENERIC | _SOURCES and not is_name_noun(noun):
+                    kind = (noun,)
+            return AskedAttribute(words, subject, kind, (match.groupdict().get("verb") or "").casefold())
     return None
 
 
@@ -182,18 +269,55 @@ def _matches(patterns: tuple[re.Pattern[str], ...], question: str) -> Iterator[r
 
 
 _ASKED_ANY = re.compile("|".join(f"(?:{p})" for p in _ASKED.values()), re.IGNORECASE)
+_ASKED_BOUND = re.compile(rf"\b(?:{_ASKED[Aspect.MAXIMUM]}|{_ASKED[Aspect.MINIMUM]})\b", re.IGNORECASE)
+
+
+# The words that frame a question rather than name what it asks about: the amount word of
+# "how many / how long" (a text says "six cities", "14 km"), the kind of value in "which
+# version / what year" (a text says "2.4.0", "1998"), modal verbs, "value", "allowed",
+# "roughly", "overall". A text states the value without them.
+_FRAMING = re.compile(
+    r"(?<=\bhow\s)(?:many|much|long|often|old|far|big|large|fast|frequently|soon|heavy|tall|high|wide|deep)\b|"
+    r"\b(?:will|may|might|value|values|allowed|permitted|roughly|approximately|overall|currently|nowadays)\b",
+    re.IGNORECASE,
+)
+_KIND_OF_VALUE = re.compile(r"\b((?:which|what)\s+(?:[\w-]+\s+){0,2}?)(?:version|release|year|date)s?\b", re.IGNORECASE)
+_OUT_OF_THE_BOX = re.compile(r"\bout\s+of\s+the\s+box\b", re.IGNORECASE)
+
+
+def framed_words(question: str) -> str:
+    """``question`` without the words that frame it ("how *many* cities", "which *version*",
+    "the smallest *allowed value*", "*roughly* how many"), "out of the box" said as "by
+    default": what a sentence stating the answer need not repeat, for its coverage."""
+    text = _KIND_OF_VALUE.sub(lambda m: m.group(1), _OUT_OF_THE_BOX.sub(" by default ", " ".join(question.split())))
+    return " ".join(_FRAMING.sub(" ", text).split())
+
+
+def without_aspect_words(question: str) -> str:
+    """``question`` without the words asking for a bound ("the *smallest* payout"): a text
+    states the bound in its own words ("the minimum payout", "at least 10")."""
+    return " ".join(_ASKED_BOUND.sub(" ", question).split())
 
 
 # The words a text may name an attribute by instead of the question's ("a staff of 340" for
 # how many people work there, "Established: 1998" for when it was founded).
 _SYNONYMS = (
     frozenset({"people", "staff", "employees", "employ", "employs", "workforce", "headcount", "workers"}),
-    frozenset({"population", "people", "inhabitants", "residents"}),
+    frozenset({"population", "people", "inhabitants", "residents", "live", "lives"}),
     frozenset({"headquartered", "headquarters", "based"}),
     frozenset({"founded", "established", "incorporated"}),
     frozenset({"revenue", "sales", "turnover"}),
     frozenset({"price", "cost", "costs"}),
 )
+
+
+def with_synonyms(text: str) -> str:
+    """``text`` followed by the other words it may name its attributes by ("Employees |
+    12,400" also says "people" and "staff"), for a coverage that reads "how many people
+    does it employ" as asked in the text's words; ``text`` itself when it holds none."""
+    words = set(words_of(text))
+    extra = sorted({w for group in _SYNONYMS if words & group for w in group} - words)
+    return f"{text}\n{' '.join(extra)}" if extra else text
 
 
 def synonyms(word: str) -> frozenset[str]:

@@ -92,7 +92,8 @@ def _names(text: str) -> list[EntityMention]:
 
 
 def _is_sentence_starter(text: str, start: int, word: str) -> bool:
-    if word.casefold() not in _SENTENCE_STARTERS:
+    # "What's", "Who're": the question word with its verb contracted is still that word.
+    if re.sub(r"['’](?:s|re|ve|ll|d)$", "", word.casefold()) not in _SENTENCE_STARTERS:
         return False
     before = text[:start].rstrip()
     return not before or before[-1] in ".!?\"'”"

@@ -1,22 +1,30 @@
-"""A passage's focus: the few lines of it that answer a question, for a reader who pays for
-every byte.
+"""A passage's focus: the few statements of it that answer a question, for a reader who pays
+for every byte.
 
-An agent reading search results wants the line that holds the answer, not the 40-line chunk
-around it. The focus is at most ``max_lines`` lines of the passage's text (not necessarily
-adjacent: a setting's name and, four lines below, its ``Default:`` line), all within ``span``
-lines, chosen greedily:
+An agent reading search results wants the statement that holds the answer, not the 40-line
+chunk around it, and it wants it whole: a sentence cut at a line break, a description without
+its term, a table row without its header or a setting without its default line is read wrong
+or read again. The focus is made of the passage's statements
+(:func:`~agentic_rag._text.statements.split_statements`: a sentence joined across its line
+breaks, a list item, a table row with its header row, a code line; a definition-list entry's
+statements with its term and its default sentence), at most ``max_lines`` of them (not
+necessarily adjacent: a setting's name and, four lines below, its ``Default:`` line), their
+cores within ``span`` lines, chosen greedily:
 
-* a set of lines scores the weighted share of the question's terms it holds (each term's best
-  credit over the lines and the section heading, which the reader is shown as well), plus a
-  bonus when a line holds what the question asks for (a version, a number, a stated default,
-  a name it does not already give: :mod:`~agentic_rag._text.answer_slots`) and when a line
-  names an identifier of the question exactly;
-* the best single line starts the set; a line is added while it adds enough, lines below the
-  first preferred to lines above it (a definition list's value follows its name);
-* ties go to the earlier line, so the same passage always gives the same focus.
+* a set of statements scores the weighted share of the question's terms it holds (each term's
+  best credit over the statements and the section heading, which the reader is shown as
+  well), plus a bonus when a statement holds what the question asks for (a version, a number,
+  a stated default, a name it does not already give: :mod:`~agentic_rag._text.answer_slots`)
+  and when it names an identifier of the question exactly;
+* the best statement starts the set, shown whole whatever its length; another is added while
+  it adds enough and the set stays within ``budget`` characters, statements below the first
+  preferred to statements above it (a definition list's value follows its name);
+* ties go to the earlier statement, so the same passage always gives the same focus.
 
-Long lines are shown trimmed around the question's terms (``…`` marks a cut). The offsets stay
-those of the whole lines, so a citation can point at them.
+Each piece (a statement's core, or what it leans on) is one shown line, its white space
+collapsed; only a single sentence longer than :data:`LONG` characters is cut, around what the
+question asks for when it holds it (``…`` marks a cut), so the asked value is never left out.
+The offsets stay those of the pieces, so a citation can point at them.
 """
 
 from __future__ import annotations
@@ -27,39 +35,33 @@ from dataclasses import dataclass
 
 from agentic_rag._text.answer_likelihood import answer_likelihood
 from agentic_rag._text.answer_slots import SlotKind, identifiers, read_slot, slot_filler
+from agentic_rag._text.focus_atoms import atoms_of, choose_atoms, filled, size_of
 from agentic_rag._text.questions import split_compound
 from agentic_rag._text.relevance import RelevanceModel, ScoredUnit
-from agentic_rag._text.segments import PassageUnit, UnitKind, split_units
+from agentic_rag._text.segments import PassageUnit, UnitKind
 
 __all__ = ["Focus", "FocusLine", "PassageView", "answer_units", "focus_of", "snippet_title", "trim_line", "view_passage"]
 
-#: Most lines in a focus, how far apart they may be, and how wide a shown line is.
+#: Most statements in a focus, how far apart their cores may be (in lines), how many
+#: characters they may show together, and the width a cut line is cut to.
 MAX_LINES = 3
 SPAN = 6
+BUDGET = 420
 WIDTH = 120
-_FILLER_BONUS = 0.25
-_EXACT_NAME_BONUS = 0.2
-_MIN_GAIN = 0.04
-_HEADING_CREDIT = 0.5
-# A line that does not end a sentence goes on in the next one ("... the exception becomes" /
-# "FrozenAttributeError."): the next line comes with it while there is room.
-_ENDS_SENTENCE = (".", "!", "?", ";")
-_LINE_COST = 0.03
-_BELOW_COST = 0.008
-_ABOVE_COST = 0.03
-_EXTRA_LINE_COST = 0.01
-#: Most lines one atom of the focus (a wrapped sentence, item or row) spans.
-GROUP_LINES = 3
+#: A shown piece longer than this is cut (around what is asked).
+LONG = 400
 
 
 @dataclass(frozen=True, slots=True)
 class FocusLine:
-    """One line of a focus.
+    """One shown piece of a focus: a statement's core or what it leans on (with ``context``,
+    one whole line of the passage).
 
     Args:
-        start: Offset of the line's first character in the passage text.
+        start: Offset of the piece's first character in the passage text.
         end: Offset just past its last character.
-        text: The line as shown (white space collapsed, trimmed to the shown width).
+        text: The piece as shown (white space collapsed, line breaks included; cut only
+            when longer than :data:`LONG`).
     """
 
     start: int
@@ -69,10 +71,10 @@ class FocusLine:
 
 @dataclass(frozen=True, slots=True)
 class Focus:
-    """The lines of a passage that answer a question best, in text order.
+    """The pieces of a passage that answer a question best, in text order.
 
     Args:
-        lines: One to ``max_lines`` lines.
+        lines: One or more pieces.
         score: The set's score (higher is better).
     """
 
@@ -81,17 +83,17 @@ class Focus:
 
     @property
     def start(self) -> int:
-        """Offset of the first line."""
+        """Offset of the first piece."""
         return self.lines[0].start
 
     @property
     def end(self) -> int:
-        """Offset just past the last line."""
+        """Offset just past the last piece."""
         return self.lines[-1].end
 
     @property
     def text(self) -> str:
-        """The shown lines, one per line."""
+        """The shown pieces, one per line."""
         return "\n".join(line.text for line in self.lines)
 
 
@@ -130,66 +132,24 @@ def trim_line(line: str, anchors: Sequence[str], width: int = WIDTH) -> str:
     return ("\u2026 " if start > 0 else "") + cut
 
 
-def _line_groups(text: str, lines: list[tuple[int, int]]) -> list[list[int]]:
-    """The focus's atoms: runs of consecutive lines that one sentence, list item or table row
-    spans (a wrapped sentence is read whole or not at all: its value is often on its second
-    line), at most :data:`GROUP_LINES` lines each; every other line is an atom of its own."""
-    starts = [a for a, _ in lines]
-    parent = list(range(len(lines)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for unit in split_units(text):
-        if unit.kind is UnitKind.CODE:
-            continue
-        first = max(bisect_right(starts, unit.start) - 1, 0)
-        last = max(bisect_right(starts, unit.end - 1) - 1, 0)
-        # A lead-in unit runs on over the block it introduces; its own sentence ends at the
-        # first line that ends with ":".
-        for i in range(first, last):
-            if text[lines[i][0]:lines[i][1]].endswith(":"):
-                last = i
-                break
-        if 0 < last - first < GROUP_LINES:
-            # Sentences that share a line chain together; a run never grows past GROUP_LINES
-            # lines, so a paragraph of wrapped sentences is not one atom.
-            low, high = first, last
-            while low > 0 and root(low - 1) == root(first):
-                low -= 1
-            while high + 1 < len(lines) and root(high + 1) == root(last):
-                high += 1
-            if high - low < GROUP_LINES:
-                for i in range(first + 1, last + 1):
-                    parent[root(i)] = root(first)
-    groups: dict[int, list[int]] = {}
-    for i in range(len(lines)):
-        groups.setdefault(root(i), []).append(i)
-    # Unions only join neighbours, so each group is a run; runs in text order.
-    return sorted(groups.values())
-
-
 def focus_of(question: str, text: str, model: RelevanceModel, *, title: str = "", max_lines: int = MAX_LINES,
-             span: int = SPAN, width: int = WIDTH, context: int = 0) -> Focus | None:
-    """The lines of ``text`` that answer ``question`` best.
-
-    Lines are chosen in atoms: a sentence, list item or table row wrapped over a few lines is
-    taken whole (:func:`_line_groups`), so the line that names a setting never comes without
-    the line that gives its value.
+             span: int = SPAN, width: int = WIDTH, context: int = 0, budget: int = BUDGET, fill: int = 0) -> Focus | None:
+    """The statements of ``text`` that answer ``question`` best.
 
     Args:
         question: The question or query.
         text: The passage (a chunk's cleaned text; one source line per line).
         model: The collection's relevance model.
         title: The passage's section heading (its terms count as found: the reader sees it).
-        max_lines: Most atoms in the focus (>= 1); at most twice as many lines are shown.
-        span: Most lines from the first focus line to the last.
-        width: Characters a shown line is trimmed to.
-        context: Widen the focus to every line from ``context`` lines before its first line
-            to ``context`` lines after its last (0: the chosen lines only).
+        max_lines: Most statements in the focus (>= 1).
+        span: Most lines from the first statement's core to the last one's.
+        width: Characters a line shown with ``context`` is cut to (twice this).
+        context: Show every whole line from ``context`` lines before the focus's first piece
+            to ``context`` lines after its last (0: the statements only).
+        budget: Most characters the chosen statements show once more than the best one is
+            chosen (the best is shown whole whatever its length).
+        fill: Then add the statements next to the chosen ones while the focus stays within
+            this many characters (0: none).
 
     Returns:
         The focus, or ``None`` for a text without letters or digits.
@@ -197,152 +157,60 @@ def focus_of(question: str, text: str, model: RelevanceModel, *, title: str = ""
     lines = _lines(text)
     if not lines:
         return None
-    groups = _line_groups(text, lines)
-    joined = [" ".join(text[lines[i][0]:lines[i][1]].strip() for i in group) for group in groups]
-    max_shown = max(2 * max_lines, GROUP_LINES)
-
-    def shown(chosen: Sequence[int]) -> int:
-        return sum(len(groups[g]) for g in chosen)
+    atoms = atoms_of(text, tuple(lines))
+    if not atoms:
+        return None
 
     # A compound question ("Which variable forces colours, and which one turns them off?") gets
-    # the best atoms of each of its parts: the whole question's best lines tend to answer the
+    # the best statements of each of its parts: the whole question's best tends to answer the
     # part whose words are rarer, twice.
     parts = split_compound(question)
     chosen: list[int] = []
     scores = []
     for part in parts:
-        atoms, value = _choose_atoms(part, model, title, groups, joined, max_lines if len(parts) == 1 else 2, span, max_shown)
-        chosen.extend(g for g in atoms if g not in chosen)
+        picked, value = choose_atoms(part, model, title, atoms, max_lines if len(parts) == 1 else 2, span, budget)
+        chosen.extend(a for a in picked if a not in chosen)
         scores.append(value)
     current = sum(scores) / len(scores)
-    for g in sorted(chosen):
-        following, last = g + 1, groups[g][-1]
+    for a in sorted(chosen):
         # A lead-in ("Install it with pip:") keeps what it introduces, even past a blank line.
-        if following < len(groups) and following not in chosen and text[lines[last][0]:lines[last][1]].endswith(":") \
-                and shown(chosen) + len(groups[following]) <= max_shown + 1:
+        following = a + 1
+        if following < len(atoms) and following not in chosen and atoms[a].shown.endswith(":") \
+                and size_of(atoms, chosen + [following]) <= budget + len(atoms[following].shown):
             chosen.append(following)
-    picked = sorted(i for g in chosen for i in groups[g])
-    if context > 0:
-        picked = list(range(max(0, picked[0] - context), min(len(lines), picked[-1] + context + 1)))
+    chosen = filled(atoms, chosen, fill)
     slot = read_slot(question)
     anchors = [t.term for t in model.question_terms(question)] + [n for n in identifiers(question) if len(n) >= 4]
-
-    def shown_line(i: int) -> str:
-        line = text[lines[i][0]:lines[i][1]]
-        if len(" ".join(line.split())) <= 2 * width:
-            return " ".join(line.split())  # a sentence this long is read whole: its value is often last
-        line = _best_sentences(question, line, model, slot, 2 * width)
-        # A long line is cut around what the question asks for when it holds it, else around
-        # the question's words.
-        filler = slot_filler(slot, line) if slot.kind is not SlotKind.OPEN else ""
-        return trim_line(line, ([filler] if filler and filler.casefold() in line.casefold() else []) + _anchor_words(line, anchors), 2 * width)
-
-    out = tuple(FocusLine(lines[i][0], lines[i][1], shown_line(i)) for i in picked)
-    return Focus(out, round(current, 6))
+    if context > 0:
+        pieces = sorted({p for a in chosen for p in atoms[a].pieces})
+        first = max(0, min(atoms[a].first for a in chosen) - context)
+        last = min(len(lines) - 1, max(atoms[a].last for a in chosen) + context)
+        first = min(first, _line_index(lines, pieces[0][0]))
+        last = max(last, _line_index(lines, pieces[-1][1] - 1))
+        shown = tuple(FocusLine(a, b, trim_line(text[a:b], _anchors(slot, text[a:b], anchors), 2 * width)) for a, b in lines[first:last + 1])
+        return Focus(shown, round(current, 6))
+    pieces = sorted({p for a in chosen for p in atoms[a].pieces})
+    return Focus(tuple(FocusLine(a, b, _shown(text[a:b], slot, anchors)) for a, b in pieces), round(current, 6))
 
 
-def _choose_atoms(question: str, model: RelevanceModel, title: str, groups: list[list[int]], joined: list[str], max_atoms: int,
-                  span: int, max_shown: int) -> tuple[list[int], float]:
-    """The atoms (line groups) that answer ``question`` best, chosen greedily: the best one,
-    then more within ``span`` lines while each adds enough; and the set's score."""
-    terms = model.question_terms(question)
-    total = sum(t.weight for t in terms) or 1.0
-    weights = [t.weight for t in terms]
-    # The heading is shown with the focus, but a line that repeats its words still reads better
-    # than one that leans on it: half credit.
-    heading = tuple(_HEADING_CREDIT * c for c in model.credits(question, title)) if title else tuple(0.0 for _ in terms)
-    slot = read_slot(question)
-    names = [n for n in identifiers(question) if len(n) >= 4]
-    credits, bonus = [], []
-    for text in joined:
-        credits.append(model.credits(question, text))
-        folded = text.casefold()
-        extra = _FILLER_BONUS if slot.kind is not SlotKind.OPEN and slot_filler(slot, text) else 0.0
-        if names:
-            extra += _EXACT_NAME_BONUS * sum(1 for n in names if n in folded) / len(names)
-        bonus.append(extra)
-
-    def score(chosen: Sequence[int]) -> float:
-        covered = sum(w * max([heading[k]] + [credits[g][k] for g in chosen]) for k, w in enumerate(weights)) / total
-        first = groups[chosen[0]][0]
-        distance = sum(_BELOW_COST * (groups[g][0] - first) if groups[g][0] > first else _ABOVE_COST * (first - groups[g][-1])
-                       for g in chosen[1:])
-        size = sum(len(groups[g]) - 1 for g in chosen) * _EXTRA_LINE_COST
-        return (covered + max(bonus[g] for g in chosen) + sum(bonus[g] for g in chosen) * 0.1 - _LINE_COST * (len(chosen) - 1)
-                - distance - size)
-
-    def shown(chosen: Sequence[int]) -> int:
-        return sum(len(groups[g]) for g in chosen)
-
-    best = max(range(len(groups)), key=lambda g: (score([g]), -g))
-    chosen, current = [best], score([best])
-    while len(chosen) < max_atoms:
-        low, high = groups[min(chosen)][0], groups[max(chosen)][-1]
-        candidates = [g for g in range(len(groups)) if g not in chosen and groups[g][-1] > high - span and groups[g][0] < low + span
-                      and shown(chosen) + len(groups[g]) <= max_shown]
-        if not candidates:
-            break
-        g = max(candidates, key=lambda c: (score(chosen + [c]), -c))
-        gained = score(chosen + [g])
-        if gained - current < _MIN_GAIN:
-            break
-        chosen.append(g)
-        current = gained
-    return chosen, current
+def _line_index(lines: list[tuple[int, int]], offset: int) -> int:
+    return max(bisect_right([a for a, _ in lines], offset) - 1, 0)
 
 
-def _best_sentences(question: str, line: str, model: RelevanceModel, slot: object, width: int) -> str:
-    """Of a long line holding several sentences (a paragraph on one line), the sentences to
-    show within about ``width`` characters: the best one; then the one that adds most of what
-    it lacks (the question's other terms, or the asked value: "Default five seconds." three
-    sentences on); then neighbours while they fit. ``…`` marks what is left out. A line that
-    is one long sentence comes back whole (the caller trims it around the asked value)."""
-    units = [u for u in split_units(line) if u.kind is not UnitKind.CODE]
-    if len(units) < 2:
-        return line
-    asks = slot.kind is not SlotKind.OPEN  # type: ignore[attr-defined]
-    terms = model.question_terms(question)
-    total = sum(t.weight for t in terms) or 1.0
-    credits = [model.credits(question, u.text) for u in units]
-    fills = [asks and bool(slot_filler(slot, u.text)) for u in units]  # type: ignore[arg-type]
+def _anchors(slot: object, piece: str, anchors: Sequence[str]) -> list[str]:
+    """Where to cut a long piece around: what the question asks for when the piece holds it,
+    else the question's words."""
+    filler = slot_filler(slot, piece) if slot.kind is not SlotKind.OPEN else ""  # type: ignore[attr-defined, arg-type]
+    return ([filler] if filler and filler.casefold() in piece.casefold() else []) + _anchor_words(piece, anchors)
 
-    def value(chosen: Sequence[int]) -> float:
-        covered = sum(t.weight * max(credits[i][k] for i in chosen) for k, t in enumerate(terms)) / total
-        return covered + (_FILLER_BONUS if any(fills[i] for i in chosen) else 0.0)
 
-    def size(chosen: Sequence[int]) -> int:
-        return sum(units[i].end - units[i].start + 2 for i in chosen)
-
-    chosen = [max(range(len(units)), key=lambda i: (value([i]), -i))]
-    for part in split_compound(question)[1:] if len(split_compound(question)) > 1 else ():
-        # Each part of a compound question gets its own best sentence.
-        part_best = max(range(len(units)), key=lambda i: (model.coverage(part, units[i].text), -i))
-        if part_best not in chosen and size(chosen + [part_best]) <= width:
-            chosen.append(part_best)
-    others = [i for i in range(len(units)) if i not in chosen and size(chosen + [i]) <= width]
-    if others:
-        extra = max(others, key=lambda i: (value(chosen + [i]), -abs(i - chosen[0]), -i))
-        if value(chosen + [extra]) - value(chosen) >= _MIN_GAIN:
-            chosen.append(extra)
-    # Neighbours of the chosen sentences while they fit, nearest first.
-    grown = True
-    while grown:
-        grown = False
-        for i in sorted({j + d for j in chosen for d in (1, -1)} - set(chosen), key=lambda j: (min(abs(j - c) for c in chosen), j)):
-            if 0 <= i < len(units) and size(chosen + [i]) <= width:
-                chosen.append(i)
-                grown = True
-                break
-    chosen.sort()
-    out, previous = [], -1
-    for i in chosen:
-        if i != previous + 1:
-            out.append("\u2026")
-        out.append(line[units[i].start:units[i].end])
-        previous = i
-    if previous < len(units) - 1:
-        out.append("\u2026")
-    return " ".join(out)
+def _shown(piece: str, slot: object, anchors: Sequence[str]) -> str:
+    """A piece as shown: white space collapsed; cut to :data:`LONG` characters around the
+    asked value (else the question's words) only when longer."""
+    collapsed = " ".join(piece.split())
+    if len(collapsed) <= LONG:
+        return collapsed
+    return trim_line(collapsed, _anchors(slot, collapsed, anchors), LONG)
 
 
 def _anchor_words(line: str, stems: Sequence[str]) -> list[str]:
@@ -364,34 +232,36 @@ class PassageView:
         relevance: The chance that the focus lines answer the question, in [0, 1]
             (:func:`~agentic_rag._text.answer_likelihood.answer_likelihood`), rounded to 4
             places.
-        focus: The focus lines (``None`` for a passage without letters or digits).
-        lines: The source line of each focus line (``()`` when the passage has no line map).
+        focus: The focus (``None`` for a passage without letters or digits).
+        lines: The first and last source line of each focus piece (``()`` when the passage
+            has no line map).
         coverage: Weighted share of the question the passage covers with its heading, in
             [0, 1] (:meth:`RelevanceModel.coverage`), rounded to 4 places.
     """
 
     relevance: float
     focus: Focus | None
-    lines: tuple[int, ...] = ()
+    lines: tuple[tuple[int, int], ...] = ()
     coverage: float = 0.0
 
     @property
     def span(self) -> tuple[int, int] | None:
         """First and last source line of the focus (``None`` when unknown)."""
-        return (self.lines[0], self.lines[-1]) if self.lines else None
+        return (min(a for a, _ in self.lines), max(b for _, b in self.lines)) if self.lines else None
 
     @property
     def numbered_text(self) -> str:
-        """The focus lines, each after its source line number (just the lines when unknown)."""
+        """The focus pieces, one a line, each after its source lines (``12: ...``, or
+        ``12-14: ...`` for a sentence wrapped over three lines; just the pieces when unknown)."""
         if self.focus is None:
             return ""
         if not self.lines:
             return self.focus.text
-        return "\n".join(f"{number}: {line.text}" for number, line in zip(self.lines, self.focus.lines))
+        return "\n".join(f"{a}: {line.text}" if a == b else f"{a}-{b}: {line.text}" for (a, b), line in zip(self.lines, self.focus.lines))
 
 
 def view_passage(question: str, text: str, model: RelevanceModel, *, title: str = "", marks: Sequence[tuple[int, int]] = (),
-                 context: int = 0, max_lines: int = MAX_LINES) -> PassageView:
+                 context: int = 0, max_lines: int = MAX_LINES, budget: int = BUDGET, span: int = SPAN, fill: int = 0) -> PassageView:
     """The relevance and focus of one passage for ``question``.
 
     Args:
@@ -402,17 +272,24 @@ def view_passage(question: str, text: str, model: RelevanceModel, *, title: str 
         marks: Its line map, ``(offset, line)`` pairs with offsets increasing from 0 (a
             stored chunk's); ``()`` leaves the focus lines' numbers unknown.
         context: Lines of context around the focus (see :func:`focus_of`).
-        max_lines: Most focus lines.
+        max_lines: Most focus statements.
+        budget: Most characters of the statements after the best one (see :func:`focus_of`).
+        span: Most lines from the first statement to the last.
+        fill: Characters up to which neighbouring statements are added (see :func:`focus_of`).
 
     Returns:
         The view.
     """
     coverage = round(model.coverage(question, f"{title}\n{text}"), 4)
-    focus = focus_of(question, text, model, title=title, context=context, max_lines=max_lines)
-    numbers: tuple[int, ...] = ()
+    focus = focus_of(question, text, model, title=title, context=context, max_lines=max_lines, budget=budget, span=span, fill=fill)
+    numbers: tuple[tuple[int, int], ...] = ()
     if focus is not None and marks:
         offsets = [offset for offset, _ in marks]
-        numbers = tuple(marks[max(bisect_right(offsets, line.start) - 1, 0)][1] for line in focus.lines)
+
+        def number(offset: int) -> int:
+            return marks[max(bisect_right(offsets, offset) - 1, 0)][1]
+
+        numbers = tuple((number(line.start), max(number(line.start), number(line.end - 1))) for line in focus.lines)
     relevance = answer_likelihood(question, title, text, focus.text if focus is not None else "", model, whole=max_lines > 1)
     return PassageView(relevance, focus, numbers, coverage)
 

@@ -59,19 +59,23 @@ KINDS: dict[str, str] = _read_kinds(WORDS_FILE)
 # are split by this one pattern.
 TOKEN = re.compile(r"(?:[^\W_]|[\u0300-\u036f\u0591-\u05c7\u064b-\u065f\u0900-\u0dff\u0e00-\u0eff])+")
 # Scripts written without spaces: an entry of them is looked for as a substring.
-_UNSPACED = ("\u0e00", "\u0eff", "\u3040", "\u30ff", "\u3400", "\u9fff", "\uac00", "\ud7af")
+# One character class, so the check is one scan of the entry (the lexicon is read at import,
+# which every cold search pays).
+_UNSPACED = re.compile("[\u0e00-\u0eff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # Spellings a casefolded text may hold for the same word: Romanian s and t with a cedilla as
 # well as a comma, and Turkish capital I folded to a dotted i.
 _VARIANTS = (str.maketrans("șț", "şţ"), str.maketrans("ı", "i"))
 
 
 def _unspaced(entry: str) -> bool:
-    return any(_UNSPACED[i] <= ch <= _UNSPACED[i + 1] for ch in entry for i in range(0, len(_UNSPACED), 2))
+    return not entry.isascii() and _UNSPACED.search(entry) is not None
 
 
 def _forms(entry: str) -> set[str]:
     """The entry as written and casefolded (Greek final sigma, German sharp s), and its variants."""
     forms = {entry, entry.casefold()}
+    if entry.isascii():
+        return forms  # the variant tables map only letters outside ASCII
     return forms | {form.translate(table) for form in forms for table in _VARIANTS}
 
 

@@ -187,8 +187,10 @@ _CHAT_TEMPLATE = [
     + r"|(?:<\|im_start\|>|<start_of_turn>)\s*(?:system|user|assistant|model)\b"),
     # Text closed by an end-of-turn token is the content of a turn.
     # ("Wrap each message between <|im_start|> and <|im_end|>" names the tokens: a turn's content
-    # is three words or more, with no token inside.)
-    (("<|", "[/inst", "<</sys", "<end_of_turn"), r"(?:[^\s<\[]+[ \t]+){2,40}[^\s<\[]+\s*(?:<\|(?:im_end|eot_id|end)\|>|\[/inst\]|<</sys>>|<end_of_turn>)"),
+    # is three words or more, with no token inside.) It starts at a word's start: a match
+    # inside a word extends back to it, and tried from every character of a long word the first
+    # group ran to the word's end each time.
+    (("<|", "[/inst", "<</sys", "<end_of_turn"), r"(?<![^\s<\[])(?:[^\s<\[]+[ \t]+){2,40}[^\s<\[]+\s*(?:<\|(?:im_end|eot_id|end)\|>|\[/inst\]|<</sys>>|<end_of_turn>)"),
     # A turn in XML-like role tags: "<system>...</system>", "<instructions>Tell ...".
     (("<system", "<assistant", "<instruction", "<developer", "<prompt"),
      rf"<(system|assistant|instructions?|developer|prompt)>[^<\n]{{3,300}}</\1>|<(?:system|assistant|instructions?|developer)>(?=\S)[^<\n]{{0,200}}?(?:{_DIRECTIVE}|{_LINK})"),

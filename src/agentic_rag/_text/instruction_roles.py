@@ -85,6 +85,20 @@ _MENTION = re.compile(rf"{_LEAD}@(?P<role>{_ROLES})\b[ \t]*[:,]?[ \t]*", re.IGNO
 _USER_TURN = re.compile(rf"{_LEAD}(?:{_OPEN}[ \t]*{_USERS}[ \t]*{_CLOSE}|(?:\*\*|__)?[ \t]*(?:[qa][ \t]*)?\(?[ \t]*{_USERS}[ \t]*\)?[ \t]*(?:\*\*|__)?[ \t]*[:：])",
                         re.IGNORECASE)
 
+# A label opens its line: the label patterns are tried on the line's first characters only, so a
+# line of one long run (a data URI, a base64 blob) is never rescanned from its start by them.
+_OPENING_CHARS = 200
+# A line's runs of blanks are read as one space: the patterns allow blanks at several optional
+# places in a row (``^[ \t]*``, after a list mark, before a role), which can share out a long
+# run in as many ways as it has splits.
+_BLANKS = re.compile(r"[ \t]{2,}")
+
+
+def _squeezed(line: str) -> str:
+    """``line`` with its runs of blanks read as one space."""
+    return _BLANKS.sub(" ", line)
+
+
 _ORDER = re.compile(rf"{DIRECTIVE}|{LINK}")
 _ENGLISH_STATEMENT = re.compile(ASSERTION)
 _WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
@@ -144,6 +158,7 @@ def _opening(line: str) -> tuple[re.Match[str] | None, int]:
     head = line[:_LABEL_CHARS]
     if not any(mark in head for mark in _LABEL_MARKS):
         return None, 0  # every label holds one of these: most lines of prose are passed over at once
+    line = line[:_OPENING_CHARS]
     match = _BRACKETED.match(line) or _TEMPLATE.match(line) or _MENTION.match(line)
     if match and match.re is _BRACKETED and _PLACEHOLDER.match(match.group()) and _WEAK_ROLE.fullmatch(match.group("role")):
         return None, 0  # "<model> has no ForeignKey to <parent model>.": a placeholder in a message template
@@ -160,6 +175,7 @@ def role_line(text: str) -> bool:
     label followed by a statement or an order (see the module docstring)."""
     lines = text.split("\n")
     for number, line in enumerate(lines):
+        line = _squeezed(line)
         match, min_words = _opening(line)
         if match is None:
             continue
@@ -175,7 +191,8 @@ def role_line(text: str) -> bool:
 def turn_opener(line: str) -> bool:
     """True when ``line`` opens a chat turn: a model's role label (any style above) or a
     user's (``User:``, ``[user]``, ``Q (user):``)."""
-    return _opening(line)[0] is not None or bool(_USER_TURN.match(line))
+    line = _squeezed(line)
+    return _opening(line)[0] is not None or bool(_USER_TURN.match(line[:_OPENING_CHARS]))
 
 
 def labelled_value(text: str) -> bool:
@@ -186,7 +203,7 @@ def labelled_value(text: str) -> bool:
     lines = [line for line in text.split("\n") if line.strip()]
     if not lines:
         return False
-    for line in lines:
+    for line in map(_squeezed, lines):
         match, min_words = _opening(line)
         if match is None:
             return False

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from agentic_rag._text.instruction_cues import SENTENCE_BREAK, reader_orders
 from agentic_rag._text.instruction_lexicon import TOKEN, lexicon_kinds
+from agentic_rag._text.long_runs import bounded_runs
 
 __all__ = ["BIAS", "THRESHOLD", "instruction_score", "scored_instruction", "window_feature_sets", "window_features"]
 
@@ -153,7 +154,9 @@ def _probability(features: frozenset[str], weights: dict[str, float]) -> float:
 
 
 def _sentences(folded: str) -> list[str]:
-    return [s for s in (part.strip() for part in SENTENCE_BREAK.split(folded)) if any(c.isalnum() for c in s)][:_MAX_SENTENCES]
+    # A run of data is read up to a bound (see long_runs), as the sentences are: a 100 KB run
+    # of CJK is a hundred thousand character pairs to weigh, window after window.
+    return [s for s in (part.strip() for part in SENTENCE_BREAK.split(bounded_runs(folded))) if any(c.isalnum() for c in s)][:_MAX_SENTENCES]
 
 
 def window_feature_sets(folded: str) -> list[frozenset[str]]:

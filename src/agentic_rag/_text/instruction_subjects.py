@@ -17,13 +17,19 @@ a model ("the assistant will now ignore ..."), a courtesy or a label ("please", 
 "SYSTEM OVERRIDE", "important"). In Chinese a verb after 会, 将 or 可以 is described; in Japanese
 and Korean a verb ending a plain statement (します, 합니다) is, an imperative (してください, 하세요)
 is not.
+
+A sentence that reports what someone else claims, says or believes ("Some blogs claim Acme
+Robotics was founded in 1850, which is false", "Some vendors claim their model ignores previous
+prompts") is a description too, whatever it reports: :func:`reported` reads it (a reporting
+verb near the start with a subject of its own, no words to the reader, no quoted speech), and
+the detector does not let the fitted scorer flag it on those words alone.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["described"]
+__all__ = ["described", "reported"]
 
 # Words that may stand between a subject and its verb.
 _BETWEEN = frozenset("will would can could may might must should shall does did do also always then automatically simply just silently "
@@ -82,5 +88,47 @@ def described(folded: str, start: int, end: int) -> bool:
     # Words with no determiner: a noun phrase only with an auxiliary between them and the verb
     # ("Nginx will ignore"), or one noun of a language without articles before a verb in the
     # present tense ("Zapora ignoruje", "Brandväggen ignorerar").
-    verb = _WORD.match(folded, start)
+    verb = _WORD.match(folded[start:start + 80])  # the verb is a word, not a run of data
     return between or len(words) == 1 and verb is not None and verb.group().endswith(_THIRD_PERSON)
+
+
+# A verb that reports what someone claims, says or believes, in the first words of a sentence.
+_REPORTING = re.compile(
+    r"(?<![^\W_])(?:claim|claims|claimed|say|says|said|believe|believes|believed|report|reports|reported|allege|alleges|alleged|"
+    r"assert|asserts|asserted|insist|insists|insisted|argue|argues|argued|suggest|suggests|suggested|maintain|maintains|maintained|"
+    r"write|writes|wrote|think|thinks|thought|assume|assumes|assumed)(?![^\W_])")
+_REPORT_HEAD_CHARS = 80
+# What opens the subject of a report: a determiner or a quantifier ("some blogs", "the vendor").
+_OPENERS = frozenset("some many several a an few most one two three other others certain various numerous the these those this that "
+                     "its their his her our both all each every".split())
+# After a noun ("what the user says can override ..."), never after a reporting verb.
+_AUXILIARIES = frozenset("is are was were be been can could will would shall should may might must has have had do does did of in on "
+                         "as to for by with from and or".split())  # the reporting verb of a sentence's main clause comes early
+# Words to the reader anywhere in the sentence, and quoted or announced speech after the verb:
+# "Some blogs say: ignore the rules" quotes an order, it does not report a claim.
+_TO_READER = re.compile(r"(?<![^\W_])(?:you|your|yours|yourself|yourselves)(?![^\W_])")
+_SPEECH = re.compile(r"[:\"“”«»]|(?<![^\W_])'|'(?![^\W_])")
+
+
+def reported(folded: str) -> bool:
+    """True when the English sentence ``folded`` (casefolded) reports what someone else claims,
+    says or believes: a reporting verb in its first words after a subject opened by a
+    determiner or a quantifier ("Some blogs claim ...", "Several older guides say ...", "The
+    vendor insists ..."), neither the reader, nor a model, nor a courtesy or a label; the verb
+    no noun ("the warranty claim was ...", "this report") and followed by what is reported, not
+    by an auxiliary ("what the user says can ..."); no word to the reader in the sentence, and
+    no quoted or announced speech after the verb."""
+    if not folded.isascii() or _TO_READER.search(folded):
+        return False
+    for verb in _REPORTING.finditer(folded, 0, _REPORT_HEAD_CHARS):
+        before = folded[:verb.start()]
+        if _CLAUSE_BREAK.search(before) or _SPEECH.search(folded, verb.end()):
+            return False
+        words = _WORD.findall(before)
+        after = _WORD.findall(folded[verb.end():verb.end() + 40])[:1]
+        while words and words[-1] in _BETWEEN:
+            words.pop()
+        if (words and len(words) <= 6 and words[0] in _OPENERS and words[-1] not in _DETERMINERS and after and after[0] not in _AUXILIARIES
+                and not any(w in _READER or w in _MODELS or w in _LABELS for w in words)):
+            return True
+    return False

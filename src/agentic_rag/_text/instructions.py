@@ -77,7 +77,9 @@ from agentic_rag._text.instruction_cues import cue_family
 from agentic_rag._text.instruction_patterns import FAMILY_PATTERNS
 from agentic_rag._text.instruction_roles import labelled_value, role_line, turn_opener
 from agentic_rag._text.instruction_scorer import scored_instruction
-from agentic_rag._text.instruction_subjects import described
+from agentic_rag._text.instruction_subjects import described, reported
+from agentic_rag._text.long_runs import bounded_runs
+from agentic_rag._text.sentences import split_sentences
 from agentic_rag._text.skeleton import hidden_tag_text, skeleton, visible_text
 from agentic_rag._text.term_weights import bounded_cache
 
@@ -130,7 +132,9 @@ def _shapes_uncached(text: str) -> tuple[str, ...]:
     """The forms ``text`` is read in, case kept: as a reader sees it (invisible characters
     removed, text smuggled in tag characters or encodings added as a line of its own), then
     its look-alike skeleton when that differs (Cyrillic or Greek letters inside a Latin word)."""
-    visible = visible_text(text)
+    # A run of data is read up to a bound (see long_runs), once invisible characters are gone
+    # (so no run of them can push the words after it out of what is read).
+    visible = bounded_runs(visible_text(text))
     # Text no reader sees but a model reads: smuggled in tag characters, or encoded with a
     # request to decode it (base64, hexadecimal, ROT13, reversed).
     hidden = "\n".join(part for part in (hidden_tag_text(text), decoded_text(visible)) if part)
@@ -151,7 +155,23 @@ _forms = bounded_cache(_forms_uncached, 4096)
 """The casefolded forms ``text`` is matched in (see :func:`_shapes_uncached`), each once."""
 
 
+# Runs of white space are bounded before the rules run: a line's blanks become one space, a
+# line's trailing blanks go, and three or more line breaks become two. The rules read white
+# space as ``\s*``/``[ \t]*`` between optional marks (``^[ \t>#*-]*(?:\*\*)?\s*(?:a\s*)?\(?\s*system``),
+# which can share out one long run of blanks in as many ways as the run has splits: a line
+# of 500 spaces took seconds, and a search from every line start of a run of blank lines
+# rescanned the rest of the run. What they match does not depend on how long a run is (the
+# fitted scorer, which reads two spaces as the end of a spelt-out word, sees the text as is).
+_BLANKS = re.compile(r"[^\S\n]+")
+_BLANK_LINES = re.compile(r"\n{3,}")
+
+
+def _bounded_space(text: str) -> str:
+    return _BLANK_LINES.sub("\n\n", _BLANKS.sub(" ", text).replace(" \n", "\n"))
+
+
 def _search(folded: str) -> str:
+    folded = _bounded_space(folded)
     starts = {word[:n] for word in set(_WORD.findall(folded)) for n in range(2, min(len(word), _PREFIX_CHARS) + 1)}
     woken = {position for word in starts & _PREFIX_WORDS for position in _BY_PREFIX[word]}
     for word in (_ASCII_SUBSTRINGS if folded.isascii() else _BY_SUBSTRING):
@@ -184,6 +204,11 @@ def _family_uncached(text: str) -> str:
     family = _ruled(text)
     if family or not text.strip() or not any(scored_instruction(form) for form in _forms(text)):
         return family
+    # A sentence reporting what others claim or believe is a description, whatever it reports:
+    # the scorer flags the text only for what it reads outside such sentences.
+    kept = " ".join(span.text for span in split_sentences(visible_text(text)) if not reported(span.text.casefold()))
+    if not kept.strip() or not any(scored_instruction(form) for form in _forms(kept)):
+        return ""
     # "System: Ubuntu 22.04" names a value: the role-line rule leaves it alone on purpose.
     return "" if any(map(labelled_value, _shapes(text))) else "addressed-to-model"
 
@@ -233,7 +258,7 @@ def _turns(text: str) -> list[tuple[int, int]]:
     offset = 0
     for line in text.split("\n"):
         end = offset + len(line)
-        if turn_opener(visible_text(line)):
+        if turn_opener(_bounded_space(visible_text(line))):
             if current is not None:
                 turns.append((current[0], current[1]))
             current = [offset, end]

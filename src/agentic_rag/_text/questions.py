@@ -47,14 +47,18 @@ _RELATIVE = re.compile(r"\w\s+(?:who|whom|whose|that|which|where)\s+\w+")
 QUESTION_WORDS = ("how", "what", "when", "where", "who", "whom", "whose", "which", "why", "is", "was", "are", "were", "does", "did", "do", "can")
 # "and" before a question word joins two questions ("Who founded Apple and when did it go
 # public?"); a semicolon or a question mark with more text after it also ends a clause.
-_JOINED = rf",?\s+and\s+(?=(?:{'|'.join(QUESTION_WORDS)})\b)"
+# Every pattern that opens with a run of white space starts it only where the run starts
+# (``(?<!\s)``) or, with none before it, at its mark (``;``): the leftmost match is there
+# anyway, and without it a search restarts at each space of a long run and scans to its end
+# (quadratic on a run of 100,000 spaces).
+_JOINED = rf",?(?<!\s)\s+and\s+(?=(?:{'|'.join(QUESTION_WORDS)})\b)"
 _JOINED_QUESTIONS = re.compile(_JOINED, re.IGNORECASE)
-_CLAUSE_BREAK = re.compile(rf"\s*;\s*|{_JOINED}|\?\s+", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(rf"(?<!\s)\s*;\s*|;\s*|{_JOINED}|\?\s+", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(it|its|they|their|them|he|his|him|she|her)\b", re.IGNORECASE)
 
-_OR = re.compile(r"\s+or\s+", re.IGNORECASE)
-_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
-_VERSUS = re.compile(r"\s+(?:vs\.?|versus)\s+", re.IGNORECASE)
+_OR = re.compile(r"(?<!\s)\s+or\s+", re.IGNORECASE)
+_AND = re.compile(r"(?<!\s)\s+and\s+", re.IGNORECASE)
+_VERSUS = re.compile(r"(?<!\s)\s+(?:vs\.?|versus)\s+", re.IGNORECASE)
 _CONNECTIVE_WORDS = frozenset({"vs", "versus", "compare", "both", "or"})
 _AND_CUES = re.compile(r"\b(?:both|same|compare|compared|between|differ\w*|common|either|neither|together)\b", re.IGNORECASE)
 _COMPARE_CUES = re.compile(
@@ -62,20 +66,25 @@ _COMPARE_CUES = re.compile(
     re.IGNORECASE,
 )
 # Comparisons stated by their wording rather than by two names: each gives the two items and
-# what is compared ("Which is older, the Eiffel Tower or the Statue of Liberty" -> older).
+# what is compared ("Which is older, the Eiffel Tower or the Statue of Liberty" -> older). A
+# lazy item ends before a run of white space, not inside it (``(?<!\s)``), so the lazy group
+# does not try the connective from each space of a long run.
 _WORDED_COMPARISONS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[str, str, str]]], ...] = (
-    (re.compile(r"^(?:what\s+(?:is|are)\s+)?(?:the\s+)?differences?\s+between\s+(.+?)\s+and\s+(.+)$", re.I), lambda m: (m.group(1), m.group(2), "")),
-    (re.compile(r"^compare\s+(.+?)\s+(?:and|with|to|vs\.?|versus)\s+(.+)$", re.I), lambda m: (m.group(1), m.group(2), "")),
-    (re.compile(r"^(?:which|who)\s+(?:is|was|are|were)\s+(.+?),\s*(.+?)\s+or\s+(.+)$", re.I), lambda m: (m.group(2), m.group(3), m.group(1))),
-    (re.compile(r"^(?:is|are|was|were)\s+(.+?)\s+(\w+er|more\s+\w+|less\s+\w+)\s+than\s+(.+)$", re.I), lambda m: (m.group(1), m.group(3), m.group(2))),
-    (re.compile(r"^(.+?)\s+(?:vs\.?|versus)\s+(.+)$", re.I), lambda m: (m.group(1), m.group(2), "")),
+    (re.compile(r"^(?:what\s+(?:is|are)\s+)?(?:the\s+)?differences?\s+between\s+(.+?)(?<!\s)\s+and\s+(.+)$", re.I), lambda m: (m.group(1), m.group(2), "")),
+    (re.compile(r"^compare\s+(.+?)(?<!\s)\s+(?:and|with|to|vs\.?|versus)\s+(.+)$", re.I), lambda m: (m.group(1), m.group(2), "")),
+    (re.compile(r"^(?:which|who)\s+(?:is|was|are|were)\s+(.+?),\s*(.+?)(?<!\s)\s+or\s+(.+)$", re.I), lambda m: (m.group(2), m.group(3), m.group(1))),
+    (re.compile(r"^(?:is|are|was|were)\s+(.+?)(?<!\s)\s+(\w+er|more\s+\w+|less\s+\w+)\s+than\s+(.+)$", re.I), lambda m: (m.group(1), m.group(3), m.group(2))),
+    (re.compile(r"^(.+?)(?<!\s)\s+(?:vs\.?|versus)\s+(.+)$", re.I), lambda m: (m.group(1), m.group(2), "")),
 )
 
 
 # Words joined by a slash are one token ("HTTP/3", "TCP/IP", "Read/Write", "and/or"): the
 # entity reader stops at the slash, and a name cut there ("HTTP" for "HTTP/3") is another
 # thing, which a question part or a compared item must never become.
-_SLASH_TOKEN = re.compile(r"[\w.\-]+(?:/[\w.\-]+)+")
+# It starts only where a run of word characters, dots and hyphens starts: a match found
+# inside a run extends back to its start, and a search restarted at every character of a long
+# token (a hash, a base64 blob) would rescan it to its end each time.
+_SLASH_TOKEN = re.compile(r"(?<![\w.\-])[\w.\-]+(?:/[\w.\-]+)+")
 
 
 def _mentions(text: str) -> list[EntityMention]:
@@ -112,11 +121,9 @@ class Comparison:
 
 def content_words(text: str, analyzer: Analyzer) -> list[str]:
     """Return the surface words of ``text`` that are not stop words, in order, once each."""
-    out: list[str] = []
-    for token in analyzer.tokenize(text):
-        if not analyzer.is_stopword(token) and token not in out:
-            out.append(token)
-    return out
+    # Once each through a dict (in order): a test against the list so far was quadratic in the
+    # words of a long text.
+    return list(dict.fromkeys(token for token in analyzer.tokenize(text) if not analyzer.is_stopword(token)))
 
 
 def find_comparison(question: str, analyzer: Analyzer) -> Comparison | None:

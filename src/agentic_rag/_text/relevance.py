@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from agentic_rag._text.analyzer import Analyzer
 from agentic_rag._text.instructions import inside_instruction
+from agentic_rag._text.long_runs import bounded_runs
 from agentic_rag._text.segments import PassageUnit, UnitKind, split_units
 from agentic_rag._text.term_weights import TermWeights, bounded_cache
 
@@ -32,11 +33,14 @@ ROOT_LENGTH = 5
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _WORD = re.compile(r"[\w.\-/]+")
 _NAMED = re.compile(r"[_./]|\d|[a-z][A-Z]|^[A-Z]{2,}")
+_OPTION = re.compile(r"^--?[A-Za-z]")
 # A name joined by "/" or "-" ("HTTP/2", "django-structlog") must stand as written.
 _JOINED = re.compile(r"^[^\W_]+(?:[/-][^\W_]+)+$")
 # Questions that want a number or a version: the answering unit must hold a digit.
 _WANTS_NUMBER = re.compile(
-    r"\b(?:which|what)\s+(?:\w+\s+)?(?:version|release|port|year|number|percentage)s?\b|\bhow\s+(?:many|much|long|old|often)\b|\bsince\s+when\b",
+    r"\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:version|release|port|year|number|percentage)s?\b|\bhow\s+(?:many|much|long|old|often)\b|\bsince\s+when\b"
+    # "When was legacy_auth deprecated?" asks for the release (a changelog's version heading).
+    r"|\bwhen\s+(?:was|were|did)\b.*\b(?:added|introduced|removed|dropped|deprecated|renamed)\b",
     re.IGNORECASE,
 )
 _NUMBER = re.compile(
@@ -46,7 +50,10 @@ _NUMBER = re.compile(
 )
 # A version asked for is dotted ("24.3.0"); an issue number ("#1340", "5623") is no answer.
 _WANTS_VERSION = re.compile(r"\b(?:version|release)s?\b|\bsince\s+when\b", re.IGNORECASE)
-_VERSION = re.compile(r"\d+(?:\.\d+)+")
+# It starts where a run of digits starts (a match inside the run extends back to its start):
+# tried from every digit of a long number with no dot, ``\d+`` ran to its end each time.
+# A major version named as one ("version 9", "v4") is a version too.
+_VERSION = re.compile(r"(?<!\d)\d+(?:\.\d+)+|\b(?:version|release)\s+\d+\b|(?<![\w.])v\d+\b", re.IGNORECASE)
 _FUTURE = re.compile(r"\b(?:will|next|upcoming|future)\b", re.IGNORECASE)
 _NO_NUMBER_FACTOR = 0.6
 # A question for a default value, and the words that state one.
@@ -65,6 +72,9 @@ _TOPIC = re.compile(r"\b(?:how\s+(?:many|much)|which|what|whose)\s+((?:[\w'-]+\s
 # "since" opening a question ("since when", "since which release") asks, as "when" does; it
 # names nothing a passage must hold ("as of version 3.38.0" answers it).
 _ASKING_SINCE = re.compile(r"\bsince(?=\s+(?:when|which|what)\b)", re.IGNORECASE)
+# The kind of value asked for ("which *version*", "in what *year*") is said by the value
+# itself ("2.4.0", "1998"): no topic a passage must name.
+_ASKING_KIND = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(version|release|year|date)s?\b", re.IGNORECASE)
 # A name the collection uses in more than this share of its documents does not pin a
 # question down (the project's own name in its documentation).
 _COMMON_NAME_SHARE = 0.2
@@ -199,10 +209,12 @@ class RelevanceModel:
         return self._question(question)
 
     def _question_uncached(self, question: str) -> tuple[WeightedTerm, ...]:
+        question = bounded_runs(question)  # a run of data in a question is read up to a bound too
         named: set[str] = set()
         for word in _WORD.findall(question):
             core = word.strip(".-/")
-            if core and (_NAMED.search(core) or (core[0].isupper() and not question.lstrip().startswith(core))):
+            # A command-line option ("--legacy-auth") is a name, as an identifier is.
+            if core and (_NAMED.search(core) or _OPTION.match(word) or (core[0].isupper() and not question.lstrip().startswith(core))):
                 named.update(self.analyzer.analyze(_CAMEL.sub(" ", core)))
                 named.update(self.analyzer.analyze(core))
         stats = self.weights.has_statistics
@@ -210,6 +222,7 @@ class RelevanceModel:
             limit = _COMMON_NAME_SHARE * self.weights.document_count
             named = {t for t in named if self.weights.frequency(t) <= limit}
         ceiling = math.log(1.0 + (self.weights.document_count + 0.5) / 1.5) if stats else 1.0
+        kinds = {t for m in _ASKING_KIND.finditer(question) for t in self.analyzer.analyze(m.group(1))}
         topic: set[str] = set()
         for match in _TOPIC.finditer(question):
             topic.update(self.analyzer.analyze(match.group(1)))
@@ -225,7 +238,7 @@ class RelevanceModel:
                 weight = ceiling if is_named or term in topic else self.unknown_weight * ceiling
             if term in self._asking and not is_named:
                 weight *= self.asking_weight
-            out[term] = WeightedTerm(term, weight, is_named, known, term in topic)
+            out[term] = WeightedTerm(term, weight, is_named, known, term in topic and term not in kinds)
         return tuple(out.values())
 
     def _analyse(self, text: str) -> list[str]:
@@ -235,7 +248,9 @@ class RelevanceModel:
         return terms
 
     def _text_terms_uncached(self, text: str) -> _Terms:
-        return _Terms(frozenset(self._analyse(text)))
+        # A run of data thousands of characters long is read up to a bound (see long_runs):
+        # stemming and spelling each of its pieces, pass after pass, cost seconds.
+        return _Terms(frozenset(self._analyse(bounded_runs(text))))
 
     def credit(self, term: str, text: str) -> float:
         """Credit in [0, 1] for finding analysed ``term`` in ``text``."""

@@ -170,8 +170,21 @@ def _looks_like_code(lines: list[str]) -> bool:
     if any(_ITEM.match(line) for line in lines):
         return False
     code = sum(1 for line in lines if _CODE_LINE.match(line))
-    prose = sum(1 for line in lines if re.search(r"[a-z]{2,}[.!?]\s*$", line) and line.count(" ") >= 3)
+    prose = sum(1 for line in lines if _ends_a_sentence(line) and line.count(" ") >= 3)
     return code * 2 >= len(lines) and code > prose
+
+
+def _ends_a_sentence(line: str) -> bool:
+    """True when ``line`` ends with two lowercase letters and ``.``, ``!`` or ``?`` (then
+    white space). Read from the end with string methods: the search this replaces,
+    ``[a-z]{2,}[.!?]\\s*$``, restarted at every letter of a long word and ran to its end, so
+    one 30,000-letter token (a data URI, a hash) took seconds."""
+    tail = line.rstrip()
+    return len(tail) >= 3 and tail[-1] in ".!?" and _is_ascii_lower(tail[-2]) and _is_ascii_lower(tail[-3])
+
+
+def _is_ascii_lower(char: str) -> bool:
+    return "a" <= char <= "z"
 
 
 def _append(text: str, start: int, end: int, kind: UnitKind, out: list[PassageUnit]) -> None:

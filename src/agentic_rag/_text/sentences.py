@@ -32,8 +32,8 @@ class SentenceSpan:
 def split_sentences(text: str) -> list[SentenceSpan]:
     """Split ``text`` into sentences with exact offsets.
 
-    Abbreviations (``Dr.``, ``e.g.``) and single-letter initials (``J. Smith``) do not end a
-    sentence.
+    Abbreviations (``Dr.``, ``e.g.``), single-letter initials (``J. Smith``) and dotted initials
+    (``4714 B.C.``) do not end a sentence.
 
     Args:
         text: Any text.
@@ -60,7 +60,9 @@ def _ends_with_abbreviation(text: str, end: int) -> bool:
         return False
     word = head[:-1].rsplit(None, 1)[-1] if head[:-1].split() else ""
     word = word.lstrip("(\"'“‘[")
-    return (len(word) == 1 and word.isalpha()) or word.casefold() in _ABBREVIATIONS
+    # Dotted initials ("B.C.", "A.D.", "U.S.A.") end no sentence either.
+    return (len(word) == 1 and word.isalpha()) or word.casefold() in _ABBREVIATIONS \
+        or ("." in word and all(len(part) == 1 and part.isalpha() for part in word.split(".")))
 
 
 def _append(text: str, start: int, end: int, spans: list[SentenceSpan]) -> None:

@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from agentic_rag._text.term_weights import bounded_cache
+
 __all__ = ["hidden_tag_text", "skeleton", "visible_text"]
 
 # Drawn as nothing although not of category Cf: the combining grapheme joiner, the variation
@@ -51,17 +53,38 @@ _LOOK_ALIKES = {
     "ᴢ": "z", "ı": "i", "ȷ": "j", "ɑ": "a", "ɡ": "g", "ɩ": "i", "ℯ": "e", "℮": "e", "ǀ": "l", "ø": "o", "ð": "d",
 }
 _FOLD = str.maketrans(_LOOK_ALIKES)
+# Characters known to be drawn (a cache of visible_text's lookups, emptied when it grows past
+# _DRAWN_LIMIT: every character of Unicode would take tens of megabytes).
+_DRAWN: set[str] = set()
+_DRAWN_LIMIT = 100_000
 _TAGS = re.compile("[\U000e0020-\U000e007e]{4,}")
 
 
 def visible_text(text: str) -> str:
     """``text`` in NFKC with every character that is drawn as nothing removed (see the module
     docstring); ASCII text is returned as it is."""
-    if text.isascii():
-        return text
+    return text if text.isascii() else _visible(text)
+
+
+def _visible_uncached(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
-    hidden = {ord(ch): None for ch in set(text) if not ch.isascii() and (unicodedata.category(ch) == "Cf" or ord(ch) in _NOT_DRAWN)}
+    if len(_DRAWN) > _DRAWN_LIMIT:
+        _DRAWN.clear()
+    hidden: dict[int, None] = {}
+    # Only characters not yet known to be drawn are looked up (a set difference, in C): a
+    # passage of CJK holds thousands of distinct characters, and one question reads it often.
+    for ch in set(text) - _DRAWN:
+        if unicodedata.category(ch) == "Cf" or ord(ch) in _NOT_DRAWN:
+            hidden[ord(ch)] = None
+        else:
+            _DRAWN.add(ch)
     return text.translate(hidden) if hidden else text
+
+
+# The detector reads one passage's lines and units again and again in one question; listing a
+# long CJK text's characters costs tens of milliseconds each time. The results are texts as
+# long as their arguments: few long ones are kept.
+_visible = bounded_cache(_visible_uncached, 256, long_entries=4)
 
 
 def skeleton(text: str) -> str:

@@ -7,6 +7,8 @@ indexed collection (see :mod:`agentic_rag._text.relevance`).
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 from typing import TypeVar
@@ -58,20 +60,48 @@ class TermWeights:
         return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
-#: Arguments longer than this (characters, all string arguments together) are not cached: a
-#: long-running server asked huge queries must not keep them.
+#: Arguments longer than this (characters, all string arguments together) are not kept as
+#: keys: a long-running server asked huge queries must not keep them.
 _CACHED_CHARS = 16384
+#: Results for long arguments kept at once (by default), keyed by a fingerprint of the arguments.
+_LONG_ENTRIES = 32
+#: Arguments longer than this (characters, all together) are not cached at all.
+_LONG_CHARS = 1 << 20
 
 
-def bounded_cache(function: Callable[..., _T], maxsize: int) -> Callable[..., _T]:
-    """``function`` with a least-recently-used cache of ``maxsize`` entries that skips calls
-    whose string arguments are long, so the cache's memory stays bounded."""
+def _fingerprint(text: str) -> tuple[int, int, str, str]:
+    # Length, hash and both ends: a string keeps its hash once computed, so a long passage
+    # asked about again costs nothing to key, and two texts alike in all four do not occur.
+    return len(text), hash(text), text[:32], text[-32:]
+
+
+def bounded_cache(function: Callable[..., _T], maxsize: int, *, long_entries: int = _LONG_ENTRIES) -> Callable[..., _T]:
+    """``function`` with a least-recently-used cache of ``maxsize`` entries whose memory stays
+    bounded: calls whose string arguments are long are cached apart, at most ``long_entries``
+    of them, under a fingerprint of the arguments rather than the arguments themselves (one
+    question asks about the same long passage dozens of times, and each pass over it is
+    linear in its length); calls with arguments of over a million characters are not cached."""
     cached = lru_cache(maxsize=maxsize)(function)
+    long_results: OrderedDict[tuple[tuple[int, int, str, str], ...], _T] = OrderedDict()
+    lock = threading.Lock()  # the parallel workflow's branches share the caches
 
     def call(*args: str) -> _T:
-        if sum(len(a) for a in args) > _CACHED_CHARS:
+        size = sum(len(a) for a in args)
+        if size <= _CACHED_CHARS:
+            return cached(*args)
+        if size > _LONG_CHARS:
             return function(*args)
-        return cached(*args)
+        key = tuple(map(_fingerprint, args))
+        with lock:
+            if key in long_results:
+                long_results.move_to_end(key)
+                return long_results[key]
+        value = function(*args)
+        with lock:
+            long_results[key] = value
+            if len(long_results) > long_entries:
+                long_results.popitem(last=False)
+        return value
 
     call.cache_info = cached.cache_info  # type: ignore[attr-defined]
     return call

@@ -6,7 +6,9 @@ orders the text it shows into lines and paragraphs close to ``pdftotext``'s read
 It never raises on a bad file: an encrypted or image-only PDF, a file that is not a PDF or one
 over a work limit comes back with a ``problem``; a page that cannot be read is listed in
 ``skipped`` with its reason. :func:`extract_pdf_with_pdftotext` runs poppler's ``pdftotext``
-instead, when it is installed (the benchmark's reference; never required).
+instead, when it is installed (the benchmark's reference; never required). The built-in parser
+also gives each line's style (:class:`LineStyle`: indent, font size, bold), from which a file
+without an outline gets its headings.
 """
 
 from __future__ import annotations
@@ -20,12 +22,12 @@ from agentic_rag._errors import InvalidInputError
 from agentic_rag._ingest.pdf.content import run_page
 from agentic_rag._ingest.pdf.document import Document, Limits
 from agentic_rag._ingest.pdf.filters import UnsupportedFilterError
-from agentic_rag._ingest.pdf.layout import page_text
+from agentic_rag._ingest.pdf.layout import LineStyle, page_text
 from agentic_rag._ingest.pdf.lexer import PdfError, PdfLimitError, Ref
 from agentic_rag._ingest.pdf.outline import OutlineEntry, page_labels, read_outline, text_string
 from agentic_rag._ingest.work_budget import IngestLimits, WorkBudget, WorkLimitError, current_work_budget, use_work_budget
 
-__all__ = ["Limits", "OutlineEntry", "PdfError", "PdfExtraction", "PdfLimitError", "PdfPage", "PdfSkippedPage",
+__all__ = ["LineStyle", "Limits", "OutlineEntry", "PdfError", "PdfExtraction", "PdfLimitError", "PdfPage", "PdfSkippedPage",
            "extract_pdf", "extract_pdf_strict", "extract_pdf_with_pdftotext"]
 
 _STAGE = "pdf"
@@ -41,11 +43,14 @@ class PdfPage:
         text: Lines joined with ``\\n``, paragraphs separated by a blank line.
         label: The page's label from the file's ``/PageLabels`` (``"160"``, ``"xii"``), else
             ``""``.
+        styles: One per line of ``text.split("\\n")``: how it is set, ``None`` for a blank
+            line (``()`` when the extractor does not say, as with ``pdftotext``).
     """
 
     number: int
     text: str
     label: str = ""
+    styles: tuple[LineStyle | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +184,7 @@ def _read(data: bytes, max_pages: int, limits: Limits, budget: WorkBudget, stric
             resources = doc.resolved_dict(page.get("Resources"))
             content = run_page(doc, page, resources, fonts, decoded, max_operators=limits.max_operators,
                                max_depth=limits.max_form_depth)
-            text = page_text(content.runs, max_words=budget.limits.max_layout_words)
+            laid_out = page_text(content.runs, max_words=budget.limits.max_layout_words)
         except WorkLimitError as exc:
             # The file's budget is spent: the pages read so far are kept, this page and the
             # rest are listed with the reason.
@@ -203,8 +208,8 @@ def _read(data: bytes, max_pages: int, limits: Limits, budget: WorkBudget, stric
             skipped.append(PdfSkippedPage(number, f"unreadable page ({type(exc).__name__}: {exc})"))
             continue
         images += content.images
-        if text.strip():
-            pages.append(PdfPage(number, text, labels[number - 1] if number <= len(labels) else ""))
+        if laid_out.text.strip():
+            pages.append(PdfPage(number, laid_out.text, labels[number - 1] if number <= len(labels) else "", laid_out.styles))
     if not pages:
         if skipped and len(skipped) == len(page_dicts):
             return PdfExtraction((), tuple(skipped), f"no page could be read ({skipped[0].reason})")

@@ -4,7 +4,8 @@ Only what moves or shows text is interpreted: the graphics state stack (``q``/``
 the text state and matrices (``BT``, ``Tf``, ``Td``, ``TD``, ``Tm``, ``T*``, ``TL``, ``Tc``,
 ``Tw``, ``Tz``, ``Ts``), the show operators (``Tj``, ``TJ``, ``'``, ``"``) and Form XObjects
 (``Do``). Each word shown becomes a :class:`Run` in device space: a word ends at a space
-glyph or at a kerning move wider than ``WORD_GAP`` font sizes, as in poppler.
+glyph or at a kerning move wider than ``WORD_GAP`` font sizes, as in poppler, and carries
+whether its font is bold (the page's typography, for headings where a file has no outline).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ _FALLBACK_FONT: Font | None = None
 
 
 class Run(NamedTuple):
-    """One word as shown: start and end x, baseline y, font size, text, upright."""
+    """One word as shown: start and end x, baseline y, font size, text, upright, bold face."""
 
     x0: float
     x1: float
@@ -35,6 +36,7 @@ class Run(NamedTuple):
     size: float
     text: str
     upright: bool
+    bold: bool = False
 
 
 class PageContent(NamedTuple):
@@ -52,11 +54,11 @@ def _mul(m1: tuple, m2: tuple) -> tuple:
 
 
 def _run(e: float, f: float, b: float, first: float, last: float, step: float, height: float,
-         parts: list[str], upright: bool) -> Run:
+         parts: list[str], upright: bool, bold: bool) -> Run:
     start, end = e + first * step, e + last * step
     if start > end:  # mirrored text runs right to left on the page
         start, end = end, start
-    return Run(start, end, f + first * b if upright else f, height, "".join(parts), upright)
+    return Run(start, end, f + first * b if upright else f, height, "".join(parts), upright, bold)
 
 
 def _numbers(operands: list, count: int) -> list[float] | None:
@@ -180,11 +182,11 @@ class _Interpreter:
                             visible = glyph_width * size * scale
                             if text == " " or (text and text.isspace()):
                                 if parts:
-                                    runs.append(_run(e, f, b, first, last, step, height, parts, upright))
+                                    runs.append(_run(e, f, b, first, last, step, height, parts, upright, font.bold))
                                     parts = []
                             elif text:
                                 if parts and advance - last > gap:
-                                    runs.append(_run(e, f, b, first, last, step, height, parts, upright))
+                                    runs.append(_run(e, f, b, first, last, step, height, parts, upright, font.bold))
                                     parts = []
                                 if not parts:
                                     first = advance
@@ -194,7 +196,7 @@ class _Interpreter:
                     elif type(element) in (int, float):
                         advance -= element / 1000.0 * size * scale
                 if parts:
-                    runs.append(_run(e, f, b, first, last, step, height, parts, upright))
+                    runs.append(_run(e, f, b, first, last, step, height, parts, upright, font.bold))
                 tm = (tm[0], tm[1], tm[2], tm[3], advance * tm[0] + tm[4], advance * tm[1] + tm[5])
                 operands = []
                 continue

@@ -5,6 +5,10 @@ when present, else through ``/Encoding`` (a named base encoding, ``/Differences`
 embedded Type 1 program's own encoding). Composite (Type0) fonts take codes of the lengths
 their CMap's codespace ranges give (two bytes for ``Identity-H``/``-V``), with widths from the
 descendant CID font's ``/W``.
+
+A font is bold when its name says so (``Times-Bold``, ``ABCDEF+Inter-SemiBold``,
+``Arial,Bold``) or its descriptor does (``/FontWeight`` 600 or more, or the ``ForceBold``
+flag): what the typography of a page without an outline tells its headings by.
 """
 
 from __future__ import annotations
@@ -36,6 +40,10 @@ _STD_WIDTHS = {
 }
 _SUBSET = re.compile(r"^[A-Z]{6}\+")
 _T1_ENCODING_ENTRY = re.compile(rb"dup\s+(\d{1,3})\s*/([^\s/\[\]{}()<>]+)\s+put")
+# Weight words in a font's name ("Semibold" and "Demi" are set bold; "Medium" is not).
+_BOLD_NAME = re.compile(r"(?i)bold|black|heavy|demi")
+_FORCE_BOLD = 1 << 18  # /Flags bit 19
+_TEX_BOLD = re.compile(r"(?:CM|SF|EC)(?:SS)?BX\d")  # TeX's bold extended faces: CMBX10, SFBX1200
 
 
 class Font:
@@ -45,13 +53,15 @@ class Font:
         two_byte: Codes are not single bytes (a composite font).
         vertical: Writing mode is vertical (``-V`` CMaps).
         scale: Glyph space to text space (1/1000 except for Type 3 fonts).
+        bold: The font is a bold face (from its name or its descriptor).
     """
 
-    __slots__ = ("_codespaces", "_simple", "_unicode", "_widths", "_cid_map", "default_width", "name",
+    __slots__ = ("_codespaces", "_simple", "_unicode", "_widths", "_cid_map", "bold", "default_width", "name",
                  "scale", "two_byte", "vertical")
 
     def __init__(self) -> None:
         self.name = ""
+        self.bold = False
         self.two_byte = False
         self.vertical = False
         self.scale = 0.001
@@ -222,6 +232,21 @@ def _standard_widths(name: str) -> tuple[tuple[int, ...] | None, float]:
     return None, 500.0
 
 
+def _is_bold(doc, name: str, descriptor: dict) -> bool:
+    """Whether the face is bold: its name has a weight word, or its descriptor a bold weight."""
+    # The part after the family ("Times-Bold", "Arial,Bold", "Inter-SemiBold"): a family
+    # named after a weight word is not bold for it.
+    base = _SUBSET.sub("", name)
+    style = re.split(r"[-,]", base, maxsplit=1)
+    if (_BOLD_NAME.search(style[1]) if len(style) == 2 else "bold" in base.casefold()) or _TEX_BOLD.match(base):
+        return True
+    if not descriptor:
+        return False
+    weight = doc.resolve(descriptor.get("FontWeight"))
+    flags = doc.resolve(descriptor.get("Flags"))
+    return (type(weight) in (int, float) and weight >= 600) or (type(flags) is int and bool(flags & _FORCE_BOLD))
+
+
 def _composite_font(doc, font_dict: dict, font: Font) -> None:
     font.two_byte = True
     font.default_width = 1000.0
@@ -298,6 +323,11 @@ def load_font(doc, value: object) -> Font:
     subtype = doc.resolve(font_dict.get("Subtype"))
     if subtype == "Type0":
         _composite_font(doc, font_dict, font)
+        descendants = doc.resolve(font_dict.get("DescendantFonts"))
+        cid_font = doc.resolved_dict(descendants[0]) if isinstance(descendants, list) and descendants else {}
+        descriptor = doc.resolved_dict(cid_font.get("FontDescriptor"))
     else:
         _simple_font(doc, font_dict, subtype, font)
+        descriptor = doc.resolved_dict(font_dict.get("FontDescriptor"))
+    font.bold = _is_bold(doc, font.name, descriptor)
     return font

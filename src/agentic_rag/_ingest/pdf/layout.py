@@ -5,17 +5,18 @@ The steps follow poppler's text layout analysis (``TextOutputDev``), reimplement
 1. Blocks grow from the top-left word: lines above and below within 1.5 font sizes that
    overlap the block horizontally and use the same font size (within 5%), words on the block's
    lines within 0.3 font sizes of its edges, and up to three outlying words beside it.
-2. Each block's box is extended sideways over the blocks below it, up to its neighbours, so a
-   heading reads before the margin notes under it.
-3. Blocks are sorted topologically with the two rules of T. Breuel's reading order: a block
-   comes before one it overlaps horizontally and starts above; a block comes before one to its
-   right unless a chain of overlapping blocks leads from the right one down to it.
-4. Blocks are separated by a blank line (poppler only separates its flows, columns of
+2. Blocks are put in reading order (:mod:`agentic_rag._ingest.pdf.reading_order`: tables read
+   by rows, then T. Breuel's two rules, as poppler sorts them).
+3. Blocks are separated by a blank line (poppler only separates its flows, columns of
    blocks; a blank line per block keeps paragraphs apart for chunking).
 
 Lines keep a space wherever the horizontal gap between words is wider than ``SPACE_GAP``
 font sizes; a word hyphenated at the end of a line is joined to its end. Rotated text follows
 the upright text, in content order.
+
+Each line of the text comes with its :class:`LineStyle` (where it starts and ends, its font
+size, how much of it from its start is bold): the typography a file without an outline shows
+its headings by.
 """
 
 from __future__ import annotations
@@ -23,12 +24,15 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
+from typing import NamedTuple
 
 from agentic_rag._ingest.pdf.content import Run
+from agentic_rag._ingest.pdf.reading_order import order_blocks
 
-__all__ = ["page_text"]
+__all__ = ["LineStyle", "PageText", "page_text"]
 
 SPACE_GAP = 0.1
+TAB_GAP = 1.5           # a gap this many font sizes wide sets a line's words apart in columns
 OVERLAP_BREAK = 0.8     # words overlapping by more than this many font sizes get a space
 LINE_SPACING = 1.5      # max baseline distance inside a block, in font sizes
 INTRA_LINE = 0.5        # max baseline shift of words on one line (sub- and superscripts)
@@ -37,7 +41,6 @@ OUTLIER_GAP = 1.0       # outlying words this close beside a block may join it
 SIZE_SAME = 0.05        # relative font size difference for lines above and below
 SIZE_LINE = 0.6         # ... for words on the block's own lines
 SIZE_OUTLIER = 0.2      # ... for outlying words
-MAX_ORDERED_BLOCKS = 600
 _HYPHENATED = re.compile(r"[^\W\d_]-\Z")
 # Spacing accents and the combining marks they become over a letter.
 _ACCENTS = {"\u02c6": "\u0302", "\u02dc": "\u0303", "\xa8": "\u0308", "\xb4": "\u0301", "\u02c7": "\u030c",
@@ -47,8 +50,42 @@ _ACCENTS = {"\u02c6": "\u0302", "\u02dc": "\u0303", "\xa8": "\u0308", "\xb4": "\
 _ACCENT_IN_WORD = re.compile("([\u02c6\u02dc\xa8\u02c7\u02d8\u02d9\u02da\u02dd])([^\\W\\d_])")
 
 
+class LineStyle(NamedTuple):
+    """How one line of a page's text is set.
+
+    Args:
+        x0: Where its first word starts (points from the left of the page).
+        x1: Where its last word ends.
+        size: Its font size: the size most of its characters are set in (of two as many, the
+            larger), so one larger glyph (a raised caret, a big operator) leaves it the same.
+        bold: How many of its characters, from its start, are set in a bold face (all of
+            them: the whole line is bold; 0: it does not start bold).
+        tab: How many of its characters come before its first gap wider than ``TAB_GAP``
+            font sizes (a tag and its description set on one line), 0 when it has none.
+    """
+
+    x0: float
+    x1: float
+    size: float
+    bold: int
+    tab: int = 0
+
+
+class PageText(NamedTuple):
+    """A page's text and the style of each of its lines.
+
+    Args:
+        text: Lines joined by ``\\n``, flows separated by a blank line.
+        styles: One per line of ``text.split("\\n")``: its :class:`LineStyle`, ``None`` for a
+            blank line and for the rotated text gathered at the end.
+    """
+
+    text: str
+    styles: tuple[LineStyle | None, ...]
+
+
 class _Word:
-    __slots__ = ("base", "size", "text", "x0", "x1")
+    __slots__ = ("base", "bold", "size", "text", "x0", "x1")
 
     def __init__(self, run: Run) -> None:
         self.x0 = run.x0
@@ -56,10 +93,11 @@ class _Word:
         self.base = -run.y  # top-down, like poppler: larger is lower on the page
         self.size = max(run.size, 0.01)
         self.text = run.text
+        self.bold = run.bold
 
 
 class _Block:
-    __slots__ = ("ex0", "ex1", "size", "words", "x0", "x1", "y0", "y1")
+    __slots__ = ("ex0", "ex1", "ey0", "ey1", "size", "words", "x0", "x1", "y0", "y1")
 
     def __init__(self, word: _Word) -> None:
         self.words = [word]
@@ -162,67 +200,7 @@ def _build_blocks(words: list[_Word]) -> list[_Block]:
     return blocks
 
 
-def _extend(blocks: list[_Block]) -> None:
-    """Extend each block sideways over the blocks below it, up to its neighbours on its lines."""
-    for block in blocks:
-        left, right = float("-inf"), float("inf")
-        for other in blocks:
-            if other is not block and block.y0 <= other.y1 and block.y1 >= other.y0:
-                if block.x1 < other.x0 < right:
-                    right = other.x0
-                if left < other.x1 < block.x0:
-                    left = other.x1
-        block.ex0, block.ex1 = block.x0, block.x1
-        for other in blocks:
-            if other is not block and other.y0 >= block.y1:
-                if block.ex1 < other.x1 <= right:
-                    block.ex1 = other.x1
-                if block.ex0 > other.x0 >= left:
-                    block.ex0 = other.x0
-
-
-def _order(blocks: list[_Block]) -> list[_Block]:
-    count = len(blocks)
-    if count > MAX_ORDERED_BLOCKS:
-        return blocks
-    _extend(blocks)
-    # above[i] has bit j when block i overlaps block j horizontally and starts above it.
-    above = [0] * count
-    below_of = [0] * count
-    for i, first in enumerate(blocks):
-        for j, second in enumerate(blocks):
-            if i != j and first.ex0 <= second.ex1 and second.ex0 <= first.ex1 and first.y0 < second.y0:
-                above[i] |= 1 << j
-                below_of[j] |= 1 << i
-
-    def before(i: int, j: int) -> bool:
-        if above[i] >> j & 1:
-            return True
-        # Rule 2: i is left of j, unless some block lies below j and above i.
-        return blocks[i].ex1 <= blocks[j].ex0 and not above[j] & below_of[i]
-
-    visited = [False] * count
-    out: list[_Block] = []
-    for start in range(count):
-        if visited[start]:
-            continue
-        visited[start] = True
-        stack = [(start, 0)]
-        while stack:
-            node, index = stack[-1]
-            while index < count and (visited[index] or not before(index, node)):
-                index += 1
-            if index < count:
-                stack[-1] = (node, index + 1)
-                visited[index] = True
-                stack.append((index, 0))
-            else:
-                stack.pop()
-                out.append(blocks[node])
-    return out
-
-
-def _lines(block: _Block) -> list[str]:
+def _lines(block: _Block) -> list[tuple[str, LineStyle]]:
     words = sorted(block.words, key=lambda w: (w.base, w.x0))
     groups: list[list] = []  # [base, size, words]
     for word in words:
@@ -236,22 +214,40 @@ def _lines(block: _Block) -> list[str]:
     for _base, _size, items in groups:
         items.sort(key=lambda w: w.x0)
         items = _attach_accents(items)
+        x0, x1 = items[0].x0, max(word.x1 for word in items)
+        weights: dict[float, int] = {}
+        for word in items:
+            weights[word.size] = weights.get(word.size, 0) + len(word.text)
+        size = max(weights.items(), key=lambda item: (item[1], item[0]))[0]
+        bold_end = None if items[0].bold else 0  # where the first word not in bold starts
         if _right_to_left(items):
             # Glyphs are drawn left to right; Hebrew or Arabic is read the other way round.
+            bold_end = None if all(word.bold for word in items) else 0
             items = [_Reversed(word) for word in reversed(items)]
         parts = [items[0].text]
+        length = len(parts[0])
+        tab_at = 0
         for previous, word in zip(items, items[1:]):
             gap = word.x0 - previous.x1
+            if not tab_at and gap > TAB_GAP * min(previous.size, word.size):
+                tab_at = length
             # A word starting well inside the previous one is another word (labels of a
             # drawing), not a kerned letter of the same word.
             if gap > SPACE_GAP * min(previous.size, word.size) or gap < -OVERLAP_BREAK * max(previous.size, word.size):
                 parts.append(" ")
+                length += 1
+            if bold_end is None and not word.bold:
+                bold_end = length
             parts.append(word.text)
-        text = " ".join("".join(parts).split())
+            length += len(word.text)
+        joined = "".join(parts)
+        text = " ".join(joined.split())
         if _ACCENT_IN_WORD.search(text):
             text = _ACCENT_IN_WORD.sub(lambda m: unicodedata.normalize("NFC", m.group(2) + _ACCENTS[m.group(1)]), text)
         if text:
-            out.append(text)
+            bold = len(text) if bold_end is None else min(len(text), len(" ".join(joined[:bold_end].split())))
+            tab = min(len(text), len(" ".join(joined[:tab_at].split()))) if tab_at else 0
+            out.append((text, LineStyle(x0, x1, size, bold, tab)))
     return out
 
 
@@ -285,13 +281,14 @@ def _attach_accents(items: list) -> list:
 
 
 class _Reversed:
-    __slots__ = ("size", "text", "x0", "x1")
+    __slots__ = ("bold", "size", "text", "x0", "x1")
 
     def __init__(self, word: _Word) -> None:
         # Mirror the coordinates so the gap test between neighbours still works.
         self.x0, self.x1 = -word.x1, -word.x0
         self.size = word.size
         self.text = word.text[::-1]
+        self.bold = word.bold
 
 
 def _right_to_left(words: list[_Word]) -> bool:
@@ -306,8 +303,9 @@ def _right_to_left(words: list[_Word]) -> bool:
     return balance > 0
 
 
-def _render(blocks: list[_Block]) -> str:
+def _render(blocks: list[_Block]) -> tuple[list[str], list[LineStyle | None]]:
     out: list[str] = []
+    styles: list[LineStyle | None] = []
     previous: _Block | None = None
     for block in blocks:
         lines = _lines(block)
@@ -316,18 +314,21 @@ def _render(blocks: list[_Block]) -> str:
         if previous is not None:
             # Blocks end at a wider vertical gap, a change of font size or a column: paragraphs.
             out.append("")
-        for text in lines:
+            styles.append(None)
+        for text, style in lines:
             if out and out[-1] and _HYPHENATED.search(out[-1]) and text[0].isalpha():
                 # A word hyphenated across lines is joined again, as pdftotext does.
                 head, _, text = text.partition(" ")
                 out[-1] = out[-1][:-1] + head
+                style = style._replace(bold=max(0, style.bold - len(head) - 1), tab=max(0, style.tab - len(head) - 1))
             if text:
                 out.append(text)
+                styles.append(style)
         previous = block
-    return "\n".join(out)
+    return out, styles
 
 
-def page_text(runs: list[Run], *, max_words: int = 20_000) -> str:
+def page_text(runs: list[Run], *, max_words: int = 20_000) -> PageText:
     """Order a page's words into text.
 
     Args:
@@ -337,17 +338,21 @@ def page_text(runs: list[Run], *, max_words: int = 20_000) -> str:
             blocks, whose cost grows faster than the number of words.
 
     Returns:
-        The text: lines joined by ``\\n``, flows (paragraphs, columns) separated by a blank line.
+        The text (lines joined by ``\\n``, flows such as paragraphs and columns separated by a
+        blank line) and the style of each line.
     """
     upright = [_Word(run) for run in runs if run.upright and run.text.strip()]
     others = [run for run in runs if not run.upright and run.text.strip()]
     if len(upright) > max_words:
         block = _Block(upright[0])
         block.words = upright
-        text = _render([block])
+        lines, styles = _render([block])
     else:
-        text = _render(_order(_build_blocks(upright))) if upright else ""
+        lines, styles = _render(order_blocks(_build_blocks(upright))) if upright else ([], [])
     if others:
-        tail = " ".join(" ".join(run.text.split()) for run in others)
-        text = f"{text}\n\n{tail}" if text else tail
-    return text
+        if lines:
+            lines.append("")
+            styles.append(None)
+        lines.append(" ".join(" ".join(run.text.split()) for run in others))
+        styles.append(None)
+    return PageText("\n".join(lines), tuple(styles))

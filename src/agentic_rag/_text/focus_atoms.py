@@ -1,0 +1,199 @@
+"""How a focus is chosen among a passage's statements (see :mod:`agentic_rag._text.focus`).
+
+Each statement (:func:`~agentic_rag._text.statements.split_statements`) becomes an
+:class:`Atom`: the lines its core spans and what it shows with its attachments.
+:func:`choose_atoms` takes the best one for a question, then more while each adds enough of
+the question (its words, the asked value, an identifier it names) within a span of lines and a
+character budget; :func:`filled` then adds the statements next to the chosen ones while they
+fit in a further budget.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from agentic_rag._text.answer_slots import SlotKind, identifiers, read_slot, slot_filler
+from agentic_rag._text.relevance import RelevanceModel
+from agentic_rag._text.segments import UnitKind
+from agentic_rag._text.statements import split_statements, states_default
+
+__all__ = ["Atom", "atoms_of", "choose_atoms", "filled", "size_of"]
+
+_FILLER_BONUS = 0.25
+_EXACT_NAME_BONUS = 0.2
+_DEFAULT_BONUS = 0.05
+_MIN_GAIN = 0.04
+_HEADING_CREDIT = 0.5
+_LINE_COST = 0.03
+_BELOW_COST = 0.008
+_ABOVE_COST = 0.03
+_EXTRA_LINE_COST = 0.01
+_OTHER_ENTRY_COST = 0.15
+
+
+@dataclass(frozen=True, slots=True)
+class Atom:
+    """A statement as the chooser sees it.
+
+    Args:
+        first: Index of the first line its core spans (among the lines that hold a letter or
+            digit).
+        last: Index of the last one.
+        pieces: Its core and attachments, ``(start, end)`` offsets in text order.
+        texts: What each piece shows, white space collapsed.
+        code: The core is a line of code.
+        entry: Its definition-list entry (-1: none; see
+            :attr:`~agentic_rag._text.statements.Statement.entry`).
+    """
+
+    first: int
+    last: int
+    pieces: tuple[tuple[int, int], ...]
+    texts: tuple[str, ...]
+    code: bool
+    entry: int
+
+    @property
+    def shown(self) -> str:
+        """What the pieces show, one after the other."""
+        return " ".join(self.texts)
+
+
+@lru_cache(maxsize=64)
+def atoms_of(text: str, lines: tuple[tuple[int, int], ...]) -> tuple[Atom, ...]:
+    """The atoms of ``text``, one per statement, in text order (kept for the last few passages:
+    a search reads its first hits twice).
+
+    Args:
+        text: The passage.
+        lines: The ``(start, end)`` offsets of its lines that hold a letter or digit.
+    """
+    starts = [a for a, _ in lines]
+
+    def line_of(offset: int) -> int:
+        return max(bisect_right(starts, offset) - 1, 0)
+
+    out = []
+    for statement in split_statements(text):
+        start, end = statement.core
+        texts = tuple(" ".join(text[a:b].split()) for a, b in statement.pieces)
+        out.append(Atom(line_of(start), line_of(end - 1), statement.pieces, texts, statement.kind is UnitKind.CODE, statement.entry))
+    return tuple(out)
+
+
+def _names(question: str) -> tuple[str, ...]:
+    return tuple(n for n in identifiers(question) if len(n) >= 4)
+
+
+@lru_cache(maxsize=4096)
+def _read_piece(model: RelevanceModel, question: str, text: str) -> tuple[tuple[float, ...], bool, bool, frozenset[str]]:
+    """What one piece holds for ``question``: the credit it gives each question term, whether
+    it fills what the question asks for, whether it states a default, and which of the
+    question's identifiers it names. Kept for the last few thousand pieces: a piece (a term,
+    a default line) is shown with several statements, and a search reads its first hits twice."""
+    slot = read_slot(question)
+    folded = text.casefold()
+    return (model.credits(question, text), slot.kind is not SlotKind.OPEN and bool(slot_filler(slot, text)), states_default(text),
+            frozenset(n for n in _names(question) if n in folded))
+
+
+def size_of(atoms: Sequence[Atom], chosen: Sequence[int]) -> int:
+    """Characters the chosen statements show (each piece once)."""
+    pieces = {p for a in chosen for p in atoms[a].pieces}
+    return sum(b - a for a, b in pieces)
+
+
+def choose_atoms(question: str, model: RelevanceModel, title: str, atoms: Sequence[Atom], max_atoms: int, span: int,
+                  budget: int) -> tuple[list[int], float]:
+    """The statements that answer ``question`` best, chosen greedily: the best one (whatever its
+    length), then more while each adds enough, their cores within ``span`` lines and all of
+    them within ``budget`` characters; and the set's score.
+
+    Args:
+        question: The question (or one part of a compound one).
+        model: The collection's relevance model.
+        title: The passage's heading path (its words count half: the reader sees it).
+        atoms: The passage's atoms.
+        max_atoms: Most atoms chosen.
+        span: Most lines from the first chosen core to the last.
+        budget: Most characters the chosen atoms show, once more than one is chosen.
+
+    Returns:
+        The indexes of the chosen atoms (the best first) and the set's score.
+    """
+    terms = model.question_terms(question)
+    total = sum(t.weight for t in terms) or 1.0
+    weights = [t.weight for t in terms]
+    # The heading is shown with the focus, but a statement that repeats its words still reads
+    # better than one that leans on it: half credit.
+    heading = tuple(_HEADING_CREDIT * c for c in model.credits(question, title)) if title else tuple(0.0 for _ in terms)
+    slot = read_slot(question)
+    names = _names(question)
+    credits, bonus = [], []
+    for atom in atoms:
+        # A statement holds what any of its pieces holds.
+        found = [_read_piece(model, question, text) for text in atom.texts]
+        credits.append(tuple(max(values) for values in zip(*(f[0] for f in found))) if weights else ())
+        extra = _FILLER_BONUS if any(f[1] for f in found) else 0.0
+        if slot.kind in (SlotKind.NUMBER, SlotKind.DEFAULT) and any(f[2] for f in found):
+            extra += _DEFAULT_BONUS  # "how long does it wait?" asks, most often, how long it waits unless told
+        if names:
+            extra += _EXACT_NAME_BONUS * len(frozenset().union(*(f[3] for f in found))) / len(names)
+        bonus.append(extra)
+
+    def score(chosen: Sequence[int]) -> float:
+        covered = sum(w * max([heading[k]] + [credits[a][k] for a in chosen]) for k, w in enumerate(weights)) / total
+        first = atoms[chosen[0]].first
+        distance = sum(_BELOW_COST * (atoms[a].first - first) if atoms[a].first > first else _ABOVE_COST * (first - atoms[a].last)
+                       for a in chosen[1:])
+        # Another entry of a definition list is about another setting.
+        entry = atoms[chosen[0]].entry
+        distance += _OTHER_ENTRY_COST * sum(1 for a in chosen[1:] if entry >= 0 and atoms[a].entry not in (-1, entry))
+        size = sum(atoms[a].last - atoms[a].first for a in chosen) * _EXTRA_LINE_COST
+        return (covered + max(bonus[a] for a in chosen) + sum(bonus[a] for a in chosen) * 0.1 - _LINE_COST * (len(chosen) - 1)
+                - distance - size)
+
+    best = max(range(len(atoms)), key=lambda a: (score([a]), -a))
+    chosen, current = [best], score([best])
+    while len(chosen) < max_atoms:
+        low, high = min(atoms[a].first for a in chosen), max(atoms[a].last for a in chosen)
+        candidates = [a for a in range(len(atoms)) if a not in chosen and atoms[a].last > high - span and atoms[a].first < low + span
+                      and size_of(atoms, chosen + [a]) <= budget]
+        if not candidates:
+            break
+        a = max(candidates, key=lambda c: (score(chosen + [c]), -c))
+        gained = score(chosen + [a])
+        if gained - current < _MIN_GAIN:
+            break
+        chosen.append(a)
+        current = gained
+    return chosen, current
+
+
+def filled(atoms: Sequence[Atom], chosen: list[int], fill: int) -> list[int]:
+    """``chosen`` with the statements next to them added while the focus stays within ``fill``
+    characters: the next statement after each chosen one (in the order they were chosen), then
+    the one before each, and so on outwards (the sentence after the one that names the topic
+    often gives its value: "... expensive to compute." / "To enable caching, pass
+    cache_hash=True."). A direction stops at a statement that does not fit, and prose does
+    not run on into code (a lead-in's code comes with it already)."""
+    chosen = list(chosen)
+    reach = {c: [c, c] for c in chosen}  # the nearest statement not yet looked at, after and before
+    growing = True
+    while growing:
+        growing = False
+        for side, step in ((0, 1), (1, -1)):
+            for c in list(reach):
+                a = reach[c][side] + step
+                while a in chosen:
+                    a += step
+                if not 0 <= a < len(atoms) or (atoms[a].code and not atoms[c].code) or size_of(atoms, chosen + [a]) > fill:
+                    reach[c][side] = -2 if step < 0 else len(atoms)  # this direction is done
+                    continue
+                chosen.append(a)
+                reach[c][side] = a
+                growing = True
+    return chosen

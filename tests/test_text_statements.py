@@ -1,0 +1,230 @@
+"""Whole statements: every atom a focus is made of is a statement a reader can take alone (a
+sentence joined across its line breaks and page breaks, a definition with its term, a table row
+with its header row, an option's entry with its default sentence), the asked value is never cut
+out, and a hit never ends inside a sentence."""
+
+from __future__ import annotations
+
+import unittest
+
+from agentic_rag._store.page_breaks import completed_focus
+from agentic_rag._store.records import StoreHit
+from agentic_rag._store.second_stage import finish_hits
+from agentic_rag._text.focus import LONG, focus_of, view_passage
+from agentic_rag._text.relevance import RelevanceModel
+from agentic_rag._text.segments import UnitKind
+from agentic_rag._text.statements import MAX_CORE, split_statements, states_default
+
+
+def core_texts(text: str) -> list[str]:
+    return [" ".join(text[s.core[0]:s.core[1]].split()) for s in split_statements(text)]
+
+
+def attached_to(text: str, core_start: str) -> list[str]:
+    """The attachments of the statement whose core starts with ``core_start``."""
+    for s in split_statements(text):
+        if text[s.core[0]:s.core[1]].startswith(core_start):
+            return [text[a:b] for a, b in s.attached]
+    raise AssertionError(f"no statement starts with {core_start!r}")
+
+
+def marks_of(text: str, first_line: int = 1) -> tuple[tuple[int, int], ...]:
+    marks, offset = [], 0
+    for number, line in enumerate(text.split("\n")):
+        marks.append((offset, first_line + number))
+        offset += len(line) + 1
+    return tuple(marks)
+
+
+def hit(chunk_id: str, text: str, *, page: int | None = None, score: float = 5.0, path: str = "doc.pdf") -> StoreHit:
+    lines = text.count("\n") + 1
+    return StoreHit(chunk_id, path, 1, lines, score, text, "docs", "", page=page, line_marks=marks_of(text))
+
+
+class SentenceTest(unittest.TestCase):
+    def test_a_sentence_is_joined_across_its_line_breaks(self):
+        # The agent saw "... biased" and had to read on for "reference counting".
+        text = ("The collector is not generational: its choice of what to free first is biased\n"
+                "towards reference counting, which frees most objects at once. Cycles wait.")
+        self.assertEqual(core_texts(text)[0], "The collector is not generational: its choice of what to free first is biased "
+                                              "towards reference counting, which frees most objects at once.")
+        focus = focus_of("Which way is the collector biased?", text, RelevanceModel())
+        self.assertIn("biased towards reference counting", focus.text)
+        self.assertEqual(len(focus.lines[0].text.split("\n")), 1)  # one shown line
+
+    def test_a_wrapped_sentence_is_numbered_with_its_first_and_last_line(self):
+        text = "Unrelated opening words here.\n\nThe retry timeout of a client is\nthirty seconds unless set."
+        view = view_passage("What is the retry timeout of a client?", text, RelevanceModel(), marks=marks_of(text, 40))
+        self.assertIn("42-43: The retry timeout of a client is thirty seconds unless set.", view.numbered_text)
+        self.assertEqual(view.span, (42, 43))
+
+    def test_sentences_sharing_a_line_are_statements_of_their_own(self):
+        # An HTML paragraph is one line: the focus shows its best sentence, not the paragraph.
+        filler = "This sentence is about something else entirely and goes on for a while. "
+        line = filler * 4 + "The lock timeout is five seconds. " + filler * 4
+        focus = focus_of("What is the lock timeout?", line, RelevanceModel())
+        self.assertEqual(focus.text, "The lock timeout is five seconds.")
+
+    def test_a_very_long_unit_is_split_into_sentences_then_lines(self):
+        item = "- " + " ".join(f"Sentence number {n} says a few words about the topic." for n in range(20))
+        self.assertGreater(len(item), MAX_CORE)
+        self.assertEqual(len(core_texts(item)), 20)
+        dots = "\n".join(f"entry_{n} . . . . . . . . . . . . . . . . . . . . . . . . . . . . {n}" for n in range(12))
+        self.assertTrue(all(len(c) < 80 for c in core_texts(dots)))  # an index's dot leaders: no run-on statement
+
+
+class PageBreakTest(unittest.TestCase):
+    def test_a_sentence_cut_by_a_page_break_is_completed_from_the_next_page(self):
+        page4 = "Other text stands here.\n\nThere is also an optional weight attribute. The default weight value is"
+        page5 = "50, and the maximum is 100.\n\nThe next section starts here."
+        first, second = hit("doc.pdf#3", page4, page=4), hit("doc.pdf#4", page5, page=5)
+        view = view_passage("What weight does a glob get by default?", page4, RelevanceModel(), marks=first.line_marks)
+        self.assertTrue(view.numbered_text.endswith("The default weight value is"))
+        shown = completed_focus(first, view, lambda h: second if h is first else None)
+        self.assertTrue(shown.endswith("The default weight value is [p5:1] 50, and the maximum is 100."), shown)
+
+    def test_a_page_that_opens_a_new_sentence_or_a_whole_sentence_is_left_alone(self):
+        page4 = "The default weight value is fifty."
+        first = hit("doc.pdf#3", page4, page=4)
+        view = view_passage("What is the default weight value?", page4, RelevanceModel(), marks=first.line_marks)
+        self.assertEqual(completed_focus(first, view, lambda h: hit("doc.pdf#4", "and more words.", page=5)), view.numbered_text)
+        cut = hit("doc.pdf#3", "The default weight value is", page=4)
+        cut_view = view_passage("What is the default weight value?", cut.text, RelevanceModel(), marks=cut.line_marks)
+        for following in (hit("doc.pdf#4", "Chapter Two", page=5), hit("doc.pdf#4", "fifty.", page=7), None):
+            self.assertEqual(completed_focus(cut, cut_view, lambda h: following), cut_view.numbered_text)
+
+    def test_the_second_stage_completes_the_focus_it_prints(self):
+        page4 = "Some words first.\n\nThe default weight value is"
+        page5 = "50, and the maximum is 100."
+        first, second = hit("doc.pdf#3", page4, page=4), hit("doc.pdf#4", page5, page=5, score=1.0)
+        hits = finish_hits("default weight value", [first], RelevanceModel(), 1, following=lambda h: second if h.chunk_id == "doc.pdf#3" else None)
+        self.assertIn("[p5:1] 50, and the maximum is 100.", hits[0].focus_text)
+
+
+class DefinitionListTest(unittest.TestCase):
+    RST = ("TESTING\nEnable testing mode. Exceptions are propagated rather than handled by the\napp's error handlers.\n\n"
+           "Default: False\n\n"
+           "PROPAGATE_EXCEPTIONS\nExceptions are re-raised rather than being handled by the app's error\nhandlers.\n\n"
+           "Default: None")
+    HTML = ("SQLITE_OPEN_EXRESCODE\n\nThe connection comes up in extended result code mode.\n\n"
+            "SQLITE_OPEN_NOFOLLOW\n\nThe database filename is not allowed to contain a symbolic link\n\n"
+            "If the flags are not one of the required combinations the behavior is undefined.")
+
+    def test_a_description_carries_its_term_on_the_line_above(self):
+        self.assertIn("TESTING", attached_to(self.RST, "Exceptions are propagated"))
+        self.assertNotIn("PROPAGATE_EXCEPTIONS", attached_to(self.RST, "Exceptions are propagated"))
+        self.assertIn("PROPAGATE_EXCEPTIONS", attached_to(self.RST, "Exceptions are re-raised"))
+
+    def test_a_term_in_a_block_of_its_own_is_attached_even_to_a_description_without_a_full_stop(self):
+        self.assertEqual(attached_to(self.HTML, "The database filename")[0], "SQLITE_OPEN_NOFOLLOW")
+        self.assertIn("SQLITE_OPEN_EXRESCODE", attached_to(self.HTML, "The connection comes up"))
+
+    def test_the_focus_shows_the_term_with_the_statement_that_answers(self):
+        focus = focus_of("What happens to exceptions in testing mode?", self.RST, RelevanceModel())
+        self.assertIn("TESTING", focus.text.split("\n"))
+        self.assertIn("Exceptions are propagated rather than handled by the app's error handlers.", focus.text)
+
+    def test_a_wrapped_paragraph_does_not_open_with_a_term(self):
+        text = ("Flask can be used to serve Single-Page Applications (SPA) by placing static\n"
+                "files produced by your frontend framework in a subfolder.\n\nMore words here.")
+        self.assertEqual([s.attached for s in split_statements(text)], [(), ()])
+
+
+class TableTest(unittest.TestCase):
+    TABLE = ("Variable | Description\nloop.index | The current iteration of the loop. (1 indexed)\n"
+             "loop.index0 | The current iteration of the loop. (0 indexed)\nloop.revindex | The number of iterations from the end of\n"
+             " | the loop (1 indexed)")
+
+    def test_a_row_carries_its_header_row(self):
+        self.assertEqual(attached_to(self.TABLE, "loop.index0"), ["Variable | Description"])
+        self.assertEqual(attached_to(self.TABLE, "Variable"), [])
+
+    def test_a_row_continued_on_the_next_line_is_one_statement(self):
+        statements = split_statements(self.TABLE)
+        self.assertEqual(len(statements), 4)
+        last = statements[-1]
+        self.assertIs(last.kind, UnitKind.TABLE_ROW)
+        self.assertTrue(self.TABLE[last.core[0]:last.core[1]].endswith("the loop (1 indexed)"))
+
+    def test_the_focus_prints_the_header_row_with_the_row(self):
+        text = "Some words about loops.\n\n" + self.TABLE
+        view = view_passage("Which variable is the current iteration of the loop, 0 indexed?", text, RelevanceModel(), marks=marks_of(text))
+        self.assertIn("3: Variable | Description", view.numbered_text)
+        self.assertIn("5: loop.index0 | The current iteration of the loop. (0 indexed)", view.numbered_text)
+
+
+class OptionEntryTest(unittest.TestCase):
+    OPTIONS = ("--track-origins=<yes|no>\n\nControls whether Memcheck tracks the origin of uninitialised values. "
+               "Tracking them makes Memcheck run more slowly.\n\nThis option is enabled by default.\n\n"
+               "--leak-resolution=<low|med|high>\n\nWhen doing leak checking, determines how willing Memcheck is to consider "
+               "different backtraces to be the same.")
+
+    def test_an_entry_carries_its_default_sentence(self):
+        attached = attached_to(self.OPTIONS, "Tracking them")
+        self.assertEqual(attached, ["--track-origins=<yes|no>", "This option is enabled by default."])
+        self.assertEqual(attached_to(self.OPTIONS, "When doing leak checking"), ["--leak-resolution=<low|med|high>"])
+
+    def test_the_focus_shows_the_option_its_statement_and_its_default(self):
+        focus = focus_of("Does Memcheck slow down when it tracks where uninitialised values come from?", self.OPTIONS, RelevanceModel())
+        lines = focus.text.split("\n")
+        self.assertIn("--track-origins=<yes|no>", lines)
+        self.assertIn("This option is enabled by default.", lines)
+        self.assertNotIn("--leak-resolution=<low|med|high>", lines)
+
+    def test_what_states_a_default(self):
+        for said in ("Default: None", "This option is enabled by default.", "It defaults to 5."):
+            self.assertTrue(states_default(said), said)
+        for said in ("The defaultdict class.", "No value is given."):
+            self.assertFalse(states_default(said), said)
+
+
+class AskedValueTest(unittest.TestCase):
+    def test_the_sentence_stating_the_value_is_never_cut_out(self):
+        # A paragraph on one line: "The default is 30 seconds." was once replaced by "…".
+        line = ("timeout - How many seconds the connection should wait before raising an exception, if the database is "
+                "locked by another connection. If another connection opens a transaction to modify the database, it will "
+                "be locked until that transaction is committed. The default is 30 seconds.")
+        focus = focus_of("How long does the connection wait for a locked database by default?", line, RelevanceModel())
+        self.assertIn("The default is 30 seconds.", focus.text)
+        self.assertNotIn("\u2026", focus.text)
+
+    def test_a_sentence_too_long_to_show_is_cut_around_the_asked_value(self):
+        sentence = ("The limit " + " ".join(f"word{n}" for n in range(90)) + " is 32767 columns, which the build may lower " +
+                    " ".join(f"tail{n}" for n in range(40)) + ".")
+        self.assertGreater(len(sentence), LONG)
+        focus = focus_of("How many columns is the limit?", sentence, RelevanceModel())
+        self.assertIn("32767", focus.text)
+        self.assertIn("\u2026", focus.text)
+        self.assertLessEqual(len(focus.text), LONG + 4)
+
+
+class HitEndTest(unittest.TestCase):
+    PARAGRAPH = ("Flask can be used to serve single-page applications by placing static\nfiles produced by your frontend framework "
+                 "in a subfolder inside of your\nproject. You will also need to create a catch-all endpoint that routes all\n"
+                 "requests to your single-page application.")
+
+    def test_no_shown_piece_ends_inside_a_sentence(self):
+        for question in ("How do I serve a single-page application?", "Which endpoint routes all requests?", "frontend subfolder"):
+            focus = focus_of(question, self.PARAGRAPH, RelevanceModel())
+            for line in focus.lines:
+                self.assertTrue(line.text.endswith("."), (question, line.text))
+
+    def test_a_search_hit_never_ends_inside_a_sentence(self):
+        text = "\n\n".join(f"Topic {n} words stand here in a sentence that wraps\nover two lines of text." for n in range(6))
+        hits = finish_hits("topic 3 words", [hit("a.md#0", text, path="a.md")], RelevanceModel(), 1)
+        for row in hits[0].focus_text.split("\n"):
+            self.assertTrue(row.endswith("."), row)
+
+
+class LoneHitTest(unittest.TestCase):
+    def test_a_hit_printed_alone_shows_the_answer_lines_below_its_best_line(self):
+        lines = ["The cache stores rendered pages for the server."] + [f"Filler line {n} about unrelated matters." for n in range(8)] \
+            + ["The cache keeps each page for 300 seconds."]
+        text = "\n\n".join(lines)
+        alone = finish_hits("How long does the cache store rendered pages?", [hit("a.md#0", text, path="a.md")], RelevanceModel(), 5)
+        self.assertEqual(len(alone), 1)
+        self.assertIn("300 seconds", alone[0].focus_text)
+
+
+if __name__ == "__main__":
+    unittest.main()
