@@ -272,7 +272,8 @@ def main() -> int:
                                 ("instructions_held_out_6.json", True), ("instructions_dev_3.json", True),
                                 ("instructions_held_out_7.json", True), ("instructions_dev_4.json", True),
                                 ("instructions_held_out_8.json", True), ("instructions_dev_5.json", True),
-                                ("instructions_held_out_9.json", True), ("instructions_dev_6.json", True)):
+                                ("instructions_held_out_9.json", True), ("instructions_dev_6.json", True),
+                                ("instructions_held_out_10.json", True)):
         if not (DATA / name).exists():
             print(f"skipping {name}: absent", file=sys.stderr)
             continue

@@ -44,7 +44,7 @@ CACHE = ROOT / "bench" / ".cache" / "instruction_real_dev_unit_counts.json.gz"
 # A real window weighs as often as it occurs, up to this many times: boilerplate repeated in
 # every manual page counts for more than a sentence seen once, without drowning the rest.
 MAX_REPEATS = 20
-SEALED = ("instructions_held_out_9.json",)
+SEALED = ("instructions_held_out_9.json", "instructions_held_out_10.json")
 
 
 def phrasing_sets(sealed: tuple[str, ...]) -> dict[str, dict]:
