@@ -3,12 +3,12 @@
 Run from the repository root (no install needed), against any OpenAI-compatible server
 (OpenAI, vLLM, llama.cpp's server, LM Studio, Ollama's ``/v1``). A small local one::
 
-    bash bench/llm_server.sh start                             # builds once, prints the base URL
+    bash bench/answers/llm_server.sh start                             # builds once, prints the base URL
     export AGENTIC_RAG_LLM_BASE_URL=http://127.0.0.1:8765/v1   # the server's base URL
     export AGENTIC_RAG_LLM_MODEL=SmolLM2-135M-Instruct         # the model name it serves
     export AGENTIC_RAG_LLM_API_KEY=...                         # only if the server wants a key
     python examples/llm_pipeline.py
-    bash bench/llm_server.sh stop
+    bash bench/answers/llm_server.sh stop
 
 1. The agentic workflow with every slot LLM-backed (planner, query rewriter, drafter,
    sufficiency judge, synthesizer) answers a two-hop question over three corpora.
@@ -60,10 +60,10 @@ examples/llm_pipeline.py needs an OpenAI-compatible chat endpoint. Set:
 For example, with a small local model (SmolLM2-135M-Instruct in llama-cpp-python's server; the
 script builds it in a throwaway virtual environment under bench/ the first time):
 
-  bash bench/llm_server.sh start
+  bash bench/answers/llm_server.sh start
   {ENV_LLM_BASE_URL}=http://127.0.0.1:8765/v1 {ENV_LLM_MODEL}=SmolLM2-135M-Instruct \\
       python examples/llm_pipeline.py
-  bash bench/llm_server.sh stop
+  bash bench/answers/llm_server.sh stop
 """
 PARALLEL_QUESTION = "Who founded Acme Robotics, and when?"
 

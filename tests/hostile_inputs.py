@@ -1,6 +1,6 @@
 """Crafted hostile files for the loaders' work budgets, built in code at any size.
 
-The tests build them small (with small limits passed in); ``bench/bench_hostile_inputs.py``
+The tests build them small (with small limits passed in); ``bench/ingestion/bench_hostile_inputs.py``
 builds them at the sizes that once cost seconds and gigabytes, and times them in a child
 process. Each function returns ``(file ending, bytes)``.
 """

@@ -1,4 +1,4 @@
-"""The docs-QA to A/B-kit question converter in ``bench/ab_questions.py``, on a tiny file."""
+"""The docs-QA to A/B-kit question converter in ``bench/agents/ab_questions.py``, on a tiny file."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-MODULE_PATH = Path(__file__).resolve().parents[1] / "bench" / "ab_questions.py"
+MODULE_PATH = Path(__file__).resolve().parents[1] / "bench" / "agents" / "ab_questions.py"
 DATA = Path(__file__).resolve().parents[1] / "bench" / "data" / "docs_qa"
 
 

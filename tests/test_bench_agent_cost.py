@@ -1,4 +1,4 @@
-"""The pure pieces of the agent-cost benchmark (``bench/bench_agent_cost.py``): bytes read up to
+"""The pure pieces of the agent-cost benchmark (``bench/agents/bench_agent_cost.py``): bytes read up to
 the answer key, the grep policy's words and their order, ROC AUC with ties, and the medians.
 
 The benchmark ships with the repository, not the package: without ``bench/`` these tests skip.
@@ -6,7 +6,7 @@ The benchmark ships with the repository, not the package: without ``bench/`` the
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import math
 import shutil
 import sys
@@ -15,24 +15,18 @@ import unittest
 from pathlib import Path
 from typing import Any
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "bench" / "agents"
 
 
 def _load(name: str) -> Any:
     path = BENCH / f"{name}.py"
     if not path.exists():
-        raise unittest.SkipTest(f"bench/{name}.py is absent (benchmarks ship with the repository, not the package)")
-    # The benchmark imports its sibling modules by name, as when run as a script.
-    sys.path.insert(0, str(BENCH))
-    try:
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCH))
-    return module
+        raise unittest.SkipTest(f"bench/agents/{name}.py is absent (benchmarks ship with the repository, not the package)")
+    # The benchmark's modules import each other through the bench package, from the repository root.
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    return importlib.import_module(f"bench.agents.{name}")
 
 
 class BytesToKey(unittest.TestCase):

@@ -41,7 +41,7 @@ class CorporaCommandTest(unittest.TestCase):
         self.assertEqual((code, err), (0, ""))
         lines = out.splitlines()
         self.assertEqual(lines[0], "a  docs/a  2 files, 2 chunks")
-        self.assertTrue(lines[1].startswith("   a: 2 files about "), lines[1])
+        self.assertTrue(lines[1].startswith("   a: 2 files: top; Deep; about "), lines[1])  # the files' titles, then words
         self.assertIn("wombats", lines[1])
         self.assertEqual(lines[2], "b  docs/b  1 file, 1 chunk")
         self.assertEqual(len(lines), 4)

@@ -1,4 +1,4 @@
-"""Page selection and the manifest pin of ``bench/deb_html_docs.py``, on a folder built here.
+"""Page selection and the manifest pin of ``bench/corpora/deb_html_docs.py``, on a folder built here.
 
 No network and no ``apt-get``: only the parts that decide what lands in the folder and
 what its pin is.
@@ -14,7 +14,7 @@ import tempfile
 import unittest
 from pathlib import Path, PurePosixPath
 
-MODULE_PATH = Path(__file__).resolve().parents[1] / "bench" / "deb_html_docs.py"
+MODULE_PATH = Path(__file__).resolve().parents[1] / "bench" / "corpora" / "deb_html_docs.py"
 
 
 def _load_module():

@@ -1,4 +1,4 @@
-"""The Django docs-set fetcher in ``bench/docs_set_django.py``, on small made-up archives.
+"""The Django docs-set fetcher in ``bench/corpora/docs_set_django.py``, on small made-up archives.
 
 No network: the download step is replaced by a function that copies a tarball built here,
 and the pinned SHA-256 and file count by the ones of that tarball.
@@ -17,7 +17,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-MODULE_PATH = Path(__file__).resolve().parents[1] / "bench" / "docs_set_django.py"
+MODULE_PATH = Path(__file__).resolve().parents[1] / "bench" / "corpora" / "docs_set_django.py"
 
 
 def _load_module():

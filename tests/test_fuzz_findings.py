@@ -1,4 +1,4 @@
-"""Regression tests for what the fuzz harness (``bench/fuzz.py``) found, each shrunk to the
+"""Regression tests for what the fuzz harness (``bench/ingestion/fuzz.py``) found, each shrunk to the
 smallest input that showed it. Every input here once raised an exception outside the library's
 error tree (or gave an MCP internal error); now each is refused or handled cleanly.
 """

@@ -1,11 +1,11 @@
-"""A short, seeded run of the fuzz harness in ``bench/fuzz.py``: one test per target.
+"""A short, seeded run of the fuzz harness in ``bench/ingestion/fuzz.py``: one test per target.
 
 Each target gets a fixed number of cases from a fixed seed, so the run is the same every time.
 ``CASES`` holds the counts CI runs (``.ci/run`` sets ``AGENTIC_RAG_FUZZ_SCALE=1``, about 40 s
 in all); a plain ``python -m pytest`` runs a fiftieth of each (the same seed, so the first cases
 of CI's run), which keeps the everyday suite fast. ``AGENTIC_RAG_FUZZ_SCALE`` takes any positive
 factor. A finding fails the test with the input and the traceback. The long run (at least a
-million cases) is ``python bench/fuzz.py``; its figures are in docs/benchmarks.md.
+million cases) is ``python bench/ingestion/fuzz.py``; its figures are in docs/benchmarks.md.
 
 Targets with a finding still open are listed in ``OPEN_FINDINGS`` and marked
 ``expectedFailure``: when the defect is fixed the test reports an unexpected success, and the
@@ -23,7 +23,7 @@ import unittest
 from pathlib import Path
 from typing import Any
 
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "fuzz.py"
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "ingestion" / "fuzz.py"
 SEED = 20261201
 MAX_SIZE = 2048  # no large inputs here: the long run looks for slow cases
 SCALE_ENV = "AGENTIC_RAG_FUZZ_SCALE"
@@ -92,7 +92,7 @@ class ShortFuzzRun(unittest.TestCase):
     @classmethod
     def setUpClass(cls) -> None:
         if not BENCH.exists():
-            raise unittest.SkipTest("bench/fuzz.py is absent (the fuzz harness ships with the repository, not the package)")
+            raise unittest.SkipTest("bench/ingestion/fuzz.py is absent (the fuzz harness ships with the repository, not the package)")
         cls.scale = case_scale()
         cls._folder = tempfile.TemporaryDirectory(prefix="agentic-rag-fuzz-test-")
         cls.harness = _load_harness()

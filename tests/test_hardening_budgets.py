@@ -3,7 +3,7 @@ for unbounded bytes, operators, characters, elements or cells is stopped at its 
 reason listed and what was read before it kept.
 
 Each input is built small and read with small limits, so the tests stay fast; the full-size
-inputs are timed by ``bench/bench_hostile_inputs.py``.
+inputs are timed by ``bench/ingestion/bench_hostile_inputs.py``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 Each input is built small (with small limits where a budget is what stops it), at a size where
 the old code took seconds to minutes; the tests assert what the loader makes, the work it
 counts or the memory it holds, never seconds. The full-size inputs are measured by
-``bench/bench_hostile_inputs.py``.
+``bench/ingestion/bench_hostile_inputs.py``.
 """
 
 from __future__ import annotations

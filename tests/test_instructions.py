@@ -26,12 +26,12 @@ from agentic_rag.llm.components import LLMSynthesizer
 from agentic_rag.testing.contracts.fixtures import QUESTION, fixture_plan, fixture_snippet
 
 DATA = Path(__file__).resolve().parent / "data"
-VARIANTS = Path(__file__).resolve().parents[1] / "bench" / "instruction_variants.py"
+VARIANTS = Path(__file__).resolve().parents[1] / "bench" / "ingestion" / "instruction_variants.py"
 
 
 def _variants_module():
     if not VARIANTS.exists():
-        raise unittest.SkipTest("bench/instruction_variants.py is absent (benchmarks ship with the repository, not the package)")
+        raise unittest.SkipTest("bench/ingestion/instruction_variants.py is absent (benchmarks ship with the repository, not the package)")
     spec = importlib.util.spec_from_file_location("instruction_variants", VARIANTS)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -26,6 +26,7 @@ from cli_support import enter_temp_folder, run_cli
 from hostile_inputs import LONG_TOKEN_KINDS, long_token
 
 from agentic_rag._agentic.passage_terms import without_qualifier
+from agentic_rag._answering.answer_likelihood import answer_likelihood, hit_features
 from agentic_rag._answering.assertions import asserted_text, claim_problem, states_fact
 from agentic_rag._answering.attributes import statement_problem, subject_names
 from agentic_rag._answering.compose import marked_segments
@@ -34,7 +35,6 @@ from agentic_rag._answering.grounding import check_grounding
 from agentic_rag._answering.render import fit_answer, quote_span, render_claim
 from agentic_rag._interfaces.locations import marked_span
 from agentic_rag._text.analyzer import Analyzer
-from agentic_rag._text.answer_likelihood import hit_features
 from agentic_rag._text.answer_slots import FactKind, FactQuestion, fact_filler, identifiers, read_fact, read_slot, slot_filler
 from agentic_rag._text.asked_attribute import asked_aspects, aspects_in, defined_term, read_attribute, words_of
 from agentic_rag._text.encoded import decoded_text
@@ -167,7 +167,7 @@ _ANSWER_PASSES: tuple[tuple[str, Callable[[str, str], object]], ...] = (
     ("answer_share", lambda q, text: _MODEL.answer_share(q, "Firmware", text)),
     ("best_passage", lambda q, text: _MODEL.best_passage(q, [("Firmware", text), ("Notes", "The firmware is 2 MB.")])),
     ("focus_of", lambda q, text: focus_of(q, text, _MODEL, title="Firmware")),
-    ("view_passage", lambda q, text: view_passage(q, text, _MODEL, title="Firmware")),
+    ("view_passage", lambda q, text: view_passage(q, text, _MODEL, title="Firmware", rate=answer_likelihood)),
     ("answer_units", lambda q, text: answer_units(q, [("Firmware", text)], _MODEL)),
     ("hit_features", lambda q, text: hit_features(q, "Firmware", text, text[:200], _MODEL)),
     ("slot_filler", lambda q, text: slot_filler(read_slot(q), text)),

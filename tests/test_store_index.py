@@ -97,7 +97,7 @@ class IndexAndSearchTest(StoreTestCase):
         self.assertEqual(corpora["kb"].metadata["root"], "kb")
         self.assertEqual(corpora["guide"].metadata["files"], 2)
         self.assertTrue(corpora["guide"].metadata["generated_description"])
-        self.assertTrue(corpora["guide"].description.startswith("guide: 2 files about "))
+        self.assertRegex(corpora["guide"].description, r"^guide: 2 files: [^;]+(; [^;]+)?; about ")
         self.assertIn("quokka", corpora["guide"].description)
         self.assertIn("platypus", corpora["api"].description)
 

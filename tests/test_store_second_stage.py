@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import unittest
 
+from agentic_rag._answering.answer_likelihood import WEAK_RELEVANCE
 from agentic_rag._store.knowledge_store import KnowledgeStore
 from agentic_rag._store.records import StoreHit
 from agentic_rag._store.second_stage import SecondStageWeights, finish_hits, first_stage_size, viewed_size, worth_reading
@@ -125,6 +126,21 @@ class SecondStageUnitTest(unittest.TestCase):
         weak = [_hit(f"w{n}.md#0", f"w{n}.md", 1, f"Unrelated words {n}.", 1.0) for n in range(4)]
         weights = SecondStageWeights(keep_ratio=0.6)
         self.assertEqual(len(finish_hits("cache timeout default", [strong, *weak], RelevanceModel(), 5, weights=weights)), 1)
+
+    def test_a_weak_best_hit_is_never_printed_alone(self):
+        # The same shape as above, but the query names a cache no hit mentions: the best hit is
+        # weak, so it is no answer to stop at and the alternatives are printed with it.
+        top = _hit("a.md#0", "a.md", 1, "The cache timeout default is 300 seconds.", 10.0)
+        rest = [_hit(f"w{n}.md#0", f"w{n}.md", 1, f"Cache notes {n}.", 1.0) for n in range(4)]
+        weights = SecondStageWeights(keep_ratio=0.6)
+        hits = finish_hits("What is the default timeout of FrobnicatorCache?", [top, *rest], RelevanceModel(), 5, weights=weights)
+        self.assertEqual(hits[0].path, "a.md")
+        self.assertLess(hits[0].relevance, WEAK_RELEVANCE)
+        self.assertEqual([h.path for h in hits][:2], ["a.md", "w0.md"])  # the next one at least (ties by id)
+        # a best hit that is not weak is still printed alone when clearly better
+        strong = finish_hits("cache timeout default", [top, *rest], RelevanceModel(), 5, weights=weights)
+        self.assertGreaterEqual(strong[0].relevance, WEAK_RELEVANCE)
+        self.assertEqual(len(strong), 1)
 
     def test_the_first_stage_reads_more_candidates_than_it_shows(self):
         self.assertGreaterEqual(first_stage_size(5), 15)

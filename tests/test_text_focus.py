@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unittest
 
+from agentic_rag._answering.answer_likelihood import answer_likelihood
 from agentic_rag._text.focus import answer_units, focus_of, trim_line, view_passage
 from agentic_rag._text.relevance import RelevanceModel
 
@@ -144,12 +145,26 @@ class TrimLineTest(unittest.TestCase):
 class ViewPassageTest(unittest.TestCase):
     def test_focus_lines_are_numbered_through_the_line_map(self):
         view = view_passage("What is the default value of SESSION_COOKIE_NAME?", SETTINGS, RelevanceModel(), title="Builtin Configuration Values",
-                            marks=marks_of(SETTINGS, 140))
+                            marks=marks_of(SETTINGS, 140), rate=answer_likelihood)
         self.assertEqual(view.span, (145, 149))
         # The term on a line of its own above its description: a piece of its own.
         self.assertTrue(view.numbered_text.startswith("145: SESSION_COOKIE_NAME\n146: The name of the session cookie."))
         self.assertIn("149: Default: 'session'", view.numbered_text)
         self.assertGreater(view.relevance, 0.5)
+
+    def test_without_a_rater_the_relevance_is_not_computed(self):
+        # The text layer makes the view; the relevance is the answers layer's, passed in.
+        seen = []
+
+        def rate(question, title, text, focus_text, model, *, whole, pieces):
+            seen.append((focus_text, whole, list(pieces)))
+            return 0.25
+
+        question = "What is the default value of SESSION_COOKIE_NAME?"
+        self.assertEqual(view_passage(question, SETTINGS, RelevanceModel()).relevance, 0.0)
+        view = view_passage(question, SETTINGS, RelevanceModel(), rate=rate)
+        self.assertEqual(view.relevance, 0.25)
+        self.assertEqual(seen, [(view.focus.text, True, [line.text for line in view.focus.lines])])
 
     def test_without_a_line_map_the_numbers_are_unknown(self):
         view = view_passage("session cookie", SETTINGS, RelevanceModel())

@@ -65,7 +65,7 @@ class ChainRanker:
         about_bonus: Added to a second hop whose title is the bridge entity.
         specificity_weight: Weight of ``1 / sqrt(passages naming the bridge)``.
 
-    Defaults were chosen on the tuning halves of HotpotQA and MuSiQue (``bench/bench_multihop.py
+    Defaults were chosen on the tuning halves of HotpotQA and MuSiQue (``bench/retrieval/bench_multihop.py
     --half tune``).
 
     Raises:

@@ -19,7 +19,7 @@ from agentic_rag._text.relevance import RelevanceModel
 __all__ = ["RELEVANCE_THRESHOLD", "collection_evidence_model", "collection_orchestrator"]
 
 #: The :meth:`FactEvidenceModel.relevance_share` that covers a plain question; calibrated on
-#: the development half of the documentation benchmark (``bench/bench_docs_qa.py``).
+#: the development half of the documentation benchmark (``bench/answers/bench_docs_qa.py``).
 RELEVANCE_THRESHOLD = 0.45
 
 

@@ -48,7 +48,7 @@ from agentic_rag._text.relevance import RelevanceModel
 __all__ = ["DEFAULT_CLAIM_COVERAGE", "DEFAULT_PASSAGE_COVERAGE", "ClaimContext", "EarnedVerdict", "checks_value", "earned_verdict"]
 
 #: The weighted share of a question part a claim (with its heading) must cover to answer it;
-#: chosen on the development half of the documentation benchmark (``bench/bench_docs_qa.py
+#: chosen on the development half of the documentation benchmark (``bench/answers/bench_docs_qa.py
 #: --split dev``) for the precision of ``answered``.
 DEFAULT_CLAIM_COVERAGE = 0.3
 #: The weighted share of a question part the quoted passage (with its heading) must cover;

@@ -14,7 +14,7 @@ indexing. 2,870 real HTML pages with text (1,500 drawn at random from Rust's doc
 the pages of it that hold ``{{``, and npm's, Node.js's, libxslt's, Valgrind's and other
 installed manuals; 82 hold ``{{``): none above 0.23 (a Rust source page whose macros use
 ``{{ }}``), so a page with an example or two of template syntax is indexed. The measurement
-is ``bench/measure_ingest_rules.py``.
+is ``bench/ingestion/measure_ingest_rules.py``.
 """
 
 from __future__ import annotations

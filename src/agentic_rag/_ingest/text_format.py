@@ -15,7 +15,7 @@ and say so in ``conf.py`` (``source_suffix = {".txt": "restructuredtext"}``). Tw
   fragments, docutils' licence, a docs index). One or two roles are not enough: IDLE's plain
   NEWS.txt quotes two. The files the rule misses are short release notes with nothing but a
   title, which read as plain text lose no more than their heading. The measurement is
-  ``bench/measure_ingest_rules.py``.
+  ``bench/ingestion/measure_ingest_rules.py``.
 """
 
 from __future__ import annotations

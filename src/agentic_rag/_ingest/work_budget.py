@@ -11,7 +11,7 @@ which the loader turns into a problem of the file, or of the page, keeping what 
 
 The limits count work, never seconds, so the same file gives the same text on any machine.
 The defaults keep any file under 10 MB within about 10 s and 512 MB of memory (measured by
-``bench/bench_hostile_inputs.py``).
+``bench/ingestion/bench_hostile_inputs.py``).
 """
 
 from __future__ import annotations

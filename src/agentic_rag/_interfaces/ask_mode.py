@@ -13,10 +13,10 @@ __all__ = ["DEFAULT_EVIDENCE", "DEFAULT_HITS", "MAX_QUERY_CHARS", "AskMode"]
 
 DEFAULT_EVIDENCE = 3
 """Passages in an ``ask`` payload's ``evidence`` unless asked otherwise (each shows its focus
-lines; three keep ``ask --json`` near 2.5 KB, see ``bench/bench_agent_cost.py``)."""
+lines; three keep ``ask --json`` near 2.5 KB, see ``bench/agents/bench_agent_cost.py``)."""
 DEFAULT_HITS = 5
 """How many hits ``search`` prints at most unless asked (CLI ``-k``, MCP ``k``): the number
-SKILL.md recommends; fewer are printed when the first hits are clearly better than the rest."""
+SKILL.md recommends; fewer are printed when the first hits are clearly better than the rest, but a weak best hit is never printed alone."""
 MAX_QUERY_CHARS = 4096
 """Longest ``search`` query or ``ask`` question, in characters. A question is a sentence or a
 paragraph; a megabyte of it is a mistake or an attack, and would hold the server for seconds."""

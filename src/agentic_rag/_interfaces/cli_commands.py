@@ -15,8 +15,9 @@ __all__ = ["cmd_ask", "cmd_corpora", "cmd_demo", "cmd_eval", "cmd_index", "cmd_m
 
 
 def _print_json(value: Any) -> None:
-    # One line, no indentation: an agent pays for every byte (pipe through ``jq`` to read).
-    print(json.dumps(value, ensure_ascii=False, sort_keys=True))
+    # One line, no indentation and no blank after a separator: an agent pays for every byte
+    # (pipe through ``jq`` to read).
+    print(json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")))
 
 
 def _store(args: argparse.Namespace, *, must_exist: bool = True):
@@ -176,11 +177,21 @@ def _passage_header(item: dict[str, Any]) -> str:
         levels = section.split(" \u203a ")
         while len(levels) > 1 and len(" \u203a ".join(levels)) > _SECTION_WIDTH - 2:
             levels = levels[1:]
-        section = "\u2026 " + " \u203a ".join(levels)[-(_SECTION_WIDTH - 2):]
+        # A heading starts with what names it (an identifier, a version, a CVE number): a level
+        # too long alone keeps its start and loses its end, at a word boundary.
+        section = ("\u2026 " if len(levels) < section.count(" \u203a ") + 1 else "") + _cut_end(" \u203a ".join(levels), _SECTION_WIDTH - 2)
     return f"{where}  relevance {_relevance(item)}" + (f"  \u00a7 {section}" if section else "")
 
 
 _SECTION_WIDTH = 60
+
+
+def _cut_end(text: str, width: int) -> str:
+    if len(text) <= width:
+        return text
+    cut = text[:width - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > width // 2 else cut).rstrip() + "\u2026"
 
 
 def _indented(text: str, prefix: str) -> str:

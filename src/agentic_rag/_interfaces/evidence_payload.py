@@ -5,13 +5,15 @@ whatever its status, so an agent can read them and decide for itself. Every pass
 ``search`` hit says how much of the query it covers (``relevance``, in [0, 1]) and which of its
 lines answer best (``focus_start_line`` / ``focus_end_line``, inside the chunk's lines).
 
-Relevance is :func:`~agentic_rag._text.answer_likelihood.answer_likelihood`: the estimated
+Relevance is :func:`~agentic_rag._answering.answer_likelihood.answer_likelihood`: the estimated
 chance that the lines shown of a passage answer the query, from features of that passage alone
 (the IDF-weighted share of the query's terms in the chunk and in its focus lines with the
 heading path; whether a focus line states the value the query asks for; whether a name the
 query states is missing; how long the query is; whether a query word no document uses is
-missing), so it is comparable across queries of one store. Below
-:data:`WEAK_RELEVANCE` a hit is a weak match.
+missing; whether a focus statement states the asked value of what the query asks about, or a
+value of another setting, subject or bound), so it is comparable across queries of one store.
+Below :data:`WEAK_RELEVANCE` a hit is a weak match (the line is made below the interfaces,
+where the search that never prints a weak best hit alone reads it; here it is only printed).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 from agentic_rag._contracts import RunResult, Snippet
 from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
+from agentic_rag._answering.answer_likelihood import WEAK_RELEVANCE, answer_likelihood
 from agentic_rag._interfaces.ask_mode import DEFAULT_EVIDENCE
 from agentic_rag._interfaces.locations import citation_location, line_marks, line_span
 from agentic_rag._parallel.contracts import RAGResult
@@ -42,9 +45,6 @@ __all__ = [
     "store_hits_payload",
 ]
 
-WEAK_RELEVANCE = 0.5
-"""Below this ``relevance`` a hit is a weak match (the line is placed on the development
-questions: ``bench/fit_relevance.py``)."""
 
 
 SEARCH_FOCUS_LINES = 3
@@ -91,7 +91,7 @@ def focus_fields(query: str, model: RelevanceModel, *, path: str, lines: tuple[i
         relevance rounded to 4 places; ``instruction_like: true`` when the text or its heading
         path holds a sentence addressed to a model (absent otherwise).
     """
-    view = view_passage(query, text, model, title=title, marks=marks, context=context, max_lines=max_lines)
+    view = view_passage(query, text, model, title=title, marks=marks, context=context, max_lines=max_lines, rate=answer_likelihood)
     start, end = lines or (1, 1)
     if view.span is not None:
         start, end = view.span

@@ -26,7 +26,7 @@ from agentic_rag._text.relevance import RelevanceModel
 __all__ = ["Answerability", "RelevanceAnswerability"]
 
 #: The answer share that covers a question part; calibrated on the development half of the
-#: documentation benchmark (``bench/bench_docs_qa.py``), as the agentic judge's threshold.
+#: documentation benchmark (``bench/answers/bench_docs_qa.py``), as the agentic judge's threshold.
 DEFAULT_THRESHOLD = 0.45
 
 

@@ -6,7 +6,7 @@ in proportion to the folder. This branch instead takes BM25's best candidates fo
 hashing embedder's cosine similarity, with document frequencies over those candidates: a
 second, character n-gram opinion on the passages the lexical branch found, which RRF fuses
 with BM25's own order. A chunk sharing no analysed term with the query is not found by this
-branch (the full vector index, ``index --vector``, still finds it). ``bench/bench_cold_search.py``
+branch (the full vector index, ``index --vector``, still finds it). ``bench/retrieval/bench_cold_search.py``
 measures what a cold parallel ``ask`` costs with it.
 """
 

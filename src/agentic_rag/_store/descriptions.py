@@ -1,7 +1,12 @@
-"""Generated corpus descriptions: the folder's name and its most distinctive words.
+"""Generated corpus descriptions: the folder's name, its files' titles and its most distinctive words.
 
-The planner routes questions to corpora by their descriptions, so a corpus indexed without
-one gets ``"<name>: <n> files about <term>, <term>, ..."``. Each file contributes its most
+The planner routes questions to corpora by their descriptions, and an agent picks ``--corpus``
+by them, so a corpus indexed without one gets ``"<name>: <n> files: <title>; <title>; ...
+about <term>, <term>, ..."``. The titles say what the files are (a folder of eight manuals
+under one name is described by the manuals' names, which its most frequent words need not
+name): a file's title when it names the file (it shares a word with the file's path and is
+not the title of several files, as a man page's ``NAME`` is), else the file's name when it is
+a word; shallow files first, as many as fit. Each file contributes its most
 frequent content words with their counts (:func:`file_terms`, kept in the ``files`` table so a
 re-index never re-reads unchanged files); a word scores ``its count summed over the corpus's
 files x ln(1 + all files / files listing it)``, so words frequent in this corpus and rare
@@ -75,12 +80,14 @@ def _name_words(corpus_id: str) -> str:
     return " ".join(w for w in re.split(r"[-_\s]+", corpus_id) if w) or corpus_id
 
 
-def describe_corpora(files: Iterable[tuple[str, tuple[tuple[str, int], ...]]], corpus_ids: Iterable[str]) -> tuple[tuple[str, str], ...]:
-    """Describe each corpus by its name and its most distinctive words.
+def describe_corpora(files: Iterable[tuple[str, tuple[tuple[str, int], ...]]], corpus_ids: Iterable[str],
+                     titles: Iterable[tuple[str, str, str]] = ()) -> tuple[tuple[str, str], ...]:
+    """Describe each corpus by its name, its files' titles and its most distinctive words.
 
     Args:
         files: ``(corpus id, file_terms(...) of the file)`` for every file in the store.
         corpus_ids: The corpora to describe.
+        titles: ``(corpus id, path, title)`` of the files (a file's first chunk's title).
 
     Returns:
         ``(corpus id, description)`` pairs sorted by id.
@@ -94,6 +101,9 @@ def describe_corpora(files: Iterable[tuple[str, tuple[tuple[str, int], ...]]], c
         sizes[corpus_id] += 1
         everywhere.update(word for word, _ in terms)
         total += 1
+    named: dict[str, list[tuple[str, str]]] = {}
+    for corpus_id, path, title in titles:
+        named.setdefault(corpus_id, []).append((path, title))
     out = []
     for corpus_id in sorted(set(corpus_ids)):
         counts = listing.get(corpus_id, Counter())
@@ -101,8 +111,50 @@ def describe_corpora(files: Iterable[tuple[str, tuple[tuple[str, int], ...]]], c
         top = [word for word, _ in ranked[:_DESCRIPTION_TERMS]]
         size = sizes[corpus_id]
         head = f"{_name_words(corpus_id)}: {size} file{'' if size == 1 else 's'}"
-        out.append((corpus_id, _bounded(f"{head} about {', '.join(top)}" if top else head)))
+        shown = _file_names(named.get(corpus_id, []))
+        if shown:
+            head = f"{head}: {shown};"
+        out.append((corpus_id, _bounded(f"{head} about {', '.join(top)}" if top else head.rstrip(";"))))
     return tuple(out)
+
+
+#: Most characters of the titles in a description, and of one title.
+_TITLES_CHARS = 200
+_TITLE_CHARS = 60
+# Files every project has: their names say nothing of what a folder is about.
+_PROJECT_FILES = frozenset("authors changelog changes contributing copying history index install license news notice readme".split())
+_PATH_WORD = re.compile(r"[^\W_]+")
+
+
+def _file_names(files: list[tuple[str, str]]) -> str:
+    """What the files are, as a reader names them: titles that name their file, else file
+    names that are words; shallow files first (a folder's own pages), then by path."""
+    seen = Counter(" ".join(title.split(" \u203a ", 1)[0].casefold().split()) for _, title in files)
+    names: list[str] = []
+    used = 0
+    known: set[str] = set()
+    for path, title in sorted(files, key=lambda item: (item[0].count("/"), item[0])):
+        name = _file_name(path, " ".join(title.split(" \u203a ", 1)[0].split()), seen)
+        if not name or name.casefold() in known:
+            continue
+        if used + len(name) + 2 > _TITLES_CHARS:
+            names.append("\u2026")
+            break
+        known.add(name.casefold())
+        names.append(name)
+        used += len(name) + 2
+    return "; ".join(names)
+
+
+def _file_name(path: str, title: str, seen: Counter[str]) -> str:
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    if stem.casefold() in _PROJECT_FILES:
+        return ""
+    words = {w for w in _PATH_WORD.findall(path.casefold()) if len(w) > 1}
+    if title and seen[title.casefold()] == 1 and words.intersection(_PATH_WORD.findall(title.casefold())):
+        return title if len(title) <= _TITLE_CHARS else title[:_TITLE_CHARS - 1].rsplit(" ", 1)[0] + "\u2026"
+    # A file name that is a word or words ("fontconfig-user"), not a number or a version.
+    return stem if sum(ch.isalpha() for ch in stem) >= 3 and len(stem) <= _TITLE_CHARS else ""
 
 
 def _bounded(description: str) -> str:

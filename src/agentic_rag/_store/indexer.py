@@ -211,7 +211,9 @@ class _IndexRun:
         automatic = [row[0] for row in db.execute("SELECT id FROM corpora WHERE auto_description = 1 AND (? OR description = '')", (changed,))]
         if automatic:
             files = [(c, terms_from_json(t)) for c, t in db.execute("SELECT corpus_id, terms FROM files")]
-            db.executemany("UPDATE corpora SET description = ? WHERE id = ?", [(d, c) for c, d in describe_corpora(files, automatic)])
+            # A file's title is its first chunk's (SQLite takes the bare columns from the row of MIN).
+            titles = [(c, p, t) for c, p, t, _ in db.execute("SELECT corpus_id, path, title, MIN(n) FROM chunks GROUP BY path")]
+            db.executemany("UPDATE corpora SET description = ? WHERE id = ?", [(d, c) for c, d in describe_corpora(files, automatic, titles)])
 
     def run(self, paths: Sequence[Path], corpus: str | None, description: str | None, started: float) -> IndexReport:
         plan = plan_run(self.settings, paths, corpus)

@@ -37,7 +37,7 @@ from agentic_rag._store.second_stage import finish_hits, first_stage_size
 from agentic_rag._text.relevance import RelevanceModel
 
 if TYPE_CHECKING:  # the indexer, the in-memory engines and the loaders are imported when used:
-    # a search process never loads them (bench/bench_cold_search.py)
+    # a search process never loads them (bench/retrieval/bench_cold_search.py)
     from agentic_rag._retrieval.bm25 import BM25Index
     from agentic_rag._retrieval.vector import VectorIndex
     from agentic_rag._store.indexer import ProgressCallback

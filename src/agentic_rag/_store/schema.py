@@ -121,7 +121,7 @@ def connect(directory: Path, *, timeout: float, create: bool = False) -> sqlite3
     try:
         if create:
             # 16 KiB pages hold a dozen chunk rows each where 4 KiB pages held three and wasted
-            # a fifth of the file (it applies to a new database only; bench/bench_cold_search.py).
+            # a fifth of the file (it applies to a new database only; bench/retrieval/bench_cold_search.py).
             connection.execute("PRAGMA page_size=16384")
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute("PRAGMA synchronous=FULL")

@@ -6,9 +6,11 @@ Below every interface, where hits are made, this stage takes the first stage's b
 candidates (:func:`first_stage_size` of them) and, for each:
 
 1. makes its view (:func:`~agentic_rag._text.focus.view_passage`): the focus lines, numbered
-   through the chunk's line map, and the relevance; only for the :func:`viewed_size` best
-   candidates by the cheap half of the score (BM25 share and coverage), since a focus costs
-   about a millisecond a chunk;
+   through the chunk's line map; only for the :func:`viewed_size` best candidates by the cheap
+   half of the score (BM25 share and coverage), since a focus costs about a millisecond a
+   chunk. The relevance is computed for the hits it prints only
+   (:func:`~agentic_rag._answering.answer_likelihood.answer_likelihood`, passed to the view as
+   its rater);
 2. scores it again: the BM25 score as a share of the best candidate's, plus the focus's own
    score (the question's weighted terms its lines hold, and whether a line states what the
    question asks for: a value, a default, a version, a name), plus the passage's coverage of
@@ -17,11 +19,14 @@ candidates (:func:`first_stage_size` of them) and, for each:
    same file, or whose focus text is a better hit's (the same paragraph in two files), is
    dropped;
 4. cuts the list where it stops being worth reading (:func:`worth_reading`): hits far below the
-   best are not printed, so output follows the evidence, not ``k``; the hits after the first
+   best are not printed, so output follows the evidence, not ``k``, unless the best hit is
+   weak (its relevance below :data:`~agentic_rag._answering.answer_likelihood.WEAK_RELEVANCE`): a
+   weak best hit is no answer to stop at, and the agent sees the alternatives (a weak hit
+   alone, "clearly better" than worse ones, was read as the answer); the hits after the first
    :data:`FULL_FOCUS_HITS` show their best statement only, and a hit printed alone shows more
    of its passage (:data:`LONE_HIT_LINES`).
 
-The weights were chosen on the development halves of the docs-QA sets (``bench/tune_second_stage.py``)
+The weights were chosen on the development halves of the docs-QA sets (``bench/fitting/tune_second_stage.py``)
 and are reported on the report halves. Ties break by the chunk id, so the same store and
 question give the same hits, byte for byte.
 """
@@ -31,6 +36,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
+from agentic_rag._answering.answer_likelihood import WEAK_RELEVANCE, answer_likelihood
+from agentic_rag._store.entry_tails import entry_default
 from agentic_rag._store.page_breaks import completed_focus
 from agentic_rag._store.records import StoreHit
 from agentic_rag._text.focus import PassageView, view_passage
@@ -54,7 +61,7 @@ SEARCH_FOCUS_FILL = (400, 150)
 """Characters up to which the first hit's focus (then the second's) takes the statements next
 to its chosen ones: the sentence after the one naming the topic often gives the value. Chosen
 with the two budgets above and :data:`OUTPUT_CHARS_PER_HIT` on the development halves of the
-docs-QA sets (``bench/focus_diagnosis.py``)."""
+docs-QA sets (``bench/agents/focus_diagnosis.py``)."""
 FULL_FOCUS_HITS = 2
 """The first hits show their whole focus; the hits after them their best statement only (they
 are read less often, and each of their lines costs as much)."""
@@ -63,6 +70,10 @@ OUTPUT_CHARS_PER_HIT = 220
 about this many characters per hit asked for (``k``): an agent pays for every byte, and the
 first hits hold most answers."""
 _HEADER_CHARS = 40
+WEAK_FLOOR_SHARE = 0.8
+"""When the best hit is weak, the hits after it are printed while their score is at least this
+share of the usual floor (``keep_ratio`` of the best score), and at least the next one: chosen
+on the development halves of the docs-QA sets for the output's size (``bench/focus_diagnosis.py``)."""
 LONE_HIT_LINES = 5
 LONE_HIT_BUDGET = 840
 LONE_HIT_SPAN = 12
@@ -169,6 +180,7 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
                                                + weights.relevance * model.coverage(query, f"{h.section}\n{h.text}")), h.chunk_id))
     viewed = []
     for hit in pool[:viewed_size(k)]:
+        # Ranked only: the relevance is computed for the hits that are printed.
         view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
                             max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET)
         viewed.append((_score(hit, view, best_bm25, weights), hit, view))
@@ -182,23 +194,39 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
             continue
         kept.append((hit, view))
         scores.append(score)
-    kept = kept[:worth_reading(scores, weights.keep_ratio)]
+
+    def shown_view(rank: int, hit: StoreHit, count: int) -> PassageView:
+        """The view printed of the hit at ``rank`` when ``count`` hits are printed."""
+        if rank >= FULL_FOCUS_HITS:
+            return view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context, max_lines=1,
+                                rate=answer_likelihood)
+        if count == 1:
+            return view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context, max_lines=LONE_HIT_LINES,
+                                budget=LONE_HIT_BUDGET, span=LONE_HIT_SPAN, fill=LONE_HIT_BUDGET, rate=answer_likelihood)
+        return view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
+                            max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET,
+                            fill=SEARCH_FOCUS_FILL[rank] if rank < len(SEARCH_FOCUS_FILL) else 0, rate=answer_likelihood)
+
+    count = worth_reading(scores, weights.keep_ratio)
+    views = {0: shown_view(0, kept[0][0], count)} if kept else {}
+    if count < len(kept) and views[0].relevance < WEAK_RELEVANCE:
+        # The best hit is weak: it is no answer to stop at. The hits after it are printed down
+        # to a lower floor, and at least the next one: the alternatives an agent reads before
+        # it searches again in other words.
+        count = max(count, min(2, len(kept)), worth_reading(scores, weights.keep_ratio * WEAK_FLOOR_SHARE))
+        views[0] = shown_view(0, kept[0][0], count)
     out = []
     shown = 0
-    for rank, (hit, view) in enumerate(kept):
-        if rank >= FULL_FOCUS_HITS:
-            view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context, max_lines=1)
-        elif len(kept) == 1:
-            view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context, max_lines=LONE_HIT_LINES,
-                                budget=LONE_HIT_BUDGET, span=LONE_HIT_SPAN, fill=LONE_HIT_BUDGET)
-        elif rank < len(SEARCH_FOCUS_FILL) and SEARCH_FOCUS_FILL[rank] > 0:
-            view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
-                                max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET, fill=SEARCH_FOCUS_FILL[rank])
+    for rank, (hit, _) in enumerate(kept[:count]):
+        view = views.get(rank) or shown_view(rank, hit, count)
         focus_text = completed_focus(hit, view, following) if following is not None and context == 0 else view.numbered_text
+        span = view.span or (hit.start_line, hit.end_line)
+        tail = entry_default(hit, view, following) if following is not None and context == 0 and rank < FULL_FOCUS_HITS else None
+        if tail is not None:  # the entry's default sentence, cut off into the next chunk
+            focus_text, span = f"{focus_text}\n{tail[0]}", (span[0], max(span[1], tail[1]))
         if rank >= FULL_FOCUS_HITS and shown + shown_size(hit, focus_text) > OUTPUT_CHARS_PER_HIT * k:
             continue  # it would make the output long: a later, shorter hit may still fit
         shown += shown_size(hit, focus_text)
-        span = view.span or (hit.start_line, hit.end_line)
         flagged = is_instruction_like(hit.text) or screened_heading(hit.section)[1]  # words addressed to a model
         out.append(dataclasses.replace(hit, focus_start_line=span[0], focus_end_line=span[1], focus_text=focus_text,
                                        relevance=view.relevance, instruction_like=flagged))

@@ -30,17 +30,22 @@ The offsets stay those of the pieces, so a citation can point at them.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from agentic_rag._text.answer_likelihood import answer_likelihood
 from agentic_rag._text.answer_slots import SlotKind, identifiers, read_slot, slot_filler
 from agentic_rag._text.focus_atoms import atoms_of, choose_atoms, filled, size_of
 from agentic_rag._text.questions import split_compound
 from agentic_rag._text.relevance import RelevanceModel, ScoredUnit
 from agentic_rag._text.segments import PassageUnit, UnitKind
 
-__all__ = ["Focus", "FocusLine", "PassageView", "answer_units", "focus_of", "snippet_title", "trim_line", "view_passage"]
+__all__ = ["Focus", "FocusLine", "PassageView", "Rater", "answer_units", "focus_of", "snippet_title", "trim_line", "view_passage"]
+
+Rater = Callable[..., float]
+"""What rates a view's focus lines: called as ``rate(question, title, text, focus_text, model,
+whole=..., pieces=...)`` and returning its relevance in [0, 1]. The rater lives in the answers
+layer, above this one (``answer_likelihood`` reads the focus statements as the earned check
+reads a claim): the callers that print a view pass it in, so this layer imports nothing above it."""
 
 #: Most statements in a focus, how far apart their cores may be (in lines), how many
 #: characters they may show together, and the width a cut line is cut to.
@@ -230,8 +235,8 @@ class PassageView:
 
     Args:
         relevance: The chance that the focus lines answer the question, in [0, 1]
-            (:func:`~agentic_rag._text.answer_likelihood.answer_likelihood`), rounded to 4
-            places.
+            (computed by the ``rate`` given to :func:`view_passage`, the answers layer's
+            ``answer_likelihood``), rounded to 4 places; 0.0 for a view made without one.
         focus: The focus (``None`` for a passage without letters or digits).
         lines: The first and last source line of each focus piece (``()`` when the passage
             has no line map).
@@ -261,7 +266,8 @@ class PassageView:
 
 
 def view_passage(question: str, text: str, model: RelevanceModel, *, title: str = "", marks: Sequence[tuple[int, int]] = (),
-                 context: int = 0, max_lines: int = MAX_LINES, budget: int = BUDGET, span: int = SPAN, fill: int = 0) -> PassageView:
+                 context: int = 0, max_lines: int = MAX_LINES, budget: int = BUDGET, span: int = SPAN, fill: int = 0,
+                 rate: Rater | None = None) -> PassageView:
     """The relevance and focus of one passage for ``question``.
 
     Args:
@@ -276,6 +282,9 @@ def view_passage(question: str, text: str, model: RelevanceModel, *, title: str 
         budget: Most characters of the statements after the best one (see :func:`focus_of`).
         span: Most lines from the first statement to the last.
         fill: Characters up to which neighbouring statements are added (see :func:`focus_of`).
+        rate: What computes the relevance from the focus (see :data:`Rater`); ``None``: 0.0,
+            for a view only ranked, never shown (the relevance reads each focus statement
+            against the question).
 
     Returns:
         The view.
@@ -290,7 +299,8 @@ def view_passage(question: str, text: str, model: RelevanceModel, *, title: str 
             return marks[max(bisect_right(offsets, offset) - 1, 0)][1]
 
         numbers = tuple((number(line.start), max(number(line.start), number(line.end - 1))) for line in focus.lines)
-    relevance = answer_likelihood(question, title, text, focus.text if focus is not None else "", model, whole=max_lines > 1)
+    relevance = rate(question, title, text, focus.text if focus is not None else "", model, whole=max_lines > 1,
+                     pieces=[line.text for line in focus.lines] if focus is not None else []) if rate is not None else 0.0
     return PassageView(relevance, focus, numbers, coverage)
 
 

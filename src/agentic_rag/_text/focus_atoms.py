@@ -84,7 +84,9 @@ def atoms_of(text: str, lines: tuple[tuple[int, int], ...]) -> tuple[Atom, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=256)
 def _names(question: str) -> tuple[str, ...]:
+    # Asked of every piece of every candidate: read once a question.
     return tuple(n for n in identifiers(question) if len(n) >= 4)
 
 

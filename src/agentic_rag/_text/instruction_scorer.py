@@ -12,7 +12,7 @@ scored one sentence at a time and two sentences together (an instruction split o
 window scores at or above :data:`THRESHOLD`.
 
 The weights are in ``instruction_weights.tsv`` beside this module, one ``feature<TAB>weight``
-line each, written by ``bench/fit_instruction_scorer.py`` from the development phrasing sets
+line each, written by ``bench/fitting/fit_instruction_scorer.py`` from the development phrasing sets
 (``tests/data/instructions_dev*.json`` and the studied held-out sets) against the development
 half of real documentation (every sentence of which is a negative). Only features seen in at
 least two injections are kept, so a sentence of words no injection used scores the bias alone:

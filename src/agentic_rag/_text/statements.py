@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from agentic_rag._text.segments import UnitKind, split_units
 from agentic_rag._text.sentences import split_sentences
 
-__all__ = ["MAX_CORE", "MAX_ENTRY_BLOCKS", "Statement", "split_statements", "states_default"]
+__all__ = ["MAX_CORE", "MAX_ENTRY_BLOCKS", "Statement", "opens_with_default", "split_statements", "states_default"]
 
 #: Most characters of one core before it is split (into sentences, else lines).
 MAX_CORE = 600
@@ -75,6 +75,12 @@ def states_default(text: str) -> bool:
     """Whether ``text`` says what a default is ("Default: None", "enabled by default",
     "defaults to 5"): it holds the word ``default`` or ``defaults``."""
     return _DEFAULT.search(text) is not None
+
+
+def opens_with_default(text: str) -> bool:
+    """Whether ``text`` opens with the word ("Default: None", "Defaults to 5"): it states the
+    default's value, where a sentence that only holds the word may not."""
+    return text.lstrip(" *_`-").casefold().startswith("default")
 
 
 def split_statements(text: str) -> tuple[Statement, ...]:
@@ -265,6 +271,9 @@ def _attach_terms(text: str, cores: list[tuple[int, int, UnitKind]], blocks: lis
         if not members:
             continue
         defaults = [i for i in members if cores[i][1] - cores[i][0] <= MAX_DEFAULT and states_default(text[cores[i][0]:cores[i][1]])]
+        # A line that opens with the word ("Default: None") states the value; "Each request
+        # defaults to this config" in the same entry only mentions one.
+        defaults.sort(key=lambda i: not opens_with_default(text[cores[i][0]:cores[i][1]]))
         default = defaults[0] if defaults and not states_default(text[cores[term][0]:cores[term][1]]) else -1
         for i in [term, *members]:
             entries[i] = cores[term][0]
