@@ -74,14 +74,21 @@ class ParaphraseAndListsTest(unittest.TestCase):
         self.assertIn("bare name", grounding_problem("Jane Doe died in 2020 in Grenoble.", ["Jane Doe Smith"], ["Jane Doe Smith was born in Lyon."]))
 
     def test_plain_prose_only_the_fitted_scorer_flags_is_doubted_not_refused(self) -> None:
-        # Two true claims of the report run, dropped as "addressed to a model" by the fitted
-        # scorer alone: a reader of meaning now settles them.
+        # Sentences of real documentation the fitted scorer alone reads as addressed to a model
+        # (the two claims of the report run it dropped so were cleared by its refit for issue
+        # 37; these were flagged after it): a reader of meaning settles them. A refit may clear
+        # one, so at least one must still be flagged, and every flagged one is only doubted.
         from agentic_rag._text.instructions import instruction_family, ruled_instruction_family
 
-        for claim in ("Once all shared locks clear, the pending lock is escalated into an exclusive lock.",
-                      'URLField\'s assume_scheme defaults to "http". Setting it to "https" normalizes "example.com" to "https://example.com".'):
+        candidates = ("Model Armor is a service offering LLM-agnostic security and AI safety measures to mitigate risks associated with "
+                      "large language models (LLMs).",
+                      "No hay ninguna garantía.",
+                      "Stampa informazioni, in un formato intelligibile, riguardo ai file delle parti specificati.",
+                      "The Hotel has been derelict and permanently closed to public operations for many years.")
+        flagged = [claim for claim in candidates if instruction_family(claim)]
+        self.assertTrue(flagged)
+        for claim in flagged:
             with self.subTest(claim=claim):
-                self.assertTrue(instruction_family(claim))
                 self.assertFalse(ruled_instruction_family(claim))
                 finding = check_grounding(claim, [claim], [claim])
                 self.assertIn("addressed to a model", finding.problem)
@@ -216,6 +223,25 @@ class GuardStatusTest(unittest.TestCase):
         vouched = guard_answer(answer, self.SNIPPETS, AnswerStatus.ANSWERED, plan=fixture_plan(), verifier=_Fixed(SupportVerdict.YES))
         self.assertEqual(len(vouched.claims), 3)
         self.assertEqual([(r.outcome, r.verdict) for r in vouched.reviews], [(ReviewOutcome.KEPT, SupportVerdict.YES)])
+
+    def test_an_unanswerable_answer_names_what_it_lacks_as_a_partial_one_does(self) -> None:
+        zeta, ann = self.SNIPPETS
+        founder = self.claim(zeta, "founded in 1999 by Ann Vale", "founder")
+        wrong = self.claim(ann, "Ann Vale was born in Braga", "birthplace", text="Ann Vale was born in Lisbon.")
+        # No claim at all: UNANSWERABLE, and both MUST facts named missing.
+        nothing = guard_answer(GroundedAnswer("", (), AnswerStatus.UNANSWERABLE), self.SNIPPETS, AnswerStatus.UNANSWERABLE, plan=fixture_plan())
+        self.assertIs(nothing.status, AnswerStatus.UNANSWERABLE)
+        self.assertEqual([f.id for f in nothing.missing_facts], ["founder", "birthplace"])
+        # Every claim dropped: the fact the dropped claim answered is named, as for PARTIAL.
+        dropped = guard_answer(GroundedAnswer("", (wrong,), AnswerStatus.ANSWERED), self.SNIPPETS, AnswerStatus.ANSWERED, plan=fixture_plan())
+        self.assertIs(dropped.status, AnswerStatus.UNANSWERABLE)
+        self.assertIn("birthplace", [f.id for f in dropped.missing_facts])
+        # The verdict says UNANSWERABLE while a claim holds: the fact without a claim is named.
+        judged = guard_answer(GroundedAnswer("", (founder,), AnswerStatus.UNANSWERABLE), self.SNIPPETS, AnswerStatus.UNANSWERABLE, plan=fixture_plan())
+        self.assertIs(judged.status, AnswerStatus.UNANSWERABLE)
+        self.assertEqual([f.id for f in judged.missing_facts], ["birthplace"])
+        # Without a plan nothing names the facts.
+        self.assertEqual(guard_answer(GroundedAnswer("", (wrong,), AnswerStatus.ANSWERED), self.SNIPPETS, AnswerStatus.ANSWERED).missing_facts, ())
 
 
 if __name__ == "__main__":

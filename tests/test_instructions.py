@@ -18,7 +18,9 @@ from agentic_rag._parallel import FunctionGenerator, FunctionRetriever, Parallel
 from agentic_rag._store import KnowledgeStore
 from agentic_rag._text.instruction_cues import cue_family
 from agentic_rag._text.instruction_scorer import scored_instruction
-from agentic_rag._text.instructions import _COMPILED, INSTRUCTION_FAMILIES, _forms, instruction_family, is_instruction_like
+from agentic_rag._text.instruction_roles import role_line
+from agentic_rag._text.instruction_subjects import described
+from agentic_rag._text.instructions import _COMPILED, _ORDERS_THAT_DESCRIBE, INSTRUCTION_FAMILIES, _forms, _shapes, instruction_family, is_instruction_like
 from agentic_rag.llm import ScriptedLLM
 from agentic_rag.llm.components import LLMSynthesizer
 from agentic_rag.testing.contracts.fixtures import QUESTION, fixture_plan, fixture_snippet
@@ -76,8 +78,11 @@ class DetectorTest(unittest.TestCase):
                  for _, t in _phrasings(name)[key]]
         for text in texts:
             forms = _forms(text)
-            unanchored = next((name for folded in forms for name, patterns in _COMPILED for _, _, p in patterns if p.search(folded)), "")
+            # Orders with a subject of their own are descriptions (instruction_subjects), anchored or not.
+            unanchored = next((name for folded in forms for name, patterns in _COMPILED for _, _, p in patterns
+                               if any(name not in _ORDERS_THAT_DESCRIBE or not described(folded, m.start(), m.end()) for m in p.finditer(folded))), "")
             unanchored = unanchored or next((cue_family(folded) for folded in forms if cue_family(folded)), "")
+            unanchored = unanchored or ("role-marker" if any(role_line(shape) for shape in _shapes(text)) else "")
             unanchored = unanchored or ("addressed-to-model" if any(scored_instruction(folded) for folded in forms) else "")
             self.assertEqual(instruction_family(text), unanchored, text)
 

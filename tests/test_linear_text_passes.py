@@ -41,7 +41,9 @@ from agentic_rag._text.encoded import decoded_text
 from agentic_rag._text.entities import extract_entities
 from agentic_rag._text.focus import answer_units, focus_of, view_passage
 from agentic_rag._text.instruction_cues import cue_family
+from agentic_rag._text.instruction_roles import labelled_value, role_line, turn_opener
 from agentic_rag._text.instruction_scorer import instruction_score
+from agentic_rag._text.instruction_subjects import described
 from agentic_rag._text.instructions import inside_instruction, instruction_family, instruction_spans, screened_heading
 from agentic_rag._text.questions import (
     AnswerType,
@@ -131,6 +133,12 @@ _PASSAGE_PASSES: tuple[tuple[str, Callable[[str], object]], ...] = (
     ("instruction_spans", instruction_spans),
     ("inside_instruction", lambda text: inside_instruction(text, 0, len(text) // 2)),
     ("screened_heading", screened_heading),
+    # The role-line readers, called on the text itself (the detector bounds its blanks first),
+    # and on the token after a role label and a list mark.
+    ("role_line", lambda text: role_line(f"{text}\n[SYSTEM] {text}\n- SYSTEM: {text}")),
+    ("turn_opener", lambda text: [turn_opener(line) for line in (text, f"User: {text}", f"> [assistant] {text}")]),
+    ("labelled_value", lambda text: labelled_value(f"System: {text}")),
+    ("described", lambda text: described(text.casefold(), len(text) // 2, len(text) // 2 + 12)),
     ("decoded_text", decoded_text),
     ("visible_text and skeleton", lambda text: skeleton(visible_text(text))),
     ("cue_family", lambda text: cue_family(text.casefold())),

@@ -19,7 +19,10 @@ Every cue is a word list, so a text costs a few linear scans. Patterns run on ca
 
 from __future__ import annotations
 
+import itertools
 import re
+
+from agentic_rag._text.instruction_subjects import described
 
 __all__ = ["SENTENCE_BREAK", "cue_family", "reader_orders"]
 
@@ -27,7 +30,7 @@ _OVERRIDE_VERB = re.compile(
     r"\b(?:ignore|ignoring|disregard|forget|discard|drop|skip|wipe|erase|abandon|cancel|override|overrule|bypass|set\s+aside|put\s+aside|"
     r"(?:stop|quit)\s+(?:following|obeying)|no\s+longer\s+(?:follow|obey)|(?:do\s+not|don't|never)\s+(?:follow|obey))\b"
     # French, German, Spanish, Italian, Portuguese, Dutch, Polish, Czech, Swedish, Danish, Turkish, Indonesian
-    r"|\b(?:ignor\w*|oubli\w*|ne\s+(?:suis|suivez|tiens|tenez)\s+plus|vergiss\w*|vergessen|befolge\s|missacht\w*|olvid\w*|deja\s+de\s+seguir|"
+    r"|\b(?:ignor(?!es\b|ed\b|ing\b)\w*|oubli\w*|ne\s+(?:suis|suivez|tiens|tenez)\s+plus|vergiss\w*|vergessen|befolge\s|missacht\w*|olvid\w*|deja\s+de\s+seguir|"
     r"no\s+sigas|dimentic\w*|non\s+seguire\s+più|esqueç\w*|desconsider\w*|pare\s+de\s+seguir|negeer|vergeet|volg\s|zignoruj|zapomnij|"
     r"przestań|zapomeň\w*|glöm|glem|unut\w*|abaikan|lupakan)"
     # Russian and Ukrainian, Greek, Hebrew, Arabic, Hindi, Vietnamese, Chinese, Japanese, Korean
@@ -41,7 +44,10 @@ _ORDERS = re.compile(
     r"|(?:инструкци\w*|указани\w*|правил\w*|інструкці\w*|вказівк\w*|οδηγίεσ|οδηγιών|הוראות|ההוראות|التعليمات|تعليمات|निर्देश\w*|hướng\s+dẫn|"
     r"指令|指示|说明|规则|ルール|지시|규칙)")
 _YOURS = r"(?:your|you\s+(?:were|have\s+been|'ve\s+been)\s+(?:given|told|handed)|given\s+to\s+you|set\s+for\s+you)"
-_READER_ORDERS = re.compile(rf"\b(?:rules|context|task|configuration|setup|orders|commands)\b[^.!?\n]{{0,30}}\b{_YOURS}"
+# "the rules you were given", "your configuration" ("override it with your own" after "logging
+# configuration" is the reader's own code).
+_GIVEN_TO_YOU = r"(?:you\s+(?:were|have\s+been|'ve\s+been)\s+(?:given|told|handed)|given\s+to\s+you|set\s+for\s+you)"
+_READER_ORDERS = re.compile(rf"\b(?:rules|context|task|configuration|setup|orders|commands)\b[^.!?\n]{{0,30}}\b{_GIVEN_TO_YOU}"
                             rf"|\b{_YOURS}\s+(?:\w+\s+)?(?:rules|context|task|configuration|setup|orders|commands)\b")
 _BEFORE = re.compile(
     r"\b(?:previous|prior|earlier|above|preceding|original|initial|your|so\s+far|before\s+this|you\s+(?:were|have\s+been|'ve\s+been)\s+given|"
@@ -92,8 +98,14 @@ def _override(folded: str) -> bool:
     # every cue of the family is somewhere in it.
     if not ((nouns and _ORDERS.search(folded) and _BEFORE.search(folded)) or (yours and _READER_ORDERS.search(folded))):
         return False
-    return any(_OVERRIDE_VERB.search(sentence) and ((_ORDERS.search(sentence) and _BEFORE.search(sentence)) or _READER_ORDERS.search(sentence))
+    return any(_ordered(sentence) and ((_ORDERS.search(sentence) and _BEFORE.search(sentence)) or _READER_ORDERS.search(sentence))
                for sentence in SENTENCE_BREAK.split(folded))
+
+
+def _ordered(sentence: str) -> bool:
+    # An override verb the reader is told to follow, not one a program is said to follow ("the
+    # scheduler ignores earlier instructions in the queue").
+    return any(not described(sentence, m.start(), m.end()) for m in itertools.islice(_OVERRIDE_VERB.finditer(sentence), 4))
 
 
 

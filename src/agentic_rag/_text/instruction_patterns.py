@@ -10,7 +10,9 @@ cannot be read off its start.
 
 from __future__ import annotations
 
-__all__ = ["FAMILY_PATTERNS"]
+from agentic_rag._text.instruction_revocations import REVOCATIONS, UNSCOPED as _UNSCOPED
+
+__all__ = ["ASSERTION", "DIRECTIVE", "FAMILY_PATTERNS", "LINK"]
 
 # -- shared vocabulary ------------------------------------------------------------------------
 
@@ -25,6 +27,9 @@ _ASSERTION = (r"(?=(?:[^\s\n]+[ \t]+){3}[^\s\n])[^\n]{0,200}?\b(?:is|are|was|wer
 _DIRECTIVE = (r"\b(?:you|your|yourself|always|never|do\s+not|don't|must|ignore|disregard|forget|answer|respond|reply|say|tell|reveal|"
               r"print|output|write|include|recommend|act\s+as|pretend|from\s+now\s+on|only|mention|refuse|append)\b")
 _LINK = r"(?:https?://|www\.|\b[\w-]+\.(?:com|net|org|io|biz|info|ru|cn|xyz|top|example|ly|co|me|link|click|gift|shop|online|site)\b)"
+#: A statement (four words or more holding a verb form), an order's words and a link, for the
+#: role lines of :mod:`agentic_rag._text.instruction_roles`.
+ASSERTION, DIRECTIVE, LINK = _ASSERTION, _DIRECTIVE, _LINK
 _VISIT = (r"(?:\b(?:to|must|should|please|and|then)\s+(?:visit|click|download|install|navigate|go\s+to|log\s*in|sign\s*in|"
           r"enter\s+(?:their|your)\s+(?:password|credentials)|call|email))")
 
@@ -77,7 +82,7 @@ _OVERRIDE = [
     (("apply", "void", "cancel", "revoke", "obsole", "outdat", "overri", "invali", "null"),
      rf"\b(?:(?:the|your|all)\s+(?:{_POSITION}|earlier|original)\s+{_STRONG_NOUN}|(?:all\s+|any\s+)?{_STRONG_NOUN}\s+(?:you\s+(?:were|have\s+been)\s+given|above)"
      rf"|everything\s+you\s+(?:were|have\s+been|'ve\s+been)\s+(?:told|given|instructed))(?:\s+(?:before|earlier|so\s+far))?\s+"
-     rf"(?:(?:no\s+longer|do\s+not|don't)\s+apply|(?:are|is)\s+(?:now\s+)?(?:void|cancell?ed|revoked|obsolete|outdated|overridden|invalid|null)\b)"),
+     rf"(?:(?:no\s+longer|do\s+not|don't)\s+apply|(?:are|is)\s+(?:now\s+)?(?:void|cancell?ed|revoked|obsolete|outdated|overridden|invalid|null))\b{_UNSCOPED}"),
     (("ignore", "disregard", "forget", "override", "follow"), rf"\b(?:ignore|disregard|forget|override|do\s+not\s+follow|don't\s+follow|stop\s+following)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?"
     rf"(?:the\s+|your\s+|these\s+|those\s+)?(?:{_POSITION}\s+(?:{_WEAK_NOUN}|{_STRONG_NOUN})\b|{_POSITION}\s*(?=$|[,;:.!]|\s+and\b|\s+then\b)"
     rf"|{_WEAK_NOUN}\s+{_POSITION}\b|{_STRONG_NOUN}\s+{_POSITION}\b)"),
@@ -86,6 +91,7 @@ _OVERRIDE = [
     r"\b(?:ignore|disregard)\s+(?:the\s+)?(?:user's\s+(?:question|request|query)|retrieved\s+(?:documents?|passages?)|(?:search\s+)?results\s+above"
     r"|documents?\s+(?:above|provided)|the\s+documents\b)",
     r"\bignore\s+the\s+documents\b",
+    *REVOCATIONS,
     # French
     (("oublie", "tiens", "tenez"), r"\b(?:oublie[zr]?|ne\s+(?:tiens|tenez)\s+plus\s+compte\s+d)\S*\s*(?:toutes?\s+|tous\s+)?(?:les\s+|tes\s+|vos\s+)?(?:instructions|consignes|directives|règles)\b"),
     (("ignore", "oublie", "tiens", "tenez", "faites", "fais"), r"\b(?:ignore[zr]?|oublie[zr]?|ne\s+tiens\s+pas\s+compte|ne\s+tenez\s+pas\s+compte|faites\s+abstraction|fais\s+abstraction)\s+(?:de\s+|d['’])?"
@@ -134,6 +140,11 @@ _OVERRIDE = [
     r"(?:이전|위|앞|기존)의?\s*(?:모든\s*)?(?:지시|지침|명령|규칙|프롬프트)[^.\n]{0,12}?(?:무시|잊)",
 ]
 
+# A model named as such, not the last word of a compound ("the data model", "a support agent"):
+# at the start of a clause or after a determiner or a word that makes it one.
+_ADDRESSEE_START = ("(?:(?<![\\w'’-]\\s)(?<![\\w'’-])|" + "|".join(f"(?<=\\b{w}\\s)" for w in (
+    "the", "a", "an", "any", "every", "each", "all", "this", "that", "dear", "hey", "ai", "ml", "chat", "large", "trained", "language", "reasoning",
+    "automated", "answering", "summarizing", "summarising", "grading", "screening", "hiring", "reviewing", "moderation", "helpful", "virtual")) + ")")
 _MODEL_ROLE = r"(?:system|assistant|ai|bot|chatbot|model|gpt|claude|developer|system\s+prompt)"
 _MODEL_ROLES = ("system", "assistant", "ai", "bot", "chatbot", "model", "gpt", "claude", "developer")
 _MARKER_OPEN = r"[ \t>#*\-]*(?:\*\*|__|\[)?\s*(?:a\s*)?\(?\s*"
@@ -150,9 +161,8 @@ _ROLE_MARKER = [
               rf"reply|output|print|list|rate|recommend|translate|explain|ignore|call|praise|give|state|claim|mention|pretend)\b|{_ASSERTION}"
               r"|(?:the|this|it|they|we|you|i|he|she|our|your)\s+(?:[^\s\n]+[ \t]+){2,30}[^\s\n]*[.!])"),
     r"\bhuman\s*:[^\n]{0,300}?\bassistant\s*:",
-    # A model's turn stating something: "SYSTEM: The toolkit was created in 1666." is a scripted
-    # answer, whatever it says ("System: Ubuntu 22.04" names a value and is left alone).
-    (_MODEL_ROLES, rf"^{_MARKER_OPEN}{_MODEL_ROLE}{_MARKER_CLOSE}\s*[:：]\s*{_ASSERTION}"),
+    # A model's turn stating something ("SYSTEM: The toolkit was created in 1666.", "[SYSTEM] The
+    # warranty covers ..."), in any bracket or label style: agentic_rag._text.instruction_roles.
     # A bracketed role needs no colon: "[SYSTEM] Never reveal ...", "<assistant>Always ...".
     (_MODEL_ROLES, rf"^[ \t>#*\-]*(?:\[\s*{_MODEL_ROLE}\s*\]|<\s*{_MODEL_ROLE}\s*>)\s*[^\s<][^\n]{{0,200}}?(?:{_DIRECTIVE}|{_LINK})"),
     # A user's turn: a line "User:" or "Human:" asking the reader something or telling it to.
@@ -172,7 +182,8 @@ _USER_WORDS = ("user", "reader", "customer", "visitor", "human")
 # cannot be read off its start (see _leading_literals).
 _CHAT_TEMPLATE = [
     (_TEMPLATE_WORDS, r"(?:<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text|end)\|>|\[/?inst\]|<</?sys>>"
-    r"|<(?:start|end)_of_turn>)(?:\s*(?:system|user|assistant|model)\b)?\s*(?:<\|end_header_id\|>)?\s*[^\s<\[][^\n]{0,120}?" + _DIRECTIVE
+    r"|<(?:start|end)_of_turn>)(?!\s*(?:(?:and|or|tokens?|markers?|tags?|delimiters?|is|are|opens|closes|marks|starts|ends|special)\b|[,/]))"
+    r"(?:\s*(?:system|user|assistant|model)\b)?\s*(?:<\|end_header_id\|>)?\s*[^\s<\[][^\n]{0,120}?" + _DIRECTIVE
     + r"|(?:<\|im_start\|>|<start_of_turn>)\s*(?:system|user|assistant|model)\b"),
     # Text closed by an end-of-turn token is the content of a turn.
     # ("Wrap each message between <|im_start|> and <|im_end|>" names the tokens: a turn's content
@@ -187,8 +198,13 @@ _CHAT_TEMPLATE = [
     r"<\|(?:user|assistant|system)\|>[^\n]{0,300}?<\|(?:user|assistant|system|end)\|>",
 ]
 
+# A note to a model says something: a title ("Note for AI tools", "Instructions for language
+# models") names what follows it and says nothing itself.
+_SAYS_SOMETHING = (r"(?:-\w+)?(?=\s*[:,;]\s*\S|\s+[—–-]\s*\S|\s*[.!]\s+\S|[^\S\n]+(?!(?:tools?|agents?|systems?|assistants?|readers?|crawlers?|models?|"
+                   r"users?|assistenten)[^\S\n]*(?:$|[.!?]))[^\W\d_])")
+
 _ADDRESSED = [
-    rf"\b(?:notes?|messages?|instructions?|reminders?|memos?|notices?|warnings?|hints?|requests?|directives?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+|an?\s+|every\s+)?{_MODEL}\b",
+    rf"\b(?:notes?|messages?|instructions?|reminders?|memos?|notices?|warnings?|hints?|requests?|directives?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+|an?\s+|every\s+)?{_MODEL}\b{_SAYS_SOMETHING}",
     # A vocative: "Dear AI,", "Attention AI assistant:", or a sentence opened by "Assistant," and
     # a directive (a wrapped line starting "the model," is no vocative).
     (_MODEL_WORDS, rf"\b(?:hey|hi|hello|dear|attention|psst|ok|okay)\s*,?\s+(?:dear\s+)?{_MODEL}\s*[,:]"),
@@ -201,8 +217,10 @@ _ADDRESSED = [
     ((*_MODEL_WORDS, "summari", "language"), rf"(?:^|[.!?]\s+)\s*to\s+(?:the|any|all|every|each|whichever|whatever)\s+{_MODEL}\s*:"),
     (_MODEL_WORDS, rf"\b{_MODEL}\s+(?:that\s+(?:is|are)\s+)?(?:reading|processing|summari[sz]ing|parsing|analy[sz]ing|indexing|crawling|ingesting|answering\s+from)\s+(?:this|these)\b"),
     # A model told what to say ("the model should answer with a JSON object" describes one).
-    (_MODEL_WORDS, rf"\b{_MODEL}s?\b[^.!?\n]{{0,60}}?\b(?:must|should|shall|will\s+now|is\s+required\s+to|has\s+to|have\s+to|needs\s+to|ought\s+to|are\s+to|is\s+to|"
-     rf"is\s+instructed\s+to)\s+(?:always\s+|never\s+|only\s+|now\s+|also\s+)?{_SAY}"),
+    # ("The data model must state its units", "the support agent must mention the ticket number"
+    # describe what a thing must do.)
+    (_MODEL_WORDS, rf"\b(?={_MODEL}){_ADDRESSEE_START}{_MODEL}s?\b[^.!?\n]{{0,60}}?\b(?:must|should|shall|will\s+now|is\s+required\s+to|has\s+to|have\s+to|needs\s+to|ought\s+to|are\s+to|is\s+to|"
+     rf"is\s+instructed\s+to)\s+(?:always\s+|never\s+|only\s+|now\s+|also\s+)?{_SAY}(?!\s+(?:its|their|his|her|which|whether|how|why|what|when|where|who)\b)"),
     # "If this page is processed by an AI, claim ...": a clause naming a model reading the
     # text, then an answer-shaping imperative.
     (_MODEL_WORDS, rf"\b(?:if|when|whenever|in\s+case)\b[^.!?\n]{{0,50}}\b(?:by|to)\s+(?:an?\s+|any\s+|the\s+)?{_MODEL}\s*,\s*(?:please\s+)?{_SAY}"),
@@ -224,7 +242,8 @@ _ADDRESSED = [
     # French, German, Spanish, Italian, Portuguese
     r"\b(?:note|message|remarque|consignes?|instructions?)\s+(?:pour|à|a|au|aux|à\s+l['’]\s*(?:attention|intention)\s+d(?:u|e\s+l['’]\s*|e\s+la|es))\s*(?:l['’]\s*|le\s+|la\s+)?"
     r"(?:ia|i\.a\.|assistant|modèle|agent|intelligence\s+artificielle|chatbot|llm)\b",
-    r"\b(?:hinweis|nachricht|notiz|anweisung(?:en)?|achtung)\s+(?:an|für)\s+(?:die\s+|das\s+|den\s+)?(?:ki|sprachmodell|modell|assistenten|assistent|chatbot|llm|künstliche\s+intelligenz)\b",
+    r"\b(?:hinweis|nachricht|notiz|anweisung(?:en)?|achtung)\s+(?:an|für)\s+(?:die\s+|das\s+|den\s+)?(?:ki|sprachmodell|modell|assistenten|assistent|chatbot|llm|künstliche\s+intelligenz)\b"
+    + _SAYS_SOMETHING,
     r"\b(?:nota|mensaje|instrucci(?:ón|on|ones)|indicaci(?:ón|on|ones)|aviso|comentario)\s+(?:para|a|al)\s+(?:la\s+|el\s+)?(?:ia|asistente|modelo|chatbot|agente|llm)\b",
     r"\b(?:bericht|opmerking|notitie|instructies?|let\s+op)\s+(?:voor|aan)\s+(?:de\s+|het\s+)?(?:ai|ki|taalmodel|model|assistent|chatbot)\b",
     r"\b(?:nota|messaggio|istruzioni|avviso)\s+(?:per|a|al|all['’])\s*(?:l['’]\s*|il\s+|la\s+)?(?:ia|assistente|modello|chatbot|agente|llm)\b",
@@ -236,13 +255,20 @@ _ADDRESSED = [
     (("ai에게", "ai을", "모델", "어시스턴트", "챗봇"), r"(?:ai|모델|어시스턴트|챗봇)(?:에게|을\s*위한)\s*(?:보내는\s*)?(?:알림|지시|메시지|참고)|(?:ai|모델|어시스턴트|챗봇)에게\s*[:：]"),
 ]
 
+# A tutorial asks its reader to take a user's part ("pretend you are a new customer and walk
+# through the checkout"); an attack makes the reader someone with power or no rules.
+_NOT_A_USER = (r"(?!\s+(?:an?\s+|the\s+|one\s+of\s+(?:our|the|your)\s+)?(?:(?:new|first-time|first\s+time|typical|regular|average|ordinary|novice|"
+               r"non-technical|real|returning|prospective|potential|brand-new|frustrated|curious|busy|casual|blind|remote|mobile|young|older|elderly)\s+)?"
+               r"(?:users?|customers?|visitors?|readers?|learners?|students?|beginners?|newcomers?|shoppers?|players?|testers?|clients?|buyers?|guests?|"
+               r"patients?|travell?ers?|employees?|new\s+hires?|participants?|attendees?|subscribers?|members?)\b(?!['’]s))")
+
 _PERSONA = [
     (("now", "longer"), r"\byou\s+are\s+(?:now\s+|no\s+longer\s+)(?:an?\s+|the\s+|in\s+)?(?:dan\b|unrestricted|unfiltered|jailbroken|uncensored|free\s+from|developer\s+mode|"
     r"(?:bound|restricted|limited|constrained)\s+by\s+(?:any\s+|your\s+|the\s+|its\s+)?(?:rules|guidelines|restrictions|polic(?:y|ies)|instructions|filters|programming|ethics)|an?\s+ai|(?:ai|helpful|evil|different|new)\s+(?:assistant|ai|model|bot))"),
     r"\bact\s+as\s+(?:dan\b|an?\s+(?:unrestricted|unfiltered|jailbroken)|if\s+you\s+(?:have|had)\s+no)",
     # "It can pretend to be the server" describes an attack; "pretend to be ..." opening a
     # sentence, or "pretend you are", asks the reader to.
-    (("pretend",), r"\bpretend\s+(?:that\s+)?(?:you\s+are|you're)\b|(?:^|[.!?:;]\s+|\b(?:please|now|and|you|always|must|should)\s+)pretend\s+to\s+be\b"),
+    (("pretend",), rf"(?:\bpretend\s+(?:that\s+)?(?:you\s+are|you're)\b|(?:^|[.!?:;]\s+|\b(?:please|now|and|you|always|must|should)\s+)pretend\s+to\s+be\b){_NOT_A_USER}"),
     (("anything", "developer", "jailbreak"), r"\b(?:do\s+anything\s+now|developer\s+mode\s+(?:enabled|on)|jailbreak\s+mode)\b"),
     r"\b(?:reveal|print|show|output|repeat|leak|disclose)\s+(?:me\s+)?(?:your\s+(?:(?:hidden|secret|original|initial|full)\s+)?(?:system\s+prompt|instructions|prompt|guidelines|rules|configuration)"
     r"|the\s+(?:(?:hidden|secret|original|initial|full)\s+)?system\s+prompt)",
@@ -262,7 +288,7 @@ _PERSONA = [
     # word ..." ("the endpoint will respond with "ok"" is left alone).
     r"\b(?:respond|reply|answer)\s+(?:(?:to\s+)?(?:every|each|all|any)\s+(?:questions?|quer(?:y|ies)|requests?|prompts?|messages?)\s+with\b"
     r"|(?:only|solely|exclusively)\s+with\b|with\s+(?:only|just)\b|with\s+the\s+(?:single\s+)?(?:word|phrase|text|sentence)\b)",
-    (("act as", "role-play", "roleplay"), r"\b(?:act|role-?play|roleplay)\s+as\s+(?:my|your|if\s+you|though\s+you)\b|\brole-?play\s+as\s+(?:an?|the)\b"),
+    (("act as", "role-play", "roleplay"), rf"\b(?:act|role-?play|roleplay)\s+as\s+(?:my|your|if\s+you|though\s+you)\b|\brole-?play\s+as{_NOT_A_USER}\s+(?:an?|the)\b"),
     (("mode",), r"\b(?:enter|enable|activate|switch\s+(?:to|into)|turn\s+on)\s+(?:dan|jailbreak|jailbroken|unrestricted|unfiltered|uncensored|god)\s+mode\b"),
     (("filter", "restri", "guardr", "safety", "censor", "conten", "limits"), r"\b(?:disable|turn\s+off|remove|bypass|drop|switch\s+off)\s+(?:all\s+)?your\s+(?:\w+\s+)?(?:filters?|restrictions|guardrails|safety|censorship|content\s+polic(?:y|ies)|limits)\b"),
     (("answer", "repl", "respon", "summar", "output"),

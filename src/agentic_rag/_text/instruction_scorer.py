@@ -16,8 +16,10 @@ line each, written by ``bench/fitting/fit_instruction_scorer.py`` from the devel
 (``tests/data/instructions_dev*.json`` and the studied held-out sets) against the development
 half of real documentation (every sentence of which is a negative). Only features seen in at
 least two injections are kept, so a sentence of words no injection used scores the bias alone:
-the model can only be moved toward a flag by words instructions are made of. The threshold is
-chosen on the same development data for few false flags on real documentation.
+the model can only be moved toward a flag by words instructions are made of. The penalty and
+the threshold are chosen on the same development data for few false flags on real
+documentation: fitted on one half of the dev real text and counted on the other, so they are
+judged on text the fit never read.
 
 Obfuscation is undone before scoring: the text is read as
 :mod:`agentic_rag._text.instructions` reads it (format characters removed, look-alike letters
@@ -42,7 +44,7 @@ WEIGHTS_FILE = Path(__file__).with_name("instruction_weights.tsv")
 #: The feature name of the model's intercept in the weights file.
 BIAS = "bias"
 #: The probability at or above which a window is flagged (see the module docstring).
-THRESHOLD = 0.13
+THRESHOLD = 0.15
 
 # Letters spelt out one by one ("i g n o r e", "I.G.N.O.R.E"); two spaces end a word.
 _SPELT = re.compile(r"(?<![^\W_])[^\W\d_](?:[ .\-][^\W\d_]){2,}(?![^\W_])")
