@@ -101,8 +101,8 @@ class SecondStageWeights:
     """
 
     bm25: float = 1.0
-    focus: float = 1.13
-    relevance: float = 0.66
+    focus: float = 1.08
+    relevance: float = 0.62
     heading: float = 0.43
     keep_ratio: float = 0.9
 
