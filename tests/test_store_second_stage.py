@@ -3,6 +3,7 @@ value comes first, each span is shown once, and the list stops where hits stop b
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import unittest
 
@@ -101,6 +102,26 @@ class SecondStageUnitTest(unittest.TestCase):
         value = _hit("b.md#0", "b.md", 1, "The retry timeout is 30 seconds for every client.", 5.0)
         hits = finish_hits("How many seconds is the retry timeout?", [talk, value], RelevanceModel(), 2)
         self.assertEqual([h.path for h in hits], ["b.md", "a.md"])
+
+    def test_a_section_named_for_the_question_comes_before_a_passage_that_only_uses_its_words(self):
+        # BM25 puts the quickstart first (it repeats "upload" and "file"); the section whose
+        # heading path names the topic holds the answer. The earlier weights (no heading
+        # term, a smaller focus and coverage weight) kept BM25's order.
+        words = dataclasses.replace(_hit("a.md#0", "a.md", 1, "To upload a file, the client sends a form; every file upload is checked.", 10.0),
+                                    section="Quickstart")
+        named = dataclasses.replace(_hit("b.md#0", "b.md", 1, "Call save() on the object you get from the request.", 9.0),
+                                    section="Patterns \u203a File uploads")
+        question = "How do I upload a file?"
+        self.assertEqual([h.path for h in finish_hits(question, [words, named], RelevanceModel(), 2)], ["b.md", "a.md"])
+        earlier = SecondStageWeights(bm25=1.0, focus=0.5, relevance=0.25, heading=0.0)
+        self.assertEqual([h.path for h in finish_hits(question, [words, named], RelevanceModel(), 2, weights=earlier)], ["a.md", "b.md"])
+
+    def test_equal_scores_break_by_chunk_id_whatever_the_candidates_order(self):
+        same = [_hit(f"{name}.md#0", f"{name}.md", 1, f"The cache timeout is {n}00 seconds.", 5.0) for n, name in enumerate("dcba", 1)]
+        forward = [h.path for h in finish_hits("cache timeout", same, RelevanceModel(), 4, weights=SecondStageWeights(keep_ratio=0.0))]
+        backward = [h.path for h in finish_hits("cache timeout", same[::-1], RelevanceModel(), 4, weights=SecondStageWeights(keep_ratio=0.0))]
+        self.assertEqual(forward, backward)
+        self.assertEqual(forward, ["a.md", "b.md", "c.md", "d.md"])
 
     def test_a_hit_addressed_to_a_model_is_flagged_where_it_is_made(self):
         plain = _hit("a.md#0", "a.md", 1, "The cache timeout is 300 seconds.", 5.0)

@@ -7,14 +7,16 @@ candidates (:func:`first_stage_size` of them) and, for each:
 
 1. makes its view (:func:`~agentic_rag._text.focus.view_passage`): the focus lines, numbered
    through the chunk's line map; only for the :func:`viewed_size` best candidates by the cheap
-   half of the score (BM25 share and coverage), since a focus costs about a millisecond a
-   chunk. The relevance is computed for the hits it prints only
+   half of the score (BM25 share, coverage, the heading path's coverage), since a focus costs a
+   few milliseconds a chunk. The relevance is computed for the hits it prints only
    (:func:`~agentic_rag._answering.answer_likelihood.answer_likelihood`, passed to the view as
    its rater);
 2. scores it again: the BM25 score as a share of the best candidate's, plus the focus's own
    score (the question's weighted terms its lines hold, and whether a line states what the
    question asks for: a value, a default, a version, a name), plus the passage's coverage of
-   the question with its heading path;
+   the question with its heading path, plus the heading path's own coverage (a section named
+   for what is asked); the weights are a conditional logit fitted on development sets
+   (:class:`SecondStageWeights`);
 3. keeps each span once: a candidate whose focus lines overlap those of a better hit of the
    same file, or whose focus text is a better hit's (the same paragraph in two files), is
    dropped;
@@ -83,19 +85,26 @@ lines apart): the output is small, and its answer may stand a few lines below it
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class SecondStageWeights:
-    """How the second stage mixes its evidence (chosen on development sets).
+    """How the second stage mixes its evidence: a linear score, fitted on development sets as a
+    conditional logit (``bench/fitting/tune_second_stage.py``: among one question's viewed
+    candidates, the chance that each is the one whose printed lines answer), scaled so that
+    ``bm25`` is 1.
 
     Args:
         bm25: Weight of the BM25 score as a share of the best candidate's.
         focus: Weight of the focus's score.
         relevance: Weight of the passage's coverage of the question with its heading path.
+        heading: Weight of the heading path's own coverage of the question: a section named
+            for what is asked ("File Uploads", "Native Python Types") holds its answer more
+            often than a passage that only uses the question's words.
         keep_ratio: A hit is printed while its score is at least this share of the best hit's.
     """
 
     bm25: float = 1.0
-    focus: float = 0.5
-    relevance: float = 0.25
-    keep_ratio: float = 0.7
+    focus: float = 1.08
+    relevance: float = 0.62
+    heading: float = 0.43
+    keep_ratio: float = 0.9
 
 
 DEFAULT_WEIGHTS = SecondStageWeights()
@@ -112,10 +121,17 @@ def first_stage_size(k: int) -> int:
     return max(FIRST_STAGE_MIN, _FIRST_STAGE_PER_HIT * k)
 
 
-def _score(hit: StoreHit, view: PassageView, best_bm25: float, weights: SecondStageWeights) -> float:
+def _cheap_score(hit: StoreHit, coverage: float, heading: float, best_bm25: float, weights: SecondStageWeights) -> float:
+    """The half of the score read without a focus: BM25 share, the passage's coverage and its
+    heading path's."""
     share = hit.score / best_bm25 if best_bm25 > 0 else 0.0
+    return weights.bm25 * share + weights.relevance * coverage + weights.heading * heading
+
+
+def _score(hit: StoreHit, view: PassageView, heading: float, best_bm25: float, weights: SecondStageWeights) -> float:
+    """A viewed candidate's score: the cheap half plus the focus's own score."""
     focus = view.focus.score if view.focus is not None else 0.0
-    return weights.bm25 * share + weights.focus * focus + weights.relevance * view.coverage
+    return _cheap_score(hit, view.coverage, heading, best_bm25, weights) + weights.focus * focus
 
 
 def _same_span(hit: StoreHit, view: PassageView, kept: Sequence[tuple[StoreHit, PassageView]]) -> bool:
@@ -174,16 +190,19 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
     if not candidates:
         return []
     best_bm25 = max(h.score for h in candidates)
-    # A focus costs about a millisecond a chunk: only the candidates that could end up shown
-    # (by BM25 share and coverage, the cheap half of the score) are read line by line.
-    pool = sorted(candidates, key=lambda h: (-(weights.bm25 * (h.score / best_bm25 if best_bm25 > 0 else 0.0)
-                                               + weights.relevance * model.coverage(query, f"{h.section}\n{h.text}")), h.chunk_id))
+    # A focus costs a few milliseconds a chunk: only the candidates that could end up shown
+    # (by the cheap half of the score) are read line by line.
+    cheap = {}
+    for hit in candidates:
+        heading = model.coverage(query, hit.section) if hit.section else 0.0
+        cheap[hit.chunk_id] = (heading, _cheap_score(hit, model.coverage(query, f"{hit.section}\n{hit.text}"), heading, best_bm25, weights))
+    pool = sorted(candidates, key=lambda h: (-cheap[h.chunk_id][1], h.chunk_id))
     viewed = []
     for hit in pool[:viewed_size(k)]:
         # Ranked only: the relevance is computed for the hits that are printed.
         view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
                             max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET)
-        viewed.append((_score(hit, view, best_bm25, weights), hit, view))
+        viewed.append((_score(hit, view, cheap[hit.chunk_id][0], best_bm25, weights), hit, view))
     viewed.sort(key=lambda item: (-item[0], item[1].chunk_id))
     kept: list[tuple[StoreHit, PassageView]] = []
     scores: list[float] = []
