@@ -23,16 +23,27 @@ PREFIX_CHARS = 6  # anchors are compared on their first six characters: enough t
 
 class LazyPattern:
     """A pattern compiled on its first search: a text wakes a few patterns through their
-    anchors, so a process (one CLI search) compiles those few, not all of them at import."""
+    anchors, so a process (one CLI search) compiles those few, not all of them at import.
 
-    __slots__ = ("_compiled", "source")
+    ``also``: strings one of which every match holds besides its anchor (the verdict of a
+    withdrawal, "void", "no longer"...). A pattern whose anchors are common words ("the",
+    "all", "take") is woken by almost every text; a text that holds none of these cannot
+    match, and the pattern is neither compiled nor run on it."""
 
-    def __init__(self, source: str) -> None:
+    __slots__ = ("_compiled", "also", "source")
+
+    def __init__(self, source: str, also: tuple[str, ...] = ()) -> None:
         self.source = source
+        self.also = also
         self._compiled: re.Pattern[str] | None = None
+
+    def _can_match(self, text: str) -> bool:
+        return not self.also or any(word in text for word in self.also)
 
     def search(self, text: str) -> re.Match[str] | None:
         """``re.Pattern.search`` of the compiled pattern."""
+        if not self._can_match(text):
+            return None
         compiled = self._compiled
         if compiled is None:
             compiled = self._compiled = re.compile(self.source, _FLAGS)
@@ -40,21 +51,29 @@ class LazyPattern:
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         """``re.Pattern.finditer`` of the compiled pattern."""
+        if not self._can_match(text):
+            return iter(())
         if self._compiled is None:
             self._compiled = re.compile(self.source, _FLAGS)
         return self._compiled.finditer(text)
 
 
-def anchored(entry: str | tuple[tuple[str, ...], str]) -> tuple[frozenset[str], tuple[str, ...], LazyPattern]:
+def anchored(entry: str | tuple[tuple[str, ...], str] | tuple[tuple[str, ...], str, tuple[str, ...]]
+             ) -> tuple[frozenset[str], tuple[str, ...], LazyPattern]:
     """A pattern with its anchors: words one of which starts a word of every matching text
-    (checked against the text's word prefixes), and strings one of which every match holds."""
+    (checked against the text's word prefixes), and strings one of which every match holds;
+    a third item, strings one of which every match also holds (:class:`LazyPattern`)."""
+    also: tuple[str, ...] = ()
+    if isinstance(entry, tuple) and len(entry) == 3:
+        words, pattern, also = entry
+        entry = (words, pattern)
     words, pattern = entry if isinstance(entry, tuple) else (_leading_literals(entry), entry)
     if not words:
         raise AssertionError(f"pattern without the words every match holds: {pattern[:60]!r}")
     # Derived words start a word only when the pattern starts at a word boundary.
     starts_word = isinstance(entry, tuple) or pattern.startswith("\\b")
     prefixes = frozenset(w[:PREFIX_CHARS] for w in words if starts_word and len(w) > 1 and _WORDLIKE.fullmatch(w))
-    return prefixes, tuple(w for w in words if w[:PREFIX_CHARS] not in prefixes), LazyPattern(pattern)
+    return prefixes, tuple(w for w in words if w[:PREFIX_CHARS] not in prefixes), LazyPattern(pattern, also)
 _META = set("\\()[]{}?*+|.^$")
 
 

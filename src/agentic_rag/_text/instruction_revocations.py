@@ -70,20 +70,35 @@ _REVOKED = (rf"(?:{_BE}(?:{_VOID}|obsolete|superseded|lapsed|invalid(?:ated)?|mo
             rf"|(?:does\s+not|doesn't|do\s+not|don't)\s+(?:count|matter|apply)(?:\s+any\s*more)?|(?:counts?|matters?|applies|apply)\s+no\s+(?:more|longer))\b{UNSCOPED}")
 _TEXT_REVOKED = rf"(?:{_BE}{_VOID}|no\s+longer\s+(?:counts?|matters?)|(?:does\s+not|doesn't|do\s+not|don't)\s+(?:count|matter)(?:\s+any\s*more)?)\b{UNSCOPED}"
 
-#: The patterns, each with the words one of which every match holds (word beginnings).
+# The verdicts, as strings one of which every match of a pattern holds besides its anchor: the
+# anchors of the first patterns are words of any text ("the", "all", "line", "take"), so without
+# them nearly every passage would compile and run those long patterns. Each list covers every
+# word its pattern's verdict can end in ("valid" covers "invalid", "no longer" every "no longer
+# ...").
+_VOID_WORDS = ("withdr", "rescind", "revok", "retract", "cancel", "annul", "void", "null", "lifted", "scrapp", "test", "decoy",
+               "draft", "joke", "mistake", "trick", "distraction")
+_REVOKED_WORDS = _VOID_WORDS + ("obsolete", "supersed", "lapse", "valid", "moot", "relevant", "outdated", "out of date", "gone",
+                                "binding", "effect", "force", "applicable", "expire", "no longer", "count", "matter", "apply")
+_TEXT_REVOKED_WORDS = _VOID_WORDS + ("no longer", "count", "matter")
+
+#: The patterns, each with the words one of which every match holds (word beginnings), and,
+#: for those whose anchors are common words, the strings one of which it also holds.
 REVOCATIONS = [
-    (_TOLD_WORDS, rf"{_TOLD_START}{_TOLD}\s+(?:(?:now|hereby|officially|simply|all|entirely|completely|just|only)\s+)*{_REVOKED}"),
-    (_TEXT_WORDS, rf"{_TOLD_START}{_TOLD_TEXT}\s+(?:(?:now|hereby|officially|simply|all|entirely|completely|just|only)\s+)*{_TEXT_REVOKED}"),
+    (_TOLD_WORDS, rf"{_TOLD_START}{_TOLD}\s+(?:(?:now|hereby|officially|simply|all|entirely|completely|just|only)\s+)*{_REVOKED}", _REVOKED_WORDS),
+    (_TEXT_WORDS, rf"{_TOLD_START}{_TOLD_TEXT}\s+(?:(?:now|hereby|officially|simply|all|entirely|completely|just|only)\s+)*{_TEXT_REVOKED}",
+     _TEXT_REVOKED_WORDS),
     (("none", "nothing"), rf"\b(?:none\s+of\s+{_TOLD}|nothing\s+(?:(?:that\s+)?you\s+(?:read|saw|were\s+told|got|received)|written|said|above)"
      rf"(?:\s+(?:before|above|earlier|so\s+far|up\s+to\s+(?:this|here|now)(?:\s+\w+)?|until\s+now|before\s+this(?:\s+\w+)?))?)\s+(?:now\s+|still\s+|really\s+)?"
      rf"(?:applies|apply|counts?|matters?|holds?|stands?|(?:is|are)\s+(?:valid|binding|in\s+(?:effect|force)))(?:\s+any\s*more)?\b{UNSCOPED}"),
     # "Previous guidance: void.", "The prior setup no longer binds you."
-    (_TOLD_WORDS + _TEXT_WORDS, rf"{_TOLD_START}{_TOLD_ANY}\s*[:—–]\s*(?:{_VOID}|revoked|obsolete|superseded|invalid)\b"),
+    (_TOLD_WORDS + _TEXT_WORDS, rf"{_TOLD_START}{_TOLD_ANY}\s*[:—–]\s*(?:{_VOID}|revoked|obsolete|superseded|invalid)\b",
+     _VOID_WORDS + ("obsolete", "supersed", "invalid")),
     (("no longer", "not", "n't"), rf"\b(?:the|your|all)\s+(?:{_TOLD_POS}\s+)?(?:setup|configuration|programming|persona|role|task|mission|assignment|{_TOLD_NOUN})\s+"
      rf"(?:no\s+longer|(?:does|do)\s*(?:not|n't))\s+(?:binds?|applies?\s+to|governs?|constrains?|restricts?|limits?)\s+you\b"),
     (("consid", "treat", "regard", "deem", "count", "mark", "take"), rf"\b(?:consider|treat|regard|deem|count|mark|take)\s+{_TOLD_ANY}\s+(?:as\s+|to\s+be\s+)?"
      rf"(?:withdrawn|void|null|cancell?ed|revoked|retracted|rescinded|obsolete|superseded|invalid|irrelevant|moot|expired|"
-     rf"(?:an?\s+|only\s+an?\s+|just\s+an?\s+)(?:draft|test|decoy|mistake|joke|example|trick)|(?:having\s+been\s+)?never\s+(?:written|approved|sent|given|said))\b"),
+     rf"(?:an?\s+|only\s+an?\s+|just\s+an?\s+)(?:draft|test|decoy|mistake|joke|example|trick)|(?:having\s+been\s+)?never\s+(?:written|approved|sent|given|said))\b",
+     _VOID_WORDS + ("obsolete", "supersed", "invalid", "irrelevant", "moot", "expired", "example", "never")),
     (("act", "behave", "procee", "contin", "pretend", "imagin"), rf"\b(?:act|behave|proceed|continue)\s+as\s+(?:if|though)\s+{_TOLD_ANY}\s+(?:had\s+|has\s+)?(?:never|not|did\s+not|didn't|does\s+not|doesn't)"
      rf"\s+(?:been\s+)?(?:written|exist(?:ed)?|happen(?:ed)?|said|sent|given|there)\b"
      rf"|\b(?:pretend|imagine)\s+(?:that\s+)?{_TOLD_ANY}\s+(?:(?:was|were|had\s+been)\s+never|never|did\s+not|didn't|does\s+not|doesn't)\s+(?:been\s+)?(?:written|exist(?:ed)?|happen(?:ed)?|sent|given)\b"),
