@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import html
-import json
 import os
 import platform
 import re
@@ -56,6 +55,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "src")]  # the bench package (repository r
 from bench.benchmark_doc import replace_section  # noqa: E402
 from bench.corpora.docs_qa_sets import load_sets  # noqa: E402
 
+from agentic_rag._interfaces.cli_commands import json_line  # noqa: E402
 from agentic_rag._interfaces.store_service import StoreService  # noqa: E402
 from agentic_rag._store import KnowledgeStore  # noqa: E402
 
@@ -203,7 +203,7 @@ def cli_json_bytes(payload: dict, folder: Path) -> int:
             return [relative(v) for v in value]
         return value
 
-    return len((json.dumps(relative(payload), ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
+    return len((json_line(relative(payload)) + "\n").encode("utf-8"))
 
 
 def _strip(path: str, prefixes: tuple[str, ...]) -> str:

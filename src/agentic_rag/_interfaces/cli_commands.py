@@ -11,13 +11,17 @@ from typing import Any
 
 from agentic_rag._errors import InvalidInputError, StoreError
 
-__all__ = ["cmd_ask", "cmd_corpora", "cmd_demo", "cmd_eval", "cmd_index", "cmd_mcp", "cmd_search", "cmd_show"]
+__all__ = ["cmd_ask", "cmd_corpora", "cmd_demo", "cmd_eval", "cmd_index", "cmd_mcp", "cmd_search", "cmd_show", "json_line"]
+
+
+def json_line(value: Any) -> str:
+    """``value`` as every ``--json`` output prints it: one line, sorted keys, no indentation and
+    no blank after a separator (an agent pays for every byte; pipe through ``jq`` to read)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def _print_json(value: Any) -> None:
-    # One line, no indentation and no blank after a separator: an agent pays for every byte
-    # (pipe through ``jq`` to read).
-    print(json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+    print(json_line(value))
 
 
 def _store(args: argparse.Namespace, *, must_exist: bool = True):
