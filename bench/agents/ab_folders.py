@@ -1,4 +1,4 @@
-"""Lay out the three folders of the agent A/B's third run (``bench/data/agent_ab/``).
+"""Lay out the three folders of the agent A/B's third and fourth runs (``bench/data/agent_ab/``).
 
 * ``S1``: release notes whose file names are versions, not topics: Django's release notes
   (reStructuredText, ``django-releases/``) and SQLite's release log (HTML,
@@ -8,9 +8,10 @@
 * ``S3``: a mixed folder: the Python 3.11 HTML manual (``python-docs/``) and the Markdown and
   reStructuredText documentation of attrs, flask, structlog, jinja2 and Python-Markdown.
 
-The questions (``S1.jsonl`` ...) were written by a separate author who read only these
-folders, before any tool of the project ran on them; ``SOURCES.md`` says where each answer
-is. The documents are not kept in the repository: they come from the fetched docs sets.
+The questions (``bench/data/agent_ab/round3/`` and ``round4/``, its README says how they were
+written) were each written by a separate author who read only these folders; each round's
+``SOURCES.md`` says where each answer is. The documents are not kept in the repository: they
+come from the fetched docs sets.
 
 Run::
 
