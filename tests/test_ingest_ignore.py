@@ -193,28 +193,30 @@ class IgnoreFileTest(unittest.TestCase):
         self.assertEqual([f.relative for f in result.files], ["page.md"])
         self.assertEqual(result.skipped, ())
 
+    def _linked_worktree(self, name: str, line_end: str) -> Path:
+        """A linked worktree whose git folder is ``main.git/worktrees/NAME`` (its ".git" file and
+        "commondir" ending their line with ``line_end``), a file the common info/exclude leaves
+        out and one it keeps; returns the worktree's git folder."""
+        gitdir = Path(self._tmp.name) / "main.git" / "worktrees" / name
+        _write(gitdir.parent.parent / "info" / "exclude", "local-only.md\n")
+        _write(gitdir / "commondir", f"../..{line_end}")
+        _write(self.root / ".git", f"gitdir: {gitdir}{line_end}")
+        _write(self.root / "local-only.md")
+        _write(self.root / "guide.md")
+        return gitdir
+
     def test_a_linked_worktree_reads_the_common_info_exclude(self):
         # A linked worktree's ".git" is a file naming its git folder, whose "commondir"
         # leads to the folder holding info/exclude.
-        base = Path(self._tmp.name)
-        _write(base / "main.git" / "info" / "exclude", "local-only.md\n")
-        _write(base / "main.git" / "worktrees" / "docs" / "commondir", "../..\n")
-        _write(self.root / ".git", f"gitdir: {base / 'main.git' / 'worktrees' / 'docs'}\n")
-        _write(self.root / "local-only.md")
-        _write(self.root / "guide.md")
+        self._linked_worktree("docs", "\n")
         self.assertEqual(self._files(), ["guide.md"])
 
     def test_the_git_file_is_read_as_git_reads_it(self):
         # "gitdir: " then the path, only line ends cut (git's read_gitfile_gently): a path may
         # end in a space; "commondir" likewise.
-        base = Path(self._tmp.name)
-        _write(base / "main.git" / "info" / "exclude", "local-only.md\n")
-        _write(base / "main.git" / "worktrees" / "docs " / "commondir", "../..\r\n")
-        _write(self.root / ".git", f"gitdir: {base / 'main.git' / 'worktrees' / 'docs '}\r\n")
-        _write(self.root / "local-only.md")
-        _write(self.root / "guide.md")
+        gitdir = self._linked_worktree("docs ", "\r\n")
         self.assertEqual(self._files(), ["guide.md"])
-        _write(self.root / ".git", f"gitdir:{base / 'main.git' / 'worktrees' / 'docs '}\n")  # git wants "gitdir: "
+        _write(self.root / ".git", f"gitdir:{gitdir}\n")  # git wants "gitdir: "
         self.assertEqual(self._files(), ["guide.md", "local-only.md"])
 
     def test_parse_rules_matches_like_git(self):
