@@ -11,6 +11,7 @@ from agentic_rag._store.second_stage import finish_hits
 from agentic_rag._text.focus import view_passage
 from agentic_rag._text.relevance import RelevanceModel
 from agentic_rag._text.statements import split_statements
+from marks_support import marks_of
 
 FIRST = ("MAX_CONTENT_LENGTH\nThe maximum number of bytes that will be read during this request.\n\nDefault: None\n\n"
          "MAX_FORM_MEMORY_SIZE\nThe maximum size in bytes any non-file form field may be in a\nmultipart/form-data body. "
@@ -20,17 +21,9 @@ SECOND = ("Each request defaults to this config. It can be set on a specific vie
 QUESTION = "Which config key caps the size of non-file form fields, and what is its default value?"
 
 
-def _marks(text: str, first_line: int) -> tuple[tuple[int, int], ...]:
-    marks, offset = [], 0
-    for number, line in enumerate(text.split("\n")):
-        marks.append((offset, first_line + number))
-        offset += len(line) + 1
-    return tuple(marks)
-
-
 def _hit(n: int, text: str, first_line: int, *, section: str = "Configuration", path: str = "docs/config.rst") -> StoreHit:
     return StoreHit(f"{path}#{n}", path, first_line, first_line + text.count("\n"), 5.0, text, "docs", section,
-                    line_marks=_marks(text, first_line))
+                    line_marks=marks_of(text, first_line))
 
 
 class DefaultSentenceTest(unittest.TestCase):

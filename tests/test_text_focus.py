@@ -7,6 +7,7 @@ import unittest
 from agentic_rag._answering.answer_likelihood import answer_likelihood
 from agentic_rag._text.focus import answer_units, focus_of, trim_line, view_passage
 from agentic_rag._text.relevance import RelevanceModel
+from marks_support import marks_of
 
 SETTINGS = """SESSION_COOKIE_DOMAIN
 The value of the Domain parameter on the session cookie.
@@ -23,15 +24,6 @@ SESSION_COOKIE_PATH
 The path that the session cookie will be valid for.
 
 Default: None"""
-
-
-def marks_of(text: str, first_line: int) -> tuple[tuple[int, int], ...]:
-    """A line map giving each line of ``text`` its own source line, from ``first_line``."""
-    marks, offset = [], 0
-    for number, line in enumerate(text.split("\n")):
-        marks.append((offset, first_line + number))
-        offset += len(line) + 1
-    return tuple(marks)
 
 
 class FocusOfTest(unittest.TestCase):

@@ -14,6 +14,7 @@ from agentic_rag._text.focus import LONG, focus_of, view_passage
 from agentic_rag._text.relevance import RelevanceModel
 from agentic_rag._text.segments import UnitKind
 from agentic_rag._text.statements import MAX_CORE, split_statements, states_default
+from marks_support import marks_of
 
 
 def core_texts(text: str) -> list[str]:
@@ -26,14 +27,6 @@ def attached_to(text: str, core_start: str) -> list[str]:
         if text[s.core[0]:s.core[1]].startswith(core_start):
             return [text[a:b] for a, b in s.attached]
     raise AssertionError(f"no statement starts with {core_start!r}")
-
-
-def marks_of(text: str, first_line: int = 1) -> tuple[tuple[int, int], ...]:
-    marks, offset = [], 0
-    for number, line in enumerate(text.split("\n")):
-        marks.append((offset, first_line + number))
-        offset += len(line) + 1
-    return tuple(marks)
 
 
 def hit(chunk_id: str, text: str, *, page: int | None = None, score: float = 5.0, path: str = "doc.pdf") -> StoreHit:
