@@ -303,22 +303,28 @@ _CRLF_FILES = (*(f"{tag}-a{char}b.md" for tag, char in _NOT_LINE_ENDS.items()), 
                "crlf.md", "crlf.md\r", "spaced.md", "kept.md", "x.tmp", "tail-cr.md", "tail-cr.md\r")
 
 
+def _git_repo_folder(case: unittest.TestCase) -> tuple[str, Path]:
+    """git's path and a fresh folder for a repository (removed after the test); skips the test
+    when git is not installed."""
+    git = _git()
+    if git is None:
+        case.skipTest("git is not installed: the comparison with git check-ignore needs it")
+    tmp = tempfile.TemporaryDirectory()
+    case.addCleanup(tmp.cleanup)
+    return git, Path(tmp.name) / "repo"
+
+
 class LineEndsAgainstGit(unittest.TestCase):
     """Rules split at "\n" only, a "\r" before it dropped: a form feed, a vertical tab, U+001C
     to U+001E, U+0085, U+2028 or U+2029 inside a line is part of its pattern, path by path as
     ``git check-ignore`` and ``git ls-files`` read the same ``.gitignore``."""
 
     def test_each_path_as_git(self):
-        git = _git()
-        if git is None:
-            self.skipTest("git is not installed: the comparison with git check-ignore needs it")
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        root = Path(tmp.name) / "repo"
+        git, root = _git_repo_folder(self)
         for name in _CRLF_FILES:
             _write(root / name)
         (root / ".gitignore").write_bytes(_CRLF_RULES.encode("utf-8"))
-        env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "HOME": tmp.name}
+        env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(root.parent)}
         subprocess.run([git, "init", "-q", str(root)], check=True, env=env, timeout=60)
         checked = subprocess.run([git, "check-ignore", "--stdin", "-z", "--no-index"], cwd=root, env=env,
                                  input="\0".join(_CRLF_FILES).encode("utf-8"), capture_output=True, timeout=60)
@@ -371,18 +377,13 @@ class RandomRulesAgainstGit(unittest.TestCase):
     ``git check-ignore``."""
 
     def test_every_path_agrees_with_git(self):
-        git = _git()
-        if git is None:
-            self.skipTest("git is not installed: the comparison with git check-ignore needs it")
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        root = Path(tmp.name) / "repo"
+        git, root = _git_repo_folder(self)
         rng = random.Random(28)
         files = _random_tree(rng)
         for name in files:
             _write(root / name)
         folders = sorted({"/".join(f.split("/")[:n]) for f in files for n in range(1, f.count("/") + 1)})
-        env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "HOME": tmp.name}
+        env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(root.parent)}
         subprocess.run([git, "init", "-q", str(root)], check=True, env=env, timeout=60)
         groups = [_ROW_RULES] + ["\n".join(_random_pattern(rng) for _ in range(5)) + "\n" for _ in range(60)]
         paths = files + folders
