@@ -1,12 +1,16 @@
-"""The one routine every benchmark script uses to update its section of docs/benchmarks.md."""
+"""What every benchmark script shares: updating its section of docs/benchmarks.md, and naming the
+commit it measured."""
 
 from __future__ import annotations
 
 import os
+import subprocess
 import tempfile
 from pathlib import Path
 
-__all__ = ["replace_section"]
+__all__ = ["replace_section", "revision"]
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def replace_section(path: Path, start: str, end: str, text: str) -> None:
@@ -31,3 +35,16 @@ def replace_section(path: Path, start: str, end: str, text: str) -> None:
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(updated)
     os.replace(tmp, path)
+
+
+def revision() -> str:
+    """The commit measured (and whether src/ had uncommitted changes), for the report."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, timeout=30, check=False).stdout.strip()
+
+    try:
+        head = git("rev-parse", "--short", "HEAD")
+        dirty = git("status", "--porcelain", "--", "src")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (head or "unknown") + (" plus uncommitted changes in src/" if dirty else "")

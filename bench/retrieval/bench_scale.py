@@ -53,7 +53,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "src")]  # the bench package (repository root) and the library
 
-from bench.benchmark_doc import replace_section  # noqa: E402
+from bench.benchmark_doc import replace_section, revision  # noqa: E402
 
 from agentic_rag._contracts.corpus import Document
 from agentic_rag.evaluation import load_trec
@@ -75,19 +75,6 @@ SOURCES = (
 )
 # Issue 15 targets at 1M passages (issue 3 had 300 s, 4 GB, 30 ms and 200 ms).
 TARGETS = {"build_s": 100.0, "rss_gb": 2.0, "p50_ms": 10.0, "p99_ms": 100.0, "save_load_s": 60.0}
-
-
-def revision() -> str:
-    """The commit measured (and whether src/ had uncommitted changes), for the report."""
-    def git(*args: str) -> str:
-        return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, timeout=30, check=False).stdout.strip()
-
-    try:
-        head = git("rev-parse", "--short", "HEAD")
-        dirty = git("status", "--porcelain", "--", "src")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return (head or "unknown") + (" plus uncommitted changes in src/" if dirty else "")
 
 
 # -- corpus and queries -----------------------------------------------------------------------

@@ -45,7 +45,6 @@ import datetime
 import itertools
 import os
 import platform
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -56,7 +55,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "src")]  # the bench package (repository root) and the library
 
-from bench.benchmark_doc import replace_section  # noqa: E402
+from bench.benchmark_doc import replace_section, revision  # noqa: E402
 
 from agentic_rag.evaluation import evaluate_run, load_beir
 from agentic_rag._parallel import (
@@ -121,19 +120,6 @@ class Branches:
     names: list[str] = field(default_factory=list)
     retrievers: list[str] = field(default_factory=list)
     hits: list[tuple[Any, ...]] = field(default_factory=list)
-
-
-def revision() -> str:
-    """The commit measured (and whether src/ had uncommitted changes), for the report."""
-    def git(*args: str) -> str:
-        return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, timeout=30, check=False).stdout.strip()
-
-    try:
-        head = git("rev-parse", "--short", "HEAD")
-        dirty = git("status", "--porcelain", "--", "src")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return (head or "unknown") + (" plus uncommitted changes in src/" if dirty else "")
 
 
 # -- components and branch hits ---------------------------------------------------------------
