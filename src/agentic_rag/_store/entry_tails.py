@@ -14,11 +14,11 @@ with the line it comes from.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable
 
 from agentic_rag._store.records import StoreHit
 from agentic_rag._text.focus import PassageView
+from agentic_rag._text.lines import source_line
 from agentic_rag._text.statements import MAX_DEFAULT, Statement, opens_with_default, split_statements, states_default
 
 __all__ = ["entry_default"]
@@ -50,7 +50,7 @@ def entry_default(hit: StoreHit, view: PassageView, following: Callable[[StoreHi
         return None  # the chunk does not end inside an entry
     entry = statements[-1].entry
     own = [s for s in statements if s.entry == entry]
-    if any(_is_default(hit.text, s) for s in own) or span[1] < _line_of(hit, entry):
+    if any(_is_default(hit.text, s) for s in own) or span[1] < source_line(hit.line_marks, entry):
         return None  # the entry states its default here, or the focus does not reach it
     after = following(hit)
     if after is None or after.path != hit.path or after.section != hit.section or after.start_line > hit.end_line + _GAP_LINES \
@@ -67,7 +67,7 @@ def entry_default(hit: StoreHit, view: PassageView, following: Callable[[StoreHi
     # A line that opens with the word states the value ("Default: 500_000"), where "Each
     # request defaults to this config" only mentions one.
     start, end = next((s for s in found if opens_with_default(after.text[s.core[0]:s.core[1]])), found[0]).core
-    first, last = _line_of(after, start), _line_of(after, max(start, end - 1))
+    first, last = source_line(after.line_marks, start), source_line(after.line_marks, max(start, end - 1))
     where = f"{first}" if first == last else f"{first}-{last}"
     return f"{where}: {' '.join(after.text[start:end].split())}", last
 
@@ -75,8 +75,3 @@ def entry_default(hit: StoreHit, view: PassageView, following: Callable[[StoreHi
 def _is_default(text: str, statement: Statement) -> bool:
     start, end = statement.core
     return end - start <= MAX_DEFAULT and states_default(text[start:end])
-
-
-def _line_of(hit: StoreHit, offset: int) -> int:
-    offsets = [o for o, _ in hit.line_marks]
-    return hit.line_marks[max(bisect_right(offsets, offset) - 1, 0)][1]

@@ -9,11 +9,11 @@ marked with the place it comes from (``[p5:1]``), so the statement an agent read
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable
 
 from agentic_rag._store.records import StoreHit
 from agentic_rag._text.focus import PassageView
+from agentic_rag._text.lines import source_line
 from agentic_rag._text.statements import split_statements
 
 __all__ = ["completed_focus"]
@@ -49,6 +49,5 @@ def completed_focus(hit: StoreHit, view: PassageView, following: Callable[[Store
     # A page that opens with a capital starts a sentence (or a heading) of its own.
     if not rest or rest[0].isupper():
         return text
-    offsets = [offset for offset, _ in after.line_marks]
-    line = after.line_marks[max(bisect_right(offsets, start) - 1, 0)][1] if after.line_marks else after.start_line
+    line = source_line(after.line_marks, start) if after.line_marks else after.start_line
     return f"{text} [p{after.page}:{line}] {rest}"

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from agentic_rag._text.answer_slots import SlotKind, identifiers, read_slot, slot_filler
 from agentic_rag._text.focus_atoms import atoms_of, choose_atoms, filled, size_of
+from agentic_rag._text.lines import source_line
 from agentic_rag._text.questions import split_compound
 from agentic_rag._text.relevance import RelevanceModel, ScoredUnit
 from agentic_rag._text.segments import PassageUnit, UnitKind
@@ -293,12 +294,8 @@ def view_passage(question: str, text: str, model: RelevanceModel, *, title: str 
     focus = focus_of(question, text, model, title=title, context=context, max_lines=max_lines, budget=budget, span=span, fill=fill)
     numbers: tuple[tuple[int, int], ...] = ()
     if focus is not None and marks:
-        offsets = [offset for offset, _ in marks]
-
-        def number(offset: int) -> int:
-            return marks[max(bisect_right(offsets, offset) - 1, 0)][1]
-
-        numbers = tuple((number(line.start), max(number(line.start), number(line.end - 1))) for line in focus.lines)
+        numbers = tuple((source_line(marks, line.start), max(source_line(marks, line.start), source_line(marks, line.end - 1)))
+                        for line in focus.lines)
     relevance = rate(question, title, text, focus.text if focus is not None else "", model, whole=max_lines > 1,
                      pieces=[line.text for line in focus.lines] if focus is not None else []) if rate is not None else 0.0
     return PassageView(relevance, focus, numbers, coverage)

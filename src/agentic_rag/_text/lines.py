@@ -10,7 +10,10 @@ line number after them.
 
 from __future__ import annotations
 
-__all__ = ["normalize_newlines", "split_lines"]
+from bisect import bisect_right
+from collections.abc import Sequence
+
+__all__ = ["normalize_newlines", "source_line", "split_lines"]
 
 
 def normalize_newlines(text: str) -> str:
@@ -36,3 +39,9 @@ def split_lines(text: str) -> list[str]:
         item and ``""`` gives ``[""]``.
     """
     return normalize_newlines(text).split("\n")
+
+
+def source_line(marks: Sequence[tuple[int, int]], offset: int) -> int:
+    """The source line of ``offset`` in a chunk's text, through its line map ``marks``
+    (``(offset, line)`` pairs in text order: the text from each offset on is that line)."""
+    return marks[max(bisect_right([o for o, _ in marks], offset) - 1, 0)][1]
