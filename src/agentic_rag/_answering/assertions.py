@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from agentic_rag._regex import lazy_regex
 from agentic_rag._text.answer_slots import FactKind, FactQuestion, fact_filler
 from agentic_rag._text.asked_attribute import synonyms
 from agentic_rag._text.porter import PorterStemmer
@@ -29,27 +30,27 @@ from agentic_rag._text.sentences import split_sentences
 __all__ = ["asserted_text", "claim_problem", "states_fact"]
 
 _STEMMER = PorterStemmer()
-_QUESTION_START = re.compile(
+_QUESTION_START = lazy_regex(
     r"^\W*(?:how|what|when|where|who|whom|whose|which|why|is|are|was|were|do|does|did|can|could|should|will|would|has|have|had)\b[^.!]*\?\W*$",
     re.IGNORECASE,
 )
-_NEGATED = re.compile(r"\b(?:not|never|no\s+longer|neither|nor|none)\b|n't\b|\bno\s+(?:one|record|evidence)\b", re.IGNORECASE)
-_HYPOTHETICAL = re.compile(
+_NEGATED = lazy_regex(r"\b(?:not|never|no\s+longer|neither|nor|none)\b|n't\b|\bno\s+(?:one|record|evidence)\b", re.IGNORECASE)
+_HYPOTHETICAL = lazy_regex(
     r"\bif\b[^.]*\b(?:had|were)\b|\bwould\s+have\b|\bcould\s+have\b|\bmight\s+have\b|\bwere\s+to\b|\b(?:suppose|supposing|imagine|hypothetical(?:ly)?|pretend)\b",
     re.IGNORECASE,
 )
-_REPORTED_FALSE = re.compile(
+_REPORTED_FALSE = lazy_regex(
     r"\b(?:false|untrue|incorrect(?:ly)?|wrong(?:ly)?|myths?|mistaken(?:ly)?|erroneous(?:ly)?|rumou?r(?:s|ed)?|misconceptions?|allegedly|supposedly|"
     r"claims?|claimed|debunked|contrary\s+to)\b",
     re.IGNORECASE,
 )
-_EXAMPLE = re.compile(r"\b(?:for\s+example|for\s+instance|e\.g\.|example\s*:|as\s+an\s+example|sample\s+sentence|example\s+sentence)", re.IGNORECASE)
-_RELATIVE_START = re.compile(r"^\s*(?:who|whom|whose|which|where|that)\b", re.IGNORECASE)
+_EXAMPLE = lazy_regex(r"\b(?:for\s+example|for\s+instance|e\.g\.|example\s*:|as\s+an\s+example|sample\s+sentence|example\s+sentence)", re.IGNORECASE)
+_RELATIVE_START = lazy_regex(r"^\s*(?:who|whom|whose|which|where|that)\b", re.IGNORECASE)
 # Clause boundaries inside a sentence: a relative or contrastive clause after a comma, a
 # semicolon, a dash, or "and"/"but" before a new subject. A break that opens with white space
 # starts where the run starts (``(?<!\s)``, where the leftmost match starts anyway): tried from
 # each space of a long run, ``\s+`` ran to the run's end every time.
-_CLAUSE_BREAK = re.compile(
+_CLAUSE_BREAK = lazy_regex(
     r",\s*(?=(?:who|whom|whose|which|where|while|whereas|although|though|but|and|unlike)\b)|;\s*|(?<!\s)\s+[-–—]\s+|(?<!\s)\s+(?:and|but)\s+(?=(?:the\s+)?[A-Z])"
 )
 _AUXILIARY = frozenset("was were is are be been being has have had did does do got".split())
@@ -59,8 +60,8 @@ _NEUTRAL = frozenset(
     "the a an it its they them this that these those he she his her their itself first originally initially later officially actually "
     "then also which who".split()
 )
-_WORD = re.compile(r"[\w'’]+")
-_LEADING_ADVERBIAL = re.compile(r"^(?:(?:in|on|at|by|during|after|before|since|around|about|circa|from)\b[^,]*|\w+ly|\w+),\s*", re.IGNORECASE)
+_WORD = lazy_regex(r"[\w'’]+")
+_LEADING_ADVERBIAL = lazy_regex(r"^(?:(?:in|on|at|by|during|after|before|since|around|about|circa|from)\b[^,]*|\w+ly|\w+),\s*", re.IGNORECASE)
 
 
 def asserted_text(text: str) -> str:
@@ -192,7 +193,7 @@ def _subject_is(fact: FactQuestion, phrase: str, named: frozenset[str] = frozens
 
 
 # Where an object's noun phrase ends: a preposition, a punctuation mark, a conjunction.
-_OBJECT_END = re.compile(r"[,;:.()]|\s(?:on|in|at|by|for|from|with|to|during|after|before|since|and|but|as|when|while)\s", re.IGNORECASE)
+_OBJECT_END = lazy_regex(r"[,;:.()]|\s(?:on|in|at|by|for|from|with|to|during|after|before|since|and|but|as|when|while)\s", re.IGNORECASE)
 
 
 def _related(phrase: str) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from agentic_rag._answering.modality import NEGATED_MAXIMUM, NEGATED_MINIMUM, modality_problem, yes_no_problem
+from agentic_rag._regex import lazy_regex
 from agentic_rag._text.answer_slots import SlotKind, counts_in_unit, fact_filler, identifiers, measure_at, read_fact, read_slot
 from agentic_rag._text.asked_attribute import (
     RIVALS,
@@ -42,51 +43,51 @@ _STEMMER = PorterStemmer()
 # and scheduled for removal in a future release" belongs to its first clause only. A break
 # starts where its white space starts (``(?<!\s)``; the leftmost match starts there anyway)
 # or at its mark: tried from each space of a long run, ``\s`` ran to the run's end every time.
-_CLAUSE_END = re.compile(r"(?<!\s)\s*[;,—–]\s+|[;,—–]\s+|(?<!\s)\s+-\s+|(?<!\s)\s+(?:and|but|while|whereas|unless|if|when|although|though)\s+", re.IGNORECASE)
+_CLAUSE_END = lazy_regex(r"(?<!\s)\s*[;,—–]\s+|[;,—–]\s+|(?<!\s)\s+-\s+|(?<!\s)\s+(?:and|but|while|whereas|unless|if|when|although|though)\s+", re.IGNORECASE)
 # A question that asks for a value: a number, a version, a name, a date, or "what ..." a
 # thing is; "why" and "how do I" questions are answered in any words.
 # A phrase may come first ("In Pipewright 4, what's ...", "Default job timeout - what is it?").
 _LEADING = r"^\W*(?:[^,?—–]*(?:,|—|–|\s-{1,2})\s*)?(?:(?:so|and|but)\s+)?(?:(?:in|for|on|at|from|to|by|of)\s+)?"
-_ASKS_VALUE = re.compile(rf"{_LEADING}(?:what|which|who|whom|where|when|how\s+(?:many|much|long|old|often|far|big|large|fast|heavy))\b", re.IGNORECASE)
+_ASKS_VALUE = lazy_regex(rf"{_LEADING}(?:what|which|who|whom|where|when|how\s+(?:many|much|long|old|often|far|big|large|fast|heavy))\b", re.IGNORECASE)
 # "What dividend did it pay?", "Which currency does it use?": a thing's value asked by its
 # name, a noun phrase before the auxiliary ("What does X do?", "What is X?", "What gets
 # raised when ...?" ask what a thing is, does or causes).
 _AUXILIARY = r"(?:is|are|was|were|does|do|did|can|could|should|would|will|has|have|had)"
-_ASKS_THING = re.compile(
+_ASKS_THING = lazy_regex(
     rf"{_LEADING}(?:what|which)\s+(?!{_AUXILIARY}\b|(?:kind|sort|type)\b)(?:[\w-]+\s+){{1,3}}?{_AUXILIARY}\b",
     re.IGNORECASE,
 )
 # A table cell that gives no value: a dash, "none", "n/a", "(required)", "see below".
-_NO_VALUE_CELL = re.compile(r"^\s*(?:[—–-]+|\(?none\)?|n/?a|\(?required\)?|unset|see\s+below\.?|)\s*$", re.IGNORECASE)
+_NO_VALUE_CELL = lazy_regex(r"^\s*(?:[—–-]+|\(?none\)?|n/?a|\(?required\)?|unset|see\s+below\.?|)\s*$", re.IGNORECASE)
 # A range gives both bounds ("-20 °C to 60 °C", "1–10").
 # "Range" alone names a thing as often ("the control range is about 4 km"): only a range of
 # values, from one to the other, gives both.
 # Tried from the first digit of each run without white space, commas or semicolons: a range
 # from a later digit of the run is one from the first digit too, and tried from every digit of
 # a long number the run was rescanned to its end each time.
-_RANGE = re.compile(r"(?<![^\s,;])[^\s,;\d]*\d[^\s,;]*\s*(?:°\s*\w+\s*)?(?:to|–|—|-|\.\.)\s*[−-]?\d|\branges?\s+(?:of|from)\b|\bin\s+the\s+range\b|\bbetween\b", re.IGNORECASE)
+_RANGE = lazy_regex(r"(?<![^\s,;])[^\s,;\d]*\d[^\s,;]*\s*(?:°\s*\w+\s*)?(?:to|–|—|-|\.\.)\s*[−-]?\d|\branges?\s+(?:of|from)\b|\bin\s+the\s+range\b|\bbetween\b", re.IGNORECASE)
 _BOUNDS = frozenset({Aspect.MAXIMUM, Aspect.MINIMUM})
 _ENDS = frozenset({Aspect.SERVER, Aspect.CLIENT})
 # A word that names an entity: capitalised inside a sentence ("in Veloria"), an acronym
 # ("API"), a model code ("K1"), or a possessive ("Ostrand's").
-_NAME_LIKE = re.compile(r"(?<![\w.])(?:[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z][a-z][\w-]*)(?:['’]s?)?(?![\w])")
+_NAME_LIKE = lazy_regex(r"(?<![\w.])(?:[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z][a-z][\w-]*)(?:['’]s?)?(?![\w])")
 # Emphasis, code marks and list markers (not the "*" inside "R*Tree"): no words of the sentence.
-_MARKUP = re.compile(r"(?<!\w)[*`]+|[*`]+(?!\w)|^\s*(?:[-+*]|\d+[.)])\s+", re.MULTILINE)
-_DEFINING = re.compile(
+_MARKUP = lazy_regex(r"(?<!\w)[*`]+|[*`]+(?!\w)|^\s*(?:[-+*]|\d+[.)])\s+", re.MULTILINE)
+_DEFINING = lazy_regex(
     r"^\s*(?:[—–:=(-]|,\s+(?:a|an|the)\b|(?:is|are|means|denotes|refers\s+to|stands\s+for|describes)\b(?:\s+\w+ly)?"
     r"(?!\s+(?:\w+ed|in|at|on|covered|explained|described|handled|listed)\b))",
     re.IGNORECASE,
 )
 # A word that names something: an identifier, a number, a camel-case or all-capitals word.
-_NAMED = re.compile(r"[_./]|\d|[a-z][A-Z]|^[A-Z]{2,}")
+_NAMED = lazy_regex(r"[_./]|\d|[a-z][A-Z]|^[A-Z]{2,}")
 _COMMON_NAME_SHARE = 0.5
 # A capitalised word (not an identifier, not in capitals), which inside a sentence is a name.
-_TITLE_WORD = re.compile(r"[A-Z][a-z'’-]+")
+_TITLE_WORD = lazy_regex(r"[A-Z][a-z'’-]+")
 # Where a capitalised word opens a sentence, a label, a cell or an item, not a name.
-_OPENS = re.compile(r"(?:^|[|:;.!?—–(\n])\s*$")
+_OPENS = lazy_regex(r"(?:^|[|:;.!?—–(\n])\s*$")
 # "ATTRIBUTE of X": X, when it is a name.
-_OWNER = re.compile(r"^\s+(?:of|for)\s+(?:the\s+)?((?:[A-Z][\w'’-]*)(?:\s+[A-Z][\w'’-]*){0,2})")
-_LEAD_ARTICLE = re.compile(r"^\s*(?:a|an|the)\s+", re.IGNORECASE)
+_OWNER = lazy_regex(r"^\s+(?:of|for)\s+(?:the\s+)?((?:[A-Z][\w'’-]*)(?:\s+[A-Z][\w'’-]*){0,2})")
+_LEAD_ARTICLE = lazy_regex(r"^\s*(?:a|an|the)\s+", re.IGNORECASE)
 
 
 def _value_clause(piece: str, filler: str) -> str:
@@ -284,7 +285,7 @@ def _attribute_problem(question: str, attribute: AskedAttribute, heading: str, p
 
 # A sentence opening with its subject: an article or a possessive, then a few words, then
 # the verb ("The agent itself listens on port 7421").
-_OPENING_ARTICLE = re.compile(r"(?:^|[.;:!?]\s+|\n)\s*(?:the|a|an|this|that|its|our|their|each|every)\s+", re.IGNORECASE)
+_OPENING_ARTICLE = lazy_regex(r"(?:^|[.;:!?]\s+|\n)\s*(?:the|a|an|this|that|its|our|their|each|every)\s+", re.IGNORECASE)
 _BESIDE_VERB = frozenset("itself themselves also only now still then always never just".split())
 
 

@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 from agentic_rag._contracts import AnswerStatus, Claim, ConflictEvidence, ContextAssessment, GroundedAnswer, RequiredFact, RetrievalPlan
+from agentic_rag._regex import lazy_regex
 
 __all__ = ["CITATION_MARKER", "compose_answer", "compose_text", "marked_segments", "missing_note", "outcome_notes", "removed_note"]
 
 #: A citation marker ``[n]`` of an answer that cites documents by number: after white space and
 #: before white space, closing punctuation or the end, so ``x[0]`` or ``parts[1].lower()`` in
 #: quoted code is not read as one.
-CITATION_MARKER = re.compile(r"(?<=\s)\[(\d+)\](?=[.!?;:,]?(?:\s|$))")
+CITATION_MARKER = lazy_regex(r"(?<=\s)\[(\d+)\](?=[.!?;:,]?(?:\s|$))")
 # A claim ends at a run of one or more markers and the punctuation closing it; the claim is
 # the text from the end of the previous run. The run is found on its own, from the start of
 # its white space (``(?<!\s)``): a lazy ``.*?`` before it, tried from every character after the
 # last marker, scanned the rest of the text each time (quadratic in a long answer).
-_MARKER_RUN = re.compile(r"(?<!\s)(?:\s+\[\d+\](?=[.!?;:,]?(?:\s|$)))+[.!?;:,]?")
+_MARKER_RUN = lazy_regex(r"(?<!\s)(?:\s+\[\d+\](?=[.!?;:,]?(?:\s|$)))+[.!?;:,]?")
 
 
 def compose_text(claims: Sequence[Claim], notes: Iterable[str] = ()) -> str:

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from agentic_rag._contracts import AnswerStatus
 from agentic_rag._answering.assertions import asserted_text, claim_problem, states_fact
 from agentic_rag._answering.attributes import statement_problem
+from agentic_rag._regex import lazy_regex
 from agentic_rag._text.asked_attribute import Aspect, asked_aspects, framed_words, read_attribute, with_synonyms, without_aspect_words
 from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, identifiers, read_fact, read_slot, slot_filler
 from agentic_rag._text.questions import asked_clause, is_bridge_question, split_compound
@@ -58,28 +59,28 @@ DEFAULT_PASSAGE_COVERAGE = 0.8
 # a long dotted run followed by a digit ("1.1.1...1a1" in evidence) is not retried at every
 # shorter length, each rescanning the rest of the run; any shorter match fails the same test.
 # A placeholder of a usage line or a template: "[OPTION]", "<file>", "{name}".
-_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_ -]*\]|<[\w -]+>|\{[\w -]+\}")
+_PLACEHOLDER = lazy_regex(r"\[[A-Z][A-Z_ -]*\]|<[\w -]+>|\{[\w -]+\}")
 # The kind of name a question asks for, when it says: "which exception", "what option".
-_WANTS_KIND = re.compile(
+_WANTS_KIND = lazy_regex(
     r"\b(?:which|what|is\s+there\s+(?:a|an|any))\s+(?:[\w-]+\s+){0,3}?(exception|error|warning|option|flag|switch|environment\s+variable|env\s+var)s?\b",
     re.IGNORECASE,
 )
 # An environment variable as documentation writes it: "PYTHONTZPATH", "NO_COLOR".
-_ENVIRONMENT_NAME = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
+_ENVIRONMENT_NAME = lazy_regex(r"^[A-Z][A-Z0-9_]{2,}$")
 # A command-line option or a keyword argument as written: "-k", "--check", "safe=False", "trim_blocks".
-_OPTION_LIKE = re.compile(r"^-{1,2}\w|\w=|_|\.")
+_OPTION_LIKE = lazy_regex(r"^-{1,2}\w|\w=|_|\.")
 # A line of code or of a console session: indented, a prompt, or a statement.
-_CODE_LINE = re.compile(r"^(?:[ \t]{2,}(?![-*\d])|>>>|\.\.\.|\$ |\w[\w.]*\s*=[^=]|\w[\w.]*\(.*\)\s*$|[{}<]|#)")
+_CODE_LINE = lazy_regex(r"^(?:[ \t]{2,}(?![-*\d])|>>>|\.\.\.|\$ |\w[\w.]*\s*=[^=]|\w[\w.]*\(.*\)\s*$|[{}<]|#)")
 # A row of a table as a Markdown source or a rendered claim writes it, and the rule under
 # its header.
-_TABLE_ROW = re.compile(r"\S\s*\|\s*\S|^\s*\|")
-_TABLE_RULE = re.compile(r"^[\s|:+-]+$")
-_LIST_ITEM = re.compile(r"^\s*(?:[-+*]|\d+[.)])\s+")
-_PARENTHESIS = re.compile(r"\([^()]*\)")
+_TABLE_ROW = lazy_regex(r"\S\s*\|\s*\S|^\s*\|")
+_TABLE_RULE = lazy_regex(r"^[\s|:+-]+$")
+_LIST_ITEM = lazy_regex(r"^\s*(?:[-+*]|\d+[.)])\s+")
+_PARENTHESIS = lazy_regex(r"\([^()]*\)")
 _BOUNDS = frozenset({Aspect.MAXIMUM, Aspect.MINIMUM})
 # A pronoun pointing back at what an earlier part of the question named.
-_REFERS_BACK = re.compile(r"\b(?:its|it|they|them|their|that|this|those|these|one)\b", re.IGNORECASE)
-_DOTTED = re.compile(r"(?<![\w.])(?=(\d+(?:\.\d+)+))\1(?![\w.]*\d)")
+_REFERS_BACK = lazy_regex(r"\b(?:its|it|they|them|their|that|this|those|these|one)\b", re.IGNORECASE)
+_DOTTED = lazy_regex(r"(?<![\w.])(?=(\d+(?:\.\d+)+))\1(?![\w.]*\d)")
 
 
 @dataclass(frozen=True, slots=True)

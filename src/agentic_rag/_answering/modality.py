@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import re
 
+from agentic_rag._regex import lazy_regex
+
 __all__ = ["NEGATED_MAXIMUM", "NEGATED_MINIMUM", "modality_problem", "yes_no_problem"]
 
 # A value said to be coming, planned or only possible is not the thing's value today. Plain
 # "will" is documentation's present ("the filter will dump with this function"): only a
 # change or an event to come counts. "Plan" alone is a noun as often ("the Starter plan",
 # "the pipewright plan command"): only a plan to do something, or a thing planned, counts.
-_UNREAL = re.compile(
+_UNREAL = lazy_regex(
     r"\b(?:will|won't|may|might)\s+(?:not\s+|no\s+longer\s+|also\s+)?(?:be\s+)?(?:removed|dropped|deprecated|added|introduced|released|shut\s+down|"
     r"discontinued|changed|renamed|replaced|moved|opened|launched|closed|retired|become|reach|grow|open|move|launch|share|expand)\b|"
     r"\bgoing\s+to\b|\bscheduled\b|\bplans?\s+to\b|\bplanned\b|\bplanning\s+to\b|\bin\s+a\s+future\b|\bfuture\s+(?:release|version)s?\b|\bupcoming\b|"
@@ -32,7 +34,7 @@ _UNREAL = re.compile(
 )
 # A change to come ("will be supported in 5.0", "planned for Q3"): what a yes/no question is
 # not answered by either ("Does it support HTTP/3?"), while its "could" and "would" may.
-_TO_COME = re.compile(
+_TO_COME = lazy_regex(
     r"\b(?:will|won't|may|might)\s+(?:not\s+|no\s+longer\s+|also\s+)?(?:be\s+)?(?:removed|dropped|deprecated|added|introduced|released|supported|available|"
     r"shut\s+down|discontinued|changed|renamed|replaced|retired|launched)\b|\bscheduled\b|\bplanned\b|\bplans?\s+to\b|\bin\s+a\s+future\b|"
     r"\bfuture\s+(?:release|version)s?\b|\bupcoming\b|\bproposed\b|\btargeted\b|\bif\s+approved\b|\bgoing\s+to\b",
@@ -40,7 +42,7 @@ _TO_COME = re.compile(
 )
 # What people do with a thing, or are advised to: "most teams set it to 30", "many users
 # choose 5", "we recommend 30". The thing's own value is stated of the thing.
-_PRACTICE = re.compile(
+_PRACTICE = lazy_regex(
     r"\b(?:most|many|some|several|a\s+lot\s+of)\s+(?:\w+\s+)?(?:teams|users|people|customers|operators|admins|administrators|deployments|"
     r"installations|organi[sz]ations|companies|shops|sites|clusters|projects|developers)\b|"
     r"\b(?:we|they|vendors?)\s+(?:usually\s+|generally\s+|strongly\s+)?(?:recommend|suggest|advise)\b|\brecommended\b|\bcommonly\s+(?:set|used|chosen)\b|"
@@ -49,29 +51,29 @@ _PRACTICE = re.compile(
 )
 # A denied value ("has no default", "is not limited"); "no more than 5" is a bound, "no
 # longer" says it was removed, and Python's ``None`` is a value.
-_DENIED = re.compile(r"\b(?:not|never|cannot)\b|\b(?-i:none)\b|n't\b|\bno\b(?!\s+(?:more|less|longer|later|earlier|fewer)\b)", re.IGNORECASE)
+_DENIED = lazy_regex(r"\b(?:not|never|cannot)\b|\b(?-i:none)\b|n't\b|\bno\b(?!\s+(?:more|less|longer|later|earlier|fewer)\b)", re.IGNORECASE)
 # A bound stated through a negation: "must not exceed 10", "does not support trees wider
 # than 5 dimensions" (a maximum), "cannot be shorter than 8" (a minimum).
 _NEGATION = r"\b(?:not|never|cannot|can't|mustn't|doesn't|don't|won't)\b[^.;:]*?"
 _DOWNWARD = r"less|fewer|smaller|shorter|narrower|lower|shallower|slower|thinner|lighter|earlier|younger"
 #: A maximum stated through a negation ("does not accept values above 300").
-NEGATED_MAXIMUM = re.compile(
+NEGATED_MAXIMUM = lazy_regex(
     rf"{_NEGATION}\b(?:exceed\w*|more\s+than|above|beyond|(?!(?:{_DOWNWARD}|other|rather|either|neither|whether)\b)\w+er\s+than)\b", re.IGNORECASE
 )
 #: A minimum stated through a negation ("cannot be shorter than 8", "not below 2").
-NEGATED_MINIMUM = re.compile(rf"{_NEGATION}\b(?:(?:{_DOWNWARD})\s+than|below)\b", re.IGNORECASE)
+NEGATED_MINIMUM = lazy_regex(rf"{_NEGATION}\b(?:(?:{_DOWNWARD})\s+than|below)\b", re.IGNORECASE)
 # A heading that files what stands under it as a plan ("Proposed for 6.0", "Roadmap"); a
 # heading that asks ("What could go wrong?") files nothing.
-_UNREAL_HEADING = re.compile(
+_UNREAL_HEADING = lazy_regex(
     r"\b(?:proposed|proposals?|planned|roadmap|upcoming|coming\s+soon|future\s+(?:plans|work|releases?|versions?)|looking\s+ahead|"
     r"working\s+(?:toward|towards)|wish\s*list)\b",
     re.IGNORECASE,
 )
-_ASKS_UNREAL = re.compile(r"\b(?:will|would|could|might|plan\w*|future|upcoming|next|going|expected|proposed|target\w*|roadmap|projected)\b", re.IGNORECASE)
-_ASKS_PRACTICE = re.compile(r"\b(?:recommend\w*|suggest\w*|advis\w*|should|usually|typical(?:ly)?|common(?:ly)?|most\s+\w+\s+(?:use|set|choose))\b", re.IGNORECASE)
-_ASKS_DENIAL = re.compile(r"\b(?:not|never|no|without)\b|n't\b", re.IGNORECASE)
+_ASKS_UNREAL = lazy_regex(r"\b(?:will|would|could|might|plan\w*|future|upcoming|next|going|expected|proposed|target\w*|roadmap|projected)\b", re.IGNORECASE)
+_ASKS_PRACTICE = lazy_regex(r"\b(?:recommend\w*|suggest\w*|advis\w*|should|usually|typical(?:ly)?|common(?:ly)?|most\s+\w+\s+(?:use|set|choose))\b", re.IGNORECASE)
+_ASKS_DENIAL = lazy_regex(r"\b(?:not|never|no|without)\b|n't\b", re.IGNORECASE)
 # A yes/no question is answered by a denial ("Does it have a default?" "It has no default.").
-_YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|must|may|isn't|aren't|doesn't|don't|can't)\b", re.IGNORECASE)
+_YES_NO = lazy_regex(r"^\s*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|should|must|may|isn't|aren't|doesn't|don't|can't)\b", re.IGNORECASE)
 
 
 def yes_no_problem(question: str, sentence: str) -> str:

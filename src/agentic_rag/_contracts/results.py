@@ -9,19 +9,12 @@ from agentic_rag._contracts.assessment import ConflictEvidence, ContextAssessmen
 from agentic_rag._contracts.corpus import RequiredFact, RetrievalPlan
 from agentic_rag._contracts.evidence import Claim, DraftAnswer, Snippet, Subquery
 from agentic_rag._contracts.serialization import JsonContract
+from agentic_rag._contracts.status import AnswerStatus
 from agentic_rag._contracts.verification import ClaimReview
 from agentic_rag._contracts.validation import instance_tuple, require_enum, require_fraction, require_int, require_number, require_text
 from agentic_rag._errors import InvalidInputError
 
-__all__ = ["AnswerStatus", "GroundedAnswer", "IterationTrace", "RunResult", "StopReason", "Usage"]
-
-
-class AnswerStatus(str, enum.Enum):
-    """The honest outcome: a full answer, a partial one with missing facts, or none."""
-
-    ANSWERED = "answered"
-    PARTIAL = "partial"
-    UNANSWERABLE = "unanswerable"
+__all__ = ["GroundedAnswer", "IterationTrace", "RunResult", "StopReason", "Usage"]
 
 
 class StopReason(str, enum.Enum):

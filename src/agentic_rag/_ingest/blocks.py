@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 
 from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._ingest.work_budget import current_work_budget
+from agentic_rag._regex import lazy_regex
 
 __all__ = ["ListNesting", "ParsedSource", "SectionBuilder", "TextBlock", "TextSection", "block_from_lines", "clean_source", "clean_text", "include_problem", "paragraph_blocks", "table_row"]
 
@@ -161,9 +161,9 @@ class ParsedSource:
 
 # Bidirectional embeddings, overrides and isolates, and the byte-order mark / zero-width
 # no-break space: invisible, and able to make a quote read differently from what it holds.
-_INVISIBLE = re.compile("[\u202a-\u202e\u2066-\u2069\ufeff]")
+_INVISIBLE = lazy_regex("[\u202a-\u202e\u2066-\u2069\ufeff]")
 # A lone surrogate (from a JSON escape such as "\\ud83d") cannot be written as UTF-8.
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = lazy_regex("[\ud800-\udfff]")
 
 
 def clean_text(text: str) -> str:

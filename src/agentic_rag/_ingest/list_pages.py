@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from agentic_rag._regex import lazy_regex
+
 __all__ = ["is_list_page"]
 
 _MIN_LINES = 15          # fewer lines: a short page, whatever its shape
@@ -21,11 +23,11 @@ _SHORT_SHARE = 0.8       # ... and this share of the lines are short
 _REFERENCE_SHARE = 0.5   # ... and this share point elsewhere (page numbers, links)
 _TITLED_SHARE = 0.3      # a page titled "Index" or "Contents" needs fewer references
 # A page number (or a list of them, or a range) at the end of the line, or dotted leaders.
-_REFERENCE = re.compile(r"(?:[\s,.:]\s*(?:[0-9]{1,5}|[ivxlc]{1,7})(?:\s*[-–]\s*[0-9]{1,5})?(?:,\s*[0-9]{1,5}(?:\s*[-–]\s*[0-9]{1,5})?)*"
+_REFERENCE = lazy_regex(r"(?:[\s,.:]\s*(?:[0-9]{1,5}|[ivxlc]{1,7})(?:\s*[-–]\s*[0-9]{1,5})?(?:,\s*[0-9]{1,5}(?:\s*[-–]\s*[0-9]{1,5})?)*"
                         r"|\.\s?\.\s?\.)\s*$", re.IGNORECASE)
-_TERM = re.compile(r"[^\W\d_]{2}")  # an entry names something: a numeric table row is no index
-_WORDLIKE = re.compile(r"\w")
-_LIST_TITLES = re.compile(r"(?i)^\s*(?:general |alphabetical |subject )?(?:index|contents|table of contents|site ?map)\b")
+_TERM = lazy_regex(r"[^\W\d_]{2}")  # an entry names something: a numeric table row is no index
+_WORDLIKE = lazy_regex(r"\w")
+_LIST_TITLES = lazy_regex(r"(?i)^\s*(?:general |alphabetical |subject )?(?:index|contents|table of contents|site ?map)\b")
 
 
 def is_list_page(lines: Sequence[str], *, linked_share: float | None = None, title: str = "") -> bool:

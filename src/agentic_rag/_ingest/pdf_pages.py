@@ -26,16 +26,18 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from agentic_rag._regex import lazy_regex
+
 __all__ = ["SLOTS", "PageLayout", "analyse_pages", "outline_segments"]
 
 #: How many lines from the top and from the bottom of a page may be furniture.
 SLOTS = 3
 _NEAR = (1, 2)  # pages this far away are compared (2: books alternate left and right headers)
-_NUMBER = re.compile(r"\d+")
-_ROMAN = re.compile(r"(?i)\b(?=[mdclxvi])m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})\b")
-_LETTER_OR_DIGIT = re.compile(r"[\w#]")  # in a key, "#" stands for a number
-_EDGE = re.compile(r"^[\s|·•\-–—:,.]+|[\s|·•\-–—:,.]+$")
-_PAGE_WORD = re.compile(r"(?i)\bpage\b\s*$|^\s*page\b")
+_NUMBER = lazy_regex(r"\d+")
+_ROMAN = lazy_regex(r"(?i)\b(?=[mdclxvi])m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})\b")
+_LETTER_OR_DIGIT = lazy_regex(r"[\w#]")  # in a key, "#" stands for a number
+_EDGE = lazy_regex(r"^[\s|·•\-–—:,.]+|[\s|·•\-–—:,.]+$")
+_PAGE_WORD = lazy_regex(r"(?i)\bpage\b\s*$|^\s*page\b")
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 
 
@@ -198,7 +200,7 @@ def _running_titles(pages: Sequence[tuple[int, Sequence[str]]], headers: list[li
     return titles
 
 
-_SECTION_NUMBER = re.compile(r"^(?:chapter|appendix|part|section)?\s*[0-9a-z]{1,4}(?:\.[0-9]+)*\.?\s+")
+_SECTION_NUMBER = lazy_regex(r"^(?:chapter|appendix|part|section)?\s*[0-9a-z]{1,4}(?:\.[0-9]+)*\.?\s+")
 
 
 def _fold(text: str) -> str:

@@ -20,19 +20,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agentic_rag._contracts import RunResult, Snippet
+from agentic_rag._contracts import Snippet
 from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._answering.answer_likelihood import WEAK_RELEVANCE, answer_likelihood
 from agentic_rag._interfaces.ask_mode import DEFAULT_EVIDENCE
 from agentic_rag._interfaces.locations import citation_location, line_marks, line_span
-from agentic_rag._parallel.contracts import RAGResult
 from agentic_rag._text.focus import snippet_title, view_passage
 from agentic_rag._text.instructions import is_instruction_like, screened_heading
 from agentic_rag._text.lines import split_lines
 from agentic_rag._text.relevance import RelevanceModel
+
+if TYPE_CHECKING:
+    # Imported where a result is read (_result_types): a search, which every CLI call may be,
+    # reads no run's result.
+    from agentic_rag._contracts.results import RunResult
+    from agentic_rag._parallel.contracts import RAGResult
 
 __all__ = [
     "DEFAULT_EVIDENCE",
@@ -121,6 +126,13 @@ def _unit_lines(file: str, unit: str, within: tuple[int, int] | None) -> tuple[i
     return first[0], last[1]
 
 
+def _result_types() -> tuple[type[RunResult], type[RAGResult]]:
+    from agentic_rag._contracts.results import RunResult
+    from agentic_rag._parallel.contracts import RAGResult
+
+    return RunResult, RAGResult
+
+
 def evidence_snippets(result: RunResult | RAGResult) -> list[Snippet]:
     """The passages a run considered, best first: an agentic run's final evidence ranking, or
     a parallel run's fused documents that carry a passage.
@@ -128,6 +140,7 @@ def evidence_snippets(result: RunResult | RAGResult) -> list[Snippet]:
     Raises:
         InvalidInputError: ``result`` is neither kind of result.
     """
+    RunResult, RAGResult = _result_types()
     if isinstance(result, RunResult):
         return list(result.snippets)
     if isinstance(result, RAGResult):
@@ -162,6 +175,7 @@ def evidence_payload(result: RunResult | RAGResult, root: Path | None = None, *,
     """
     limit = require_evidence_count(limit)
     model = model or RelevanceModel()
+    RunResult, RAGResult = _result_types()
     if isinstance(result, RunResult):
         question, facts, scores = result.question, _fact_ids(result), {}
     elif isinstance(result, RAGResult):

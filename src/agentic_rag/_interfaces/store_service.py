@@ -26,7 +26,6 @@ from agentic_rag._interfaces.ask_mode import DEFAULT_HITS, MAX_QUERY_CHARS, AskM
 from agentic_rag._interfaces.evidence_payload import DEFAULT_EVIDENCE, require_evidence_count, store_hits_payload
 from agentic_rag._interfaces.locations import forget_lines
 from agentic_rag._interfaces.model_report import ObservedLLM
-from agentic_rag._interfaces.payloads import ask_payload
 from agentic_rag._store import KnowledgeStore
 from agentic_rag._text.relevance import RelevanceModel
 
@@ -186,6 +185,10 @@ class StoreService:
             result: RunResult | RAGResult = self._parallel(question, corpora, llm)
         else:
             result = self._orchestrator(llm).run(question, corpora)
+        # The answer's payload (and the parallel workflow's contracts it reads) is imported
+        # here: a search never needs it.
+        from agentic_rag._interfaces.payloads import ask_payload
+
         payload = ask_payload(result, self.store.base, evidence=evidence, model=self.relevance_model(), full_text=require_bool(full_text, "full_text", stage="ask"))
         if llm is not None:
             payload["model"] = llm.report()

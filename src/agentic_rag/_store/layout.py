@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from agentic_rag._ingest.chunker import ChunkOptions
 from agentic_rag._ingest.pdf_loader import PdfBackend
 from agentic_rag._ingest.structured_loader import FieldMapping
 from agentic_rag._ingest.walker import WalkOptions
+from agentic_rag._regex import lazy_regex
 
 __all__ = ["LOADER_VERSION", "StoreSettings", "index_file_names", "is_index_file"]
 
@@ -36,7 +36,7 @@ LOADER_VERSION = 2
 # left out).
 _FORMAT_VERSIONS = {".html": 4, ".htm": 4, ".txt": 2, ".pdf": 3}
 
-_INDEX_FILE = re.compile(r"^\.?(bm25|vector)-\d+\.idx(\..*\.tmp)?$")
+_INDEX_FILE = lazy_regex(r"^\.?(bm25|vector)-\d+\.idx(\..*\.tmp)?$")
 
 
 @dataclass(frozen=True, slots=True)

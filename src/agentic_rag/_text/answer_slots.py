@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agentic_rag._regex import LazyRegex, lazy_regex
+
 __all__ = ["AnswerSlot", "FactKind", "FactQuestion", "SlotKind", "counts_in_unit", "fact_filler", "identifiers", "is_name_noun", "measure_at", "read_fact", "read_slot", "slot_filler"]
 
 
@@ -38,25 +40,25 @@ class SlotKind(str, enum.Enum):
     OPEN = "open"
 
 
-_VERSION_Q = re.compile(
+_VERSION_Q = lazy_regex(
     r"\b(?:which|what|since|in)\s+(?:[\w-]+\s+){0,2}(?:version|release)s?\b|\bsince\s+when\b|\b(?:version|release)\s+(?:added|introduced|removed|dropped|deprecated)\b"
     r"|\bwhen\s+(?:was|were|did)\b.*\b(?:added|introduced|removed|dropped|deprecated|renamed|changed)\b",
     re.IGNORECASE,
 )
-_NUMBER_Q = re.compile(
+_NUMBER_Q = lazy_regex(
     r"\bhow\s+(?:many|much|long|old|often|big|large|small|heavy|fast|far|tall|high|deep|wide)\b|\b(?:what|which)\s+(?:is\s+the\s+)?(?:[\w-]+\s+){0,2}"
     r"(?:port|number|count|limit|size|length|timeout|percentage|maximum|minimum|max|min)\b",
     re.IGNORECASE,
 )
-_DEFAULT_Q = re.compile(r"\bdefaults?\b|\bdefaulted\b|\bout\s+of\s+the\s+box\b|\bif\s+(?:i|you)\s+(?:don't|do\s+not|never)\s+(?:set|pass|give|configure)\b", re.IGNORECASE)
+_DEFAULT_Q = lazy_regex(r"\bdefaults?\b|\bdefaulted\b|\bout\s+of\s+the\s+box\b|\bif\s+(?:i|you)\s+(?:don't|do\s+not|never)\s+(?:set|pass|give|configure)\b", re.IGNORECASE)
 _NAME_NOUNS = (
     r"exception|error|warning|class|function|method|setting|option|parameter|argument|arg|flag|hook|decorator|module|command|"
     r"subcommand|variable|attribute|key|keyword|processor|filter|extension|field|type|signal|header|name|package|object|callable|"
     r"constant|directive|tag|loader|logger|backend|middleware|helper|api|property|value|context\s+manager|environment\s+variable|"
     r"renderer|formatter|handler|validator|converter|test|macro|global|mode|strategy|protocol|interface|wrapper|factory|file"
 )
-_NAME_NOUN = re.compile(rf"(?:{_NAME_NOUNS})s?", re.IGNORECASE)
-_NAME_Q = re.compile(
+_NAME_NOUN = lazy_regex(rf"(?:{_NAME_NOUNS})s?", re.IGNORECASE)
+_NAME_Q = lazy_regex(
     rf"\b(?:which|what)\s+(?:[\w-]+\s+){{0,3}}?(?:{_NAME_NOUNS})s?\b|^\s*(?:so\s+|and\s+|but\s+)?how\s+(?:do|can|should|would|could)\s+(?:i|you|we|one)\b"
     r"|^\s*how\s+to\b|\bwhat\s+(?:do|should|can|must)\s+(?:i|you|we)\s+(?:pass|call|use|set|add|write|import|run|type|put|give|subclass|override|implement)\b"
     r"|\bis\s+there\s+(?:a|an|any)\s+(?:way|option|setting|flag|function|method|hook|api|helper|built-?in)\b|\bwhat(?:'s|\s+is)\s+the\s+(?:name|command|way)\b"
@@ -68,14 +70,14 @@ _NAME_Q = re.compile(
 # follows it inside that run (so "1.2" is no version inside "1.2.3.4.x5"). The check after the
 # run is made once, in :func:`_versions`: as a lookahead ``(?![\w.]*\d)`` it was rescanned at
 # every step the dotted part backed off, quadratic on a long run such as "1.1.1...a1".
-_VERSION_RUN = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+[a-z]?\d*")
-_WORD_OR_DOT = re.compile(r"[\w.]*")
-_DIGIT = re.compile(r"\d")
+_VERSION_RUN = lazy_regex(r"(?<![\w.])v?\d+(?:\.\d+)+[a-z]?\d*")
+_WORD_OR_DOT = lazy_regex(r"[\w.]*")
+_DIGIT = lazy_regex(r"\d")
 # A major version named as one ("version 9", "release 12", "v4"): no dots, but no other number.
 # The digits are taken whole before the check after them (a lookahead that captures, then the
 # capture: Python 3.10 has no possessive quantifier), so a long run is not rescanned per digit.
-_NAMED_VERSION = re.compile(r"\b(?:version|release)\s+(?=(\d+))\1(?![\w.]*\d)|(?<![\w.])v(\d+)\b", re.IGNORECASE)
-_NUMBER = re.compile(
+_NAMED_VERSION = lazy_regex(r"\b(?:version|release)\s+(?=(\d+))\1(?![\w.]*\d)|(?<![\w.])v(\d+)\b", re.IGNORECASE)
+_NUMBER = lazy_regex(
     r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
     r"forty|fifty|sixty|hundred|thousand|million|once|twice|unlimited|infinite|no\s+limit)\b",
     re.IGNORECASE,
@@ -83,7 +85,7 @@ _NUMBER = re.compile(
 # "How long", "how old", "how often", "how heavy" ask for an amount of something: a number
 # with a unit of what is asked ("three years", "256 KiB", "twice a day", "1.4 kg"); a bare
 # number ("Django 5.2"), or one of another dimension ("8 GB" for how heavy), is no such answer.
-_AMOUNT_Q = re.compile(r"\bhow\s+(long|old|often|heavy|fast|far|tall|deep|wide)\b", re.IGNORECASE)
+_AMOUNT_Q = lazy_regex(r"\bhow\s+(long|old|often|heavy|fast|far|tall|deep|wide)\b", re.IGNORECASE)
 _COUNTED_UNITS = (
     r"(?:milli|micro|nano|kilo|mega|giga|[kmgt]i?)?(?:seconds?|secs?|s|ms|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|"
     r"decades?|times?|bytes?|b|bits?|octets?|characters?|chars?|digits?|words?|lines?|entries|entry|items?|elements?|rows?|"
@@ -114,9 +116,9 @@ _COUNTS = {
     "bytes": _BYTE_UNITS, "kilobytes": _BYTE_UNITS, "megabytes": _BYTE_UNITS, "gigabytes": _BYTE_UNITS,
     "characters": r"(?:characters?|chars?)",
 }
-_COUNT_Q = re.compile(rf"\bhow\s+many\s+({'|'.join(_COUNTS)})\b", re.IGNORECASE)
+_COUNT_Q = lazy_regex(rf"\bhow\s+many\s+({'|'.join(_COUNTS)})\b", re.IGNORECASE)
 _COUNTED_VALUE = {
-    word: re.compile(rf"(?<![\w.])\d+(?:[.,]\d+)*\s*(?:-\s*)?{units}(?![\w/])" + (r"|\b(?:once|twice|thrice)\b" if word == "times" else ""), re.IGNORECASE)
+    word: lazy_regex(rf"(?<![\w.])\d+(?:[.,]\d+)*\s*(?:-\s*)?{units}(?![\w/])" + (r"|\b(?:once|twice|thrice)\b" if word == "times" else ""), re.IGNORECASE)
     for word, units in _COUNTS.items()
 }
 
@@ -152,12 +154,12 @@ def counts_in_unit(question: str, text: str) -> bool:
     return asked is None or bool(_COUNTED_VALUE[asked.group(1).casefold()].search(text))
 
 
-_UNIT = {word: re.compile(rf"\s*(?:-\s*)?{units}(?![\w/])", re.IGNORECASE) for word, units in (*_UNITS.items(), *_COUNTS.items())}
-_STATES_DEFAULT = re.compile(r"\bdefault(?:s|ed)?\b|\bunless\b|\botherwise\b|\bif\s+not\s+(?:given|set|specified|passed)\b|\bout\s+of\s+the\s+box\b", re.IGNORECASE)
-_ASSIGNMENT = re.compile(r"\b([A-Za-z_]\w*)\s*[=:]\s*([^\s,()]+)")
+_UNIT = {word: lazy_regex(rf"\s*(?:-\s*)?{units}(?![\w/])", re.IGNORECASE) for word, units in (*_UNITS.items(), *_COUNTS.items())}
+_STATES_DEFAULT = lazy_regex(r"\bdefault(?:s|ed)?\b|\bunless\b|\botherwise\b|\bif\s+not\s+(?:given|set|specified|passed)\b|\bout\s+of\s+the\s+box\b", re.IGNORECASE)
+_ASSIGNMENT = lazy_regex(r"\b([A-Za-z_]\w*)\s*[=:]\s*([^\s,()]+)")
 # A name a documentation answer gives: dotted or underscored words, calls, CamelCase and
 # ALL_CAPS words, command-line options, decorators and dunder names.
-_IDENTIFIER = re.compile(
+_IDENTIFIER = lazy_regex(
     r"--?[A-Za-z][\w-]*|@[A-Za-z_][\w.]*|\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?|\b_*[A-Za-z]\w*_\w*\b|\b\w+\(\)"
     r"|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b|\b[a-z]+(?:[A-Z][a-z0-9]*)+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{3,}\b"
 )
@@ -311,16 +313,16 @@ def _versions(text: str) -> Iterator[str]:
 # "when was Acme founded?" for a date.
 _AUXILIARIES = r"(?P<aux>was|were|did|had)"
 _PARTICLE = r"(?:\s+(?:up|out|down|off|on|in|at|from))?"
-_FACT_QUESTIONS: tuple[tuple[re.Pattern[str], FactKind], ...] = (
-    (re.compile(rf"^(?:when|(?:in\s+)?(?:what|which)\s+year)\s+{_AUXILIARIES}\s+(?P<subject>.+?)\s+(?P<verb>[a-z]+){_PARTICLE}$", re.I), FactKind.DATE),
-    (re.compile(rf"^where\s+{_AUXILIARIES}\s+(?P<subject>.+?)\s+(?P<verb>[a-z]+){_PARTICLE}$", re.I), FactKind.PLACE),
-    (re.compile(r"^who\s+(?!(?:was|were|is|are|did|does|do|had|has|have|will|would|can|could)\b)(?P<verb>[a-z]+)\s+(?P<subject>.+)$", re.I), FactKind.PERSON),
+_FACT_QUESTIONS: tuple[tuple[LazyRegex, FactKind], ...] = (
+    (lazy_regex(rf"^(?:when|(?:in\s+)?(?:what|which)\s+year)\s+{_AUXILIARIES}\s+(?P<subject>.+?)\s+(?P<verb>[a-z]+){_PARTICLE}$", re.I), FactKind.DATE),
+    (lazy_regex(rf"^where\s+{_AUXILIARIES}\s+(?P<subject>.+?)\s+(?P<verb>[a-z]+){_PARTICLE}$", re.I), FactKind.PLACE),
+    (lazy_regex(r"^who\s+(?!(?:was|were|is|are|did|does|do|had|has|have|will|would|can|could)\b)(?P<verb>[a-z]+)\s+(?P<subject>.+)$", re.I), FactKind.PERSON),
 )
 _ARTICLES = frozenset({"the", "a", "an"})
-_FACT_WORD = re.compile(r"[\w'’]+")
-_YEAR = re.compile(r"(?<![\w.])(?:1[0-9]{3}|20[0-9]{2})(?![\w.]*\d)|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}\b", re.I)
-_PLACE = re.compile(r"\b(?:in|at|near|from)\s+((?:[A-Z][\w'’-]+)(?:,?\s+[A-Z][\w'’-]+)*)")
-_PERSON = re.compile(r"\b[A-Z][a-z'’-]+(?:\s+(?:[A-Z]\.|[A-Z][a-z'’-]+))+")
+_FACT_WORD = lazy_regex(r"[\w'’]+")
+_YEAR = lazy_regex(r"(?<![\w.])(?:1[0-9]{3}|20[0-9]{2})(?![\w.]*\d)|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}\b", re.I)
+_PLACE = lazy_regex(r"\b(?:in|at|near|from)\s+((?:[A-Z][\w'’-]+)(?:,?\s+[A-Z][\w'’-]+)*)")
+_PERSON = lazy_regex(r"\b[A-Z][a-z'’-]+(?:\s+(?:[A-Z]\.|[A-Z][a-z'’-]+))+")
 
 
 @lru_cache(maxsize=1024)

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agentic_rag._regex import LazyRegex, lazy_regex
 from agentic_rag._text.answer_slots import SlotKind, is_name_noun, read_slot
 
 __all__ = ["Aspect", "AskedAttribute", "asked_aspects", "aspects_in", "defined_term", "framed_words", "implied_bounds", "read_attribute", "synonyms", "with_synonyms", "without_aspect_words", "words_of"]
@@ -74,8 +75,8 @@ _STATED = {
     Aspect.SERVER: r"servers?",
     Aspect.CLIENT: r"clients?",
 }
-_ASKED_PATTERNS = {a: re.compile(rf"\b(?:{p})\b", re.IGNORECASE) for a, p in _ASKED.items()}
-_STATED_PATTERNS = {a: re.compile(rf"\b(?:{p})\b", re.IGNORECASE) for a, p in _STATED.items()}
+_ASKED_PATTERNS = {a: lazy_regex(rf"\b(?:{p})\b", re.IGNORECASE) for a, p in _ASKED.items()}
+_STATED_PATTERNS = {a: lazy_regex(rf"\b(?:{p})\b", re.IGNORECASE) for a, p in _STATED.items()}
 #: Each aspect's rivals: a sentence that states only a rival states another thing.
 RIVALS = {
     Aspect.MAXIMUM: (Aspect.MINIMUM,),
@@ -99,8 +100,8 @@ def asked_aspects(question: str) -> frozenset[Aspect]:
 # must a password be"). A sentence stating only the other bound answers neither.
 _AMOUNT_ASKED = r"^\s*(?:(?:so|and|but)\s+)?how\s+(?:many|much|long|large|big|far|high|fast|heavy|old|often|wide|deep)\b"
 _IMPLIED = {
-    Aspect.MAXIMUM: re.compile(rf"{_AMOUNT_ASKED}.*\b(?:can|could|may|will|is\s+able\s+to|are\s+able\s+to)\b", re.IGNORECASE),
-    Aspect.MINIMUM: re.compile(rf"{_AMOUNT_ASKED}.*\b(?:must|need|needs|have\s+to|has\s+to|required|requires?)\b", re.IGNORECASE),
+    Aspect.MAXIMUM: lazy_regex(rf"{_AMOUNT_ASKED}.*\b(?:can|could|may|will|is\s+able\s+to|are\s+able\s+to)\b", re.IGNORECASE),
+    Aspect.MINIMUM: lazy_regex(rf"{_AMOUNT_ASKED}.*\b(?:must|need|needs|have\s+to|has\s+to|required|requires?)\b", re.IGNORECASE),
 }
 
 
@@ -153,7 +154,7 @@ class AskedAttribute:
 # A word starts where its run of word characters and inner marks starts: a run holds no
 # other match (one found inside it extends back to its start), and a search restarted at each
 # mark of a long run of dots or hyphens would rescan the run to its end each time.
-_WORD = re.compile(r"(?<![\w'’.-])[\w'’.-]*\w")
+_WORD = lazy_regex(r"(?<![\w'’.-])[\w'’.-]*\w")
 _ARTICLES = frozenset({"the", "a", "an"})
 # Words that name no attribute of their own: "the smallest allowed value" asks for a bound,
 # "the total revenue" for revenue.
@@ -172,48 +173,48 @@ _PRONOUN = r"(?:i|you|we|they|one|it|he|she|my|your|our|their|its|his|her|me|us|
 _PARTICLE = r"(?:\s+(?:on|to|in|at|for|with|from|up|out|off|over|by|into))?"
 _ATTRIBUTE_QUESTIONS = (
     # "What is the land area of Veloria?", "Who is the chief executive of Brightline Systems?"
-    re.compile(rf"^(?P<clean>)(?:what|which|who){_BE}\s+(?:the|a|an)\s+(?P<attribute>[\w -]+?)\s+(?:of|for|on|in)\s+(?P<subject>.+)$", re.IGNORECASE),
+    lazy_regex(rf"^(?P<clean>)(?:what|which|who){_BE}\s+(?:the|a|an)\s+(?P<attribute>[\w -]+?)\s+(?:of|for|on|in)\s+(?P<subject>.+)$", re.IGNORECASE),
     # "Default job timeout in Pipewright 4 - what is it?": the thing named first.
-    re.compile(r"^(?P<clean>)(?:the\s+)?(?P<attribute>[\w -]+?)\s+(?:of|for|on|in)\s+(?P<subject>[^—–?]+?)\s*(?:—|–|-{1,2}|:)\s*what(?:'s|’s|\s+is|\s+are|\s+was)\s+(?:it|they|that)$",
+    lazy_regex(r"^(?P<clean>)(?:the\s+)?(?P<attribute>[\w -]+?)\s+(?:of|for|on|in)\s+(?P<subject>[^—–?]+?)\s*(?:—|–|-{1,2}|:)\s*what(?:'s|’s|\s+is|\s+are|\s+was)\s+(?:it|they|that)$",
                re.IGNORECASE),
     # "What was Acme Robotics' total revenue?", "Where is Kestrel Coffee's European office?"
-    re.compile(rf"^(?P<clean>)(?:what|which|who|where){_BE}\s+(?:the\s+)?(?P<subject>(?:[\w.-]+\s+){{0,3}}?[\w.-]+)(?:'s|’s|'|’)\s+(?P<attribute>[^'’]+)$", re.IGNORECASE),
+    lazy_regex(rf"^(?P<clean>)(?:what|which|who|where){_BE}\s+(?:the\s+)?(?P<subject>(?:[\w.-]+\s+){{0,3}}?[\w.-]+)(?:'s|’s|'|’)\s+(?P<attribute>[^'’]+)$", re.IGNORECASE),
     # "What write throughput can a Tallow DB primary sustain?", "Which port does the Korvex
     # Agent listen on?": the subject between the auxiliary and the closing verb (not "I",
     # "you": "what range should I expect" asks what the asker meets).
-    re.compile(rf"^(?P<clean>)(?:what|which)\s+(?P<attribute>[\w-]+(?:\s+[\w-]+){{0,2}}?)\s+{_AUX}\s+(?!{_PRONOUN}\b)"
+    lazy_regex(rf"^(?P<clean>)(?:what|which)\s+(?P<attribute>[\w-]+(?:\s+[\w-]+){{0,2}}?)\s+{_AUX}\s+(?!{_PRONOUN}\b)"
                rf"(?P<subject>[\w.'’-]+(?:\s+(?!{_AUX}\b|{_PRONOUN}\b)[\w.'’-]+){{0,5}}?)\s+(?P<verb>[a-z]+){_PARTICLE}$", re.IGNORECASE),
     # "What's the most seats a Starter account can have?", "What's the longest retention period
     # Korvex Server supports?": the subject, an article or a name, opens a clause on the thing.
-    re.compile(rf"^(?P<clean>)(?:what|which){_BE}\s+(?:the\s+)?(?P<attribute>[\w-]+(?:\s+[\w-]+){{0,2}}?)\s+(?:that\s+)?(?=(?:a|an|the)\s|(?-i:[A-Z]))"
+    lazy_regex(rf"^(?P<clean>)(?:what|which){_BE}\s+(?:the\s+)?(?P<attribute>[\w-]+(?:\s+[\w-]+){{0,2}}?)\s+(?:that\s+)?(?=(?:a|an|the)\s|(?-i:[A-Z]))"
                rf"(?P<subject>[\w.'’-]+(?:\s+(?!{_AUX}\b|{_PRONOUN}\b)[\w.'’-]+){{0,5}}?)(?:\s+{_AUX})?\s+(?P<verb>[a-z]+){_PARTICLE}$", re.IGNORECASE),
     # "What does the Lumo X5 weigh?", "How fast can the X5 climb?": the verb is the attribute
     # (not a verb that only asks what a thing is, does or means).
-    re.compile(rf"^(?P<clean>)what\s+(?:does|do|did)\s+(?!{_PRONOUN}\b)(?P<subject>[\w'’-]+(?:\s+(?!{_AUX}\b)[\w'’-]+){{0,5}}?)\s+"
+    lazy_regex(rf"^(?P<clean>)what\s+(?:does|do|did)\s+(?!{_PRONOUN}\b)(?P<subject>[\w'’-]+(?:\s+(?!{_AUX}\b)[\w'’-]+){{0,5}}?)\s+"
                r"(?P<attribute>(?!(?:do|mean|stand|refer|look|need|require|want|say|contain|include|support|cover|offer|provide|use|have|get|make|happen|"
                r"return|expect|accept|take)\b)(?-i:[a-z]+))$", re.IGNORECASE),
-    re.compile(rf"^(?P<clean>)how\s+(?:fast|far|high|quickly)\s+{_AUX}\s+(?!{_PRONOUN}\b)(?P<subject>[\w'’-]+(?:\s+(?!{_AUX}\b)[\w'’-]+){{0,5}}?)\s+"
+    lazy_regex(rf"^(?P<clean>)how\s+(?:fast|far|high|quickly)\s+{_AUX}\s+(?!{_PRONOUN}\b)(?P<subject>[\w'’-]+(?:\s+(?!{_AUX}\b)[\w'’-]+){{0,5}}?)\s+"
                r"(?P<attribute>(?![a-z]{3,}ly$)(?-i:[a-z]+))$", re.IGNORECASE),
     # "How many employees does Acme Robotics have?", "How many people work at Brightline?"
-    re.compile(rf"^how\s+(?:many|much)\s+(?P<attribute>[\w-]+(?:\s+[\w-]+)?)\s+{_AUX}\s+(?P<subject>.+)$", re.IGNORECASE),
-    re.compile(r"^how\s+many\s+(?P<attribute>[\w-]+)\s+(?:work|live|are|were)\s+(?:at|in|for|on)\s+(?P<subject>.+)$", re.IGNORECASE),
+    lazy_regex(rf"^how\s+(?:many|much)\s+(?P<attribute>[\w-]+(?:\s+[\w-]+)?)\s+{_AUX}\s+(?P<subject>.+)$", re.IGNORECASE),
+    lazy_regex(r"^how\s+many\s+(?P<attribute>[\w-]+)\s+(?:work|live|are|were)\s+(?:at|in|for|on)\s+(?P<subject>.+)$", re.IGNORECASE),
     # "Where is Acme Robotics headquartered?": the participle names the attribute.
-    re.compile(r"^(?P<clean>)where\s+(?:is|are)\s+(?P<subject>.+?)\s+(?P<attribute>headquartered|located|based|registered)$", re.IGNORECASE),
+    lazy_regex(r"^(?P<clean>)where\s+(?:is|are)\s+(?P<subject>.+?)\s+(?P<attribute>headquartered|located|based|registered)$", re.IGNORECASE),
 )
 # A phrase closing a question that says when or how, not what: "which port does it listen
 # on by default", "what version does it run today".
-_CLOSING_PHRASE = re.compile(r"\s+(?:by\s+default|out\s+of\s+the\s+box|today|now|currently|nowadays|these\s+days|at\s+the\s+moment)$", re.IGNORECASE)
+_CLOSING_PHRASE = lazy_regex(r"\s+(?:by\s+default|out\s+of\s+the\s+box|today|now|currently|nowadays|these\s+days|at\s+the\s+moment)$", re.IGNORECASE)
 # Words naming where a thing is said, not the thing: "the GeoDjango docs recommend".
 _SOURCES = frozenset("docs doc documentation manual guide tutorial reference page pages faq readme changelog notes site website book article spec".split())
 # A name in a subject: capitals, digits or a joining mark ("Tallow", "DB", "X5", "requests.get").
-_NAME_WORD = re.compile(r"[A-Z]|\d|[_./]")
+_NAME_WORD = lazy_regex(r"[A-Z]|\d|[_./]")
 # "the upload size limit on the Pro plan per key", "the default page size these days": the
 # attribute ends where a phrase or a clause opens (at the start of the white space before it,
 # never from each space of a run: see ``_WORD``).
-_ATTRIBUTE_END = re.compile(
+_ATTRIBUTE_END = lazy_regex(
     r"(?<!\s)\s+(?:for|in|on|at|per|of|with|by|during|from|when|if|before|after|that|which|who|these\s+days|nowadays|today|now)\b.*$", re.IGNORECASE
 )
-_NOT_A_THING = re.compile(r"\b(?:to|way|how)\b", re.IGNORECASE)
+_NOT_A_THING = lazy_regex(r"\b(?:to|way|how)\b", re.IGNORECASE)
 # "How many times does it retry", "how many seconds is the interval": a unit, not the
 # attribute the sentence must name.
 _COUNTED = frozenset(
@@ -237,9 +238,9 @@ def read_attribute(question: str) -> AskedAttribute | None:
         attribute = _ATTRIBUTE_END.sub("", match.group("attribute"))
         if _NOT_A_THING.search(attribute):
             continue  # "the easiest way to get a copy of ...": a how-to in other words
-        if names_kind and match.re in _ATTRIBUTE_QUESTIONS[3:5]:
+        if names_kind and any(match.re is pattern.compiled for pattern in _ATTRIBUTE_QUESTIONS[3:5]):
             continue  # "which exception does it raise": "ValueError" need not say "exception"
-        if match.re in _ATTRIBUTE_QUESTIONS[3:7] and not _NAME_WORD.search(match.group("subject")):
+        if any(match.re is pattern.compiled for pattern in _ATTRIBUTE_QUESTIONS[3:7]) and not _NAME_WORD.search(match.group("subject")):
             # "What timestamp format does the default configuration use?": a subject with no
             # name is no entity whose attribute a sentence must name.
             continue
@@ -261,28 +262,28 @@ def read_attribute(question: str) -> AskedAttribute | None:
     return None
 
 
-def _matches(patterns: tuple[re.Pattern[str], ...], question: str) -> Iterator[re.Match[str]]:
+def _matches(patterns: tuple[LazyRegex, ...], question: str) -> Iterator[re.Match[str]]:
     """The matches of ``patterns`` on ``question`` (white space folded, its final mark
     dropped), in pattern order."""
     text = " ".join(question.split()).rstrip("?.! ")
     return (m for m in (p.match(text) for p in patterns) if m is not None)
 
 
-_ASKED_ANY = re.compile("|".join(f"(?:{p})" for p in _ASKED.values()), re.IGNORECASE)
-_ASKED_BOUND = re.compile(rf"\b(?:{_ASKED[Aspect.MAXIMUM]}|{_ASKED[Aspect.MINIMUM]})\b", re.IGNORECASE)
+_ASKED_ANY = lazy_regex("|".join(f"(?:{p})" for p in _ASKED.values()), re.IGNORECASE)
+_ASKED_BOUND = lazy_regex(rf"\b(?:{_ASKED[Aspect.MAXIMUM]}|{_ASKED[Aspect.MINIMUM]})\b", re.IGNORECASE)
 
 
 # The words that frame a question rather than name what it asks about: the amount word of
 # "how many / how long" (a text says "six cities", "14 km"), the kind of value in "which
 # version / what year" (a text says "2.4.0", "1998"), modal verbs, "value", "allowed",
 # "roughly", "overall". A text states the value without them.
-_FRAMING = re.compile(
+_FRAMING = lazy_regex(
     r"(?<=\bhow\s)(?:many|much|long|often|old|far|big|large|fast|frequently|soon|heavy|tall|high|wide|deep)\b|"
     r"\b(?:will|may|might|value|values|allowed|permitted|roughly|approximately|overall|currently|nowadays)\b",
     re.IGNORECASE,
 )
-_KIND_OF_VALUE = re.compile(r"\b((?:which|what)\s+(?:[\w-]+\s+){0,2}?)(?:version|release|year|date)s?\b", re.IGNORECASE)
-_OUT_OF_THE_BOX = re.compile(r"\bout\s+of\s+the\s+box\b", re.IGNORECASE)
+_KIND_OF_VALUE = lazy_regex(r"\b((?:which|what)\s+(?:[\w-]+\s+){0,2}?)(?:version|release|year|date)s?\b", re.IGNORECASE)
+_OUT_OF_THE_BOX = lazy_regex(r"\bout\s+of\s+the\s+box\b", re.IGNORECASE)
 
 
 def framed_words(question: str) -> str:
@@ -332,11 +333,11 @@ def words_of(text: str) -> tuple[str, ...]:
 
 
 _DEFINITION_QUESTIONS = (
-    re.compile(r"^what\s+(?:is|are)\s+(?:a|an)\s+(?P<term>[\w -]+?)(?:\s+(?:in|within|for|on)\s+.+)?$", re.IGNORECASE),
-    re.compile(r"^what(?:'s|’s|\s+is|\s+are)\s+the\s+(?P<term>[\w -]+?)\s+(?:in|within)\s+.+$", re.IGNORECASE),
-    re.compile(r"^what\s+does\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+?)\s+mean(?:\s+(?:in|for)\s+.+)?$", re.IGNORECASE),
-    re.compile(r"^what\s+does\s+.+?\s+mean\s+by\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+)$", re.IGNORECASE),
-    re.compile(r"^what\s+is\s+meant\s+by\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+)$", re.IGNORECASE),
+    lazy_regex(r"^what\s+(?:is|are)\s+(?:a|an)\s+(?P<term>[\w -]+?)(?:\s+(?:in|within|for|on)\s+.+)?$", re.IGNORECASE),
+    lazy_regex(r"^what(?:'s|’s|\s+is|\s+are)\s+the\s+(?P<term>[\w -]+?)\s+(?:in|within)\s+.+$", re.IGNORECASE),
+    lazy_regex(r"^what\s+does\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+?)\s+mean(?:\s+(?:in|for)\s+.+)?$", re.IGNORECASE),
+    lazy_regex(r"^what\s+does\s+.+?\s+mean\s+by\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+)$", re.IGNORECASE),
+    lazy_regex(r"^what\s+is\s+meant\s+by\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+)$", re.IGNORECASE),
 )
 
 

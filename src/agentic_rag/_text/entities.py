@@ -11,15 +11,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from agentic_rag._regex import lazy_regex
+
 __all__ = ["EntityMention", "extract_entities"]
 
 # "and" is left out on purpose: "Jane Doe and Mark Roe" are two entities, which comparison
 # questions depend on; "Bosnia and Herzegovina" splits, a price worth paying.
 _CONNECTORS = frozenset({"of", "de", "la", "le", "van", "von", "der", "da", "del", "the", "du", "di", "y", "&", "for"})
-_CAPITALISED = re.compile(r"[A-ZÀ-ÖØ-Þ][\w'’\-\.]*")
-_TOKEN = re.compile(r"[\w'’\-\.&]+")
-_QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
-_NUMBER = re.compile(r"\b(1[0-9]{3}|20[0-9]{2}|\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\b")
+_CAPITALISED = lazy_regex(r"[A-ZÀ-ÖØ-Þ][\w'’\-\.]*")
+_TOKEN = lazy_regex(r"[\w'’\-\.&]+")
+_QUOTED = lazy_regex(r"[\"“]([^\"”]{2,80})[\"”]")
+_NUMBER = lazy_regex(r"\b(1[0-9]{3}|20[0-9]{2}|\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\b")
 # Sentence-initial function words that are capitalised only because they start a sentence.
 _SENTENCE_STARTERS = frozenset(
     "a an the in on at by for from with this that these those it its he she they his her their "

@@ -22,11 +22,12 @@ from __future__ import annotations
 import itertools
 import re
 
+from agentic_rag._regex import lazy_regex
 from agentic_rag._text.instruction_subjects import described
 
 __all__ = ["SENTENCE_BREAK", "cue_family", "reader_orders"]
 
-_OVERRIDE_VERB = re.compile(
+_OVERRIDE_VERB = lazy_regex(
     r"\b(?:ignore|ignoring|disregard|forget|discard|drop|skip|wipe|erase|abandon|cancel|override|overrule|bypass|set\s+aside|put\s+aside|"
     r"(?:stop|quit)\s+(?:following|obeying)|no\s+longer\s+(?:follow|obey)|(?:do\s+not|don't|never)\s+(?:follow|obey))\b"
     # French, German, Spanish, Italian, Portuguese, Dutch, Polish, Czech, Swedish, Danish, Turkish, Indonesian
@@ -36,7 +37,7 @@ _OVERRIDE_VERB = re.compile(
     # Russian and Ukrainian, Greek, Hebrew, Arabic, Hindi, Vietnamese, Chinese, Japanese, Korean
     r"|(?:игнорир\w*|проигнорир\w*|забуд\w*|не\s+следуй|ігнор\w*|αγνόησ\w*|ξέχασ\w*|התעלם|שכח|تجاهل|انس|अनदेखा|भूल|bỏ\s+qua|quên|"
     r"忽略|无视|忘记|忘掉|不要再遵循|不再遵循|無視|忘れ|従うのをやめ|무시|잊|따르지\s*말)")
-_ORDERS = re.compile(
+_ORDERS = lazy_regex(
     r"\b(?:instructions?|prompts?|guidance|guidelines|directives?|directions)\b"
     r"|\b(?:consignes|instructions|règles|anweisungen|regeln|vorgaben|instrucciones|reglas|indicaciones|istruzioni|regole|instruções|"
     r"orientações|regras|instructies|regels|instrukcj\w*|polece\w*|pokyny|instrukce|instruktioner\w*|instruksjoner|regler\w*|talimat\w*|"
@@ -47,9 +48,9 @@ _YOURS = r"(?:your|you\s+(?:were|have\s+been|'ve\s+been)\s+(?:given|told|handed)
 # "the rules you were given", "your configuration" ("override it with your own" after "logging
 # configuration" is the reader's own code).
 _GIVEN_TO_YOU = r"(?:you\s+(?:were|have\s+been|'ve\s+been)\s+(?:given|told|handed)|given\s+to\s+you|set\s+for\s+you)"
-_READER_ORDERS = re.compile(rf"\b(?:rules|context|task|configuration|setup|orders|commands)\b[^.!?\n]{{0,30}}\b{_GIVEN_TO_YOU}"
+_READER_ORDERS = lazy_regex(rf"\b(?:rules|context|task|configuration|setup|orders|commands)\b[^.!?\n]{{0,30}}\b{_GIVEN_TO_YOU}"
                             rf"|\b{_YOURS}\s+(?:\w+\s+)?(?:rules|context|task|configuration|setup|orders|commands)\b")
-_BEFORE = re.compile(
+_BEFORE = lazy_regex(
     r"\b(?:previous|prior|earlier|above|preceding|original|initial|your|so\s+far|before\s+this|you\s+(?:were|have\s+been|'ve\s+been)\s+given|"
     r"you\s+received)\b"
     r"|\b(?:précédent\w*|ci-dessus|antérieur\w*|vorherig\w*|obig\w*|bisherig\w*|früher\w*|anterior\w*|previas?|arriba|precedent\w*|sopra|"
@@ -59,14 +60,14 @@ _BEFORE = re.compile(
     r"上面|上述|前の|上記|これまで|이전|위의)")
 _MODEL = (r"(?:ai|a\.i\.|llms?|gpt[\w.-]*|chatgpt|claude|gemini|(?:large\s+)?language\s+models?|models?|assistants?|chat\s?bots?|bots?|"
           r"summari[sz]ers?|ia|ki|ии)")
-_ADDRESSEE = re.compile(
+_ADDRESSEE = lazy_regex(
     rf"(?:^|[.!?:;(]\s*)(?:to|for|dear|hey|hello|hi|attention|note\s+(?:to|for))\s+(?:the\s+|any\s+|all\s+|every\s+|each\s+|whichever\s+)?{_MODEL}\b"
     rf"(?:\s*,?\s*(?:that|which|who|reading|processing|summari[sz]ing|parsing|indexing|answering)\b[^.!?:\n]{{0,60}})?\s*:\s*\S"
     rf"|\byou,\s+(?:the|an?)\s+{_MODEL}\s*,"
     rf"|(?:^|[.!?]\s*)(?:pour|für|an|para|per|voor|do|для|к)\s+(?:l['’]\s*|die\s+|den\s+|das\s+|la\s+|el\s+|a\s+|o\s+|de\s+|het\s+)?{_MODEL}\b"
     rf"(?:\s*,?\s*(?:qui|die|der|das|que|che|dat|który|które|котор\w*)\b[^.!?:\n]{{0,60}})?\s*:\s*\S", re.MULTILINE)
 #: Where a sentence ends for the cue readers: after end punctuation and white space, or at a line break.
-SENTENCE_BREAK = re.compile(r"(?<=[.!?。！？])\s+|\n")
+SENTENCE_BREAK = lazy_regex(r"(?<=[.!?。！？])\s+|\n")
 
 
 # Every override match in Latin letters names one of these, or the reader's own rules ("your ...",

@@ -65,6 +65,7 @@ _UNSPACED = re.compile("[\u0e00-\u0eff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # Spellings a casefolded text may hold for the same word: Romanian s and t with a cedilla as
 # well as a comma, and Turkish capital I folded to a dotted i.
 _VARIANTS = (str.maketrans("șț", "şţ"), str.maketrans("ı", "i"))
+_VARIANT_LETTERS = frozenset("șțı")
 
 
 def _unspaced(entry: str) -> bool:
@@ -74,8 +75,8 @@ def _unspaced(entry: str) -> bool:
 def _forms(entry: str) -> set[str]:
     """The entry as written and casefolded (Greek final sigma, German sharp s), and its variants."""
     forms = {entry, entry.casefold()}
-    if entry.isascii():
-        return forms  # the variant tables map only letters outside ASCII
+    if entry.isascii() or all(_VARIANT_LETTERS.isdisjoint(form) for form in forms):
+        return forms  # the variant tables map only these few letters
     return forms | {form.translate(table) for form in forms for table in _VARIANTS}
 
 
@@ -92,8 +93,11 @@ for _kind, _entries in KINDS.items():
             for _joined in (_run.replace("_", " "), _run.replace("_", "")):
                 _RUNS.setdefault(_joined[0], set()).add((_joined, _kind))
             continue
-        _parts = tuple(TOKEN.findall(_form))
         _stem = _form.endswith("*")
+        # Most entries are one word of letters: the word itself, as TOKEN would read it (a
+        # string of letters and digits is one TOKEN match), without a regex call per entry.
+        _core = _form[:-1] if _stem else _form
+        _parts = (_core,) if _core.isalnum() else tuple(TOKEN.findall(_form))
         if len(_parts) == 1:
             (_STEMS if _stem else _EXACT).setdefault(_parts[0], set()).add(_kind)
         elif _parts:

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import re
 
+from agentic_rag._regex import lazy_regex
 from agentic_rag._text.instruction_patterns import ASSERTION, DIRECTIVE, LINK
 
 __all__ = ["labelled_value", "role_line", "turn_opener"]
@@ -72,17 +73,17 @@ _OPEN = r"(?:\[\[|\[|【|「|『|《|«|\(|\{|<\||<<|<|\||>>|={2,}|-{2,}|\*\*|__
 _CLOSE = r"(?:\]\]|\]|】|」|』|》|»|\)|\}|\|>|>>|>|\||<<|={2,}|-{2,}|\*\*|__)"
 _NOTE = (r"(?:\s+(?:message|note|notice|update|alert|prompt|instructions?|override|response|output|reply|says))?"
          r"(?:[ \t]*\([^()\n]{1,24}\))?")  # "System (internal):", "Assistant (GPT-4):"
-_BRACKETED = re.compile(rf"{_LEAD}(?:[qa][ \t]*)?{_OPEN}[ \t]*(?:role[ \t]*[:=][ \t]*)?(?P<role>{_ROLES}|{_TEMPLATE_ROLES}){_NOTE}\b[^\]\)\}}>|】」』》»=\-*_\n]{{0,24}}?"
+_BRACKETED = lazy_regex(rf"{_LEAD}(?:[qa][ \t]*)?{_OPEN}[ \t]*(?:role[ \t]*[:=][ \t]*)?(?P<role>{_ROLES}|{_TEMPLATE_ROLES}){_NOTE}\b[^\]\)\}}>|】」』》»=\-*_\n]{{0,24}}?"
                         rf"[ \t]*{_CLOSE}[ \t]*[:：]?[ \t]*", re.IGNORECASE)
-_LABELLED = re.compile(rf"{_LEAD}(?:\*\*|__)?[ \t]*(?:[qa][ \t]*\([ \t]*)?(?P<role>{_ROLES}){_NOTE}[ \t]*\)?[ \t]*(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]*", re.IGNORECASE)
-_WEAK_ROLE = re.compile(rf"{_WEAK}", re.IGNORECASE)
+_LABELLED = lazy_regex(rf"{_LEAD}(?:\*\*|__)?[ \t]*(?:[qa][ \t]*\([ \t]*)?(?P<role>{_ROLES}){_NOTE}[ \t]*\)?[ \t]*(?:\*\*|__)?[ \t]*[:：](?:\*\*|__)?[ \t]*", re.IGNORECASE)
+_WEAK_ROLE = lazy_regex(rf"{_WEAK}", re.IGNORECASE)
 _LABEL_CHARS = 80
 _LABEL_MARKS = tuple(":：>|—–-]】」』》»)}@=*_")
-_PLACEHOLDER = re.compile(rf"{_LEAD}[<(]", re.IGNORECASE)
-_TEMPLATE = re.compile(rf"^[ \t]*#{{1,6}}[ \t]*(?P<role>{_ROLES}|{_TEMPLATE_ROLES})s?{_NOTE}[ \t]*[:：][ \t]*", re.IGNORECASE)
-_CAPITALS = re.compile(rf"{_LEAD}(?P<role>{_ROLES}){_NOTE}(?:[ \t]+(?:—|–|-{{1,2}}>?|\|)|[ \t]*(?:=>|>{{1,3}}))[ \t]*", re.IGNORECASE)
-_MENTION = re.compile(rf"{_LEAD}@(?P<role>{_ROLES})\b[ \t]*[:,]?[ \t]*", re.IGNORECASE)  # "@system The office moved ..."
-_USER_TURN = re.compile(rf"{_LEAD}(?:{_OPEN}[ \t]*{_USERS}[ \t]*{_CLOSE}|(?:\*\*|__)?[ \t]*(?:[qa][ \t]*)?\(?[ \t]*{_USERS}[ \t]*\)?[ \t]*(?:\*\*|__)?[ \t]*[:：])",
+_PLACEHOLDER = lazy_regex(rf"{_LEAD}[<(]", re.IGNORECASE)
+_TEMPLATE = lazy_regex(rf"^[ \t]*#{{1,6}}[ \t]*(?P<role>{_ROLES}|{_TEMPLATE_ROLES})s?{_NOTE}[ \t]*[:：][ \t]*", re.IGNORECASE)
+_CAPITALS = lazy_regex(rf"{_LEAD}(?P<role>{_ROLES}){_NOTE}(?:[ \t]+(?:—|–|-{{1,2}}>?|\|)|[ \t]*(?:=>|>{{1,3}}))[ \t]*", re.IGNORECASE)
+_MENTION = lazy_regex(rf"{_LEAD}@(?P<role>{_ROLES})\b[ \t]*[:,]?[ \t]*", re.IGNORECASE)  # "@system The office moved ..."
+_USER_TURN = lazy_regex(rf"{_LEAD}(?:{_OPEN}[ \t]*{_USERS}[ \t]*{_CLOSE}|(?:\*\*|__)?[ \t]*(?:[qa][ \t]*)?\(?[ \t]*{_USERS}[ \t]*\)?[ \t]*(?:\*\*|__)?[ \t]*[:：])",
                         re.IGNORECASE)
 
 # A label opens its line: the label patterns are tried on the line's first characters only, so a
@@ -91,7 +92,7 @@ _OPENING_CHARS = 200
 # A line's runs of blanks are read as one space: the patterns allow blanks at several optional
 # places in a row (``^[ \t]*``, after a list mark, before a role), which can share out a long
 # run in as many ways as it has splits.
-_BLANKS = re.compile(r"[ \t]{2,}")
+_BLANKS = lazy_regex(r"[ \t]{2,}")
 
 
 def _squeezed(line: str) -> str:
@@ -99,18 +100,18 @@ def _squeezed(line: str) -> str:
     return _BLANKS.sub(" ", line)
 
 
-_ORDER = re.compile(rf"{DIRECTIVE}|{LINK}")
-_ENGLISH_STATEMENT = re.compile(ASSERTION)
-_WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
-_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-_FULL_STOP = re.compile(r"[.!?。！？।۔]['\"”’»)\]]*\s*$")
-_VALUE = re.compile(r"^[a-z_][a-z0-9_.-]{0,30}\s*(?:=|:\s*\S*$)")  # a line of a configuration file: "key = value", "key: value"
+_ORDER = lazy_regex(rf"{DIRECTIVE}|{LINK}")
+_ENGLISH_STATEMENT = lazy_regex(ASSERTION)
+_WORD = lazy_regex(r"[^\W_]+(?:['’.-][^\W_]+)*")
+_UNSPACED = lazy_regex(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_FULL_STOP = lazy_regex(r"[.!?。！？।۔]['\"”’»)\]]*\s*$")
+_VALUE = lazy_regex(r"^[a-z_][a-z0-9_.-]{0,30}\s*(?:=|:\s*\S*$)")  # a line of a configuration file: "key = value", "key: value"
 _CONTENT_CHARS = 400  # a turn's statement is read in its first characters: the cost stays bounded
 _VALUE_WORDS = 6  # a value after a label ("Debian 12", "Jane Doe (since 2019)") is a few words
 # A finite verb after a bare label, in the languages whose words for "system" it knows: the
 # commonest auxiliaries and copulas, and the endings of a finished Japanese, Korean or Turkish
 # sentence ("System: Ubuntu 22.04 con 8 GB de RAM." names values, it states nothing).
-_VERB = re.compile(
+_VERB = lazy_regex(
     r"(?<![^\W_])(?:est|sont|était|étaient|a|ont|avait|sera|seront|fut|peut|doit|ist|sind|war|waren|hat|haben|hatte|wird|werden|wurde|wurden|"
     r"kann|muss|gilt|es|son|era|eran|está|están|fue|fueron|ha|han|había|tiene|tienen|será|puede|debe|hay|è|sono|erano|fu|hanno|aveva|sarà|"
     r"può|deve|é|são|eram|foi|foram|estão|tem|têm|pode|há|is|zijn|was|heeft|hebben|had|wordt|werd|moet|jest|są|był|była|było|były|będzie|"
@@ -121,10 +122,10 @@ _VERB = re.compile(
     r"|[а-яё]{2,}(?:ыт|ыта|ыто|ыты|ен|ена|ено|ены|ан|ана|ано|аны|ал|ала|ало|али|ил|ила|ило|или|ел|ела|ело|ели)(?![^\W_])"
     r"|(?:です|ます|ました|でした|である|ません|니다|했다|한다|이다|있다|었다|였다)|[是有已了为於于将會会被]")
 # An English sentence opened by a determiner ("The subscription renews ...").
-_DETERMINED = re.compile(r"(?:the|a|an|this|that|these|those|our|your|its|their|all|every|each|no)\s")
+_DETERMINED = lazy_regex(r"(?:the|a|an|this|that|these|those|our|your|its|their|all|every|each|no)\s")
 # What a system says about its own running, in a UI or a log ("System: maintenance tonight
 # from 22:00", "[system] boot completed in 4.2 s"): a notice, not a scripted turn.
-_NOTICE = re.compile(
+_NOTICE = lazy_regex(
     r"(?<![^\W_])(?:maintenance|backups?|boot(?:ed)?|reboot\w*|restart\w*|shutdown|downtime|outage|unavailable|offline|scheduled|"
     r"errors?|warnings?|logged|session|synced|sync|disk|cpu|ram|kernel|wartung|sicherung|fehler|neustart|mantenimiento|copia\s+de\s+seguridad|"
     r"manutenzione|manutenção|onderhoud|konserwacj\w*|błęd\w*|обслуживани\w*|резервн\w*|ошиб\w*|перезагруз\w*|bak[ıi]m|yedek\w*|hata\w*|"
@@ -160,12 +161,12 @@ def _opening(line: str) -> tuple[re.Match[str] | None, int]:
         return None, 0  # every label holds one of these: most lines of prose are passed over at once
     line = line[:_OPENING_CHARS]
     match = _BRACKETED.match(line) or _TEMPLATE.match(line) or _MENTION.match(line)
-    if match and match.re is _BRACKETED and _PLACEHOLDER.match(match.group()) and _WEAK_ROLE.fullmatch(match.group("role")):
+    if match and match.re is _BRACKETED.compiled and _PLACEHOLDER.match(match.group()) and _WEAK_ROLE.fullmatch(match.group("role")):
         return None, 0  # "<model> has no ForeignKey to <parent model>.": a placeholder in a message template
     if match:
         return match, 4
     match = _LABELLED.match(line) or _CAPITALS.match(line)
-    if match is None or match.re is _CAPITALS and not match.group("role").isupper():
+    if match is None or match.re is _CAPITALS.compiled and not match.group("role").isupper():
         return None, 0
     return match, 0 if _WEAK_ROLE.fullmatch(match.group("role")) else -5
 

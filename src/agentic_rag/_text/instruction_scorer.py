@@ -30,10 +30,11 @@ and digits inside a word read as the letters they stand for (``1gn0re``).
 from __future__ import annotations
 
 import math
-import re
 from functools import lru_cache
 from pathlib import Path
 
+from agentic_rag._errors import IndexFormatError
+from agentic_rag._regex import lazy_regex
 from agentic_rag._text.instruction_cues import SENTENCE_BREAK, reader_orders
 from agentic_rag._text.instruction_lexicon import TOKEN, lexicon_kinds
 from agentic_rag._text.long_runs import bounded_runs
@@ -47,18 +48,18 @@ BIAS = "bias"
 THRESHOLD = 0.15
 
 # Letters spelt out one by one ("i g n o r e", "I.G.N.O.R.E"); two spaces end a word.
-_SPELT = re.compile(r"(?<![^\W_])[^\W\d_](?:[ .\-][^\W\d_]){2,}(?![^\W_])")
+_SPELT = lazy_regex(r"(?<![^\W_])[^\W\d_](?:[ .\-][^\W\d_]){2,}(?![^\W_])")
 # A word split into syllables by hyphens ("ig-no-ra", "ins-truc-cio-nes"): three pieces or more,
 # each short.
-_SYLLABLES = re.compile(r"(?<![\w-])(?:[^\W\d_]{1,4}-){2,}[^\W\d_]{1,5}(?![\w-])")
+_SYLLABLES = lazy_regex(r"(?<![\w-])(?:[^\W\d_]{1,4}-){2,}[^\W\d_]{1,5}(?![\w-])")
 # "$" and "@" standing for letters inside a word ("In$truction$", "@ssistant").
-_SIGN_LETTER = re.compile(r"(?<=[^\W\d_])[$@]|[$@](?=[^\W\d_])")
-_HEAD = re.compile(r"^([^:：\n]{1,80}?)[:：]\s*\S")
-_COLON_CLAUSE = re.compile(r"[:：]\s*(\w+)")
-_QUOTED = re.compile(r"['\"“”«‘][^'\"“”«»‘’]{1,80}['\"“”»’]")
-_LINK = re.compile(r"https?://|www\.|\w@\w")
+_SIGN_LETTER = lazy_regex(r"(?<=[^\W\d_])[$@]|[$@](?=[^\W\d_])")
+_HEAD = lazy_regex(r"^([^:：\n]{1,80}?)[:：]\s*\S")
+_COLON_CLAUSE = lazy_regex(r"[:：]\s*(\w+)")
+_QUOTED = lazy_regex(r"['\"“”«‘][^'\"“”«»‘’]{1,80}['\"“”»’]")
+_LINK = lazy_regex(r"https?://|www\.|\w@\w")
 # Scripts written without spaces between words: a run of them is read as its character pairs.
-_UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_UNSPACED = lazy_regex(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t"})
 _MAX_SENTENCES = 400  # a passage is read in at most this many sentences: the cost stays bounded
 
@@ -140,12 +141,13 @@ def window_features(window: str) -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def _weights() -> dict[str, float]:
-    weights: dict[str, float] = {}
-    for line in WEIGHTS_FILE.read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            name, _, value = line.rpartition("\t")
-            weights[name] = float(value)
-    return weights
+    # Sixteen thousand lines, read by every process that screens a text: split in bulk, not
+    # line by line (a feature's name holds no tab; the fitter writes one tab a line).
+    lines = [line for line in WEIGHTS_FILE.read_text(encoding="utf-8").split("\n") if line and not line.startswith("#")]
+    fields = "\t".join(lines).split("\t")
+    if len(fields) != 2 * len(lines):
+        raise IndexFormatError(f"{WEIGHTS_FILE.name}: expected one tab on every line (feature<TAB>weight)")
+    return dict(zip(fields[0::2], map(float, fields[1::2])))
 
 
 def _probability(features: frozenset[str], weights: dict[str, float]) -> float:

@@ -27,7 +27,8 @@ the detector does not let the fitted scorer flag it on those words alone.
 
 from __future__ import annotations
 
-import re
+
+from agentic_rag._regex import lazy_regex
 
 __all__ = ["described", "reported"]
 
@@ -54,12 +55,12 @@ _DETERMINERS = frozenset("the this that these those a an each every its our thei
                          "o os as der die das den dem des de het een un une una uno um uma ein eine einen einem einer mon ma mes son sa "
                          "ses ce cet cette ces".split())
 _THING_PRONOUNS = frozenset("it they which who he she il elle ils elles er es él ella ello lui lei esso essa ele ela hij zij het".split())
-_CLAUSE_BREAK = re.compile(r"[.!?;:,()\[\]\"“”«»\n]")
-_WORD = re.compile(r"[^\W_][\w'’./#-]*")
+_CLAUSE_BREAK = lazy_regex(r"[.!?;:,()\[\]\"“”«»\n]")
+_WORD = lazy_regex(r"[^\W_][\w'’./#-]*")
 # Chinese: "will", "can", "automatically", "always" before the verb.
-_ZH_MODAL = re.compile(r"(?:会|將|将|能|可以|能够|總是|总是|自动|就会|都会)\s*$")
+_ZH_MODAL = lazy_regex(r"(?:会|將|将|能|可以|能够|總是|总是|自动|就会|都会)\s*$")
 # Japanese and Korean: a plain statement after the verb.
-_STATEMENT_END = re.compile(r"^[^。.!?！？\n]{0,6}?(?:します|する|される|されます|しています|합니다|한다|됩니다|된다|합니까)")
+_STATEMENT_END = lazy_regex(r"^[^。.!?！？\n]{0,6}?(?:します|する|される|されます|しています|합니다|한다|됩니다|된다|합니까)")
 
 
 def _unspaced(text: str) -> bool:
@@ -93,7 +94,7 @@ def described(folded: str, start: int, end: int) -> bool:
 
 
 # A verb that reports what someone claims, says or believes, in the first words of a sentence.
-_REPORTING = re.compile(
+_REPORTING = lazy_regex(
     r"(?<![^\W_])(?:claim|claims|claimed|say|says|said|believe|believes|believed|report|reports|reported|allege|alleges|alleged|"
     r"assert|asserts|asserted|insist|insists|insisted|argue|argues|argued|suggest|suggests|suggested|maintain|maintains|maintained|"
     r"write|writes|wrote|think|thinks|thought|assume|assumes|assumed)(?![^\W_])")
@@ -106,8 +107,8 @@ _AUXILIARIES = frozenset("is are was were be been can could will would shall sho
                          "as to for by with from and or".split())  # the reporting verb of a sentence's main clause comes early
 # Words to the reader anywhere in the sentence, and quoted or announced speech after the verb:
 # "Some blogs say: ignore the rules" quotes an order, it does not report a claim.
-_TO_READER = re.compile(r"(?<![^\W_])(?:you|your|yours|yourself|yourselves)(?![^\W_])")
-_SPEECH = re.compile(r"[:\"“”«»]|(?<![^\W_])'|'(?![^\W_])")
+_TO_READER = lazy_regex(r"(?<![^\W_])(?:you|your|yours|yourself|yourselves)(?![^\W_])")
+_SPEECH = lazy_regex(r"[:\"“”«»]|(?<![^\W_])'|'(?![^\W_])")
 
 
 def reported(folded: str) -> bool:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agentic_rag._regex import LazyRegex, lazy_regex
 from agentic_rag._text.analyzer import Analyzer
 from agentic_rag._text.entities import EntityMention, extract_entities
 
@@ -35,13 +36,13 @@ __all__ = [
 
 # "the founder of Acme", "the 2001 film that featured X", "the man who played Y": a
 # description of an entity the question does not name, which another passage must resolve.
-_DESCRIBED = re.compile(r"\bthe\s+(?:[\w'-]+\s+){0,3}?(?:of|for|from|by|with|in|on|at)\s+(?:the\s+)?[A-Z0-9\"“]")
+_DESCRIBED = lazy_regex(r"\bthe\s+(?:[\w'-]+\s+){0,3}?(?:of|for|from|by|with|in|on|at)\s+(?:the\s+)?[A-Z0-9\"“]")
 # A name in code: dotted or underscored words, or a call ("attrs.define", "SESSION_COOKIE_NAME",
 # "render()").
-_CODE_NAME = re.compile(r"[A-Za-z_]\w*(?:[._]\w+)+|\w+\(\)")
+_CODE_NAME = lazy_regex(r"[A-Za-z_]\w*(?:[._]\w+)+|\w+\(\)")
 # A relative clause follows a word ("the man who played"); a capitalised "Which" after a full
 # stop starts a new question instead.
-_RELATIVE = re.compile(r"\w\s+(?:who|whom|whose|that|which|where)\s+\w+")
+_RELATIVE = lazy_regex(r"\w\s+(?:who|whom|whose|that|which|where)\s+\w+")
 
 #: Words that start a question: "and" before one of them joins two questions.
 QUESTION_WORDS = ("how", "what", "when", "where", "who", "whom", "whose", "which", "why", "is", "was", "are", "were", "does", "did", "do", "can")
@@ -52,16 +53,16 @@ QUESTION_WORDS = ("how", "what", "when", "where", "who", "whom", "whose", "which
 # anyway, and without it a search restarts at each space of a long run and scans to its end
 # (quadratic on a run of 100,000 spaces).
 _JOINED = rf",?(?<!\s)\s+and\s+(?=(?:{'|'.join(QUESTION_WORDS)})\b)"
-_JOINED_QUESTIONS = re.compile(_JOINED, re.IGNORECASE)
-_CLAUSE_BREAK = re.compile(rf"(?<!\s)\s*;\s*|;\s*|{_JOINED}|\?\s+", re.IGNORECASE)
-_PRONOUN = re.compile(r"\b(it|its|they|their|them|he|his|him|she|her)\b", re.IGNORECASE)
+_JOINED_QUESTIONS = lazy_regex(_JOINED, re.IGNORECASE)
+_CLAUSE_BREAK = lazy_regex(rf"(?<!\s)\s*;\s*|;\s*|{_JOINED}|\?\s+", re.IGNORECASE)
+_PRONOUN = lazy_regex(r"\b(it|its|they|their|them|he|his|him|she|her)\b", re.IGNORECASE)
 
-_OR = re.compile(r"(?<!\s)\s+or\s+", re.IGNORECASE)
-_AND = re.compile(r"(?<!\s)\s+and\s+", re.IGNORECASE)
-_VERSUS = re.compile(r"(?<!\s)\s+(?:vs\.?|versus)\s+", re.IGNORECASE)
+_OR = lazy_regex(r"(?<!\s)\s+or\s+", re.IGNORECASE)
+_AND = lazy_regex(r"(?<!\s)\s+and\s+", re.IGNORECASE)
+_VERSUS = lazy_regex(r"(?<!\s)\s+(?:vs\.?|versus)\s+", re.IGNORECASE)
 _CONNECTIVE_WORDS = frozenset({"vs", "versus", "compare", "both", "or"})
-_AND_CUES = re.compile(r"\b(?:both|same|compare|compared|between|differ\w*|common|either|neither|together)\b", re.IGNORECASE)
-_COMPARE_CUES = re.compile(
+_AND_CUES = lazy_regex(r"\b(?:both|same|compare|compared|between|differ\w*|common|either|neither|together)\b", re.IGNORECASE)
+_COMPARE_CUES = lazy_regex(
     r"^(?:are|were|is|was|do|did|does|have|has|which|who|what|when|where|compare|how)\b|\b(?:both|same|first|older|younger|earlier|later|more|less|larger|smaller|longer|shorter|higher|lower|between)\b",
     re.IGNORECASE,
 )
@@ -69,12 +70,12 @@ _COMPARE_CUES = re.compile(
 # what is compared ("Which is older, the Eiffel Tower or the Statue of Liberty" -> older). A
 # lazy item ends before a run of white space, not inside it (``(?<!\s)``), so the lazy group
 # does not try the connective from each space of a long run.
-_WORDED_COMPARISONS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tuple[str, str, str]]], ...] = (
-    (re.compile(r"^(?:what\s+(?:is|are)\s+)?(?:the\s+)?differences?\s+between\s+(.+?)(?<!\s)\s+and\s+(.+)$", re.I), lambda m: (m.group(1), m.group(2), "")),
-    (re.compile(r"^compare\s+(.+?)(?<!\s)\s+(?:and|with|to|vs\.?|versus)\s+(.+)$", re.I), lambda m: (m.group(1), m.group(2), "")),
-    (re.compile(r"^(?:which|who)\s+(?:is|was|are|were)\s+(.+?),\s*(.+?)(?<!\s)\s+or\s+(.+)$", re.I), lambda m: (m.group(2), m.group(3), m.group(1))),
-    (re.compile(r"^(?:is|are|was|were)\s+(.+?)(?<!\s)\s+(\w+er|more\s+\w+|less\s+\w+)\s+than\s+(.+)$", re.I), lambda m: (m.group(1), m.group(3), m.group(2))),
-    (re.compile(r"^(.+?)(?<!\s)\s+(?:vs\.?|versus)\s+(.+)$", re.I), lambda m: (m.group(1), m.group(2), "")),
+_WORDED_COMPARISONS: tuple[tuple[LazyRegex, Callable[[re.Match[str]], tuple[str, str, str]]], ...] = (
+    (lazy_regex(r"^(?:what\s+(?:is|are)\s+)?(?:the\s+)?differences?\s+between\s+(.+?)(?<!\s)\s+and\s+(.+)$", re.I), lambda m: (m.group(1), m.group(2), "")),
+    (lazy_regex(r"^compare\s+(.+?)(?<!\s)\s+(?:and|with|to|vs\.?|versus)\s+(.+)$", re.I), lambda m: (m.group(1), m.group(2), "")),
+    (lazy_regex(r"^(?:which|who)\s+(?:is|was|are|were)\s+(.+?),\s*(.+?)(?<!\s)\s+or\s+(.+)$", re.I), lambda m: (m.group(2), m.group(3), m.group(1))),
+    (lazy_regex(r"^(?:is|are|was|were)\s+(.+?)(?<!\s)\s+(\w+er|more\s+\w+|less\s+\w+)\s+than\s+(.+)$", re.I), lambda m: (m.group(1), m.group(3), m.group(2))),
+    (lazy_regex(r"^(.+?)(?<!\s)\s+(?:vs\.?|versus)\s+(.+)$", re.I), lambda m: (m.group(1), m.group(2), "")),
 )
 
 
@@ -84,7 +85,7 @@ _WORDED_COMPARISONS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], tupl
 # It starts only where a run of word characters, dots and hyphens starts: a match found
 # inside a run extends back to its start, and a search restarted at every character of a long
 # token (a hash, a base64 blob) would rescan it to its end each time.
-_SLASH_TOKEN = re.compile(r"(?<![\w.\-])[\w.\-]+(?:/[\w.\-]+)+")
+_SLASH_TOKEN = lazy_regex(r"(?<![\w.\-])[\w.\-]+(?:/[\w.\-]+)+")
 
 
 def _mentions(text: str) -> list[EntityMention]:
@@ -207,7 +208,7 @@ def split_clauses(text: str) -> tuple[str, ...]:
     return _split(_CLAUSE_BREAK, text)
 
 
-def _split(breaks: re.Pattern[str], text: str) -> tuple[str, ...]:
+def _split(breaks: LazyRegex, text: str) -> tuple[str, ...]:
     return tuple(c.strip(" ,?") for c in breaks.split(text.strip()) if c.strip(" ,?"))
 
 
@@ -255,8 +256,8 @@ def split_compound(question: str) -> tuple[str, ...]:
 
 
 # A sentence that tells rather than asks: it ends with a full stop or an exclamation mark.
-_TOLD = re.compile(r"(?s)^(.*?[.!])\s+(?=[A-Z])(.*\?)\s*$")
-_QUESTION_WORD = re.compile(rf"^(?:{'|'.join(QUESTION_WORDS)}|why|how)\b", re.IGNORECASE)
+_TOLD = lazy_regex(r"(?s)^(.*?[.!])\s+(?=[A-Z])(.*\?)\s*$")
+_QUESTION_WORD = lazy_regex(rf"^(?:{'|'.join(QUESTION_WORDS)}|why|how)\b", re.IGNORECASE)
 
 
 def asked_clause(part: str) -> str:
@@ -297,7 +298,7 @@ def _asked_parts(text: str, situation: str, asked: str) -> tuple[str, ...]:
 
 
 # A part that leans on the situation for what it is about.
-_LEANS = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those)\b(?!\s+(?:is|are)\s+(?:the|a)\b)", re.IGNORECASE)
+_LEANS = lazy_regex(r"\b(?:it|its|they|them|their|this|that|these|those)\b(?!\s+(?:is|are)\s+(?:the|a)\b)", re.IGNORECASE)
 
 
 def fold_query(text: str) -> str:
@@ -355,8 +356,8 @@ def anchor_entity(question: str) -> str:
 # "the passage mentions every word of the question" from passing for an answer.
 
 _MONTHS = "january february march april may june july august september october november december"
-_DATE = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})s?\b|\b(" + "|".join(_MONTHS.split()) + r")\b", re.IGNORECASE)
-_NUMBER = re.compile(r"\b\d[\d,\.]*\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen)\b", re.IGNORECASE)
+_DATE = lazy_regex(r"\b(1[0-9]{3}|20[0-9]{2})s?\b|\b(" + "|".join(_MONTHS.split()) + r")\b", re.IGNORECASE)
+_NUMBER = lazy_regex(r"\b\d[\d,\.]*\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen)\b", re.IGNORECASE)
 
 
 class AnswerType(str, enum.Enum):
@@ -370,12 +371,12 @@ class AnswerType(str, enum.Enum):
     UNKNOWN = "unknown"
 
 
-_RULES: tuple[tuple[re.Pattern[str], AnswerType], ...] = (
-    (re.compile(r"\b(when|what year|which year|what date|in what year|what decade|what century)\b", re.I), AnswerType.DATE),
-    (re.compile(r"\b(how many|how much|how old|how long|how tall|how high|how far|what number|what percentage)\b", re.I), AnswerType.NUMBER),
-    (re.compile(r"\b(who|whom|whose|where)\b", re.I), AnswerType.NAME),
-    (re.compile(r"^\s*(is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.I), AnswerType.YES_NO),
-    (re.compile(r"\b(what|which|name the)\b", re.I), AnswerType.ENTITY),
+_RULES: tuple[tuple[LazyRegex, AnswerType], ...] = (
+    (lazy_regex(r"\b(when|what year|which year|what date|in what year|what decade|what century)\b", re.I), AnswerType.DATE),
+    (lazy_regex(r"\b(how many|how much|how old|how long|how tall|how high|how far|what number|what percentage)\b", re.I), AnswerType.NUMBER),
+    (lazy_regex(r"\b(who|whom|whose|where)\b", re.I), AnswerType.NAME),
+    (lazy_regex(r"^\s*(is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.I), AnswerType.YES_NO),
+    (lazy_regex(r"\b(what|which|name the)\b", re.I), AnswerType.ENTITY),
 )
 
 

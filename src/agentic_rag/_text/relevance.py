@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from agentic_rag._regex import LazyRegex, lazy_regex
 from agentic_rag._text.analyzer import Analyzer
 from agentic_rag._text.instructions import inside_instruction
 from agentic_rag._text.long_runs import bounded_runs
@@ -30,51 +31,51 @@ __all__ = ["RelevanceModel", "ScoredUnit", "TermWeights", "WeightedTerm"]
 
 
 ROOT_LENGTH = 5
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_WORD = re.compile(r"[\w.\-/]+")
-_NAMED = re.compile(r"[_./]|\d|[a-z][A-Z]|^[A-Z]{2,}")
-_OPTION = re.compile(r"^--?[A-Za-z]")
+_CAMEL = lazy_regex(r"(?<=[a-z0-9])(?=[A-Z])")
+_WORD = lazy_regex(r"[\w.\-/]+")
+_NAMED = lazy_regex(r"[_./]|\d|[a-z][A-Z]|^[A-Z]{2,}")
+_OPTION = lazy_regex(r"^--?[A-Za-z]")
 # A name joined by "/" or "-" ("HTTP/2", "django-structlog") must stand as written.
-_JOINED = re.compile(r"^[^\W_]+(?:[/-][^\W_]+)+$")
+_JOINED = lazy_regex(r"^[^\W_]+(?:[/-][^\W_]+)+$")
 # Questions that want a number or a version: the answering unit must hold a digit.
-_WANTS_NUMBER = re.compile(
+_WANTS_NUMBER = lazy_regex(
     r"\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:version|release|port|year|number|percentage)s?\b|\bhow\s+(?:many|much|long|old|often)\b|\bsince\s+when\b"
     # "When was legacy_auth deprecated?" asks for the release (a changelog's version heading).
     r"|\bwhen\s+(?:was|were|did)\b.*\b(?:added|introduced|removed|dropped|deprecated|renamed)\b",
     re.IGNORECASE,
 )
-_NUMBER = re.compile(
+_NUMBER = lazy_regex(
     r"\d+(?:[.,]\d+)*|\b(?:zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|"
     r"thirty|forty|fifty|hundred|thousand|million|once|twice|thrice)\b",
     re.IGNORECASE,
 )
 # A version asked for is dotted ("24.3.0"); an issue number ("#1340", "5623") is no answer.
-_WANTS_VERSION = re.compile(r"\b(?:version|release)s?\b|\bsince\s+when\b", re.IGNORECASE)
+_WANTS_VERSION = lazy_regex(r"\b(?:version|release)s?\b|\bsince\s+when\b", re.IGNORECASE)
 # It starts where a run of digits starts (a match inside the run extends back to its start):
 # tried from every digit of a long number with no dot, ``\d+`` ran to its end each time.
 # A major version named as one ("version 9", "v4") is a version too.
-_VERSION = re.compile(r"(?<!\d)\d+(?:\.\d+)+|\b(?:version|release)\s+\d+\b|(?<![\w.])v\d+\b", re.IGNORECASE)
-_FUTURE = re.compile(r"\b(?:will|next|upcoming|future)\b", re.IGNORECASE)
+_VERSION = lazy_regex(r"(?<!\d)\d+(?:\.\d+)+|\b(?:version|release)\s+\d+\b|(?<![\w.])v\d+\b", re.IGNORECASE)
+_FUTURE = lazy_regex(r"\b(?:will|next|upcoming|future)\b", re.IGNORECASE)
 _NO_NUMBER_FACTOR = 0.6
 # A question for a default value, and the words that state one.
-_WANTS_DEFAULT = re.compile(r"\bby\s+default\b|\bdefault\s+(?:value|length|timeout|port|size|limit|prefix|class|encoding|format|name|number)\b|\bwhat(?:'s|\s+is)\s+the\s+default\b", re.IGNORECASE)
-_STATES_DEFAULT = re.compile(r"\bdefault(?:s|ed)?\b|\bunless\b|\botherwise\b|\bif\s+not\s+(?:given|set|specified)\b", re.IGNORECASE)
+_WANTS_DEFAULT = lazy_regex(r"\bby\s+default\b|\bdefault\s+(?:value|length|timeout|port|size|limit|prefix|class|encoding|format|name|number)\b|\bwhat(?:'s|\s+is)\s+the\s+default\b", re.IGNORECASE)
+_STATES_DEFAULT = lazy_regex(r"\bdefault(?:s|ed)?\b|\bunless\b|\botherwise\b|\bif\s+not\s+(?:given|set|specified)\b", re.IGNORECASE)
 # Identifiers: dotted or underscored names, calls, camel-case words. Each starts at a word
 # boundary: tried from every character of one long word (a hex blob, a run of CJK), ``\w+``
 # ran to its end and back each time, quadratic in the word.
-_IDENTIFIER = re.compile(r"\b\w+(?:[._]\w+)+|\b\w+\(|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
+_IDENTIFIER = lazy_regex(r"\b\w+(?:[._]\w+)+|\b\w+\(|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
 # What naming an API the question does not name adds to a unit's score (measured on the dev
 # half: the answering unit among the best three for 50 -> 62 of 86 questions).
 _NAMING_BONUS = 0.1
 # The noun a question asks about follows its question word ("how many employees", "which
 # port"): when the collection never uses it, the topic is missing, not paraphrased.
-_TOPIC = re.compile(r"\b(?:how\s+(?:many|much)|which|what|whose)\s+((?:[\w'-]+\s+){0,2}?[\w'-]+)\b", re.IGNORECASE)
+_TOPIC = lazy_regex(r"\b(?:how\s+(?:many|much)|which|what|whose)\s+((?:[\w'-]+\s+){0,2}?[\w'-]+)\b", re.IGNORECASE)
 # "since" opening a question ("since when", "since which release") asks, as "when" does; it
 # names nothing a passage must hold ("as of version 3.38.0" answers it).
-_ASKING_SINCE = re.compile(r"\bsince(?=\s+(?:when|which|what)\b)", re.IGNORECASE)
+_ASKING_SINCE = lazy_regex(r"\bsince(?=\s+(?:when|which|what)\b)", re.IGNORECASE)
 # The kind of value asked for ("which *version*", "in what *year*") is said by the value
 # itself ("2.4.0", "1998"): no topic a passage must name.
-_ASKING_KIND = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(version|release|year|date)s?\b", re.IGNORECASE)
+_ASKING_KIND = lazy_regex(r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}?(version|release|year|date)s?\b", re.IGNORECASE)
 # A name the collection uses in more than this share of its documents does not pin a
 # question down (the project's own name in its documentation).
 _COMMON_NAME_SHARE = 0.2
@@ -147,7 +148,7 @@ class _Terms:
         return any(len(wanted & grams) >= 0.6 * len(wanted | grams) for grams in self.trigrams.values())
 
 
-def _answer_numbers(question: str) -> re.Pattern[str]:
+def _answer_numbers(question: str) -> LazyRegex:
     """What counts as the number ``question`` asks for: a dotted version for "which
     version/release", any number otherwise."""
     return _VERSION if _WANTS_VERSION.search(question) else _NUMBER
