@@ -11,7 +11,7 @@ from agentic_rag._store.page_breaks import completed_focus
 from agentic_rag._store.records import StoreHit
 from agentic_rag._store.second_stage import finish_hits
 from agentic_rag._text.focus import LONG, _lines, focus_of, view_passage
-from agentic_rag._text.focus_atoms import MAX_HOLE, atoms_of, without_holes
+from agentic_rag._text.focus_atoms import MAX_HOLE, atoms_of, filled, without_holes
 from agentic_rag._text.relevance import RelevanceModel
 from agentic_rag._text.segments import UnitKind
 from agentic_rag._text.statements import MAX_CORE, split_statements, states_default
@@ -257,6 +257,17 @@ class CompoundPartTest(unittest.TestCase):
         focus = focus_of(question, self.ENTRIES, RelevanceModel(), max_lines=3)
         self.assertIn("structlog.dev.plain_traceback", focus.text)
         self.assertIn("structlog.dev.RichTracebackFormatter", focus.text)
+
+
+class ExampleBelowTest(unittest.TestCase):
+    def test_the_focus_runs_on_into_the_example_below_its_sentence_not_into_code_above(self):
+        text = ("import jinja2\nsetup(debug=True)\n\nThis filter uses the eval context to check if autoescape is on.\n\n"
+                "def nl2br(eval_ctx, value):\n    if eval_ctx.autoescape:\n        value = escape(value)")
+        atoms = atoms_of(text, tuple(_lines(text)))
+        prose = next(a for a, atom in enumerate(atoms) if atom.shown.startswith("This filter"))
+        shown = [atoms[a].shown for a in filled(atoms, [prose], 200)]
+        self.assertIn("if eval_ctx.autoescape:", shown)
+        self.assertNotIn("setup(debug=True)", shown)
 
 
 if __name__ == "__main__":

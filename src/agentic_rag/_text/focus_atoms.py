@@ -202,8 +202,10 @@ def filled(atoms: Sequence[Atom], chosen: list[int], fill: int) -> list[int]:
     characters: the next statement after each chosen one (in the order they were chosen), then
     the one before each, and so on outwards (the sentence after the one that names the topic
     often gives its value: "... expensive to compute." / "To enable caching, pass
-    cache_hash=True."). A direction stops at a statement that does not fit, and prose does
-    not run on into code (a lead-in's code comes with it already)."""
+    cache_hash=True."). A direction stops at a statement that does not fit; prose runs on
+    into the code below it (the example a sentence introduces holds the call it describes:
+    "It uses the eval context to check if autoescape is on." over ``if eval_ctx.autoescape:``)
+    but not into the code above it, which belongs to the sentence before."""
     chosen = list(chosen)
     reach = {c: [c, c] for c in chosen}  # the nearest statement not yet looked at, after and before
     growing = True
@@ -214,7 +216,7 @@ def filled(atoms: Sequence[Atom], chosen: list[int], fill: int) -> list[int]:
                 a = reach[c][side] + step
                 while a in chosen:
                     a += step
-                if not 0 <= a < len(atoms) or (atoms[a].code and not atoms[c].code) or size_of(atoms, chosen + [a]) > fill:
+                if not 0 <= a < len(atoms) or (step < 0 and atoms[a].code and not atoms[c].code) or size_of(atoms, chosen + [a]) > fill:
                     reach[c][side] = -2 if step < 0 else len(atoms)  # this direction is done
                     continue
                 chosen.append(a)
