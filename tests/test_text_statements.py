@@ -10,7 +10,8 @@ import unittest
 from agentic_rag._store.page_breaks import completed_focus
 from agentic_rag._store.records import StoreHit
 from agentic_rag._store.second_stage import finish_hits
-from agentic_rag._text.focus import LONG, focus_of, view_passage
+from agentic_rag._text.focus import LONG, _lines, focus_of, view_passage
+from agentic_rag._text.focus_atoms import MAX_HOLE, atoms_of, filled, without_holes
 from agentic_rag._text.relevance import RelevanceModel
 from agentic_rag._text.segments import UnitKind
 from agentic_rag._text.statements import MAX_CORE, split_statements, states_default
@@ -217,6 +218,56 @@ class LoneHitTest(unittest.TestCase):
         alone = finish_hits("How long does the cache store rendered pages?", [hit("a.md#0", text, path="a.md")], RelevanceModel(), 5)
         self.assertEqual(len(alone), 1)
         self.assertIn("300 seconds", alone[0].focus_text)
+
+
+class ParagraphHoleTest(unittest.TestCase):
+    PARAGRAPH = ("Maximum Number Of Columns\n\nThe default setting for MAX_COLUMN is 2000. You can change it at compile time to "
+                 "values as large as 32767. On the other hand, designers argue a table never needs more than 100 columns.")
+
+    def test_the_statements_between_two_shown_pieces_of_a_paragraph_are_shown(self):
+        text = self.PARAGRAPH
+        atoms = atoms_of(text, tuple(_lines(text)))
+        cores = [text[atom.core[0]:atom.core[1]] for atom in atoms]
+        shown = [a for a, core in enumerate(cores) if core.startswith(("The default", "On the other"))]
+        self.assertEqual(len(shown), 2)
+        filled = without_holes(text, atoms, shown)
+        self.assertIn("You can change it at compile time to values as large as 32767.", [cores[a] for a in filled])
+
+    def test_a_hole_across_a_blank_line_or_of_code_is_left(self):
+        text = "First sentence of one paragraph.\n\nA second paragraph stands here.\n\nThe third one ends it."
+        atoms = atoms_of(text, tuple(_lines(text)))
+        self.assertEqual(without_holes(text, atoms, [0, 2]), [0, 2])
+        code = "Call it like this:\n    x = f(1)\n    y = g(x)\nThen read y."
+        atoms = atoms_of(code, tuple(_lines(code)))
+        self.assertEqual(without_holes(code, atoms, [0, len(atoms) - 1]), [0, len(atoms) - 1])
+
+    def test_a_long_hole_is_left(self):
+        text = " ".join(f"Sentence number {n} says a few more words." for n in range(MAX_HOLE + 3))
+        atoms = atoms_of(text, tuple(_lines(text)))
+        self.assertEqual(without_holes(text, atoms, [0, len(atoms) - 1]), [0, len(atoms) - 1])
+
+
+class CompoundPartTest(unittest.TestCase):
+    ENTRIES = ("structlog.dev.plain_traceback\n\n: Is the default formatter if Rich is not installed.\n\n"
+               "structlog.dev.RichTracebackFormatter\n\n: Uses Rich to render a colorful traceback.\n"
+               ": It is the default formatter if Rich is installed.")
+
+    def test_each_part_of_a_compound_question_gets_a_statement_of_its_own(self):
+        question = "Without Rich installed, which formatter is the default, and which one is the default when Rich is installed?"
+        focus = focus_of(question, self.ENTRIES, RelevanceModel(), max_lines=3)
+        self.assertIn("structlog.dev.plain_traceback", focus.text)
+        self.assertIn("structlog.dev.RichTracebackFormatter", focus.text)
+
+
+class ExampleBelowTest(unittest.TestCase):
+    def test_the_focus_runs_on_into_the_example_below_its_sentence_not_into_code_above(self):
+        text = ("import jinja2\nsetup(debug=True)\n\nThis filter uses the eval context to check if autoescape is on.\n\n"
+                "def nl2br(eval_ctx, value):\n    if eval_ctx.autoescape:\n        value = escape(value)")
+        atoms = atoms_of(text, tuple(_lines(text)))
+        prose = next(a for a, atom in enumerate(atoms) if atom.shown.startswith("This filter"))
+        shown = [atoms[a].shown for a in filled(atoms, [prose], 200)]
+        self.assertIn("if eval_ctx.autoescape:", shown)
+        self.assertNotIn("setup(debug=True)", shown)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from agentic_rag._text.answer_slots import SlotKind, identifiers, read_slot, slot_filler
-from agentic_rag._text.focus_atoms import atoms_of, choose_atoms, filled, size_of
+from agentic_rag._text.focus_atoms import atoms_of, choose_atoms, filled, size_of, without_holes
 from agentic_rag._text.lines import source_line
 from agentic_rag._text.questions import split_compound
 from agentic_rag._text.relevance import RelevanceModel, ScoredUnit
@@ -174,7 +174,9 @@ def focus_of(question: str, text: str, model: RelevanceModel, *, title: str = ""
     chosen: list[int] = []
     scores = []
     for part in parts:
-        picked, value = choose_atoms(part, model, title, atoms, max_lines if len(parts) == 1 else 2, span, budget)
+        entries = {atoms[a].entry for a in chosen if atoms[a].entry >= 0}
+        taken = frozenset(a for a in range(len(atoms)) if a in chosen or atoms[a].entry in entries) if chosen else frozenset()
+        picked, value = choose_atoms(part, model, title, atoms, max_lines if len(parts) == 1 else 2, span, budget, taken)
         chosen.extend(a for a in picked if a not in chosen)
         scores.append(value)
     current = sum(scores) / len(scores)
@@ -184,7 +186,7 @@ def focus_of(question: str, text: str, model: RelevanceModel, *, title: str = ""
         if following < len(atoms) and following not in chosen and atoms[a].shown.endswith(":") \
                 and size_of(atoms, chosen + [following]) <= budget + len(atoms[following].shown):
             chosen.append(following)
-    chosen = filled(atoms, chosen, fill)
+    chosen = without_holes(text, atoms, filled(atoms, chosen, fill))
     slot = read_slot(question)
     anchors = [t.term for t in model.question_terms(question)] + [n for n in identifiers(question) if len(n) >= 4]
     if context > 0:

@@ -5,7 +5,8 @@ Each statement (:func:`~agentic_rag._text.statements.split_statements`) becomes 
 :func:`choose_atoms` takes the best one for a question, then more while each adds enough of
 the question (its words, the asked value, an identifier it names) within a span of lines and a
 character budget; :func:`filled` then adds the statements next to the chosen ones while they
-fit in a further budget.
+fit in a further budget, and :func:`without_holes` the few statements of a paragraph that
+stand between two shown pieces of it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from agentic_rag._text.relevance import RelevanceModel
 from agentic_rag._text.segments import UnitKind
 from agentic_rag._text.statements import split_statements, states_default
 
-__all__ = ["Atom", "atoms_of", "choose_atoms", "filled", "size_of"]
+__all__ = ["MAX_HOLE", "Atom", "atoms_of", "choose_atoms", "filled", "size_of", "without_holes"]
 
 _FILLER_BONUS = 0.25
 _EXACT_NAME_BONUS = 0.2
@@ -32,6 +33,12 @@ _BELOW_COST = 0.008
 _ABOVE_COST = 0.03
 _EXTRA_LINE_COST = 0.01
 _OTHER_ENTRY_COST = 0.15
+#: A later part of a compound question starts from a statement an earlier part did not take
+#: when it scores at least this share of the best one.
+_OTHER_PART_SHARE = 0.9
+#: Most statements, and characters, that fill a hole between two shown pieces of a paragraph.
+MAX_HOLE = 2
+_MAX_HOLE_CHARS = 240
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +54,7 @@ class Atom:
         code: The core is a line of code.
         entry: Its definition-list entry (-1: none; see
             :attr:`~agentic_rag._text.statements.Statement.entry`).
+        core: ``(start, end)`` offsets of the statement itself (one of ``pieces``).
     """
 
     first: int
@@ -55,6 +63,7 @@ class Atom:
     texts: tuple[str, ...]
     code: bool
     entry: int
+    core: tuple[int, int] = (0, 0)
 
     @property
     def shown(self) -> str:
@@ -80,7 +89,8 @@ def atoms_of(text: str, lines: tuple[tuple[int, int], ...]) -> tuple[Atom, ...]:
     for statement in split_statements(text):
         start, end = statement.core
         texts = tuple(" ".join(text[a:b].split()) for a, b in statement.pieces)
-        out.append(Atom(line_of(start), line_of(end - 1), statement.pieces, texts, statement.kind is UnitKind.CODE, statement.entry))
+        out.append(Atom(line_of(start), line_of(end - 1), statement.pieces, texts, statement.kind is UnitKind.CODE, statement.entry,
+                        statement.core))
     return tuple(out)
 
 
@@ -109,7 +119,7 @@ def size_of(atoms: Sequence[Atom], chosen: Sequence[int]) -> int:
 
 
 def choose_atoms(question: str, model: RelevanceModel, title: str, atoms: Sequence[Atom], max_atoms: int, span: int,
-                  budget: int) -> tuple[list[int], float]:
+                  budget: int, taken: frozenset[int] = frozenset()) -> tuple[list[int], float]:
     """The statements that answer ``question`` best, chosen greedily: the best one (whatever its
     length), then more while each adds enough, their cores within ``span`` lines and all of
     them within ``budget`` characters; and the set's score.
@@ -122,6 +132,9 @@ def choose_atoms(question: str, model: RelevanceModel, title: str, atoms: Sequen
         max_atoms: Most atoms chosen.
         span: Most lines from the first chosen core to the last.
         budget: Most characters the chosen atoms show, once more than one is chosen.
+        taken: Atoms that answer an earlier part of a compound question (and the other
+            statements of their entries): the best one is started from only when no other
+            atom scores at least :data:`_OTHER_PART_SHARE` of it.
 
     Returns:
         The indexes of the chosen atoms (the best first) and the set's score.
@@ -158,8 +171,17 @@ def choose_atoms(question: str, model: RelevanceModel, title: str, atoms: Sequen
         return (covered + max(bonus[a] for a in chosen) + sum(bonus[a] for a in chosen) * 0.1 - _LINE_COST * (len(chosen) - 1)
                 - distance - size)
 
-    best = max(range(len(atoms)), key=lambda a: (score([a]), -a))
-    chosen, current = [best], score([best])
+    alone = [score([a]) for a in range(len(atoms))]
+    best = max(range(len(atoms)), key=lambda a: (alone[a], -a))
+    others = [a for a in range(len(atoms)) if a not in taken]
+    if best in taken and others:
+        # "Which formatter is the default without Rich, and which one with it?": both parts
+        # share their words, and the statement that answers the first scores best for the
+        # second too; a statement nearly as good that the first part did not take answers it.
+        other = max(others, key=lambda a: (alone[a], -a))
+        if alone[other] >= _OTHER_PART_SHARE * alone[best]:
+            best = other
+    chosen, current = [best], alone[best]
     while len(chosen) < max_atoms:
         low, high = min(atoms[a].first for a in chosen), max(atoms[a].last for a in chosen)
         candidates = [a for a in range(len(atoms)) if a not in chosen and atoms[a].last > high - span and atoms[a].first < low + span
@@ -180,8 +202,10 @@ def filled(atoms: Sequence[Atom], chosen: list[int], fill: int) -> list[int]:
     characters: the next statement after each chosen one (in the order they were chosen), then
     the one before each, and so on outwards (the sentence after the one that names the topic
     often gives its value: "... expensive to compute." / "To enable caching, pass
-    cache_hash=True."). A direction stops at a statement that does not fit, and prose does
-    not run on into code (a lead-in's code comes with it already)."""
+    cache_hash=True."). A direction stops at a statement that does not fit; prose runs on
+    into the code below it (the example a sentence introduces holds the call it describes:
+    "It uses the eval context to check if autoescape is on." over ``if eval_ctx.autoescape:``)
+    but not into the code above it, which belongs to the sentence before."""
     chosen = list(chosen)
     reach = {c: [c, c] for c in chosen}  # the nearest statement not yet looked at, after and before
     growing = True
@@ -192,10 +216,48 @@ def filled(atoms: Sequence[Atom], chosen: list[int], fill: int) -> list[int]:
                 a = reach[c][side] + step
                 while a in chosen:
                     a += step
-                if not 0 <= a < len(atoms) or (atoms[a].code and not atoms[c].code) or size_of(atoms, chosen + [a]) > fill:
+                if not 0 <= a < len(atoms) or (step < 0 and atoms[a].code and not atoms[c].code) or size_of(atoms, chosen + [a]) > fill:
                     reach[c][side] = -2 if step < 0 else len(atoms)  # this direction is done
                     continue
                 chosen.append(a)
                 reach[c][side] = a
                 growing = True
     return chosen
+
+
+def without_holes(text: str, atoms: Sequence[Atom], chosen: list[int]) -> list[int]:
+    """``chosen`` with the statements added that stand between two shown pieces of one paragraph
+    (no blank line between them), when at most :data:`MAX_HOLE` short prose statements do:
+    "The default is 2000. [You can raise it to 32767.] On the other hand, ..." shown without
+    its middle sentence reads as if the paragraph said nothing more, and a term shown with the
+    third sentence of its description loses the two that say what it is.
+
+    Args:
+        text: The passage.
+        atoms: Its atoms (in text order).
+        chosen: Indexes of the chosen atoms.
+
+    Returns:
+        The chosen indexes, then the added ones in text order.
+    """
+    out = list(chosen)
+    pieces = sorted({p for a in chosen for p in atoms[a].pieces})
+    starts = [atom.core[0] for atom in atoms]  # increasing: atoms come in text order
+    for (_, end), (start, _) in zip(pieces, pieces[1:]):
+        if start <= end or _blank_between(text, end, start):
+            continue
+        inside = [a for a in range(bisect_right(starts, end - 1), bisect_right(starts, start - 1))
+                  if atoms[a].core[1] <= start and a not in out]
+        if not inside or len(inside) > MAX_HOLE or any(atoms[a].code for a in inside) \
+                or sum(atoms[a].core[1] - atoms[a].core[0] for a in inside) > _MAX_HOLE_CHARS:
+            continue
+        # A hole holds only cores that stand in it whole: nothing shown is cut in two.
+        if any(p[0] < atoms[a].core[1] and atoms[a].core[0] < p[1] for a in inside for p in pieces):
+            continue
+        out.extend(inside)
+    return out
+
+
+def _blank_between(text: str, start: int, end: int) -> bool:
+    """Whether a blank line stands between offsets ``start`` and ``end`` (a paragraph ends)."""
+    return any(not line.strip() for line in text[start:end].split("\n")[1:-1])
