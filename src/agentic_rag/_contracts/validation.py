@@ -32,6 +32,7 @@ __all__ = [
 ]
 
 _JSON_SCALARS = (str, int, float, bool, type(None))
+_INT_TYPE = frozenset({int})
 
 E = TypeVar("E", bound=enum.Enum)
 T = TypeVar("T")
@@ -317,5 +318,10 @@ def _freeze(value: object, field: str, stage: str) -> Any:
     if isinstance(value, Mapping):
         return MappingProxyType({_key(k, field, stage): _freeze(v, field, stage) for k, v in value.items()})
     if isinstance(value, (list, tuple)):
+        # A chunk's line map is a list of a few hundred ints, frozen for every hit a search
+        # makes: their types are read in one pass without a call per element (a bool, an int
+        # subclass, or anything else takes the long way).
+        if set(map(type, value)) <= _INT_TYPE:
+            return tuple(value)
         return tuple(_freeze(v, field, stage) for v in value)
     raise InvalidInputError(f"{field} values must be JSON-compatible, got {type(value).__name__} {value!r}", stage=stage)
