@@ -58,8 +58,10 @@ _NAME_NOUNS = (
     r"renderer|formatter|handler|validator|converter|test|macro|global|mode|strategy|protocol|interface|wrapper|factory|file"
 )
 _NAME_NOUN = lazy_regex(rf"(?:{_NAME_NOUNS})s?", re.IGNORECASE)
+# "What happens to unhandled exceptions?" asks what is done to them, not for the name of one: a
+# verb of events right after "what" opens a question about behaviour.
 _NAME_Q = lazy_regex(
-    rf"\b(?:which|what)\s+(?:[\w-]+\s+){{0,3}}?(?:{_NAME_NOUNS})s?\b|^\s*(?:so\s+|and\s+|but\s+)?how\s+(?:do|can|should|would|could)\s+(?:i|you|we|one)\b"
+    rf"\b(?:which|what)\s+(?!(?:happens|happened|occurs|occurred|goes)\b)(?:[\w-]+\s+){{0,3}}?(?:{_NAME_NOUNS})s?\b|^\s*(?:so\s+|and\s+|but\s+)?how\s+(?:do|can|should|would|could)\s+(?:i|you|we|one)\b"
     r"|^\s*how\s+to\b|\bwhat\s+(?:do|should|can|must)\s+(?:i|you|we)\s+(?:pass|call|use|set|add|write|import|run|type|put|give|subclass|override|implement)\b"
     r"|\bis\s+there\s+(?:a|an|any)\s+(?:way|option|setting|flag|function|method|hook|api|helper|built-?in)\b|\bwhat(?:'s|\s+is)\s+the\s+(?:name|command|way)\b"
     # "Is there an environment variable for that? What's it called?": a name.

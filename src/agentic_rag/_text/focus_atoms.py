@@ -36,6 +36,8 @@ _OTHER_ENTRY_COST = 0.15
 #: A later part of a compound question starts from a statement an earlier part did not take
 #: when it scores at least this share of the best one.
 _OTHER_PART_SHARE = 0.9
+#: Share of the budget the statements after the best one may always show, however long it is.
+_EXTRA_SHARE = 0.5
 #: Most statements, and characters, that fill a hole between two shown pieces of a paragraph.
 MAX_HOLE = 2
 _MAX_HOLE_CHARS = 240
@@ -131,7 +133,8 @@ def choose_atoms(question: str, model: RelevanceModel, title: str, atoms: Sequen
         atoms: The passage's atoms.
         max_atoms: Most atoms chosen.
         span: Most lines from the first chosen core to the last.
-        budget: Most characters the chosen atoms show, once more than one is chosen.
+        budget: Most characters the chosen atoms show, once more than one is chosen (or the
+            best one's and :data:`_EXTRA_SHARE` of this, when that is more).
         taken: Atoms that answer an earlier part of a compound question (and the other
             statements of their entries): the best one is started from only when no other
             atom scores at least :data:`_OTHER_PART_SHARE` of it.
@@ -153,7 +156,9 @@ def choose_atoms(question: str, model: RelevanceModel, title: str, atoms: Sequen
         found = [_read_piece(model, question, text) for text in atom.texts]
         credits.append(tuple(max(values) for values in zip(*(f[0] for f in found))) if weights else ())
         extra = _FILLER_BONUS if any(f[1] for f in found) else 0.0
-        if slot.kind in (SlotKind.NUMBER, SlotKind.DEFAULT) and any(f[2] for f in found):
+        # A sentence states a default; in code the word is most often a key or a name
+        # ('"default": {' of a configuration dictionary), not a value given.
+        if slot.kind in (SlotKind.NUMBER, SlotKind.DEFAULT) and not atom.code and any(f[2] for f in found):
             extra += _DEFAULT_BONUS  # "how long does it wait?" asks, most often, how long it waits unless told
         if names:
             extra += _EXACT_NAME_BONUS * len(frozenset().union(*(f[3] for f in found))) / len(names)
@@ -182,6 +187,9 @@ def choose_atoms(question: str, model: RelevanceModel, title: str, atoms: Sequen
         if alone[other] >= _OTHER_PART_SHARE * alone[best]:
             best = other
     chosen, current = [best], alone[best]
+    # A long best statement would take the whole budget and leave the next paragraph, which may
+    # hold the answer, unshown: the others always get a share of it.
+    budget = max(budget, size_of(atoms, chosen) + int(_EXTRA_SHARE * budget))
     while len(chosen) < max_atoms:
         low, high = min(atoms[a].first for a in chosen), max(atoms[a].last for a in chosen)
         candidates = [a for a in range(len(atoms)) if a not in chosen and atoms[a].last > high - span and atoms[a].first < low + span

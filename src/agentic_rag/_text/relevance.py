@@ -262,6 +262,10 @@ class RelevanceModel:
             return 1.0
         if len(term) >= ROOT_LENGTH and term[:ROOT_LENGTH] in found.roots:
             return self.root_credit
+        if term.startswith("un") and len(term) > ROOT_LENGTH and term[2:] in found.stems:
+            # "unhandled exceptions" are described as "propagated rather than handled": the
+            # negated word's base is its topic, though not its meaning, so a root's credit.
+            return self.root_credit
         return self.spelling_credit if found.spelled_like(term) else 0.0
 
     def coverage(self, question: str, text: str) -> float:

@@ -119,7 +119,7 @@ def _cores(text: str, block_starts: frozenset[int]) -> tuple[list[tuple[int, int
             # where that starts.
             end = start + len(text[start:units[index + 1].start].rstrip())
         if unit.kind is UnitKind.CODE:
-            cores.extend((a, b, UnitKind.CODE) for a, b in _line_spans(text, start, end))
+            cores.extend((a, b, UnitKind.CODE) for a, b in _prompt_lines(text, _line_spans(text, start, end)))
         elif unit.kind is UnitKind.TABLE_ROW and cores and cores[-1][2] is UnitKind.TABLE_ROW \
                 and text[start:end].lstrip().startswith("|") and not _blank_between(text, cores[-1][1], start):
             cores[-1] = (cores[-1][0], end, UnitKind.TABLE_ROW)  # a row's continuation line (its first cell empty)
@@ -166,6 +166,26 @@ def _split_long(text: str, start: int, end: int, kind: UnitKind) -> list[tuple[i
     if len(lines) > 1:
         return [(a, b, kind) for a, b in lines]
     return [(start, end, kind)]  # one long line of one sentence: shown trimmed around what is asked
+
+
+def _prompt_lines(text: str, lines: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Code lines with each interactive prompt's output joined to it: ``>>> ctx.prec`` over
+    ``28`` is one statement (the output is the answer, and alone it says nothing), as are a
+    prompt's ``...`` continuation lines. The output ends at a blank line (as a doctest's does)
+    or the next prompt; one longer than :data:`MAX_CORE` is left as lines."""
+    out: list[tuple[int, int]] = []
+    prompt = False  # the last line kept is a prompt, its continuation or its output
+    for a, b in lines:
+        line = text[a:b]
+        if line.startswith(">>>"):
+            prompt = True
+        elif prompt and out and b - out[-1][0] <= MAX_CORE and not _blank_between(text, out[-1][1], a):
+            out[-1] = (out[-1][0], b)
+            continue
+        else:
+            prompt = False
+        out.append((a, b))
+    return out
 
 
 def _line_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
