@@ -20,41 +20,24 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agentic_rag._regex import LazyRegex, lazy_regex
+from agentic_rag._regex import lazy_regex
 from agentic_rag._text.analyzer import Analyzer
+from agentic_rag._text.asked_numbers import answer_numbers, wants_number
 from agentic_rag._text.instructions import inside_instruction
 from agentic_rag._text.long_runs import bounded_runs
 from agentic_rag._text.segments import PassageUnit, UnitKind, split_units
+from agentic_rag._text.term_match import TextTerms, term_credit
 from agentic_rag._text.term_weights import TermWeights, bounded_cache
 
 __all__ = ["RelevanceModel", "ScoredUnit", "TermWeights", "WeightedTerm"]
 
 
-ROOT_LENGTH = 5
 _CAMEL = lazy_regex(r"(?<=[a-z0-9])(?=[A-Z])")
 _WORD = lazy_regex(r"[\w.\-/]+")
 _NAMED = lazy_regex(r"[_./]|\d|[a-z][A-Z]|^[A-Z]{2,}")
 _OPTION = lazy_regex(r"^--?[A-Za-z]")
 # A name joined by "/" or "-" ("HTTP/2", "django-structlog") must stand as written.
 _JOINED = lazy_regex(r"^[^\W_]+(?:[/-][^\W_]+)+$")
-# Questions that want a number or a version: the answering unit must hold a digit.
-_WANTS_NUMBER = lazy_regex(
-    r"\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:version|release|port|year|number|percentage)s?\b|\bhow\s+(?:many|much|long|old|often)\b|\bsince\s+when\b"
-    # "When was legacy_auth deprecated?" asks for the release (a changelog's version heading).
-    r"|\bwhen\s+(?:was|were|did)\b.*\b(?:added|introduced|removed|dropped|deprecated|renamed)\b",
-    re.IGNORECASE,
-)
-_NUMBER = lazy_regex(
-    r"\d+(?:[.,]\d+)*|\b(?:zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|"
-    r"thirty|forty|fifty|hundred|thousand|million|once|twice|thrice)\b",
-    re.IGNORECASE,
-)
-# A version asked for is dotted ("24.3.0"); an issue number ("#1340", "5623") is no answer.
-_WANTS_VERSION = lazy_regex(r"\b(?:version|release)s?\b|\bsince\s+when\b", re.IGNORECASE)
-# It starts where a run of digits starts (a match inside the run extends back to its start):
-# tried from every digit of a long number with no dot, ``\d+`` ran to its end each time.
-# A major version named as one ("version 9", "v4") is a version too.
-_VERSION = lazy_regex(r"(?<!\d)\d+(?:\.\d+)+|\b(?:version|release)\s+\d+\b|(?<![\w.])v\d+\b", re.IGNORECASE)
 _FUTURE = lazy_regex(r"\b(?:will|next|upcoming|future)\b", re.IGNORECASE)
 _NO_NUMBER_FACTOR = 0.6
 # A question for a default value, and the words that state one.
@@ -129,39 +112,9 @@ class ScoredUnit:
     heading: str = ""
 
 
-class _Terms:
-    """The matchable forms of a text's terms."""
-
-    __slots__ = ("roots", "stems", "trigrams")
-
-    def __init__(self, stems: frozenset[str]) -> None:
-        self.stems = stems
-        self.roots = frozenset(s[:ROOT_LENGTH] for s in stems)
-        self.trigrams: dict[str, frozenset[str]] | None = None
-
-    def spelled_like(self, term: str) -> bool:
-        if len(term) < 5:
-            return False
-        if self.trigrams is None:
-            self.trigrams = {s: _trigrams(s) for s in self.stems if len(s) >= 4}
-        wanted = _trigrams(term)
-        return any(len(wanted & grams) >= 0.6 * len(wanted | grams) for grams in self.trigrams.values())
-
-
-def _answer_numbers(question: str) -> LazyRegex:
-    """What counts as the number ``question`` asks for: a dotted version for "which
-    version/release", any number otherwise."""
-    return _VERSION if _WANTS_VERSION.search(question) else _NUMBER
-
-
 def _names_api(text: str, question: str) -> float:
     """1.0 when ``text`` names an identifier that the (case-folded) ``question`` does not."""
     return 1.0 if any(m.group().strip("_").casefold() not in question for m in _IDENTIFIER.finditer(text) if m.group().strip("_.(")) else 0.0
-
-
-def _trigrams(term: str) -> frozenset[str]:
-    padded = f"^{term}$"
-    return frozenset(padded[i:i + 3] for i in range(len(padded) - 2))
 
 
 class RelevanceModel:
@@ -248,25 +201,17 @@ class RelevanceModel:
             terms += self.analyzer.analyze(_CAMEL.sub(" ", text))
         return terms
 
-    def _text_terms_uncached(self, text: str) -> _Terms:
+    def _text_terms_uncached(self, text: str) -> TextTerms:
         # A run of data thousands of characters long is read up to a bound (see long_runs):
         # stemming and spelling each of its pieces, pass after pass, cost seconds.
-        return _Terms(frozenset(self._analyse(bounded_runs(text))))
+        return TextTerms(frozenset(self._analyse(bounded_runs(text))))
 
     def credit(self, term: str, text: str) -> float:
         """Credit in [0, 1] for finding analysed ``term`` in ``text``."""
         return self._credit(term, self._text_terms(text))
 
-    def _credit(self, term: str, found: _Terms) -> float:
-        if term in found.stems:
-            return 1.0
-        if len(term) >= ROOT_LENGTH and term[:ROOT_LENGTH] in found.roots:
-            return self.root_credit
-        if term.startswith("un") and len(term) > ROOT_LENGTH and term[2:] in found.stems:
-            # "unhandled exceptions" are described as "propagated rather than handled": the
-            # negated word's base is its topic, though not its meaning, so a root's credit.
-            return self.root_credit
-        return self.spelling_credit if found.spelled_like(term) else 0.0
+    def _credit(self, term: str, found: TextTerms) -> float:
+        return term_credit(term, found, self.root_credit, self.spelling_credit)
 
     def coverage(self, question: str, text: str) -> float:
         """Weighted share of ``question``'s terms found in ``text``, in [0, 1].
@@ -314,7 +259,7 @@ class RelevanceModel:
     def wants_number(self, question: str) -> bool:
         """True when ``question`` asks for a number or a version ("which release", "how
         many"), so an answer must hold a digit."""
-        return bool(_WANTS_NUMBER.search(question))
+        return wants_number(question)
 
     def rank_units(self, question: str, passages: Sequence[tuple[str, str]], *, limit: int = 0) -> list[ScoredUnit]:
         """Rank the units of ``passages`` by how well each answers ``question``.
@@ -339,7 +284,7 @@ class RelevanceModel:
         """
         scored: list[ScoredUnit] = []
         wants = self.wants_number(question)
-        pattern = _answer_numbers(question)
+        pattern = answer_numbers(question)
         asked = set(pattern.findall(question))
         folded = question.casefold()
         for number, (title, text) in enumerate(passages):
@@ -423,7 +368,7 @@ class RelevanceModel:
     def gives_number(self, question: str, scored: ScoredUnit) -> bool:
         """True when ``scored`` states a number (a version, for a version question) that the
         question does not, in the unit itself or in the heading shown with it."""
-        pattern = _answer_numbers(question)
+        pattern = answer_numbers(question)
         return bool(scored.heading) or bool(set(pattern.findall(scored.unit.text)) - set(pattern.findall(question)))
 
     def best_units(self, question: str, passages: Sequence[tuple[str, str]], *, max_units: int = 3, keep_ratio: float = 0.8) -> list[ScoredUnit]:

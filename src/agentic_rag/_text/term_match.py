@@ -1,0 +1,53 @@
+"""Where a question term stands in a text: on its stem, its root, or its spelling.
+
+A term matches a text's terms on its stem (full credit), on its first characters, a word root
+("configur" for "configuration" and "configuring"), on its base after "un" ("unhandled" where a
+text says "handled"), or on its spelling (character trigrams, for a misspelt or variant word),
+with decreasing credit. :class:`~agentic_rag._text.relevance.RelevanceModel` weighs the terms.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ROOT_LENGTH", "TextTerms", "term_credit"]
+
+#: Characters of a stem that make its root.
+ROOT_LENGTH = 5
+
+
+class TextTerms:
+    """The matchable forms of a text's terms."""
+
+    __slots__ = ("roots", "stems", "trigrams")
+
+    def __init__(self, stems: frozenset[str]) -> None:
+        self.stems = stems
+        self.roots = frozenset(s[:ROOT_LENGTH] for s in stems)
+        self.trigrams: dict[str, frozenset[str]] | None = None
+
+    def spelled_like(self, term: str) -> bool:
+        """True when a stem of the text shares most character trigrams with ``term``."""
+        if len(term) < 5:
+            return False
+        if self.trigrams is None:
+            self.trigrams = {s: _trigrams(s) for s in self.stems if len(s) >= 4}
+        wanted = _trigrams(term)
+        return any(len(wanted & grams) >= 0.6 * len(wanted | grams) for grams in self.trigrams.values())
+
+
+def term_credit(term: str, found: TextTerms, root_credit: float, spelling_credit: float) -> float:
+    """Credit in [0, 1] for finding analysed ``term`` among ``found``: 1.0 on its stem,
+    ``root_credit`` on its root or its base after "un", ``spelling_credit`` on its spelling."""
+    if term in found.stems:
+        return 1.0
+    if len(term) >= ROOT_LENGTH and term[:ROOT_LENGTH] in found.roots:
+        return root_credit
+    if term.startswith("un") and len(term) > ROOT_LENGTH and term[2:] in found.stems:
+        # "unhandled exceptions" are described as "propagated rather than handled": the
+        # negated word's base is its topic, though not its meaning, so a root's credit.
+        return root_credit
+    return spelling_credit if found.spelled_like(term) else 0.0
+
+
+def _trigrams(term: str) -> frozenset[str]:
+    padded = f"^{term}$"
+    return frozenset(padded[i:i + 3] for i in range(len(padded) - 2))
