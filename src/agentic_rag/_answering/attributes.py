@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import re
 
+from agentic_rag._answering.row_labels import label_problem
 from agentic_rag._answering.modality import NEGATED_MAXIMUM, NEGATED_MINIMUM, modality_problem, yes_no_problem
+from agentic_rag._answering.amounts import counts_another, default_not_a_number, measures_condition, table_cells
 from agentic_rag._regex import lazy_regex
-from agentic_rag._text.answer_slots import SlotKind, counts_in_unit, fact_filler, identifiers, measure_at, read_fact, read_slot
+from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, counts_in_unit, fact_filler, identifiers, measure_at, read_fact, read_slot, slot_filler
+from agentic_rag._text.asked_values import asks_past_time, is_quantity, stated_time
 from agentic_rag._text.asked_attribute import (
     RIVALS,
     Aspect,
@@ -131,10 +134,21 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     # "When was it retired?": a date of one subject, asked in open words.
     fact = read_fact(question)
     sided = asked_aspects(question) | implied_bounds(question)
-    if kind is SlotKind.OPEN and attribute is None and not term and fact is None and not sided and not _ASKS_THING.match(question):
+    # "When did the shared plans get HTTP/3?" read as no fact (an object after the verb)
+    # still asks for a time, which a sentence without one does not give.
+    when = kind is SlotKind.OPEN and fact is None and asks_past_time(question)
+    if kind is SlotKind.OPEN and attribute is None and not term and fact is None and not sided and not when and not _ASKS_THING.match(question):
         return yes_no_problem(question, piece)  # a why or yes/no question: the sentence may answer in any words
     if kind is SlotKind.OPEN:
-        value = fact_filler(fact, piece) if fact is not None else ""
+        value = fact_filler(fact, piece) if fact is not None else stated_time(piece) if when else ""
+        if when and not value:
+            return "no value"
+        if when and re.search(r"\b(?:will|won't|shall)\b|\bgoing\s+to\b", _value_clause(piece, value), re.IGNORECASE):
+            return "unreal"  # asked when it happened: a time still to come is a plan ("will get HTTP/3 in 2027")
+        # "What's the ticket price?" asks an amount in open words: a sentence with no number
+        # ("prices vary and are announced") gives none.
+        if attribute is not None and is_quantity(attribute.head) and not slot_filler(AnswerSlot(SlotKind.NUMBER, read_slot(question).numbers), piece):
+            return "no value"
         clause = _value_clause(piece, value) if value else piece
     else:
         clause = _value_clause(piece, filler)
@@ -146,10 +160,17 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     else:
         asks_value = kind is not SlotKind.OPEN or fact is not None or bool(_ASKS_VALUE.match(question))
         problem = (modality_problem(question, clause, heading, f"{lead}\n{piece}") or _empty_default(question, piece, kind)
+                   or default_not_a_number(question, clause, piece, kind) or counts_another(question, piece)
+                   or measures_condition(question, clause, filler) or label_problem(question, piece, model)
                    or ("no value" if not counts_in_unit(question, _value_cells(clause)) else "")
                    or _aspect_problem(question, clause, piece, stated_value=asks_value))
         if problem:
             return problem
+    # A changelog's heading gives the version and each item its own change: the item that
+    # states the stage names the asked thing itself ("Added: drug library sync" under 3.1
+    # says nothing of the serial port the item before it deprecates).
+    if kind is SlotKind.VERSION and model.missing_named(question, with_synonyms(f"{heading}\n{lead}\n{piece}")):
+        return "another subject"
     if attribute is not None:
         problem = _attribute_problem(question, attribute, f"{heading}\n{lead}", piece, model)
         if problem:
@@ -195,22 +216,13 @@ def _aspect_problem(question: str, clause: str, piece: str, *, stated_value: boo
     return "rival aspect" if _rival_end(question, piece) else ""
 
 
-def _table_cells(piece: str) -> list[tuple[str, str]] | None:
-    """A table row under its header row as (header, cell) pairs, ``None`` for any other piece."""
-    lines = piece.split("\n")
-    if len(lines) != 2 or not all("|" in line for line in lines):
-        return None
-    header, row = ([c.strip() for c in line.strip().strip("|").split("|")] for line in lines)
-    return list(zip(header, row)) if len(header) == len(row) else None
-
-
 def _value_cells(piece: str) -> str:
     """A table row under its header, read as its values: the cells that hold a number with
     their headers ("Default 256 KiB" of "Key | Default | Description" over
     "message_size_limit | 256 KiB | Largest message body accepted"). A cell of words
     describes the setting ("Largest message body"), not what the value in the row is: the
     header over the value says that. Any other piece is read whole."""
-    cells = _table_cells(piece)
+    cells = table_cells(piece)
     return piece if cells is None else " ".join(f"{h} {c}" for h, c in cells if re.search(r"\d", c))
 
 
@@ -220,7 +232,7 @@ def _empty_default(question: str, piece: str, kind: SlotKind) -> str:
     answered by it."""
     if kind is not SlotKind.DEFAULT or re.match(r"^\s*(?:is|are|does|do|has|have|can)\b", question, re.IGNORECASE):
         return ""
-    defaults = [c for h, c in _table_cells(piece) or () if re.search(r"\bdefault", h, re.IGNORECASE)]
+    defaults = [c for h, c in table_cells(piece) or () if re.search(r"\bdefault", h, re.IGNORECASE)]
     return "denied" if defaults and all(_NO_VALUE_CELL.match(c) for c in defaults) else ""
 
 

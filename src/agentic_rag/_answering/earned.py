@@ -210,7 +210,7 @@ def _fills_slot(asked: str, heading: str, own: str, model: RelevanceModel, min_c
     for index, (lead, piece) in enumerate(stretches):
         window = " ".join(pieces[max(0, index - 1):index + 1])
         # "(e.g., both IDNA2003 and IDNA2008)" illustrates a word; the sentence still asserts.
-        if claim_problem(_PARENTHESIS.sub("", piece)) == "example":
+        if claim_problem(_PARENTHESIS.sub("", piece)) == "example" or _is_header_row(piece, passage):
             continue
         text = f"{heading}\n{window}" if slot.kind is SlotKind.VERSION else piece
         filler = _filler(slot, asked, _PLACEHOLDER.sub(" ", text))
@@ -270,6 +270,26 @@ def _pieces(text: str, passage: str = "") -> list[tuple[str, str]]:
                 opener = " ".join(items[0]) if index and not _LIST_ITEM.match(items[0][0]) and items[0][-1].rstrip().endswith(":") else ""
                 add([s.text for s in split_sentences(" ".join(item))], f"{intro}\n{opener}".strip())
     return out or [("", text)]
+
+
+# The names a table's header gives its columns ("Setting | Default | Meaning").
+_COLUMN_NAMES = frozenset("default defaults value values meaning description setting settings parameter option key name type notes".split())
+
+
+def _is_header_row(piece: str, passage: str) -> bool:
+    """True when ``piece`` is a table's header row alone ("Setting | Default | Meaning"): it
+    names the columns and states no value, whatever its words ("Default"). A first row with
+    a number, or with no column's name, gives a value (a key-value table with no header:
+    "Founded | 1987")."""
+    cells = [c.strip().casefold() for c in piece.strip().strip("|").split("|")]
+    if "\n" in piece.strip() or len(cells) < 2 or re.search(r"\d", piece) or not any(c in _COLUMN_NAMES for c in cells):
+        return False
+    lines = passage.split("\n")
+    wanted = piece.strip(" \t|")
+    # The first line of a run of rows (as Markdown writes it above its rule, or as the store
+    # renders it, rows only).
+    return any(line.strip(" \t|") == wanted and (not index or not _TABLE_ROW.search(lines[index - 1]))
+               and index + 1 < len(lines) and bool(_TABLE_ROW.search(lines[index + 1])) for index, line in enumerate(lines))
 
 
 def _table_header(row: str, passage: str) -> str:

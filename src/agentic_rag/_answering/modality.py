@@ -21,15 +21,19 @@ __all__ = ["NEGATED_MAXIMUM", "NEGATED_MINIMUM", "modality_problem", "yes_no_pro
 # A value said to be coming, planned or only possible is not the thing's value today. Plain
 # "will" is documentation's present ("the filter will dump with this function"): only a
 # change or an event to come counts. "Plan" alone is a noun as often ("the Starter plan",
-# "the pipewright plan command"): only a plan to do something, or a thing planned, counts.
+# "the pipewright plan command"): only a plan to do something, or a thing planned, counts;
+# "projects" is a noun as often too: only one that projects a figure ("projects a population
+# of 1.1 million by 2035") gives a forecast.
 _UNREAL = lazy_regex(
     r"\b(?:will|won't|may|might)\s+(?:not\s+|no\s+longer\s+|also\s+)?(?:be\s+)?(?:removed|dropped|deprecated|added|introduced|released|shut\s+down|"
     r"discontinued|changed|renamed|replaced|moved|opened|launched|closed|retired|become|reach|grow|open|move|launch|share|expand)\b|"
     r"\bgoing\s+to\b|\bscheduled\b|\bplans?\s+to\b|\bplanned\b|\bplanning\s+to\b|\bin\s+a\s+future\b|\bfuture\s+(?:release|version)s?\b|\bupcoming\b|"
-    r"\b(?:aims?|aiming|intends?|intending|hopes?|hoping)\s+to\b|\btargeted\b|\btargets?\s+(?:for|of)\b|\bprojects\s+that\b|\bproposals?\b|"
+    r"\b(?:aims?|aiming|intends?|intending|hopes?|hoping)\s+to\b|\btargeted\b|\btargets?\s+(?:for|of)\b|\b(?:projects|predicts|anticipates)\s+(?:that|an?|the)\b|\bprojections?\b|\bproposals?\b|"
     r"\bif\s+approved\b|\bsubject\s+to\s+(?:approval|change)\b|\bpending\s+approval\b|\bunder\s+consideration\b|\broadmap\b|"
     r"\b(?:could|might|would|possibly|perhaps|maybe|potentially|projected|forecasts?|forecasted|expected\s+to|considering|evaluating|proposed|"
-    r"hypothetical(?:ly)?)\b",
+    r"hypothetical(?:ly)?)\b|"
+    # A change put off has not happened: "Removal of --legacy has been postponed".
+    r"\bpostponed\b|\b(?:been|was|were|is|are)\s+(?:deferred|delayed|put\s+on\s+hold)\b",
     re.IGNORECASE,
 )
 # A change to come ("will be supported in 5.0", "planned for Q3"): what a yes/no question is
@@ -66,7 +70,7 @@ NEGATED_MINIMUM = lazy_regex(rf"{_NEGATION}\b(?:(?:{_DOWNWARD})\s+than|below)\b"
 # heading that asks ("What could go wrong?") files nothing.
 _UNREAL_HEADING = lazy_regex(
     r"\b(?:proposed|proposals?|planned|roadmap|upcoming|coming\s+soon|future\s+(?:plans|work|releases?|versions?)|looking\s+ahead|"
-    r"working\s+(?:toward|towards)|wish\s*list)\b",
+    r"working\s+(?:toward|towards)|wish\s*list|postponed|deferred|on\s+hold)\b",
     re.IGNORECASE,
 )
 _ASKS_UNREAL = lazy_regex(r"\b(?:will|would|could|might|plan\w*|future|upcoming|next|going|expected|proposed|target\w*|roadmap|projected)\b", re.IGNORECASE)

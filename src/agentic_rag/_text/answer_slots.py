@@ -24,10 +24,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-
 from agentic_rag._regex import LazyRegex, lazy_regex
 
-__all__ = ["AnswerSlot", "FactKind", "FactQuestion", "SlotKind", "counts_in_unit", "fact_filler", "identifiers", "is_name_noun", "measure_at", "read_fact", "read_slot", "slot_filler"]
+__all__ = [
+    "AnswerSlot", "FactKind", "FactQuestion", "SlotKind", "counts_in_unit", "fact_filler", "identifiers", "is_name_noun", "measure_at",
+    "read_fact", "read_slot", "slot_filler",
+]
 
 
 class SlotKind(str, enum.Enum):
@@ -87,6 +89,7 @@ _NUMBER = lazy_regex(
 # "How long", "how old", "how often", "how heavy" ask for an amount of something: a number
 # with a unit of what is asked ("three years", "256 KiB", "twice a day", "1.4 kg"); a bare
 # number ("Django 5.2"), or one of another dimension ("8 GB" for how heavy), is no such answer.
+_WEIGHS = lazy_regex(r"\bhow\s+much\s+(?:does|do|did|will|would|can|could)\b.*\bweigh\b", re.IGNORECASE)
 _AMOUNT_Q = lazy_regex(r"\bhow\s+(long|old|often|heavy|fast|far|tall|deep|wide)\b", re.IGNORECASE)
 _COUNTED_UNITS = (
     r"(?:milli|micro|nano|kilo|mega|giga|[kmgt]i?)?(?:seconds?|secs?|s|ms|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|"
@@ -222,6 +225,8 @@ def read_slot(question: str) -> AnswerSlot:
         kind = SlotKind.NAME
     else:
         kind = SlotKind.OPEN
+    if kind is SlotKind.NUMBER and _WEIGHS.search(question):
+        return AnswerSlot(kind, numbers, names, True, "heavy")  # "how much does it weigh": how heavy
     asked = (_AMOUNT_Q.search(question) or _COUNT_Q.search(question)) if kind is SlotKind.NUMBER else None
     return AnswerSlot(kind, numbers, names, asked is not None, asked.group(1).casefold() if asked else "")
 
@@ -316,7 +321,9 @@ def _versions(text: str) -> Iterator[str]:
 _AUXILIARIES = r"(?P<aux>was|were|did|had)"
 _PARTICLE = r"(?:\s+(?:up|out|down|off|on|in|at|from))?"
 _FACT_QUESTIONS: tuple[tuple[LazyRegex, FactKind], ...] = (
-    (lazy_regex(rf"^(?:when|(?:in\s+)?(?:what|which)\s+year)\s+{_AUXILIARIES}\s+(?P<subject>.+?)\s+(?P<verb>[a-z]+){_PARTICLE}$", re.I), FactKind.DATE),
+    # "On what date was 4.2 released?", "Which date did Season 7 begin?": a date asked in
+    # other words than "when".
+    (lazy_regex(rf"^(?:when|(?:(?:in|on|from|since)\s+)?(?:what|which)\s+(?:year|date|day|month))\s+{_AUXILIARIES}\s+(?P<subject>.+?)\s+(?P<verb>[a-z]+){_PARTICLE}$", re.I), FactKind.DATE),
     (lazy_regex(rf"^where\s+{_AUXILIARIES}\s+(?P<subject>.+?)\s+(?P<verb>[a-z]+){_PARTICLE}$", re.I), FactKind.PLACE),
     (lazy_regex(r"^who\s+(?!(?:was|were|is|are|did|does|do|had|has|have|will|would|can|could)\b)(?P<verb>[a-z]+)\s+(?P<subject>.+)$", re.I), FactKind.PERSON),
 )
@@ -366,3 +373,4 @@ def fact_filler(fact: FactQuestion, text: str) -> str:
         if words and not set(words) <= own:
             return match.group(group)
     return ""
+

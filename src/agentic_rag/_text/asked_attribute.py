@@ -338,6 +338,9 @@ _DEFINITION_QUESTIONS = (
     lazy_regex(r"^what\s+does\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+?)\s+mean(?:\s+(?:in|for)\s+.+)?$", re.IGNORECASE),
     lazy_regex(r"^what\s+does\s+.+?\s+mean\s+by\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+)$", re.IGNORECASE),
     lazy_regex(r"^what\s+is\s+meant\s+by\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+)$", re.IGNORECASE),
+    # "What are accounts payable in Ledgerly?": a term of plain words, with no article,
+    # defined within a scope.
+    lazy_regex(r"^what\s+(?:is|are)\s+(?P<term>(?-i:[a-z]+)(?:\s+(?-i:[a-z]+)){1,2})\s+(?:in|within)\s+.+$", re.IGNORECASE),
 )
 
 

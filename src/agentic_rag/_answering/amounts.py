@@ -1,0 +1,84 @@
+"""Whether the number a sentence gives is the amount a question asks.
+
+A sentence can hold a number and the asked words and still count something else: a default
+that is no number for "by default, how many ..." ("report_role | replica"), the number of
+another thing ("number of write-ahead log segments kept for replicas; default 256" for how
+many replicas), or the time to reach the state the question puts its subject in ("charges
+fully in 5 hours" for how long a fully charged pump runs). The statement checks
+(:mod:`agentic_rag._answering.attributes`) call these on the sentence holding the value.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, read_slot, slot_filler
+from agentic_rag._text.asked_attribute import synonyms, words_of
+from agentic_rag._text.asked_values import asks_number, counted_noun
+from agentic_rag._text.porter import PorterStemmer
+from agentic_rag._regex import lazy_regex
+
+__all__ = ["counts_another", "default_not_a_number", "measures_condition", "table_cells"]
+
+_STEMMER = PorterStemmer()
+
+
+def table_cells(piece: str) -> list[tuple[str, str]] | None:
+    """A table row under its header row as (header, cell) pairs, ``None`` for any other piece."""
+    lines = piece.split("\n")
+    if len(lines) != 2 or not all("|" in line for line in lines):
+        return None
+    header, row = ([c.strip() for c in line.strip().strip("|").split("|")] for line in lines)
+    return list(zip(header, row)) if len(header) == len(row) else None
+
+
+def default_not_a_number(question: str, clause: str, piece: str, kind: SlotKind) -> str:
+    """A default asked as a number ("By default, how many replicas can attach?") is not given
+    by a default that is no number (a Default cell "replica", "defaults to the primary's")."""
+    if kind is not SlotKind.DEFAULT or not asks_number(question):
+        return ""
+    cells = table_cells(piece)
+    value = " ".join(c for h, c in cells if re.search(r"\bdefault", h, re.IGNORECASE)) if cells else clause
+    number = AnswerSlot(SlotKind.NUMBER, read_slot(question).numbers)
+    # A digit anywhere counts ("5s", "256KiB" are numbers with their units).
+    return "" if re.search(r"\d", value or clause) or slot_filler(number, value or clause) else "no value"
+
+
+def counts_another(question: str, piece: str) -> str:
+    """"How many replicas" is not answered by a sentence about the number of something else
+    ("number of write-ahead log segments kept for replicas ...; default 256"): a number of
+    things the sentence names is a count of those things."""
+    noun = counted_noun(question)
+    counts = re.findall(r"\b(?:number|count|amount)\s+of\s+((?:[\w'’-]+\s+){0,3}[\w'’-]+)", piece, re.IGNORECASE)
+    if not noun or not counts:
+        return ""
+    wanted = {_stem(w) for w in (noun, *synonyms(noun))}
+    return "" if any(_same(_stem(w), s) for c in counts for w in words_of(c) for s in wanted) else "another attribute"
+
+
+# "How many hours does a fully charged P3 run?": the words describing the subject, between the
+# auxiliary and its name, of which a participle ("charged") is a state the subject is in.
+_DESCRIBED = lazy_regex(r"\b(?:does|do|did|is|are|was|were|can|will|would)\s+((?:(?-i:[a-z])[\w-]*\s+)+)(?-i:[A-Z])", re.IGNORECASE)
+_BEFORE_VALUE = frozenset("in to for of after within about around up approximately roughly only just fully completely".split())
+
+
+def measures_condition(question: str, clause: str, filler: str) -> str:
+    """An amount asked of a subject in a state ("How many hours does a fully charged P3 run on
+    battery?") is not the amount of reaching that state ("... a battery that charges fully
+    in 5 hours"): the value's own verb is the question's participle."""
+    described = _DESCRIBED.search(question)
+    at = clause.find(filler) if filler else -1
+    if not described or at < 0 or read_slot(question).kind is not SlotKind.NUMBER:
+        return ""
+    states = {_stem(w) for w in words_of(described.group(1)) if w.endswith("ed") and len(w) > 4}
+    before = [w for w in words_of(clause[:at])[-4:] if w not in _BEFORE_VALUE and not w.endswith("ly")]
+    return "another attribute" if states and before and _stem(before[-1]) in states else ""
+
+
+def _stem(word: str) -> str:
+    return _STEMMER.stem(word.casefold().strip("'’"))
+
+
+def _same(a: str, b: str) -> bool:
+    """One stem, or one root of five letters ("replicas", "replica")."""
+    return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])

@@ -1,0 +1,105 @@
+"""Whether the label a value stands under names the asked thing.
+
+A table row or a labelled line gives its value under a label ("Access token lifetime | 15
+minutes", "- Accounts receivable: money owed ..."). The label says what the value is of: a
+label that shares no word with the question ("Message size | 256 KB" for the visibility
+timeout) is about another item, and one that puts another word beside a word the question
+shares ("Access token lifetime" for the refresh token's lifetime, "accounts receivable" for
+accounts payable) names a sibling of the asked thing. :func:`label_problem` reads one piece.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentic_rag._text.asked_attribute import aspects_in, synonyms, words_of
+from agentic_rag._text.porter import PorterStemmer
+from agentic_rag._text.relevance import RelevanceModel
+from agentic_rag._regex import lazy_regex
+
+__all__ = ["label_problem"]
+
+_STEMMER = PorterStemmer()
+# Words a label holds besides the item's own ("Default port", "Maximum size", "Value"), and
+# labels that file a remark rather than name an item ("Note: XML export will be removed ...").
+_NEUTRAL = frozenset(
+    "default defaults value values setting settings current maximum minimum max min total typical note notes tip tips warning caution important "
+    "hint example summary".split()
+)
+# "- Accounts receivable: money owed ...": a short label, then its value.
+_LABELLED = lazy_regex(r"^\s*(?:[-*+]\s+)?([A-Za-z][\w '’/-]{1,40}?)\s*[:|]\s+\S")
+
+
+def label_problem(question: str, piece: str, model: RelevanceModel) -> str:
+    """``"another attribute"`` when the label ``piece`` gives its value under shares no word
+    with ``question``, ``"another subject"`` when it names a sibling of the asked thing, ``""``
+    otherwise (and for a piece with no label).
+
+    Args:
+        question: The asked clause of one question part.
+        piece: A table row under its header row, or a line.
+        model: The collection's relevance model (its analyser tells stop words).
+    """
+    label = _label(piece)
+    if not label:
+        return ""
+    label_words = [w for w in _words(label) if _content(w, model)]
+    if not label_words:
+        return ""
+    asked = _words(question)
+    asked_stems = {_stem(s) for w in asked for s in (w, *synonyms(w))}
+    if not any(_in(w, asked_stems) for w in label_words):
+        return "another attribute"
+    # A word both share, with a word beside it in the label the question lacks, and beside it
+    # in the question a word the label lacks: two kinds of one thing.
+    label_all = _words(label)
+    label_stems = {_stem(w) for w in label_all}
+    for index, word in enumerate(label_all):
+        if not _in(word, asked_stems):
+            continue
+        for step in (-1, 1):
+            theirs = _neighbour(label_all, index, step)
+            at = next((i for i, w in enumerate(asked) if _same(_stem(w), _stem(word))), -1)
+            ours = _neighbour(asked, at, step) if at >= 0 else ""
+            if (theirs and ours and _content(theirs, model) and _content(ours, model)
+                    and not _in(theirs, asked_stems) and not _in(ours, label_stems)):
+                return "another subject"
+    return ""
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """The words of ``text``, a name's parts apart ("client.connect_timeout": client, connect,
+    timeout): a setting's name names its item in those words."""
+    return tuple(p for w in words_of(text) for p in re.split(r"[._/-]+", w) if p)
+
+
+def _label(piece: str) -> str:
+    lines = piece.strip().split("\n")
+    if len(lines) == 2 and all("|" in line for line in lines):
+        return lines[1].strip().strip("|").split("|")[0].strip()  # a row under its header
+    match = _LABELLED.match(lines[0]) if len(lines) == 1 else None
+    return match.group(1) if match else ""
+
+
+def _content(word: str, model: RelevanceModel) -> bool:
+    """A word that names something: no stop word, no neutral or bound word, no number."""
+    return bool(model.analyzer.analyze(word)) and word not in _NEUTRAL and not aspects_in(word) and not re.search(r"\d", word)
+
+
+def _neighbour(words: tuple[str, ...], index: int, step: int) -> str:
+    at = index + step
+    return words[at] if 0 <= at < len(words) else ""
+
+
+def _in(word: str, stems: set[str]) -> bool:
+    stem = _stem(word)
+    return any(_same(stem, s) for s in stems)
+
+
+def _stem(word: str) -> str:
+    return _STEMMER.stem(word.casefold().strip("'’"))
+
+
+def _same(a: str, b: str) -> bool:
+    """One stem, or one root of five letters ("weight", "weigh")."""
+    return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])
