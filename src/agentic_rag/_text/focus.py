@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from agentic_rag._text.answer_slots import SlotKind, identifiers, read_slot, slot_filler
-from agentic_rag._text.focus_atoms import atoms_of, choose_atoms, filled, size_of, without_holes
+from agentic_rag._text.focus_atoms import atoms_of, choose_atoms, filled, size_of, with_line_tails, without_holes
 from agentic_rag._text.lines import source_line
 from agentic_rag._text.questions import split_compound
 from agentic_rag._text.relevance import RelevanceModel, ScoredUnit
@@ -186,7 +186,7 @@ def focus_of(question: str, text: str, model: RelevanceModel, *, title: str = ""
         if following < len(atoms) and following not in chosen and atoms[a].shown.endswith(":") \
                 and size_of(atoms, chosen + [following]) <= budget + len(atoms[following].shown):
             chosen.append(following)
-    chosen = without_holes(text, atoms, filled(atoms, chosen, fill))
+    chosen = with_line_tails(text, atoms, without_holes(text, atoms, filled(atoms, chosen, fill)))
     slot = read_slot(question)
     anchors = [t.term for t in model.question_terms(question)] + [n for n in identifiers(question) if len(n) >= 4]
     if context > 0:

@@ -21,7 +21,7 @@ from agentic_rag._text.relevance import RelevanceModel
 from agentic_rag._text.segments import UnitKind
 from agentic_rag._text.statements import split_statements, states_default
 
-__all__ = ["MAX_HOLE", "Atom", "atoms_of", "choose_atoms", "filled", "size_of", "without_holes"]
+__all__ = ["MAX_HOLE", "MAX_TAIL", "Atom", "atoms_of", "choose_atoms", "filled", "size_of", "with_line_tails", "without_holes"]
 
 _FILLER_BONUS = 0.25
 _EXACT_NAME_BONUS = 0.2
@@ -41,6 +41,8 @@ _EXTRA_SHARE = 0.5
 #: Most statements, and characters, that fill a hole between two shown pieces of a paragraph.
 MAX_HOLE = 2
 _MAX_HOLE_CHARS = 240
+#: Most characters of the statements that finish a shown piece's last line ("Added in 7.55.0.").
+MAX_TAIL = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +265,33 @@ def without_holes(text: str, atoms: Sequence[Atom], chosen: list[int]) -> list[i
         if any(p[0] < atoms[a].core[1] and atoms[a].core[0] < p[1] for a in inside for p in pieces):
             continue
         out.extend(inside)
+    return out
+
+
+def with_line_tails(text: str, atoms: Sequence[Atom], chosen: list[int]) -> list[int]:
+    """``chosen`` with the statements added that finish the last line of a shown piece, when they
+    are short (at most :data:`MAX_TAIL` characters together) and end on that line: a reader shown
+    "11-12" takes lines 11 and 12 as shown whole, and the short tail of line 12 ("Added in
+    7.55.0.", "This option is enabled by default.") is often what was asked. A longer tail is
+    left whole rather than shown in part.
+
+    Args:
+        text: The passage.
+        atoms: Its atoms (in text order).
+        chosen: Indexes of the chosen atoms.
+
+    Returns:
+        The chosen indexes, then the added ones in text order.
+    """
+    out = list(chosen)
+    starts = [atom.core[0] for atom in atoms]  # increasing: atoms come in text order
+    for _, end in sorted({p for a in chosen for p in atoms[a].pieces}):
+        stop = text.find("\n", end)
+        stop = len(text) if stop < 0 else stop
+        tail = [a for a in range(bisect_right(starts, end - 1), bisect_right(starts, stop - 1)) if a not in out]
+        if tail and atoms[tail[-1]].core[1] <= stop and not any(atoms[a].code for a in tail) \
+                and sum(atoms[a].core[1] - atoms[a].core[0] for a in tail) <= MAX_TAIL:
+            out.extend(tail)
     return out
 
 

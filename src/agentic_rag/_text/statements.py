@@ -26,6 +26,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from agentic_rag._text.manual_entries import attach_manual_terms
 from agentic_rag._text.segments import UnitKind, split_units
 from agentic_rag._text.sentences import split_sentences
 
@@ -100,7 +101,8 @@ def split_statements(text: str) -> tuple[Statement, ...]:
     attached: list[list[tuple[int, int]]] = [[] for _ in cores]
     entries = [-1] * len(cores)
     _attach_headers(text, cores, blocks, attached)
-    _attach_terms(text, cores, blocks, terms, attached, entries)
+    lone = _attach_terms(text, cores, blocks, terms, attached, entries)
+    attach_manual_terms(text, cores, blocks, lone, attached, entries)
     return tuple(Statement((start, end), kind, tuple(sorted(set(extra))), entry)
                  for (start, end, kind), extra, entry in zip(cores, attached, entries))
 
@@ -262,7 +264,7 @@ def _plain_sentence(line: str) -> bool:
 
 
 def _attach_terms(text: str, cores: list[tuple[int, int, UnitKind]], blocks: list[int], terms: set[int],
-                  attached: list[list[tuple[int, int]]], entries: list[int]) -> None:
+                  attached: list[list[tuple[int, int]]], entries: list[int]) -> dict[int, bool]:
     """Each statement of a definition-list entry gets the entry's term and, when the entry
     says one, its short sentence stating a default; the term gets its description's first
     statement (a name alone says nothing) and the default.
@@ -271,7 +273,11 @@ def _attach_terms(text: str, cores: list[tuple[int, int, UnitKind]], blocks: lis
     block that is not one (its description). The entry runs from the term to the next term,
     block of one term-like core (a heading a PDF keeps in its text), or table, or for
     :data:`MAX_ENTRY_BLOCKS` blocks, whichever comes first ("Default: False" is not term-like:
-    it ends no entry)."""
+    it ends no entry).
+
+    Returns:
+        For each block, whether it is one term-like core (what ends an entry).
+    """
     by_block: dict[int, list[int]] = {}
     for i, block in enumerate(blocks):
         by_block.setdefault(block, []).append(i)
@@ -304,3 +310,4 @@ def _attach_terms(text: str, cores: list[tuple[int, int, UnitKind]], blocks: lis
         attached[term].append(cores[members[0]][:2])
         if default >= 0 and default != members[0]:
             attached[term].append(cores[default][:2])
+    return lone
