@@ -48,3 +48,6 @@ class StatedNamesTest(unittest.TestCase):
     def test_rarity_says_nothing_in_a_few_notes(self):
         model = RelevanceModel(weights=TermWeights(3, lambda term: 1))
         self.assertEqual(absent_names("robots by Acme", "Acme\nAcme builds robots.", model), ())
+
+    def test_ok_in_capitals_is_no_keyword(self):
+        self.assertEqual(stated_names("Is it OK to share one converter between threads?", store_model()), ())

@@ -51,6 +51,8 @@ _IDENTIFIER = lazy_regex(
 # All-capital keywords, a run of them one name ("MERGE INTO"); two letters at least ("I",
 # "A" open sentences).
 _CAPITALS = lazy_regex(r"\b[A-Z][A-Z0-9]+(?:\s+[A-Z][A-Z0-9]+)*\b")
+# Ordinary words written in capitals ("Is it OK to ..."): no keyword.
+_CAPITAL_WORDS = frozenset({"OK"})
 _QUOTED = lazy_regex(r"\"([^\"\n]{2,60})\"|(?<!\w)'([^'\n]{2,60})'(?!\w)|`([^`\n]{2,60})`|\u201c([^\u201d\n]{2,60})\u201d")
 # A question opens with one of these; a query without one is a few keywords, all topic.
 _QUESTION = lazy_regex(r"^\s*(?:how|what|which|why|when|where|who|whose|whom|is|are|was|were|do|does|did|can|could|should|would|will|"
@@ -90,8 +92,8 @@ def stated_names(query: str, model: RelevanceModel) -> tuple[str, ...]:
     limit = _COMMON_SHARE * weights.document_count
     for match in _CAPITALS.finditer(query):
         words = match.group().split()
-        if len(words) == len(query.split()):
-            continue  # a query written in capitals names nothing by it
+        if len(words) == len(query.split()) or match.group() in _CAPITAL_WORDS:
+            continue  # a query written in capitals names nothing by it, nor does "OK"
         terms = [t for w in words for t in model.analyzer.analyze(w)]
         if terms and weights.has_statistics and all(weights.frequency(t) > limit for t in terms):
             continue
