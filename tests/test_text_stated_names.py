@@ -15,13 +15,15 @@ def store_model() -> RelevanceModel:
 
 
 class StatedNamesTest(unittest.TestCase):
-    def test_identifiers_options_calls_capitals_and_quotes_are_names(self):
+    def test_identifiers_options_calls_and_quotes_are_names(self):
         names = stated_names('How do I set cache_size with --no-cache, call render_template() on followRedirects in "strict mode"?', store_model())
         self.assertEqual(names, ("cache_size", "--no-cache", "render_template", "followredirects", "strict mode"))
-        self.assertEqual(stated_names("MERGE INTO statement USING", store_model()), ("merge into", "using"))
 
-    def test_a_keyword_the_collection_uses_everywhere_is_no_name(self):
-        self.assertEqual(stated_names("Which SQL functions handle dates?", store_model()), ())
+    def test_capitals_and_numbered_names_are_left_to_the_coverage(self):
+        # Measured on the development halves: "PEP 681", "RSA and ECDSA" as required names made
+        # right top hits weak.
+        self.assertEqual(stated_names("MERGE INTO statement USING", store_model()), ())
+        self.assertEqual(stated_names("What does PEP 681 add?", store_model()), ())
 
     def test_a_version_is_no_identifier(self):
         self.assertEqual(stated_names("What changed in 3.8?", store_model()), ())
@@ -31,19 +33,19 @@ class StatedNamesTest(unittest.TestCase):
         self.assertEqual(absent_names("cache_size", "Loaders\nThe cache has a size of 400 templates.", model), ("cache_size",))
         self.assertEqual(absent_names("cache_size", "Loaders\nSet CACHE_SIZE to 400.", model), ())
 
-    def test_a_capital_keyword_run_must_stand_as_written(self):
+    def test_a_dotted_name_is_held_by_its_parts(self):
         model = store_model()
-        self.assertIn("merge into", absent_names("MERGE INTO statement USING", "Release 3.40\nA balanced merge tree is used.", model))
+        self.assertEqual(absent_names("textwrap.fill width", "textwrap — Text wrapping\nfill(text, width=70) wraps the text.", model), ())
+        self.assertEqual(absent_names("textwrap.fill width", "shutil\nThe width of the terminal; fill it.", model), ("textwrap.fill",))
 
     def test_a_rare_keyword_phrase_must_stand_side_by_side(self):
         model = store_model()
         self.assertEqual(absent_names("rate limiting", "Movie\nrated = me.StringField() with no limit", model), ("rate limit",))
         self.assertEqual(absent_names("rate limiting", "Extensions\nAdd rate limiting with an extension.", model), ())
 
-    def test_a_rare_asked_about_noun_must_be_there(self):
+    def test_a_questions_asked_about_noun_is_left_to_the_coverage(self):
         model = store_model()
-        self.assertEqual(absent_names("Which protocol does the server speak?", "Server\nIt listens on port 80.", model), ("protocol",))
-        self.assertEqual(absent_names("Which protocol does the server speak?", "Server\nThe protocols it speaks: HTTP/1.1.", model), ())
+        self.assertEqual(absent_names("Which protocol does the server speak?", "Server\nIt listens on port 80.", model), ())
 
     def test_rarity_says_nothing_in_a_few_notes(self):
         model = RelevanceModel(weights=TermWeights(3, lambda term: 1))

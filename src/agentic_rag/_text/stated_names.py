@@ -1,28 +1,26 @@
 """The names a query states as written, and which of them a hit's printed lines lack.
 
 A query that names something asks about that thing: ``cache_size``, ``http.server``,
-``--no-cache``, ``render_template()``, ``MERGE INTO``, a quoted ``"strict mode"``. Lines that
+``--no-cache``, ``render_template()``, a quoted ``"strict mode"``. Lines that
 use the same words apart ("the cache has a size", "a balanced merge tree") talk about
 something else, yet share most of the query's terms, so their coverage is high. The
 term-level check (:meth:`~agentic_rag._text.relevance.RelevanceModel.missing_named`) matches
 a name on its stems, one part at a time, and cannot tell them apart. Here a name must stand
-in the text as written, case and white space folded: an identifier split into words does not
-hold it.
+in the text as written, case and white space folded (a dotted name: each of its parts as a
+word, the module in the heading path): an identifier split into words does not hold it.
 
 What counts as a stated name:
 
 - an identifier: a word joined by ``_`` or ``.`` (``cache_size``, ``os.path``), camel case
   (``followRedirects``), a command-line option (``--option``) or a call (``name()``, held
   by ``name``);
-- a run of all-capital keywords (``MERGE INTO``, ``NULL``), unless each of its words is one
-  the collection uses in more than a fifth of its documents (``SQL`` in SQL documentation
-  pins no question down);
 - a quoted term (``"..."``, ``'...'``, a backtick span);
-- the topic the query asks about, when the collection rarely uses it: the noun after a
-  question word ("which *protocol*"), held by any form of it (its stem or word root), since
-  it is a word, not a name; or the words of a keyword query ("rate limiting"), held when
-  they stand side by side (on their stems). Only in a store of at least 100 chunks: in a few
-  notes almost every word is rare.
+- the words of a keyword query ("rate limiting") when the collection rarely uses one of them,
+  held when they stand side by side (on their stems). Only in a store of at least 100
+  chunks: in a few notes almost every word is rare.
+
+Not counted, because on the development halves they made right top hits weak: runs of
+capitals (``PEP 681``, ``RSA``) and a question's asked-about noun ("which *library*").
 
 Every pattern is applied once to the query (short) and the text is folded once: linear in
 both.
@@ -48,11 +46,6 @@ _IDENTIFIER = lazy_regex(
     r"|\b[A-Z][a-z]+[A-Z]\w*\(?\)?"  # FrozenInstanceError
     r"|\b\w+\(\)"  # name()
 )
-# All-capital keywords, a run of them one name ("MERGE INTO"); two letters at least ("I",
-# "A" open sentences).
-_CAPITALS = lazy_regex(r"\b[A-Z][A-Z0-9]+(?:\s+[A-Z][A-Z0-9]+)*\b")
-# Ordinary words written in capitals ("Is it OK to ..."): no keyword.
-_CAPITAL_WORDS = frozenset({"OK"})
 _QUOTED = lazy_regex(r"\"([^\"\n]{2,60})\"|(?<!\w)'([^'\n]{2,60})'(?!\w)|`([^`\n]{2,60})`|\u201c([^\u201d\n]{2,60})\u201d")
 # A question opens with one of these; a query without one is a few keywords, all topic.
 _QUESTION = lazy_regex(r"^\s*(?:how|what|which|why|when|where|who|whose|whom|is|are|was|were|do|does|did|can|could|should|would|will|"
@@ -65,8 +58,6 @@ _RARE_SHARE = 0.005
 _RARE_MIN = 3
 # Rarity is read in a store of at least this many chunks (as the likelihood's unknown words are).
 _VOCABULARY_CHUNKS = 100
-# A keyword the collection uses in more than this share of its documents pins nothing down.
-_COMMON_SHARE = 0.2
 
 
 def _fold(text: str) -> str:
@@ -88,35 +79,25 @@ def stated_names(query: str, model: RelevanceModel) -> tuple[str, ...]:
         name = match.group().rstrip("()").strip(".")
         if len(name.strip("-_")) >= 2:
             names.append(name)
-    weights = model.weights
-    limit = _COMMON_SHARE * weights.document_count
-    for match in _CAPITALS.finditer(query):
-        words = match.group().split()
-        if len(words) == len(query.split()) or match.group() in _CAPITAL_WORDS:
-            continue  # a query written in capitals names nothing by it, nor does "OK"
-        terms = [t for w in words for t in model.analyzer.analyze(w)]
-        if terms and weights.has_statistics and all(weights.frequency(t) > limit for t in terms):
-            continue
-        names.append(match.group())
     names += [next(g for g in m.groups() if g) for m in _QUOTED.finditer(query)]
     return tuple(dict.fromkeys(f for f in (_fold(n) for n in names) if f))
 
 
-def _rare_topic(query: str, model: RelevanceModel) -> tuple[list[str], list[str]]:
-    """The topic of ``query`` when the collection rarely uses it: the asked-about terms of a
-    question that are rare, and the terms of a keyword query (in order) when one of them is
-    rare (empty lists otherwise)."""
+def _rare_phrase(query: str, model: RelevanceModel) -> list[str]:
+    """The terms of a keyword query (in order) when one of them is rare in the collection, as
+    the phrase a hit must hold; ``[]`` for a question, a long query or a common one."""
     weights = model.weights
     if weights.document_count < _VOCABULARY_CHUNKS:
-        return [], []  # in a few notes almost every word is rare: rarity says nothing
+        return []  # in a few notes almost every word is rare: rarity says nothing
+    if _QUESTION.match(query) or "?" in query or len(query.split()) > _MOST_KEYWORDS:
+        # A question's asked-about noun ("which *library*") is left to the coverage: measured
+        # on the development halves, requiring it as written made right top hits weak.
+        return []
+    # A few keywords name one thing together ("rate limiting"): a text that uses its rare
+    # word in another sense ("rated") does not hold it, the words side by side do.
     rare = max(_RARE_MIN, _RARE_SHARE * weights.document_count)
-    terms = model.question_terms(query)
-    if not _QUESTION.match(query) and "?" not in query and len(query.split()) <= _MOST_KEYWORDS:
-        # A few keywords name one thing together ("rate limiting"): a text that uses its
-        # rare word in another sense ("rated") does not hold it, the words side by side do.
-        phrase = model.analyzer.analyze(query)
-        return [], phrase if any(weights.frequency(t) <= rare for t in phrase) else []
-    return [t.term for t in terms if t.topic and weights.frequency(t.term) <= rare], []
+    phrase = model.analyzer.analyze(query)
+    return phrase if any(weights.frequency(t) <= rare for t in phrase) else []
 
 
 def _holds_phrase(terms: list[str], text_terms: list[str]) -> bool:
@@ -124,6 +105,16 @@ def _holds_phrase(terms: list[str], text_terms: list[str]) -> bool:
     most a few positions compared per text term)."""
     n = len(terms)
     return any(text_terms[i:i + n] == terms for i in range(len(text_terms) - n + 1) if text_terms[i] == terms[0])
+
+
+def _holds_name(name: str, folded: str) -> bool:
+    """Whether folded ``text`` holds ``name`` as written, or, for a dotted name, each of its
+    parts as a word (``textwrap.fill`` under the heading "textwrap — Text wrapping", in a line
+    naming ``fill()``)."""
+    if name in folded:
+        return True
+    parts = [p for p in name.split(".") if p]
+    return len(parts) > 1 and all(re.search(rf"(?<![\w.]){re.escape(p)}(?!\w)", folded) for p in parts)
 
 
 def absent_names(query: str, text: str, model: RelevanceModel) -> tuple[str, ...]:
@@ -140,11 +131,8 @@ def absent_names(query: str, text: str, model: RelevanceModel) -> tuple[str, ...
         side); empty when it holds them all.
     """
     folded = _fold(text)
-    missing = [name for name in stated_names(query, model) if name not in folded]
-    topic, phrase = _rare_topic(query, model)
-    if topic:
-        credits = dict(zip((t.term for t in model.question_terms(query)), model.credits(query, text)))
-        missing += [term for term in topic if credits.get(term, 0.0) < model.root_credit]
+    missing = [name for name in stated_names(query, model) if not _holds_name(name, folded)]
+    phrase = _rare_phrase(query, model)
     if phrase and not _holds_phrase(phrase, model.analyzer.analyze(text)):
         missing.append(" ".join(phrase))
     return tuple(dict.fromkeys(missing))
