@@ -4,7 +4,7 @@ puts the "weak" line."""
 import math
 import unittest
 
-from agentic_rag._answering.answer_likelihood import FEATURES, WEIGHTS, answer_likelihood, hit_features, likelihood
+from agentic_rag._answering.answer_likelihood import FEATURES, WEIGHTS, answer_likelihood, hit_features, likelihood, names_absent
 from agentic_rag._text.relevance import RelevanceModel
 from agentic_rag._text.term_weights import TermWeights
 
@@ -103,3 +103,17 @@ class AnswerLikelihoodTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class AbsentNameRuleTest(unittest.TestCase):
+    def test_a_hit_lacking_the_stated_identifier_is_weak(self):
+        model = store_model()
+        question = "How many seconds is the default_timeout of SimpleCache?"
+        lacking = "The SimpleCache default timeout is 300 seconds."
+        holding = "The SimpleCache default_timeout is 300 seconds."
+        self.assertLess(answer_likelihood(question, "Caching", lacking, lacking, model), WEAK)
+        self.assertGreaterEqual(answer_likelihood(question, "Caching", holding, holding, model), WEAK)
+        self.assertTrue(names_absent(question, "Caching", lacking, model))
+        self.assertFalse(names_absent(question, "Caching", "3: " + holding, model))
+        # without the rule the lacking hit would have read as likely to answer
+        self.assertGreaterEqual(likelihood(hit_features(question, "Caching", lacking, lacking, model)), WEAK)

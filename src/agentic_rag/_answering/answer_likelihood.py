@@ -49,7 +49,13 @@ candidates it drops: the focus is made in the text layer
 The weights were fitted on the development halves of the docs-QA sets (``bench/fitting/fit_relevance.py``:
 HTML, PDF, rST and Markdown manuals, and a copy of one under numbered file names; label 1 when the hit's focus lines hold the key of a part of the question; a logistic model,
 then the bias moved so that 0.5 separates the top hits of questions the documents do not answer
-from top hits that show the answer) and are reported on the report halves. Below
+from top hits that show the answer) and are reported on the report halves. One rule stands over the model: a hit whose printed lines and heading path lack a name the
+query states as written (an identifier, an all-capital keyword, a quoted term, a topic the
+collection rarely uses: :func:`~agentic_rag._text.stated_names.absent_names`) has its value
+halved, so it is always below the weak line. Its lines may share every word of the name
+("cache" and "size" for ``cache_size``, "merge" for ``MERGE INTO``) and score high, yet they
+talk about something else; and when the documents never state the name, every hit is weak, so
+the agent is told the answer is missing. Below
 :data:`WEAK_RELEVANCE` (0.5) a hit is printed ``weak``, and a search never prints a weak best hit
 alone (:func:`~agentic_rag._store.second_stage.finish_hits`).
 """
@@ -66,8 +72,9 @@ from agentic_rag._contracts import AnswerStatus
 from agentic_rag._text.answer_slots import SlotKind, identifiers, read_slot, slot_filler
 from agentic_rag._text.questions import asked_clause, split_compound
 from agentic_rag._text.relevance import RelevanceModel
+from agentic_rag._text.stated_names import absent_names
 
-__all__ = ["FEATURES", "WEAK_RELEVANCE", "WEIGHTS", "answer_likelihood", "hit_features", "likelihood"]
+__all__ = ["ABSENT_NAME_SHARE", "FEATURES", "WEAK_RELEVANCE", "WEIGHTS", "answer_likelihood", "hit_features", "likelihood", "names_absent"]
 
 FEATURES = ("chunk_coverage", "focus_coverage", "asked_value", "open_question", "shown_named_missing", "question_terms", "whole_focus",
             "focus_names", "unknown_missing", "states_answer", "states_other")
@@ -75,6 +82,9 @@ FEATURES = ("chunk_coverage", "focus_coverage", "asked_value", "open_question", 
 WEAK_RELEVANCE = 0.5
 #: One weight per feature, then the bias (fitted on dev; see the module docstring).
 WEIGHTS = (0.230, 3.624, 0.985, 1.265, -0.306, 2.218, 0.751, 0.388, -0.655, 0.340, -0.798, -9.081)
+#: What is left of the value of a hit lacking a name the query states: halved, it is below
+#: :data:`WEAK_RELEVANCE` whatever the model says, and such hits keep their order among themselves.
+ABSENT_NAME_SHARE = 0.5
 _NUMBERED = re.compile(r"^\d+(?:-\d+)?: ", re.MULTILINE)
 _MOST_NAMES = 5
 _FEWEST_TERMS = 5
@@ -174,4 +184,21 @@ def answer_likelihood(question: str, title: str, text: str, focus_text: str, mod
         whole: The focus shows all its lines (False: a later search hit's best line only).
         pieces: The focus statements (see :func:`hit_features`).
     """
-    return round(likelihood(hit_features(question, title, text, focus_text, model, whole=whole, pieces=pieces)), 4)
+    value = likelihood(hit_features(question, title, text, focus_text, model, whole=whole, pieces=pieces))
+    if names_absent(question, title, focus_text, model):
+        value *= ABSENT_NAME_SHARE
+    return round(value, 4)
+
+
+def names_absent(question: str, title: str, focus_text: str, model: RelevanceModel) -> bool:
+    """Whether the lines shown of a hit, with its heading path, lack a name ``question``
+    states (:func:`~agentic_rag._text.stated_names.absent_names`): its relevance is then
+    halved, below the weak line.
+
+    Args:
+        question: The query or question.
+        title: The hit's heading path.
+        focus_text: The lines shown of it (numbered or plain).
+        model: The store's relevance model.
+    """
+    return bool(absent_names(question, f"{title}\n{_NUMBERED.sub('', focus_text)}", model))

@@ -1,0 +1,138 @@
+"""The names a query states as written, and which of them a hit's printed lines lack.
+
+A query that names something asks about that thing: ``cache_size``, ``http.server``,
+``--no-cache``, ``render_template()``, a quoted ``"strict mode"``. Lines that
+use the same words apart ("the cache has a size", "a balanced merge tree") talk about
+something else, yet share most of the query's terms, so their coverage is high. The
+term-level check (:meth:`~agentic_rag._text.relevance.RelevanceModel.missing_named`) matches
+a name on its stems, one part at a time, and cannot tell them apart. Here a name must stand
+in the text as written, case and white space folded (a dotted name: each of its parts as a
+word, the module in the heading path): an identifier split into words does not hold it.
+
+What counts as a stated name:
+
+- an identifier: a word joined by ``_`` or ``.`` (``cache_size``, ``os.path``), camel case
+  (``followRedirects``), a command-line option (``--option``) or a call (``name()``, held
+  by ``name``);
+- a quoted term (``"..."``, ``'...'``, a backtick span);
+- the words of a keyword query ("rate limiting") when the collection rarely uses one of them,
+  held when they stand side by side (on their stems). Only in a store of at least 100
+  chunks: in a few notes almost every word is rare.
+
+Not counted, because on the development halves they made right top hits weak: runs of
+capitals (``PEP 681``, ``RSA``) and a question's asked-about noun ("which *library*").
+
+Every pattern is applied once to the query (short) and the text is folded once: linear in
+both.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentic_rag._regex import lazy_regex
+from agentic_rag._text.relevance import RelevanceModel
+
+__all__ = ["absent_names", "stated_names"]
+
+# An identifier: dotted or underscored (a letter in it: "3.8" is a version, checked on its
+# stems elsewhere), camel case, an option, or a call. Each alternative starts at a word
+# boundary so that no pattern is retried from inside one long word.
+_IDENTIFIER = lazy_regex(
+    r"(?<![\w-])--?[A-Za-z][\w-]*"  # --option, -m
+    r"|\b\w*[A-Za-z]\w*(?:[._]\w+)+\(?\)?"  # cache_size, os.path.join(), _private
+    r"|\b_\w+"
+    r"|\b[a-z]+[A-Z]\w*\(?\)?"  # followRedirects
+    r"|\b[A-Z][a-z]+[A-Z]\w*\(?\)?"  # FrozenInstanceError
+    r"|\b\w+\(\)"  # name()
+)
+_QUOTED = lazy_regex(r"\"([^\"\n]{2,60})\"|(?<!\w)'([^'\n]{2,60})'(?!\w)|`([^`\n]{2,60})`|\u201c([^\u201d\n]{2,60})\u201d")
+# A question opens with one of these; a query without one is a few keywords, all topic.
+_QUESTION = lazy_regex(r"^\s*(?:how|what|which|why|when|where|who|whose|whom|is|are|was|were|do|does|did|can|could|should|would|will|"
+                       r"may|might|must|has|have|had|shall)\b", re.IGNORECASE)
+_SPACE = lazy_regex(r"\s+")
+# A keyword query of more words than this is a sentence without a question mark, not a topic.
+_MOST_KEYWORDS = 4
+# "Rarely": in at most this share of the collection's documents (and at least a few).
+_RARE_SHARE = 0.005
+_RARE_MIN = 3
+# Rarity is read in a store of at least this many chunks (as the likelihood's unknown words are).
+_VOCABULARY_CHUNKS = 100
+
+
+def _fold(text: str) -> str:
+    return _SPACE.sub(" ", text.casefold()).strip()
+
+
+def stated_names(query: str, model: RelevanceModel) -> tuple[str, ...]:
+    """The names ``query`` states, folded (case and white space), once each, in order.
+
+    Args:
+        query: The query or question.
+        model: The store's relevance model (its statistics tell a common keyword).
+
+    Returns:
+        The folded names (the topic words are not among them: see :func:`absent_names`).
+    """
+    names: list[str] = []
+    for match in _IDENTIFIER.finditer(query):
+        name = match.group().rstrip("()").strip(".")
+        if len(name.strip("-_")) >= 2:
+            names.append(name)
+    names += [next(g for g in m.groups() if g) for m in _QUOTED.finditer(query)]
+    return tuple(dict.fromkeys(f for f in (_fold(n) for n in names) if f))
+
+
+def _rare_phrase(query: str, model: RelevanceModel) -> list[str]:
+    """The terms of a keyword query (in order) when one of them is rare in the collection, as
+    the phrase a hit must hold; ``[]`` for a question, a long query or a common one."""
+    weights = model.weights
+    if weights.document_count < _VOCABULARY_CHUNKS:
+        return []  # in a few notes almost every word is rare: rarity says nothing
+    if _QUESTION.match(query) or "?" in query or len(query.split()) > _MOST_KEYWORDS:
+        # A question's asked-about noun ("which *library*") is left to the coverage: measured
+        # on the development halves, requiring it as written made right top hits weak.
+        return []
+    # A few keywords name one thing together ("rate limiting"): a text that uses its rare
+    # word in another sense ("rated") does not hold it, the words side by side do.
+    rare = max(_RARE_MIN, _RARE_SHARE * weights.document_count)
+    phrase = model.analyzer.analyze(query)
+    return phrase if any(weights.frequency(t) <= rare for t in phrase) else []
+
+
+def _holds_phrase(terms: list[str], text_terms: list[str]) -> bool:
+    """Whether ``terms`` stand side by side, in order, in ``text_terms`` (a short phrase: at
+    most a few positions compared per text term)."""
+    n = len(terms)
+    return any(text_terms[i:i + n] == terms for i in range(len(text_terms) - n + 1) if text_terms[i] == terms[0])
+
+
+def _holds_name(name: str, folded: str) -> bool:
+    """Whether folded ``text`` holds ``name`` as written, or, for a dotted name, each of its
+    parts as a word (``textwrap.fill`` under the heading "textwrap — Text wrapping", in a line
+    naming ``fill()``)."""
+    if name in folded:
+        return True
+    parts = [p for p in name.split(".") if p]
+    return len(parts) > 1 and all(re.search(rf"(?<![\w.]){re.escape(p)}(?!\w)", folded) for p in parts)
+
+
+def absent_names(query: str, text: str, model: RelevanceModel) -> tuple[str, ...]:
+    """What ``query`` names that ``text`` (a hit's printed lines with its heading path) lacks.
+
+    Args:
+        query: The query or question.
+        text: The text to look in.
+        model: The store's relevance model.
+
+    Returns:
+        The folded names not in ``text`` as written, then the rarely used topic not in it
+        (a question's topic term in no form of it, a keyword query's words not side by
+        side); empty when it holds them all.
+    """
+    folded = _fold(text)
+    missing = [name for name in stated_names(query, model) if not _holds_name(name, folded)]
+    phrase = _rare_phrase(query, model)
+    if phrase and not _holds_phrase(phrase, model.analyzer.analyze(text)):
+        missing.append(" ".join(phrase))
+    return tuple(dict.fromkeys(missing))
