@@ -38,9 +38,7 @@ def lay_out(out: Path) -> list[str]:
     """Copy the three folders into ``out`` (``out/S1`` ...); returns what could not be made."""
     folders = {s.name: s.folder for s in SETS}
     problems = []
-    django, sqlite = folders["django"](), folders["sqlite"]()
-    _copy(django / "docs" / "releases", out / "S1" / "django-releases")
-    _copy(sqlite / "releaselog", out / "S1" / "sqlite-releaselog")
+    lay_out_release_notes(out / "S1")
     _copy(folders["pdfs"](), out / "S2")
     missing = pdf_device()
     if missing:
@@ -51,6 +49,13 @@ def lay_out(out: Path) -> list[str]:
     for project in SMALL_PROJECTS:
         _copy(DATA / project, out / "S3" / project)
     return problems
+
+
+def lay_out_release_notes(folder: Path) -> None:
+    """Copy ``S1`` alone into ``folder``: Django's release notes and SQLite's release log."""
+    folders = {s.name: s.folder for s in SETS}
+    _copy(folders["django"]() / "docs" / "releases", folder / "django-releases")
+    _copy(folders["sqlite"]() / "releaselog", folder / "sqlite-releaselog")
 
 
 def _copy(source: Path, target: Path) -> None:

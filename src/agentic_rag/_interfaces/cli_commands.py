@@ -142,7 +142,8 @@ def cmd_corpora(args: argparse.Namespace) -> int:
 
 def cmd_search(args: argparse.Namespace) -> int:
     """Print ranked hits: where each one's focus lines are, its relevance, its section, and
-    the focus lines themselves."""
+    the focus lines themselves (with where else they stand, when later hits repeat them)."""
+    from agentic_rag._interfaces.locations import location_label
     from agentic_rag._interfaces.store_service import StoreService
 
     hits = StoreService(_store(args)).search(args.query, args.k, args.corpus, context=args.context)
@@ -154,6 +155,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     for n, hit in enumerate(hits, start=1):
         print(f"{n}. {_passage_header(hit)}")
         print(_indented(hit["focus_text"], "   "))
+        if hit.get("also_at"):  # later hits that repeat these statements, printed as places only
+            print("   also: " + ", ".join(location_label(place) for place in hit["also_at"]))
     return 0
 
 

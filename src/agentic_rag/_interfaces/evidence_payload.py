@@ -233,7 +233,9 @@ def store_hits_payload(query: str, hits: Sequence[Any], model: RelevanceModel, r
         focus_end_line, focus_text, relevance}`` per hit, in the given order, and ``page`` or
         ``cell`` for a hit on a PDF page or in a notebook cell (absent otherwise), with
         ``page_label`` for a page that prints its number (or has a label). ``score``
-        is rounded to 4 places.
+        is rounded to 4 places. A hit that later hits repeating its statements were folded
+        into has ``also_at``: their ``{path, start_line, end_line}`` (focus lines, with
+        ``page``, ``cell``, ``page_label`` as above), in rank order.
     """
     out = []
     for h in hits:
@@ -249,8 +251,21 @@ def store_hits_payload(query: str, hits: Sequence[Any], model: RelevanceModel, r
                         "relevance": h.relevance})
             if h.instruction_like:
                 hit["instruction_like"] = True
+            if getattr(h, "also_at", ()):
+                hit["also_at"] = [_place_payload(place) for place in h.also_at]
         else:
             hit.update(focus_fields(query, model, path=h.path, lines=(h.start_line, h.end_line), title=h.section, text=h.text, root=root,
                                     marks=getattr(h, "line_marks", ()), context=context))
         out.append(hit)
+    return out
+
+
+def _place_payload(place: Any) -> dict[str, Any]:
+    """One ``also_at`` entry: where a folded hit's focus lines stand, with its page or cell."""
+    out: dict[str, Any] = {"path": place.path, "start_line": place.start_line, "end_line": place.end_line}
+    for key in ("page", "cell"):
+        if getattr(place, key) is not None:
+            out[key] = getattr(place, key)
+    if place.page is not None and place.page_label:
+        out["page_label"] = place.page_label
     return out

@@ -33,6 +33,7 @@ from agentic_rag._store.retriever import StoreRetriever
 from agentic_rag._store.rows import marks_from_json, stored_documents, stored_facts, stored_place
 from agentic_rag._store.stored_bm25 import StoredBM25Index
 from agentic_rag._store.schema import DATABASE_NAME, connect, generation_of, read_meta
+from agentic_rag._store.repeated_hits import fold_repeats
 from agentic_rag._store.second_stage import finish_hits, first_stage_size
 from agentic_rag._text.relevance import RelevanceModel
 
@@ -326,7 +327,8 @@ class KnowledgeStore:
 
         BM25 finds the candidates; the second stage (:mod:`~agentic_rag._store.second_stage`)
         reads their focus lines, ranks them again by what those lines hold, keeps each span
-        once and stops where the hits stop being worth reading.
+        once and stops where the hits stop being worth reading; a hit whose statements an
+        earlier hit prints is folded into it (:mod:`~agentic_rag._store.repeated_hits`).
 
         Args:
             query: Query text (an empty or stop-word-only query finds nothing).
@@ -335,7 +337,8 @@ class KnowledgeStore:
             context: Lines of context around each hit's focus lines (>= 0).
 
         Returns:
-            Hits best first (ties by chunk id); ``score`` is the BM25 score. Chunks of pages that
+            Hits best first (ties by chunk id); ``score`` is the BM25 score; ``also_at`` lists
+            where the hits folded into a hit stand. Chunks of pages that
             only list other pages (an index, a table of contents) come after the rest unless
             the query asks for one.
 
@@ -348,7 +351,9 @@ class KnowledgeStore:
         require_int(k, "k", minimum=1, stage=_STAGE)
         context = require_int(context, "context", minimum=0, stage=_STAGE)
         candidates = self._first_stage(query, first_stage_size(k), corpus_ids)
-        return finish_hits(query, candidates, self.relevance_model(), k, context=context, following=self._next_chunk)
+        # A hit that only repeats an earlier one's statements (a patch release restating its
+        # release's notes) is printed as a place of the earlier hit, not as a hit of its own.
+        return fold_repeats(finish_hits(query, candidates, self.relevance_model(), k, context=context, following=self._next_chunk))
 
     def relevance_model(self) -> RelevanceModel:
         """The relevance model of the current generation (IDF weights from its BM25 index, with

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 from agentic_rag._contracts.serialization import JsonContract
 from agentic_rag._contracts.validation import require_bool, require_int, require_number, require_text
+from agentic_rag._errors import InvalidInputError
 
-__all__ = ["IndexPhase", "IndexProgress", "IndexReport", "StoreHit", "StoreStats"]
+__all__ = ["AlsoAt", "IndexPhase", "IndexProgress", "IndexReport", "StoreHit", "StoreStats"]
 
 _STAGE = "store"
 
@@ -109,6 +110,37 @@ class IndexReport(JsonContract):
 
 
 @dataclass(frozen=True, slots=True)
+class AlsoAt(JsonContract):
+    """Another place a search hit's focus statements stand (a later hit that repeated them,
+    folded into this one by :func:`~agentic_rag._store.repeated_hits.fold_repeats`).
+
+    Args:
+        path: The file, relative to the store's base folder.
+        start_line: First of its focus lines.
+        end_line: Last of its focus lines (inclusive).
+        page: The PDF page they are on, else ``None``.
+        cell: The notebook cell they are in, else ``None``.
+        page_label: The number the page prints (or its label), else ``""``.
+    """
+
+    path: str
+    start_line: int
+    end_line: int
+    page: int | None = None
+    cell: int | None = None
+    page_label: str = ""
+
+    def __post_init__(self) -> None:
+        require_text(self.path, "AlsoAt.path", stage=_STAGE)
+        require_int(self.start_line, "AlsoAt.start_line", minimum=1, stage=_STAGE)
+        require_int(self.end_line, "AlsoAt.end_line", minimum=self.start_line, stage=_STAGE)
+        for name in ("page", "cell"):
+            if getattr(self, name) is not None:
+                require_int(getattr(self, name), f"AlsoAt.{name}", minimum=1, stage=_STAGE)
+        require_text(self.page_label, "AlsoAt.page_label", stage=_STAGE, allow_empty=True)
+
+
+@dataclass(frozen=True, slots=True)
 class StoreHit(JsonContract):
     """One search result: a chunk with where it comes from.
 
@@ -135,6 +167,8 @@ class StoreHit(JsonContract):
             (set by a search).
         page_label: The number the chunk's PDF page prints (``"160"``) or its page label,
             else ``""``.
+        also_at: Where else its focus statements stand, in rank order: the later hits that
+            repeated them, folded into this one (set by a search).
     """
 
     chunk_id: str
@@ -154,9 +188,14 @@ class StoreHit(JsonContract):
     focus_text: str = ""
     relevance: float | None = None
     instruction_like: bool = False
+    also_at: tuple[AlsoAt, ...] = ()
 
     def __post_init__(self) -> None:
         require_text(self.chunk_id, "StoreHit.chunk_id", stage=_STAGE)
+        object.__setattr__(self, "also_at", tuple(self.also_at))
+        for place in self.also_at:
+            if not isinstance(place, AlsoAt):
+                raise InvalidInputError(f"StoreHit.also_at must hold AlsoAt places, got {place!r}", stage=_STAGE)
         for name in ("focus_start_line", "focus_end_line"):
             if getattr(self, name) is not None:
                 require_int(getattr(self, name), f"StoreHit.{name}", minimum=1, stage=_STAGE)
