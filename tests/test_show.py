@@ -239,6 +239,19 @@ class ContextAndCapTest(ShowCase):
         self.assertIn("read on with: show docs/server.html:3-5", out)
 
 
+class EndOfTextTest(ShowCase):
+    def test_a_span_asked_past_the_end_says_where_the_text_ends(self):
+        # Agents read a shorter span than they asked for as a cut: the output says it is the end.
+        out = self.show("docs/report.pdf:p2:2-9")
+        self.assertEqual(out, "docs/report.pdf:p2:2-3\n  2: The coolant pump failed in March 2024.\n"
+                              "  3: It was replaced by a Grundfos unit.\n(the page's text ends at line 3)\n")
+        self.assertIn("(the file's text ends at line", self.show("docs/install.md:7-400"))
+        self.assertNotIn("ends at line", self.show("docs/install.md:7-8"))
+        payload = json.loads(self.show("docs/report.pdf:p2:2-9", "--json"))
+        self.assertEqual(payload["ends_at"], {"line": 3, "of": "page"})
+        self.assertNotIn("ends_at", json.loads(self.show("docs/report.pdf:p2:2-3", "--json")))
+
+
 class LocationTest(ShowCase):
     def test_bad_locations_name_the_value_and_the_forms(self):
         for location in ("docs/install.md:3-x", "docs/install.md:5-3", "docs/install.md:0", "docs/report.pdf:p0:1", '"docs/install.md:3',

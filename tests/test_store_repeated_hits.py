@@ -108,6 +108,19 @@ class FoldedSearchTest(unittest.TestCase):
         self.assertEqual(hits[0]["also_at"][0]["path"], "v1_0_1.md")
         self.assertNotIn("v1_0_1.md", [h["path"] for h in hits])
 
+    def test_a_paragraph_repeated_word_for_word_is_listed_under_the_hit_it_repeats(self):
+        # The second stage finds the same focus text in another file before the fold runs; it
+        # lists that file's lines under the better hit instead of dropping them unseen.
+        root = enter_temp_folder(self)
+        _folder(root, NOTES)
+        self.assertEqual(run_cli("index", ".", "--quiet")[0], 0)
+        hits = json.loads(run_cli("search", QUERY, "-k", "5", "--json")[1])
+        paths = [h["path"] for h in hits]
+        self.assertEqual(len([p for p in paths if p.startswith("v1_0")]), 1, paths)
+        first = next(h for h in hits if h["path"].startswith("v1_0"))
+        other = "v1_0_1.md" if first["path"] == "v1_0.md" else "v1_0.md"
+        self.assertEqual([place["path"] for place in first.get("also_at", [])], [other])
+
     def test_search_keeps_a_page_that_changes_one_statement(self):
         root = enter_temp_folder(self)
         _folder(root, REPEATED.replace("twice", "three times"))
@@ -134,6 +147,15 @@ class FoldedSearchTest(unittest.TestCase):
         hits = result["structuredContent"]["hits"]  # checked against the tool's output schema
         self.assertEqual(hits[0]["also_at"][0]["path"], "v1_0_1.md")
         self.assertEqual(json.loads(result["content"][0]["text"])["hits"], hits)
+
+
+class PlacesLineTest(unittest.TestCase):
+    def test_the_text_output_names_three_places_and_counts_the_rest(self):
+        from agentic_rag._interfaces.cli_commands import _places
+
+        places = [{"path": f"notes/3_{n}.html", "start_line": 10, "end_line": 11} for n in range(5)]
+        self.assertEqual(_places(places), "notes/3_0.html:10-11, notes/3_1.html:10-11, notes/3_2.html:10-11 (+2 more)")
+        self.assertEqual(_places(places[:2]), "notes/3_0.html:10-11, notes/3_1.html:10-11")
 
 
 if __name__ == "__main__":

@@ -2,10 +2,13 @@
 does folding it into the earlier hit save? Counted on a folder of release notes.
 
 Release logs repeat earlier notes (a patch release's page restates its release's notes), so a
-search over them can print the same statements twice. Since issue 36 a printed hit whose focus
+search over them can print the same statements twice. Since issue 36 a candidate whose focus
+text is a better hit's is listed under it by the second stage, and a printed hit whose focus
 statements all stand in an earlier hit's focus is folded into it: the earlier hit lists where
 else they stand (``also:`` in the text output, ``also_at`` in JSON) and the repeat is not
-printed on its own (``src/agentic_rag/_store/repeated_hits.py``).
+printed on its own (``src/agentic_rag/_store/second_stage.py``,
+``src/agentic_rag/_store/repeated_hits.py``). Before, the second stage dropped the first kind
+without a trace; "off" is that.
 
 The folder is indexed once (a copy, so the folder itself is left as it was). Queries are drawn
 from the folder's own sentences, as the store reads them: ``--queries`` sentences of at least
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import random
 import statistics
@@ -37,6 +41,7 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,13 +112,18 @@ def repeated_share(sentences: Sequence[tuple[str, str]]) -> tuple[int, int]:
     return sum(1 for paths in files.values() if len(paths) > 1), len(files)
 
 
+def _unlisted(hits: Sequence[Any]) -> list[Any]:
+    return [dataclasses.replace(hit, also_at=()) for hit in hits]
+
+
 def measure(folder: Path, queries: Sequence[str], k: int, *, fold: bool) -> Counts:
     """Run ``search -k K`` for each query in the indexed ``folder``, text and JSON."""
     from bench.agents.in_process_cli import run_cli  # noqa: PLC0415 - the CLI in this process
 
     counts = Counts()
-    # Off: the store returns the second stage's hits as they are (what a search printed before).
-    switch = mock.patch.object(knowledge_store, "fold_repeats", list) if not fold else contextlib.nullcontext()
+    # Off: what a search printed before: the second stage's hits, a repeat of a better hit's
+    # focus text dropped without a trace (no ``also_at``) and no fold after it.
+    switch = mock.patch.object(knowledge_store, "fold_repeats", _unlisted) if not fold else contextlib.nullcontext()
     with switch:
         for query in queries:
             printed = run_cli(["search", query, "-k", str(k)], folder)

@@ -143,7 +143,6 @@ def cmd_corpora(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     """Print ranked hits: where each one's focus lines are, its relevance, its section, and
     the focus lines themselves (with where else they stand, when later hits repeat them)."""
-    from agentic_rag._interfaces.locations import location_label
     from agentic_rag._interfaces.store_service import StoreService
 
     hits = StoreService(_store(args)).search(args.query, args.k, args.corpus, context=args.context)
@@ -156,8 +155,20 @@ def cmd_search(args: argparse.Namespace) -> int:
         print(f"{n}. {_passage_header(hit)}")
         print(_indented(hit["focus_text"], "   "))
         if hit.get("also_at"):  # later hits that repeat these statements, printed as places only
-            print("   also: " + ", ".join(location_label(place) for place in hit["also_at"]))
+            print("   also: " + _places(hit["also_at"]))
     return 0
+
+
+# A paragraph restated by every later patch release can stand in a dozen files: the text
+# output names the first few (best first) and counts the rest; ``--json`` lists them all.
+_PLACES_SHOWN = 3
+
+
+def _places(places: list[dict[str, Any]]) -> str:
+    from agentic_rag._interfaces.locations import location_label
+
+    shown = ", ".join(location_label(place) for place in places[:_PLACES_SHOWN])
+    return shown + (f" (+{len(places) - _PLACES_SHOWN} more)" if len(places) > _PLACES_SHOWN else "")
 
 
 def cmd_show(args: argparse.Namespace) -> int:

@@ -54,6 +54,12 @@ SHOW_OUTPUT_SCHEMA: dict[str, Any] = {
         },
         "truncated": {"type": "boolean", "description": "True when max_bytes cut the lines."},
         "next": {"type": ["string", "null"], "description": "When cut: the location to read on with."},
+        "ends_at": {
+            "type": "object",
+            "description": "Present when the location asked for lines past the end of the text: its last line, and whether of the file, page or cell.",
+            "properties": {"line": {"type": "integer", "minimum": 1}, "of": {"type": "string", "enum": ["file", "page", "cell"]}},
+            "required": ["line", "of"],
+        },
     },
     "required": ["path", "source", "blocks", "truncated", "next"],
 }

@@ -189,7 +189,8 @@ def show_location(store: str | os.PathLike[str] | None, location: str, *, root: 
     Returns:
         ``{path, source, blocks: [{start_line, end_line, section, page?, cell?, lines:
         [{line, text}]}], truncated, next}``: ``next`` is the location to read on with when
-        the cap cut (else ``None``).
+        the cap cut (else ``None``); and ``ends_at: {line, of}`` when the span asked for lines
+        past the last line of text of the file, page or cell (``of``).
 
     Raises:
         InvalidInputError: A malformed location, or ``context`` or ``max_bytes`` below 0.
@@ -223,7 +224,10 @@ def show_location(store: str | os.PathLike[str] | None, location: str, *, root: 
             if getattr(block[0], key) is not None:
                 entry[key] = getattr(block[0], key)
         blocks.append(entry)
-    return {"path": view.path, "source": view.source.value, "blocks": blocks, "truncated": following is not None, "next": following}
+    payload = {"path": view.path, "source": view.source.value, "blocks": blocks, "truncated": following is not None, "next": following}
+    if view.ends_at is not None:
+        payload["ends_at"] = {"line": view.ends_at, "of": "page" if request.page is not None else "cell" if request.cell is not None else "file"}
+    return payload
 
 
 def show_text(payload: dict[str, Any], max_bytes: int = DEFAULT_MAX_BYTES) -> str:
@@ -233,6 +237,8 @@ def show_text(payload: dict[str, Any], max_bytes: int = DEFAULT_MAX_BYTES) -> st
         place = f"p{block['page']}:" if "page" in block else f"c{block['cell']}:" if "cell" in block else ""
         out.append(_header_text(payload["path"], place, block["start_line"], block["end_line"], block["section"]))
         out.extend(f"{_INDENT}{line['line']}: {line['text']}" for line in block["lines"])
+    if payload.get("ends_at"):
+        out.append(f"(the {payload['ends_at']['of']}'s text ends at line {payload['ends_at']['line']})")
     if payload["truncated"]:
         out.append(f"\u2026 cut at {max_bytes} bytes (--max-bytes); read on with: show {payload['next']}")
     return "\n".join(out)

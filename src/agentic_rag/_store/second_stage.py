@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 from agentic_rag._answering.answer_likelihood import WEAK_RELEVANCE, answer_likelihood
 from agentic_rag._store.entry_tails import entry_default
 from agentic_rag._store.page_breaks import completed_focus
-from agentic_rag._store.records import StoreHit
+from agentic_rag._store.records import AlsoAt, StoreHit
 from agentic_rag._text.focus import PassageView, view_passage
 from agentic_rag._text.instructions import is_instruction_like, screened_heading
 from agentic_rag._text.relevance import RelevanceModel
@@ -136,12 +136,9 @@ def _score(hit: StoreHit, view: PassageView, heading: float, best_bm25: float, w
 
 def _same_span(hit: StoreHit, view: PassageView, kept: Sequence[tuple[StoreHit, PassageView]]) -> bool:
     """Whether a better hit already shows this one's lines: overlapping focus lines of the same
-    file (page, cell), or the same focus text anywhere (a paragraph repeated in two files)."""
+    file (page, cell)."""
     span = view.span
-    shown = _folded(view)
     for other, other_view in kept:
-        if shown and shown == _folded(other_view):
-            return True
         if other.path != hit.path or other.page != hit.page or other.cell != hit.cell:
             continue
         other_span = other_view.span
@@ -152,6 +149,21 @@ def _same_span(hit: StoreHit, view: PassageView, kept: Sequence[tuple[StoreHit, 
         if span[0] <= other_span[1] and other_span[0] <= span[1]:
             return True
     return False
+
+
+def _repeated_in(view: PassageView, kept: Sequence[tuple[StoreHit, PassageView]]) -> int | None:
+    """The better hit whose focus text is this one's (a paragraph repeated in two files: a
+    patch release's notes restating its release's), else ``None``."""
+    shown = _folded(view)
+    if not shown:
+        return None
+    return next((n for n, (_, other_view) in enumerate(kept) if shown == _folded(other_view)), None)
+
+
+def _place(hit: StoreHit, view: PassageView) -> AlsoAt:
+    """Where a repeated hit's focus lines stand."""
+    start, end = view.span or (hit.start_line, hit.end_line)
+    return AlsoAt(hit.path, start, end, hit.page, hit.cell, hit.page_label if hit.page is not None else "")
 
 
 def _folded(view: PassageView) -> str:
@@ -206,9 +218,18 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
     viewed.sort(key=lambda item: (-item[0], item[1].chunk_id))
     kept: list[tuple[StoreHit, PassageView]] = []
     scores: list[float] = []
+    # Where else a kept hit's focus text stands: each repeat is listed under the hit it
+    # repeats (``also_at``), so the reader sees both places (which release made a change, and
+    # which restated it) without reading the same lines twice.
+    repeats: dict[int, list[AlsoAt]] = {}
     for score, hit, view in viewed:
         if len(kept) == k:
             break
+        same = _repeated_in(view, kept)
+        if same is not None:
+            if not _same_span(hit, view, [kept[same]]):
+                repeats.setdefault(same, []).append(_place(hit, view))
+            continue
         if _same_span(hit, view, kept):
             continue
         kept.append((hit, view))
@@ -248,7 +269,7 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
         shown += shown_size(hit, focus_text)
         flagged = is_instruction_like(hit.text) or screened_heading(hit.section)[1]  # words addressed to a model
         out.append(dataclasses.replace(hit, focus_start_line=span[0], focus_end_line=span[1], focus_text=focus_text,
-                                       relevance=view.relevance, instruction_like=flagged))
+                                       relevance=view.relevance, instruction_like=flagged, also_at=tuple(repeats.get(rank, ()))))
     return out
 
 

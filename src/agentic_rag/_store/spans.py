@@ -105,12 +105,15 @@ class SpanView:
         source: Where the lines were read.
         lines: The lines asked for and their context, in file order, each once.
         complete: False when reading stopped at ``max_chars`` before the span's end.
+        ends_at: The last line of text of the file (or of the page or cell asked for) when the
+            span asked for lines past it, else ``None``.
     """
 
     path: str
     source: SpanSource
     lines: tuple[RenderedLine, ...]
     complete: bool = True
+    ends_at: int | None = None
 
 
 class _Chunks:
@@ -310,7 +313,15 @@ def _read(chunks: _Chunks, path: str, source: SpanSource, request: SpanRequest, 
         if not wider:
             break
     shown = lines[max(0, held[0] - context):held[-1] + context + 1]
-    return SpanView(path, source, tuple(shown), complete=end >= high)
+    complete = end >= high
+    ends_at = None
+    if complete and request.end_line is not None and max(line.last_line for line in shown) < request.end_line:
+        # The span asked for lines the text does not reach: say where it ends, so a reader
+        # does not take the shorter span for a cut.
+        extent = chunks.extent(request)
+        if extent is not None and extent[1] < request.end_line:
+            ends_at = extent[1]
+    return SpanView(path, source, tuple(shown), complete=complete, ends_at=ends_at)
 
 
 def _check_place(path: str, request: SpanRequest, paged: bool, celled: bool) -> None:
