@@ -15,12 +15,16 @@ What counts as a stated name:
   (``followRedirects``), a command-line option (``--option``) or a call (``name()``, held
   by ``name``);
 - a quoted term (``"..."``, ``'...'``, a backtick span);
+- in a keyword query (no question word, at most eight words: what an agent types after its
+  first search), a run of capitalised keywords (``MERGE``, ``MERGE INTO``), unless the
+  collection uses each of its words in more than a fifth of its documents;
 - the words of a keyword query ("rate limiting") when the collection rarely uses one of them,
   held when they stand side by side (on their stems). Only in a store of at least 100
   chunks: in a few notes almost every word is rare.
 
-Not counted, because on the development halves they made right top hits weak: runs of
-capitals (``PEP 681``, ``RSA``) and a question's asked-about noun ("which *library*").
+Not counted, because on the development halves (questions as users ask them) they made right
+top hits weak: runs of capitals in a question (``PEP 681``, ``RSA``) and a question's
+asked-about noun ("which *library*").
 
 Every pattern is applied once to the query (short) and the text is folded once: linear in
 both.
@@ -53,6 +57,15 @@ _QUESTION = lazy_regex(r"^\s*(?:how|what|which|why|when|where|who|whose|whom|is|
 _SPACE = lazy_regex(r"\s+")
 # A keyword query of more words than this is a sentence without a question mark, not a topic.
 _MOST_KEYWORDS = 4
+# Capitalised keywords are names in a keyword query of at most this many words.
+_MOST_CAPITAL_KEYWORDS = 8
+# All-capital keywords, a run of them one name ("MERGE INTO"); two letters at least ("I",
+# "A" open sentences).
+_CAPITALS = lazy_regex(r"\b[A-Z][A-Z0-9]+(?:\s+[A-Z][A-Z0-9]+)*\b")
+# Ordinary words written in capitals ("OK"): no keyword.
+_CAPITAL_WORDS = frozenset({"OK"})
+# A keyword the collection uses in more than this share of its documents pins nothing down.
+_COMMON_SHARE = 0.2
 # "Rarely": in at most this share of the collection's documents (and at least a few).
 _RARE_SHARE = 0.005
 _RARE_MIN = 3
@@ -79,8 +92,36 @@ def stated_names(query: str, model: RelevanceModel) -> tuple[str, ...]:
         name = match.group().rstrip("()").strip(".")
         if len(name.strip("-_")) >= 2:
             names.append(name)
+    if _keywords(query, _MOST_CAPITAL_KEYWORDS):
+        names += _capital_names(query, model)
     names += [next(g for g in m.groups() if g) for m in _QUOTED.finditer(query)]
     return tuple(dict.fromkeys(f for f in (_fold(n) for n in names) if f))
+
+
+def _keywords(query: str, most: int) -> bool:
+    """Whether ``query`` is a few keywords (no question word, no question mark, at most
+    ``most`` words): what an agent types after its first search, in the documents' terms."""
+    return not _QUESTION.match(query) and "?" not in query and len(query.split()) <= most
+
+
+def _capital_names(query: str, model: RelevanceModel) -> list[str]:
+    """The runs of capitalised keywords of a keyword query (``MERGE``, ``MERGE INTO``), less
+    those the collection uses in more than a fifth of its documents (``SQL`` in SQL
+    documentation pins nothing down) and ordinary words written so (``OK``). In a question
+    they are left to the coverage: "PEP 681", "RSA and ECDSA" as required names made right
+    top hits weak on the development halves."""
+    weights = model.weights
+    limit = _COMMON_SHARE * weights.document_count
+    names = []
+    for match in _CAPITALS.finditer(query):
+        words = match.group().split()
+        if len(words) == len(query.split()) or match.group() in _CAPITAL_WORDS:
+            continue  # a query written in capitals names nothing by it
+        terms = [t for w in words for t in model.analyzer.analyze(w)]
+        if terms and weights.has_statistics and all(weights.frequency(t) > limit for t in terms):
+            continue
+        names.append(match.group())
+    return names
 
 
 def _rare_phrase(query: str, model: RelevanceModel) -> list[str]:
@@ -89,7 +130,7 @@ def _rare_phrase(query: str, model: RelevanceModel) -> list[str]:
     weights = model.weights
     if weights.document_count < _VOCABULARY_CHUNKS:
         return []  # in a few notes almost every word is rare: rarity says nothing
-    if _QUESTION.match(query) or "?" in query or len(query.split()) > _MOST_KEYWORDS:
+    if not _keywords(query, _MOST_KEYWORDS):
         # A question's asked-about noun ("which *library*") is left to the coverage: measured
         # on the development halves, requiring it as written made right top hits weak.
         return []
@@ -132,6 +173,11 @@ def absent_names(query: str, text: str, model: RelevanceModel) -> tuple[str, ...
     """
     folded = _fold(text)
     missing = [name for name in stated_names(query, model) if not _holds_name(name, folded)]
+    if _keywords(query, _MOST_CAPITAL_KEYWORDS):
+        # A keyword written in capitals is a name in capitals: "MERGE" (the statement) is
+        # not held by "a balanced merge tree".
+        spaced = _SPACE.sub(" ", text)
+        missing += [_fold(name) for name in _capital_names(query, model) if _SPACE.sub(" ", name) not in spaced and _fold(name) not in missing]
     phrase = _rare_phrase(query, model)
     if phrase and not _holds_phrase(phrase, model.analyzer.analyze(text)):
         missing.append(" ".join(phrase))
