@@ -74,6 +74,11 @@ def _visible_uncached(text: str) -> str:
     # Only characters not yet known to be drawn are looked up (a set difference, in C): a
     # passage of CJK holds thousands of distinct characters, and one question reads it often.
     for ch in set(text) - _DRAWN:
+        if "\u4e00" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" or "\u3400" <= ch <= "\u4dbf" or "\u3040" <= ch <= "\u30ff":
+            # CJK ideographs, kana and Hangul syllables are all drawn (none is a format
+            # character): a run of random ideographs holds twenty thousand distinct ones, each
+            # a look-up otherwise.
+            continue
         if unicodedata.category(ch) == "Cf" or ord(ch) in _NOT_DRAWN:
             hidden[ord(ch)] = None
         else:
