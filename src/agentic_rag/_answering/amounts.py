@@ -14,11 +14,11 @@ import re
 
 from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, read_slot, slot_filler
 from agentic_rag._text.asked_attribute import synonyms, words_of
-from agentic_rag._text.asked_values import asks_number, counted_noun
+from agentic_rag._text.asked_values import asks_number, counted_noun, measured_only
 from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._regex import lazy_regex
 
-__all__ = ["counts_another", "default_not_a_number", "measures_condition", "table_cells"]
+__all__ = ["count_as_measure", "counts_another", "default_not_a_number", "measures_condition", "not_money", "table_cells"]
 
 _STEMMER = PorterStemmer()
 
@@ -73,6 +73,46 @@ def measures_condition(question: str, clause: str, filler: str) -> str:
     states = {_stem(w) for w in words_of(described.group(1)) if w.endswith("ed") and len(w) > 4}
     before = [w for w in words_of(clause[:at])[-4:] if w not in _BEFORE_VALUE and not w.endswith("ly")]
     return "another attribute" if states and before and _stem(before[-1]) in states else ""
+
+
+def count_as_measure(question: str, clause: str) -> str:
+    """``"another attribute"`` when ``question`` counts things ("the highest number of
+    retries") and ``clause`` only measures ("the maximum accepted is 120 seconds", said of
+    the option beside it): a count of retries is no number of seconds. A count of a unit
+    ("how many seconds", "how many days") is a measure itself."""
+    noun = counted_noun(question)
+    if not noun or re.fullmatch(_UNIT_WORDS, noun, re.IGNORECASE):
+        return ""
+    return "another attribute" if measured_only(clause) else ""
+
+
+# The counted nouns that are units themselves: "how many seconds", "how many gigabytes".
+_UNIT_WORDS = (r"(?:milli|micro|nano|kilo|mega|giga|tera)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?|"
+               r"bytes?|bits?|[kmgt]i?b|km|kg|met(?:re|er)s?|miles?|feet|inch(?:es)?|grams?|tonnes?|tons?|pounds?|ounces?|litres?|liters?|degrees?)")
+
+
+# "How much is an adult ticket?", "How much does the Pro plan cost?": a price asked. The
+# noun after "how much is/are" names a thing bought ("a ticket", "the fee"), or the verb is
+# one of paying.
+_ASKS_PRICE = lazy_regex(
+    r"\bhow\s+much\s+(?:(?:is|are|was|were|does|do|did|will|would)\s+(?:(?:an?|the|my|our|one|each)\s+)?(?:[\w-]+\s+){0,3}?"
+    r"(?:tickets?|fares?|fees?|prices?|costs?|charges?|subscriptions?|memberships?|pass(?:es)?|rent|fines?|plans?|licen[cs]es?|tuition|admission|entry)\b"
+    r"|(?:[\w-]+\s+){0,6}?(?:cost|costs|charge|charges|charged|pay|paid)\b)",
+    re.IGNORECASE,
+)
+# A sum of money: a currency sign or code by a number, a currency word after one, or "free".
+_MONEY = lazy_regex(
+    r"[£$€¥₹]\s*\d|\d\s*(?:[£$€¥₹]|(?:usd|eur|gbp|chf|jpy|cad|aud)\b)|\b(?:usd|eur|gbp|chf|jpy|cad|aud)\s*\d|"
+    r"\d\s*(?:dollars?|euros?|pounds?|pence|p\b|cents?|yen|francs?|crowns?|kronor|krona|kroner|marks?|shillings?|rupees?)\b|\bfree\b|\bno\s+charge\b",
+    re.IGNORECASE,
+)
+
+
+def not_money(question: str, clause: str) -> str:
+    """``"no value"`` when ``question`` asks a price ("How much is an adult single ticket?")
+    and ``clause`` gives no sum of money: "two singles", "three vessels" are counts, not
+    prices."""
+    return "no value" if _ASKS_PRICE.search(question) and not _MONEY.search(clause) else ""
 
 
 def _stem(word: str) -> str:

@@ -19,7 +19,9 @@ import re
 
 from agentic_rag._answering.row_labels import label_problem
 from agentic_rag._answering.modality import NEGATED_MAXIMUM, NEGATED_MINIMUM, modality_problem, yes_no_problem
-from agentic_rag._answering.amounts import counts_another, default_not_a_number, measures_condition, table_cells
+from agentic_rag._answering.degrees import degree_problem
+from agentic_rag._answering.table_columns import column_problem, empty_default
+from agentic_rag._answering.amounts import count_as_measure, counts_another, default_not_a_number, measures_condition, not_money, table_cells
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, counts_in_unit, fact_filler, identifiers, measure_at, read_fact, read_slot, slot_filler
 from agentic_rag._text.asked_values import asks_past_time, is_quantity, stated_time
@@ -60,11 +62,8 @@ _ASKS_THING = lazy_regex(
     rf"{_LEADING}(?:what|which)\s+(?!{_AUXILIARY}\b|(?:kind|sort|type)\b)(?:[\w-]+\s+){{1,3}}?{_AUXILIARY}\b",
     re.IGNORECASE,
 )
-# A table cell that gives no value: a dash, "none", "n/a", "(required)", "see below".
-_NO_VALUE_CELL = lazy_regex(r"^\s*(?:[—–-]+|\(?none\)?|n/?a|\(?required\)?|unset|see\s+below\.?|)\s*$", re.IGNORECASE)
-# A range gives both bounds ("-20 °C to 60 °C", "1–10").
-# "Range" alone names a thing as often ("the control range is about 4 km"): only a range of
-# values, from one to the other, gives both.
+# A range gives both bounds ("-20 °C to 60 °C", "1–10"). "Range" alone names a thing as
+# often ("the control range is about 4 km"): only a range of values gives both.
 # Tried from the first digit of each run without white space, commas or semicolons: a range
 # from a later digit of the run is one from the first digit too, and tried from every digit of
 # a long number the run was rescanned to its end each time.
@@ -138,7 +137,8 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     # still asks for a time, which a sentence without one does not give.
     when = kind is SlotKind.OPEN and fact is None and asks_past_time(question)
     if kind is SlotKind.OPEN and attribute is None and not term and fact is None and not sided and not when and not _ASKS_THING.match(question):
-        return yes_no_problem(question, piece)  # a why or yes/no question: the sentence may answer in any words
+        # Why or yes/no: any words answer; "how hard is ..." wants the quality, of its place.
+        return degree_problem(question, f"{heading}\n{lead}", piece) or yes_no_problem(question, piece)
     if kind is SlotKind.OPEN:
         value = fact_filler(fact, piece) if fact is not None else stated_time(piece) if when else ""
         if when and not value:
@@ -159,7 +159,8 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
             return "rival aspect"
     else:
         asks_value = kind is not SlotKind.OPEN or fact is not None or bool(_ASKS_VALUE.match(question))
-        problem = (modality_problem(question, clause, heading, f"{lead}\n{piece}") or _empty_default(question, piece, kind)
+        problem = (modality_problem(question, clause, heading, f"{lead}\n{piece}") or empty_default(question, piece, kind)
+                   or column_problem(question, piece) or not_money(question, clause) or count_as_measure(question, clause)
                    or default_not_a_number(question, clause, piece, kind) or counts_another(question, piece)
                    or measures_condition(question, clause, filler) or label_problem(question, piece, model)
                    or ("no value" if not counts_in_unit(question, _value_cells(clause)) else "")
@@ -190,9 +191,10 @@ def _aspect_problem(question: str, clause: str, piece: str, *, stated_value: boo
     asked = asked_aspects(question)
     if not asked and not implied_bounds(question):
         return ""
-    # The question's own names say nothing of its aspects: "the upper limit for
-    # max_connections" is not stated by "max_connections | 512".
-    own = _without_names(_value_cells(clause), identifiers(question))
+    # The question's own names say nothing of its aspects ("the upper limit for max_connections"
+    # is not stated by "max_connections | 512"); a table row is read whole, each value under
+    # its own header (cut at a "—" cell, its clause would lose the header's columns).
+    own = _without_names(_value_cells(piece if table_cells(piece) is not None else clause), identifiers(question))
     stated = aspects_in(own) | _identifier_aspects(own)
     if NEGATED_MAXIMUM.search(own):
         stated = (stated - {Aspect.MINIMUM}) | {Aspect.MAXIMUM}  # "not more than 5": no minimum
@@ -224,16 +226,6 @@ def _value_cells(piece: str) -> str:
     header over the value says that. Any other piece is read whole."""
     cells = table_cells(piece)
     return piece if cells is None else " ".join(f"{h} {c}" for h, c in cells if re.search(r"\d", c))
-
-
-def _empty_default(question: str, piece: str, kind: SlotKind) -> str:
-    """A table row whose Default cell gives no value ("idle_timeout | — | See below") states
-    no default, whatever its header says; a yes/no question ("does it have a default?") is
-    answered by it."""
-    if kind is not SlotKind.DEFAULT or re.match(r"^\s*(?:is|are|does|do|has|have|can)\b", question, re.IGNORECASE):
-        return ""
-    defaults = [c for h, c in table_cells(piece) or () if re.search(r"\bdefault", h, re.IGNORECASE)]
-    return "denied" if defaults and all(_NO_VALUE_CELL.match(c) for c in defaults) else ""
 
 
 def _rival_end(question: str, piece: str) -> bool:

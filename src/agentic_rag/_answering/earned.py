@@ -171,7 +171,9 @@ def _answers(part: str, claim: ClaimContext, model: RelevanceModel, min_coverage
     # A table row is read under its header row, which names what each cell is
     # ("Setting | Default | Description" over "max_connections | 512 | ...").
     # A text names an attribute in its own words ("Employees | 12,400" for how many people).
-    context = with_synonyms(f"{claim.heading}\n{_row_header(own, claim.passage)}\n{own}")
+    # The paragraph that introduces the table ("All fares below are for journeys from Port
+    # Askel.") says of every row what the rows leave out.
+    context = with_synonyms(f"{claim.heading}\n{_table_intro(own, claim.passage)}\n{_row_header(own, claim.passage)}\n{own}")
     passage = with_synonyms(f"{claim.heading}\n{claim.passage}")
     if model.missing_named(asked, context) or (asked != part and model.missing_named(part, passage)):
         return False
@@ -193,6 +195,24 @@ def _row_header(text: str, passage: str) -> str:
     if not lines or not all(_TABLE_ROW.search(line) for line in lines):
         return ""
     return _table_header(lines[0], passage)
+
+
+# A paragraph that introduces what follows it: it ends in ":" or points below.
+_INTRODUCES = lazy_regex(r":\s*$|\b(?:below|following)\b", re.IGNORECASE)
+
+
+def _table_intro(text: str, passage: str) -> str:
+    """The paragraph of ``passage`` just above the table ``text``'s rows stand in, when it
+    introduces the table ("All fares below are for single journeys from Port Askel."); ``""``
+    when ``text`` is no table row or nothing introduces its table."""
+    header = _row_header(text, passage)
+    if not header:
+        return ""
+    above = passage[:passage.find(header)].rstrip()
+    paragraph = re.split(r"\n\s*\n", above)[-1] if above else ""
+    if not paragraph or any(_TABLE_ROW.search(line) for line in paragraph.split("\n")):
+        return ""
+    return paragraph if _INTRODUCES.search(paragraph) else ""
 
 
 def _fills_slot(asked: str, heading: str, own: str, model: RelevanceModel, min_coverage: float, passage: str = "") -> bool:

@@ -28,7 +28,11 @@ _UNREAL = lazy_regex(
     r"\b(?:will|won't|may|might)\s+(?:not\s+|no\s+longer\s+|also\s+)?(?:be\s+)?(?:removed|dropped|deprecated|added|introduced|released|shut\s+down|"
     r"discontinued|changed|renamed|replaced|moved|opened|launched|closed|retired|become|reach|grow|open|move|launch|share|expand)\b|"
     r"\bgoing\s+to\b|\bscheduled\b|\bplans?\s+to\b|\bplanned\b|\bplanning\s+to\b|\bin\s+a\s+future\b|\bfuture\s+(?:release|version)s?\b|\bupcoming\b|"
-    r"\b(?:aims?|aiming|intends?|intending|hopes?|hoping)\s+to\b|\btargeted\b|\btargets?\s+(?:for|of)\b|\b(?:projects|predicts|anticipates)\s+(?:that|an?|the)\b|\bprojections?\b|\bproposals?\b|"
+    r"\b(?:aims?|aiming|intends?|intending|hopes?|hoping)\s+to\b|"
+    # A goal, target or pledge names where a figure should get to, not where it is: "Our goal
+    # is to bring water use down to 3.2 litres by 2028", "the target is to reach 40%".
+    r"\b(?:goals?|aims?|targets?|ambitions?|objectives?|pledges?|commitments?|mission)\s+(?:is|are|was|were)\s+to\b|"
+    r"\btargeted\b|\btargets?\s+(?:for|of)\b|\b(?:projects|predicts|anticipates)\s+(?:that|an?|the)\b|\bprojections?\b|\bproposals?\b|"
     r"\bif\s+approved\b|\bsubject\s+to\s+(?:approval|change)\b|\bpending\s+approval\b|\bunder\s+consideration\b|\broadmap\b|"
     r"\b(?:could|might|would|possibly|perhaps|maybe|potentially|projected|forecasts?|forecasted|expected\s+to|considering|evaluating|proposed|"
     r"hypothetical(?:ly)?)\b|"
@@ -73,7 +77,8 @@ _UNREAL_HEADING = lazy_regex(
     r"working\s+(?:toward|towards)|wish\s*list|postponed|deferred|on\s+hold)\b",
     re.IGNORECASE,
 )
-_ASKS_UNREAL = lazy_regex(r"\b(?:will|would|could|might|plan\w*|future|upcoming|next|going|expected|proposed|target\w*|roadmap|projected)\b", re.IGNORECASE)
+# "plan", "planned", "planning", not "plant" or "planet".
+_ASKS_UNREAL = lazy_regex(r"\b(?:will|would|could|might|plan(?:s|ned|ning|ners?)?|future|upcoming|next|going|expected|proposed|target\w*|goals?|ambitions?|objectives?|pledge\w*|roadmap|projected)\b", re.IGNORECASE)
 _ASKS_PRACTICE = lazy_regex(r"\b(?:recommend\w*|suggest\w*|advis\w*|should|usually|typical(?:ly)?|common(?:ly)?|most\s+\w+\s+(?:use|set|choose))\b", re.IGNORECASE)
 _ASKS_DENIAL = lazy_regex(r"\b(?:not|never|no|without)\b|n't\b", re.IGNORECASE)
 # A yes/no question is answered by a denial ("Does it have a default?" "It has no default.").

@@ -54,9 +54,11 @@ class Aspect(str, enum.Enum):
 _ASKED = {
     # "The most seats": "most" before a plural noun (not "the most famous", "the most common
     # errors") is an amount, the largest one.
-    Aspect.MAXIMUM: r"max|maximum|maximal|upper|largest|longest|highest|biggest|greatest|at\s+most|up\s+to|the\s+most(?=\s+(?:i|you|we|one|it|that)\b)|"
-                    r"the\s+most(?=\s+(?![a-z]+(?:ous|ss|us|is)\b)[a-z]+[^\Ws]s\b)",
-    Aspect.MINIMUM: r"min|minimum|minimal|lower\s+(?:bound|limit)|smallest|shortest|lowest|fewest|at\s+least|the\s+least",
+    # "By what age at the latest": the latest time is a time's upper bound ("the latest
+    # version" names a release, not a bound).
+    Aspect.MAXIMUM: r"max|maximum|maximal|upper|largest|longest|highest|biggest|greatest|at\s+most|up\s+to|at\s+the\s+latest|"
+                    r"the\s+most(?=\s+(?:i|you|we|one|it|that)\b)|the\s+most(?=\s+(?![a-z]+(?:ous|ss|us|is)\b)[a-z]+[^\Ws]s\b)",
+    Aspect.MINIMUM: r"min|minimum|minimal|lower\s+(?:bound|limit)|smallest|shortest|lowest|fewest|at\s+least|the\s+least|at\s+the\s+earliest",
     Aspect.ADDED: r"added|introduced|new\s+in|first\s+(?:appeared|supported|available|shipped)|(?<=did\s)(?:\w+\s+){0,6}?(?:add|introduce)",
     Aspect.DEPRECATED: r"deprecated|(?<=did\s)(?:\w+\s+){0,6}?deprecate",
     Aspect.REMOVED: r"removed|dropped|(?<=did\s)(?:\w+\s+){0,6}?(?:remove|drop|retire|discontinue)|shut\s+down|discontinued|went\s+away|going\s+away|(?:get|got|gotten)\s+rid\s+of|retired?|sunset|phased?\s+out",
@@ -65,9 +67,10 @@ _ASKED = {
 }
 _STATED = {
     Aspect.MAXIMUM: r"max|maximum|maximal|upper|largest|longest|highest|biggest|greatest|at\s+most|up\s+to|no\s+more\s+than|or\s+(?:less|fewer)|ceiling|capped|"
-                    r"(?:less|smaller|fewer|shorter|lower)\s+than|below|limited\s+to|exceed\w*|as\s+(?:large|high|long|many|much|big|great)\s+as",
+                    r"(?:less|smaller|fewer|shorter|lower)\s+than|below|limited\s+to|exceed\w*|as\s+(?:large|high|long|many|much|big|great)\s+as|"
+                    r"at\s+the\s+latest|(?:no|not)\s+later\s+than",
     Aspect.MINIMUM: r"min|minimum|minimal|lower\s+(?:bound|limit)|smallest|shortest|lowest|fewest|at\s+least|no\s+less\s+than|or\s+more|floor|"
-                    r"(?:more|larger|greater|longer|higher)\s+than|above",
+                    r"(?:more|larger|greater|longer|higher)\s+than|above|at\s+the\s+earliest|(?:no|not)\s+earlier\s+than",
     Aspect.ADDED: r"add|adds|added|adding|introduc\w*|new|versionadded",
     Aspect.DEPRECATED: r"deprecat\w*|versiondeprecated",
     Aspect.REMOVED: r"remov\w*|drop|drops|dropped|dropping|shut\s+down|discontinued|no\s+longer|versionremoved|retir(?:e|ed|es|ing)|sunset\w*|phased?\s+out|"

@@ -15,7 +15,7 @@ import re
 from agentic_rag._text.answer_slots import _MEASURE_UNITS, _NAMED_VERSION, _NUMBER_Q, _YEAR, _versions
 from agentic_rag._regex import lazy_regex
 
-__all__ = ["asks_number", "asks_past_time", "counted_noun", "is_quantity", "stated_time"]
+__all__ = ["asks_number", "asks_past_time", "counted_noun", "is_quantity", "measured_only", "stated_time"]
 
 # The nouns that name an amount of money or of people, whose value is a number as well.
 _AMOUNTS = frozenset("price prices cost costs fee fees fare fares population revenue salary budget".split())
@@ -54,11 +54,26 @@ def asks_number(question: str) -> bool:
     return bool(_NUMBER_Q.search(question))
 
 
-_HOW_MANY = lazy_regex(r"\bhow\s+many\s+([a-z][\w-]*)", re.IGNORECASE)
+_HOW_MANY = lazy_regex(r"\bhow\s+many\s+([a-z][\w-]*)|\b(?:number|count)\s+of\s+([a-z][\w-]*)", re.IGNORECASE)
 
 
 def counted_noun(question: str) -> str:
-    """The noun ``question`` counts ("replicas" of "how many replicas can attach"), ``""``
-    when it asks no count."""
+    """The noun ``question`` counts ("replicas" of "how many replicas can attach", "retries"
+    of "the highest number of retries"), ``""`` when it asks no count."""
     match = _HOW_MANY.search(question)
-    return match.group(1).casefold() if match else ""
+    return (match.group(1) or match.group(2)).casefold() if match else ""
+
+
+# A number in a unit of a measure (time, size, length, mass): "120 seconds", "5 GB".
+_MEASURED = lazy_regex(
+    rf"(?<![\w.])\d+(?:[.,]\d+)*\s*(?:-\s*)?(?:{'|'.join(dict.fromkeys(_MEASURE_UNITS.values()))})(?![\w/])", re.IGNORECASE
+)
+_DIGITS = lazy_regex(r"(?<![\w.])\d+(?:[.,]\d+)*")
+
+
+def measured_only(text: str) -> bool:
+    """True when ``text`` holds a number and every number it holds carries a unit of a
+    measure ("The default is 20 seconds and the maximum is 120 seconds"): it counts no
+    things, only measures."""
+    numbers = len(_DIGITS.findall(text))
+    return bool(numbers) and len(_MEASURED.findall(text)) >= numbers
