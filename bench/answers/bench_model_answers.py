@@ -7,7 +7,8 @@ replies a capable model writes), no deadline and at most 24 model calls a questi
 
 * ``docs``: a question file in the docs-QA format (``bench/data/llm_qa/questions_report.jsonl``
   by default) over the documentation folders of ``bench/corpora/docs_qa_sets.py``, one store per
-  project (``agentic-rag index FOLDER --corpus NAME``), kept in ``bench/.cache/model-stores/``;
+  project (``agentic-rag index FOLDER --corpus NAME``), kept in ``bench/.cache/model-stores/``
+  (made again when the code that makes stores has changed);
 * ``multihop``: HotpotQA (``--dataset musique``: MuSiQue) questions of the tuning half (even
   lines of ``../shared/data/DATASET/questions.jsonl``), the joined corpus as one folder of one
   file per paragraph; a question's gold paragraphs are found when the run's evidence holds all;
@@ -36,8 +37,10 @@ import argparse
 import datetime
 import functools
 import gzip
+import hashlib
 import json
 import random
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -90,11 +93,28 @@ class LoggedLLM:
         return completion
 
 
+def _code_stamp() -> str:
+    """A digest of the code that makes a store (loaders, chunker, store, corpus descriptions):
+    a cached store made by other code is made again (its description and chunks are what the
+    model's prompts show)."""
+    digest = hashlib.sha256()
+    for package in ("_ingest", "_store"):
+        for path in sorted((ROOT / "src" / "agentic_rag" / package).rglob("*.py")):
+            digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
 def _store(name: str, folder: Path) -> KnowledgeStore:
-    """The store of ``folder``, indexed once as ``agentic-rag index FOLDER --corpus NAME`` does."""
+    """The store of ``folder``, indexed as ``agentic-rag index FOLDER --corpus NAME`` does, once
+    per version of the code that makes stores."""
+    stamp_file = CACHE / f"{name}.code"
+    stamp = _code_stamp()
+    if (CACHE / name).exists() and (not stamp_file.exists() or stamp_file.read_text(encoding="utf-8") != stamp):
+        shutil.rmtree(CACHE / name)
     store = KnowledgeStore(CACHE / name, base=folder)
     if not store.exists:
         store.index(folder, corpus=name)
+        stamp_file.write_text(stamp, encoding="utf-8")
     return store
 
 
