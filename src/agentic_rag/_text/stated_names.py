@@ -87,15 +87,21 @@ def stated_names(query: str, model: RelevanceModel) -> tuple[str, ...]:
     Returns:
         The folded names (the topic words are not among them: see :func:`absent_names`).
     """
-    names: list[str] = []
+    written, capitals = _names(query, model)
+    return tuple(dict.fromkeys(f for f in (_fold(n) for n in written + capitals) if f))
+
+
+def _names(query: str, model: RelevanceModel) -> tuple[list[str], list[str]]:
+    """The names ``query`` states as written: identifiers and quoted terms (held case folded),
+    and a keyword query's capitalised keywords (held in capitals), each as the query writes it."""
+    written: list[str] = []
     for match in _IDENTIFIER.finditer(query):
         name = match.group().rstrip("()").strip(".")
         if len(name.strip("-_")) >= 2:
-            names.append(name)
-    if _keywords(query, _MOST_CAPITAL_KEYWORDS):
-        names += _capital_names(query, model)
-    names += [next(g for g in m.groups() if g) for m in _QUOTED.finditer(query)]
-    return tuple(dict.fromkeys(f for f in (_fold(n) for n in names) if f))
+            written.append(name)
+    written += [next(g for g in m.groups() if g) for m in _QUOTED.finditer(query)]
+    capitals = _capital_names(query, model) if _keywords(query, _MOST_CAPITAL_KEYWORDS) else []
+    return written, capitals
 
 
 def _keywords(query: str, most: int) -> bool:
@@ -171,13 +177,12 @@ def absent_names(query: str, text: str, model: RelevanceModel) -> tuple[str, ...
         (a question's topic term in no form of it, a keyword query's words not side by
         side); empty when it holds them all.
     """
-    folded = _fold(text)
-    missing = [name for name in stated_names(query, model) if not _holds_name(name, folded)]
-    if _keywords(query, _MOST_CAPITAL_KEYWORDS):
-        # A keyword written in capitals is a name in capitals: "MERGE" (the statement) is
-        # not held by "a balanced merge tree".
-        spaced = _SPACE.sub(" ", text)
-        missing += [_fold(name) for name in _capital_names(query, model) if _SPACE.sub(" ", name) not in spaced and _fold(name) not in missing]
+    folded, spaced = _fold(text), _SPACE.sub(" ", text)
+    written, capitals = _names(query, model)
+    missing = [name for name in (_fold(n) for n in written) if name and not _holds_name(name, folded)]
+    # A keyword written in capitals is a name in capitals: "MERGE" (the statement) is not held
+    # by "a balanced merge tree".
+    missing += [_fold(name) for name in capitals if _SPACE.sub(" ", name) not in spaced]
     phrase = _rare_phrase(query, model)
     if phrase and not _holds_phrase(phrase, model.analyzer.analyze(text)):
         missing.append(" ".join(phrase))
