@@ -4,7 +4,9 @@ A command-line search is a new process: every pattern a module compiles at impor
 for on every call, whether that call reads with it or not. Compiling is most of an import's
 cost here (the question readers and the instruction rules hold a few hundred patterns, and
 a search uses about a third of them), so modules that hold many patterns declare them with
-:func:`lazy_regex`, which compiles a pattern the first time one of its methods is asked for.
+:func:`lazy_regex`, which compiles a pattern the first time one of its methods is asked for (through the program
+cache of :mod:`agentic_rag._pycache`, which keeps each pattern's parsed program between
+processes).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from agentic_rag._pycache import compile_pattern
 
 __all__ = ["LazyRegex", "lazy_regex"]
 
@@ -53,7 +57,7 @@ class LazyRegex:
         """The compiled pattern (compiling it now if it was not yet)."""
         compiled = self.__dict__.get("_compiled")
         if compiled is None:
-            compiled = re.compile(self.__dict__["_source"], self.__dict__["_flags"])
+            compiled = compile_pattern(self.__dict__["_source"], self.__dict__["_flags"])
             self.__dict__["_compiled"] = compiled
             for name in _FORWARDED:
                 self.__dict__[name] = getattr(compiled, name)

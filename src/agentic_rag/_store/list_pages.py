@@ -12,20 +12,20 @@ for the list itself ("table of contents", "alphabetical index", "site map") rank
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from agentic_rag._ingest.chunker import LIST_PAGE
+from agentic_rag._regex import lazy_regex
 from agentic_rag._retrieval.hits import SearchHit
 
 __all__ = ["asks_for_list", "demote_list_pages", "search_ranked"]
 
 # "index" alone is no request for the index page (a question about database indexes uses it):
 # the phrases name the page.
-_ASKS = re.compile(r"(?i)\b(table of contents|contents page|alphabetical index|general index|index page|book index|"
+_ASKS = lazy_regex(r"(?i)\b(table of contents|contents page|alphabetical index|general index|index page|book index|"
                    r"site ?map|toc|list of (?:all )?(?:pages|sections|chapters|topics|entries)|(?:the |an? )?index of)\b")
-_BARE = re.compile(r"(?i)^\W*(?:the\s+)?(?:index|contents|sitemap)\W*$")
+_BARE = lazy_regex(r"(?i)^\W*(?:the\s+)?(?:index|contents|sitemap)\W*$")
 # Extra hits searched for, so the hits a demotion pushes out of the first k are replaced.
 _SLACK = 10
 

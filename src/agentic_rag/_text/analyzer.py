@@ -19,6 +19,7 @@ from typing import Any
 
 from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
+from agentic_rag._regex import lazy_regex
 from agentic_rag._text.stopwords import STOPWORD_LISTS
 
 __all__ = ["MAX_TOKEN_LENGTH", "STEMMERS", "Analyzer"]
@@ -31,7 +32,7 @@ _WORD = re.compile(r"[^\W_]+")
 # The same words in lower-cased ASCII text (a class of ASCII ranges, faster to match).
 _ASCII_WORD = re.compile(r"[0-9a-z]+")
 _TERM_CACHE_SIZE = 500_000
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
+_CJK = lazy_regex(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 
 
 def _porter() -> Callable[[str], str]:

@@ -22,12 +22,14 @@ import binascii
 import codecs
 import re
 
+from agentic_rag._regex import lazy_regex
+
 __all__ = ["MAX_RUNS", "decoded_text"]
 
 #: Encoded runs decoded per text, at most.
 MAX_RUNS = 16
-_BASE64 = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{16,4096}={0,2}(?![A-Za-z0-9+/=])")
-_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[ :]?){8,2048}(?![0-9A-Fa-f])")
+_BASE64 = lazy_regex(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{16,4096}={0,2}(?![A-Za-z0-9+/=])")
+_HEX = lazy_regex(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[ :]?){8,2048}(?![0-9A-Fa-f])")
 _ROT13 = re.compile(r"\brot[- ]?13\b", re.IGNORECASE)
 _REVERSED = re.compile(r"\b(?:revers\w*|backwards?)\b", re.IGNORECASE)
 

@@ -13,11 +13,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from agentic_rag._regex import lazy_regex
+from agentic_rag._pycache import compile_pattern
+
 __all__ = ["PREFIX_CHARS", "LazyPattern", "anchored"]
 
 # Patterns are written in lower case and run on casefolded text: much faster than IGNORECASE.
 _FLAGS = re.MULTILINE
-_WORDLIKE = re.compile(r"[a-zà-ÿ\u0400-\u04ff]+")
+_WORDLIKE = lazy_regex(r"[a-zà-ÿ\u0400-\u04ff]+")
 PREFIX_CHARS = 6  # anchors are compared on their first six characters: enough to be rare
 
 
@@ -46,7 +49,7 @@ class LazyPattern:
             return None
         compiled = self._compiled
         if compiled is None:
-            compiled = self._compiled = re.compile(self.source, _FLAGS)
+            compiled = self._compiled = compile_pattern(self.source, _FLAGS)
         return compiled.search(text)
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
@@ -54,7 +57,7 @@ class LazyPattern:
         if not self._can_match(text):
             return iter(())
         if self._compiled is None:
-            self._compiled = re.compile(self.source, _FLAGS)
+            self._compiled = compile_pattern(self.source, _FLAGS)
         return self._compiled.finditer(text)
 
 

@@ -26,10 +26,12 @@ scripts part words), so it is written as the language is.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from pathlib import Path
+
+from agentic_rag._pycache import derived
+from agentic_rag._regex import lazy_regex
 
 __all__ = ["KINDS", "TOKEN", "WORDS_FILE", "lexicon_kinds"]
 
@@ -57,11 +59,11 @@ KINDS: dict[str, str] = _read_kinds(WORDS_FILE)
 # A word: letters and digits with the marks that sit on them (Indic vowel signs, Thai and
 # Hebrew marks, Arabic vowels); an identifier's underscores split it. Sentences and entries
 # are split by this one pattern.
-TOKEN = re.compile(r"(?:[^\W_]|[\u0300-\u036f\u0591-\u05c7\u064b-\u065f\u0900-\u0dff\u0e00-\u0eff])+")
+TOKEN = lazy_regex(r"(?:[^\W_]|[\u0300-\u036f\u0591-\u05c7\u064b-\u065f\u0900-\u0dff\u0e00-\u0eff])+")
 # Scripts written without spaces: an entry of them is looked for as a substring.
 # One character class, so the check is one scan of the entry (the lexicon is read at import,
 # which every cold search pays).
-_UNSPACED = re.compile("[\u0e00-\u0eff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_UNSPACED = lazy_regex("[\u0e00-\u0eff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # Spellings a casefolded text may hold for the same word: Romanian s and t with a cedilla as
 # well as a comma, and Turkish capital I folded to a dotted i.
 _VARIANTS = (str.maketrans("șț", "şţ"), str.maketrans("ı", "i"))
@@ -80,28 +82,41 @@ def _forms(entry: str) -> set[str]:
     return forms | {form.translate(table) for form in forms for table in _VARIANTS}
 
 
-_EXACT: dict[str, set[str]] = {}
-_STEMS: dict[str, set[str]] = {}
-# A phrase by its first word: the words after it, whether its last word is a beginning, its kind.
-_PHRASES: dict[str, set[tuple[tuple[str, ...], bool, str]]] = {}
-# A run by its first character.
-_RUNS: dict[str, set[tuple[str, str]]] = {}
-for _kind, _entries in KINDS.items():
-    for _form in (form for entry in _entries.split() for form in _forms(entry)):
-        if _unspaced(_form):
-            _run = _form.rstrip("*")
-            for _joined in (_run.replace("_", " "), _run.replace("_", "")):
-                _RUNS.setdefault(_joined[0], set()).add((_joined, _kind))
-            continue
-        _stem = _form.endswith("*")
-        # Most entries are one word of letters: the word itself, as TOKEN would read it (a
-        # string of letters and digits is one TOKEN match), without a regex call per entry.
-        _core = _form[:-1] if _stem else _form
-        _parts = (_core,) if _core.isalnum() else tuple(TOKEN.findall(_form))
-        if len(_parts) == 1:
-            (_STEMS if _stem else _EXACT).setdefault(_parts[0], set()).add(_kind)
-        elif _parts:
-            _PHRASES.setdefault(_parts[0], set()).add((_parts[1:], _stem, _kind))
+_Tables = tuple[
+    dict[str, set[str]],  # a word: its kinds
+    dict[str, set[str]],  # a word beginning: its kinds
+    # a phrase by its first word: the words after it, whether its last word is a beginning, its kind
+    dict[str, set[tuple[tuple[str, ...], bool, str]]],
+    dict[str, set[tuple[str, str]]],  # a run by its first character: the run and its kind
+]
+
+
+def _build_tables() -> _Tables:
+    exact: dict[str, set[str]] = {}
+    stems: dict[str, set[str]] = {}
+    phrases: dict[str, set[tuple[tuple[str, ...], bool, str]]] = {}
+    runs: dict[str, set[tuple[str, str]]] = {}
+    for kind, entries in KINDS.items():
+        for form in (form for entry in entries.split() for form in _forms(entry)):
+            if _unspaced(form):
+                run = form.rstrip("*")
+                for joined in (run.replace("_", " "), run.replace("_", "")):
+                    runs.setdefault(joined[0], set()).add((joined, kind))
+                continue
+            stem = form.endswith("*")
+            # Most entries are one word of letters: the word itself, as TOKEN would read it (a
+            # string of letters and digits is one TOKEN match), without a regex call per entry.
+            core = form[:-1] if stem else form
+            parts = (core,) if core.isalnum() else tuple(TOKEN.findall(form))
+            if len(parts) == 1:
+                (stems if stem else exact).setdefault(parts[0], set()).add(kind)
+            elif parts:
+                phrases.setdefault(parts[0], set()).add((parts[1:], stem, kind))
+    return exact, stems, phrases, runs
+
+
+# Built from the word lists once, and kept between processes (every cold search reads them).
+_EXACT, _STEMS, _PHRASES, _RUNS = derived("instruction_lexicon", (WORDS_FILE, Path(__file__)), _build_tables)
 _STEM_LENGTHS = tuple(sorted({len(s) for s in _STEMS}))
 
 

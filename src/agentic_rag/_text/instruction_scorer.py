@@ -34,6 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from agentic_rag._errors import IndexFormatError
+from agentic_rag._pycache import derived
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.instruction_cues import SENTENCE_BREAK, reader_orders
 from agentic_rag._text.instruction_lexicon import TOKEN, lexicon_kinds
@@ -139,15 +140,20 @@ def window_features(window: str) -> frozenset[str]:
     return features | kinds | _pairs(kinds)
 
 
-@lru_cache(maxsize=1)
-def _weights() -> dict[str, float]:
-    # Sixteen thousand lines, read by every process that screens a text: split in bulk, not
-    # line by line (a feature's name holds no tab; the fitter writes one tab a line).
+def _read_weights() -> dict[str, float]:
+    # Sixteen thousand lines: split in bulk, not line by line (a feature's name holds no tab;
+    # the fitter writes one tab a line).
     lines = [line for line in WEIGHTS_FILE.read_text(encoding="utf-8").split("\n") if line and not line.startswith("#")]
     fields = "\t".join(lines).split("\t")
     if len(fields) != 2 * len(lines):
         raise IndexFormatError(f"{WEIGHTS_FILE.name}: expected one tab on every line (feature<TAB>weight)")
     return dict(zip(fields[0::2], map(float, fields[1::2])))
+
+
+@lru_cache(maxsize=1)
+def _weights() -> dict[str, float]:
+    # Read by every process that screens a text: kept between processes while the file is unchanged.
+    return derived("instruction_weights", (WEIGHTS_FILE, Path(__file__)), _read_weights)
 
 
 def _probability(features: frozenset[str], weights: dict[str, float]) -> float:

@@ -69,9 +69,10 @@ from __future__ import annotations
 import itertools
 import re
 
+from agentic_rag._regex import lazy_regex
 from agentic_rag._text.encoded import decoded_text
-from agentic_rag._text.instruction_anchors import PREFIX_CHARS as _PREFIX_CHARS
 from agentic_rag._text.instruction_anchors import LazyPattern as _LazyPattern
+from agentic_rag._text.instruction_anchors import PREFIX_CHARS as _PREFIX_CHARS
 from agentic_rag._text.instruction_anchors import anchored as _anchored
 from agentic_rag._text.instruction_cues import cue_family
 from agentic_rag._text.instruction_patterns import FAMILY_PATTERNS
@@ -246,7 +247,7 @@ def is_instruction_like(text: str) -> bool:
 
 
 # A chat template's turn, from its opening token to its closing one (or the end of the text).
-_TEMPLATE_TURN = re.compile(r"(?:<\|im_start\|>|<start_of_turn>|\[inst\]|<<sys>>|<\|(?:system|user|assistant)\|>)[\s\S]{0,2000}?"
+_TEMPLATE_TURN = lazy_regex(r"(?:<\|im_start\|>|<start_of_turn>|\[inst\]|<<sys>>|<\|(?:system|user|assistant)\|>)[\s\S]{0,2000}?"
                             r"(?:<\|im_end\|>|<end_of_turn>|\[/inst\]|<</sys>>|<\|end\|>|$)", re.IGNORECASE)
 
 
@@ -341,7 +342,7 @@ def _heading_addresses_a_model(heading: str) -> bool:
 
 
 # A statement or an order ends so; a question heading ("What am I doing wrong?") is an FAQ's title.
-_SENTENCE_END = re.compile(r"[.!。！]['\"”’»)]*\s*$")
+_SENTENCE_END = lazy_regex(r"[.!。！]['\"”’»)]*\s*$")
 
 
 def screened_heading(path: str) -> tuple[str, bool]:

@@ -22,14 +22,15 @@ import enum
 import re
 from dataclasses import dataclass
 
+from agentic_rag._regex import lazy_regex
 from agentic_rag._text.sentences import split_sentences
 
 __all__ = ["PassageUnit", "UnitKind", "split_units"]
 
 _BLANK = re.compile(r"\n[ \t]*\n")
-_ITEM = re.compile(r"^[ \t]*(?:[-*+\u2022]|\d{1,3}[.)]|#\.)[ \t]+\S")
+_ITEM = lazy_regex(r"^[ \t]*(?:[-*+\u2022]|\d{1,3}[.)]|#\.)[ \t]+\S")
 _ROW = re.compile(r"\S[ \t]*\|[ \t]*\S|^[ \t]*\|")
-_CODE_LINE = re.compile(r"^\s*(?:>>>|\.\.\.|\$ |#!|@\w|def |class |import |from \w+ import|return\b|pip |python |[\w.]+\(.*\)\s*$|[\w.\[\]'\"]+\s*=\s*\S|[{}\[\]]\s*$|</?\w+[^>]*>\s*$)")
+_CODE_LINE = lazy_regex(r"^\s*(?:>>>|\.\.\.|\$ |#!|@\w|def |class |import |from \w+ import|return\b|pip |python |[\w.]+\(.*\)\s*$|[\w.\[\]'\"]+\s*=\s*\S|[{}\[\]]\s*$|</?\w+[^>]*>\s*$)")
 # A lead-in keeps at most this much of what follows it.
 _MAX_FOLLOW_LINES = 16
 _MAX_FOLLOW_CHARS = 900

@@ -6,14 +6,15 @@ Extractive answers quote whole sentences, so offsets must be exact: every span s
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from agentic_rag._regex import lazy_regex
 
 __all__ = ["SentenceSpan", "split_sentences"]
 
 # A boundary: terminal punctuation (optionally closing quotes/brackets), white space, then
 # something that can start a sentence. Newline pairs always end a sentence.
-_BOUNDARY = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9À-ÖØ-Þ])|\n\s*\n")
+_BOUNDARY = lazy_regex(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9À-ÖØ-Þ])|\n\s*\n")
 _CLOSERS = "\"'”’)]"
 _ABBREVIATIONS = frozenset(
     "mr mrs ms dr prof sr jr st vs etc e.g i.e fig no vol inc ltd co corp jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k".split()
