@@ -11,8 +11,9 @@ Measures, each command in a fresh process as an agent runs it:
 4. cold ``ask --json`` in both modes: median wall time;
 5. the peak resident memory of every search and ask process (``ru_maxrss`` from ``wait4``);
 6. re-indexing after one file changed (wall and CPU seconds of the index process);
-7. a warm ``search`` through the MCP server (the server keeps the store open): median round
-   trip over stdio;
+7. a warm ``search`` through the MCP server (the server keeps the store open), at the tool's
+   default ``k`` and at ``k=10``, each of 30 queries asked once (a query asked again would be
+   served partly from the server's caches): median round trip over stdio;
 8. ``--synthetic N`` chunks (default 1,000,000; 0 skips): generated passages (the sentence pool
    of ``bench_scale.py``, from the shared corpora) written as JSONL files and indexed with the
    CLI, then cold ``search`` median and peak memory.
@@ -139,8 +140,10 @@ def cold(commands: list[list[str]], cwd: Path | None = None) -> dict[str, float]
     return {"median": statistics.median(walls), "max": max(walls), "cpu": statistics.median(cpus), "rss": max(peaks), "n": len(walls)}
 
 
-def mcp_warm(store: Path, queries: list[str]) -> float:
-    """Median round trip of a ``search`` tool call to a running server (after three warm-ups)."""
+def mcp_warm(store: Path, queries: list[str], k: int) -> float:
+    """Median round trip of a ``search`` tool call with ``k`` hits to a running server: three
+    warm-up calls, then each query once (no query is asked twice, so no call is served by what an
+    earlier call of the same query left in the server's caches)."""
     from bench.retrieval.soak_mcp import Client  # the soak's stdio client
 
     client = Client(store, store.parent / "mcp.log")
@@ -150,13 +153,14 @@ def mcp_warm(store: Path, queries: list[str]) -> float:
         client.receive(60)
         client.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
         times = []
-        for n, query in enumerate(queries[:3] + queries * 3, start=1):
+        warm_up = ["configuration options", "command line interface", "error handling"]
+        for n, query in enumerate(warm_up + queries, start=1):
             started = time.perf_counter()
-            client.send(json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {"name": "search", "arguments": {"query": query, "k": 10}}}))
+            client.send(json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {"name": "search", "arguments": {"query": query, "k": k}}}))
             answer = json.loads(client.receive(60))
             if "error" in answer:
                 raise RuntimeError(f"MCP search failed: {answer['error']}")
-            if n > 3:
+            if n > len(warm_up):
                 times.append(time.perf_counter() - started)
         return statistics.median(times)
     finally:
@@ -185,7 +189,12 @@ def real_folder(folder: Path, runs: int, work: Path) -> dict[str, Any]:
     changed.write_text(changed.read_text(encoding="utf-8", errors="replace") + "\n<p>One more paragraph about configuration.</p>\n",
                        encoding="utf-8")
     r["reindex_wall"], r["reindex_cpu"], _, _ = measured(CLI + ["index", str(copy), "--store", str(store), "--quiet"])
-    r["mcp_warm"] = mcp_warm(store, queries)
+    # Distinct queries for the warm server: 30 headings of another sample.
+    warm_queries = [q for q in heading_queries(store, 30 + len(queries), seed=11) if q not in queries][:30]
+    from agentic_rag._interfaces.ask_mode import DEFAULT_HITS  # the search tool's default k (src is on the path: chunk_texts)
+
+    r["mcp_warm"] = mcp_warm(store, warm_queries, DEFAULT_HITS)
+    r["mcp_warm_10"] = mcp_warm(store, warm_queries, 10)
     return r
 
 
@@ -271,7 +280,9 @@ def _real_rows(real: dict[str, Any]) -> list[str]:
              max(s["rss"], a["rss"], p["rss"]) <= 100),
         _row("re-index after one file changed (wall / CPU of the process)", f"{real['reindex_wall']:.2f} s / {real['reindex_cpu']:.2f} s", "<= 0.5 s",
              real["reindex_wall"] <= 0.5),
-        _row("warm `search` through the MCP server, median round trip", f"{real['mcp_warm'] * 1000:.1f} ms", "<= 20 ms", real["mcp_warm"] <= 0.02),
+        _row("warm `search` through the MCP server (the tool's default k=5), median round trip of 30 distinct queries",
+             f"{real['mcp_warm'] * 1000:.1f} ms", "<= 20 ms", real["mcp_warm"] <= 0.02),
+        _row("warm `search` through the MCP server, k=10, the same queries", f"{real['mcp_warm_10'] * 1000:.1f} ms", "(no target)", None),
     ]
     return rows
 

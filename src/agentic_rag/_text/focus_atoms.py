@@ -192,16 +192,44 @@ def choose_atoms(question: str, model: RelevanceModel, title: str, atoms: Sequen
     # A long best statement would take the whole budget and leave the next paragraph, which may
     # hold the answer, unshown: the others always get a share of it.
     budget = max(budget, size_of(atoms, chosen) + int(_EXTRA_SHARE * budget))
+    # The chosen set's running sums: a candidate's score with the set is read off them in one
+    # pass over the question's terms, the same numbers summed in the same order as ``score``.
+    first, entry = atoms[best].first, atoms[best].entry
+    covered = [max(heading[k], credits[best][k]) for k in range(len(weights))]
+    bonus_max = bonus_sum = bonus[best]
+    distance, other_entries, lines = 0.0, 0, atoms[best].last - atoms[best].first
+    pieces = set(atoms[best].pieces)
+    size = sum(b - a for a, b in pieces)
+
+    def size_with(c: int) -> int:
+        return size + sum(b - a for a, b in set(atoms[c].pieces) - pieces)
+
+    def score_with(c: int) -> float:
+        atom = atoms[c]
+        gained = sum(w * max(covered[k], credits[c][k]) for k, w in enumerate(weights)) / total
+        step = _BELOW_COST * (atom.first - first) if atom.first > first else _ABOVE_COST * (first - atom.last)
+        other = other_entries + (1 if entry >= 0 and atom.entry not in (-1, entry) else 0)
+        return (gained + max(bonus_max, bonus[c]) + (bonus_sum + bonus[c]) * 0.1 - _LINE_COST * len(chosen)
+                - ((distance + step) + _OTHER_ENTRY_COST * other) - (lines + atom.last - atom.first) * _EXTRA_LINE_COST)
+
     while len(chosen) < max_atoms:
         low, high = min(atoms[a].first for a in chosen), max(atoms[a].last for a in chosen)
         candidates = [a for a in range(len(atoms)) if a not in chosen and atoms[a].last > high - span and atoms[a].first < low + span
-                      and size_of(atoms, chosen + [a]) <= budget]
+                      and size_with(a) <= budget]
         if not candidates:
             break
-        a = max(candidates, key=lambda c: (score(chosen + [c]), -c))
-        gained = score(chosen + [a])
+        a = max(candidates, key=lambda c: (score_with(c), -c))
+        gained = score_with(a)
         if gained - current < _MIN_GAIN:
             break
+        atom = atoms[a]
+        covered = [max(covered[k], credits[a][k]) for k in range(len(weights))]
+        bonus_max, bonus_sum = max(bonus_max, bonus[a]), bonus_sum + bonus[a]
+        distance += _BELOW_COST * (atom.first - first) if atom.first > first else _ABOVE_COST * (first - atom.last)
+        other_entries += 1 if entry >= 0 and atom.entry not in (-1, entry) else 0
+        lines += atom.last - atom.first
+        size = size_with(a)
+        pieces |= set(atom.pieces)
         chosen.append(a)
         current = gained
     return chosen, current
