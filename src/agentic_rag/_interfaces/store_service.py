@@ -122,7 +122,8 @@ class StoreService:
         """
         _require_short(query, "query")
         context = require_int(context, "context", minimum=0, stage="search")
-        self.corpora()
+        # A missing or empty store is said by the store's own search (its BM25 index): listing
+        # the corpora here first cost a join over every file row per call.
         self._follow_generation()
         hits = self.store.search(query, k, corpus_ids=None if corpus is None else [corpus], context=context)
         return store_hits_payload(query, hits, self.relevance_model(), self.store.base, context=context)

@@ -350,25 +350,30 @@ class KnowledgeStore:
         require_text(query, "query", stage=_STAGE, allow_empty=True)
         require_int(k, "k", minimum=1, stage=_STAGE)
         context = require_int(context, "context", minimum=0, stage=_STAGE)
-        candidates = self._first_stage(query, first_stage_size(k), corpus_ids)
+        index = self.bm25()  # one snapshot of the store's state for the whole search
+        candidates = self._first_stage(query, first_stage_size(k), corpus_ids, index)
         # A hit that only repeats an earlier one's statements (a patch release restating its
         # release's notes) is printed as a place of the earlier hit, not as a hit of its own.
-        return fold_repeats(finish_hits(query, candidates, self.relevance_model(), k, context=context, following=self._next_chunk))
+        return fold_repeats(finish_hits(query, candidates, self._model_of(index), k, context=context, following=self._next_chunk))
 
     def relevance_model(self) -> RelevanceModel:
         """The relevance model of the current generation (IDF weights from its BM25 index, with
         its analyzer), built once per generation."""
-        index = self.bm25()  # the same object until the store switches generations
+        return self._model_of(self.bm25())  # the same index object until the store switches generations
+
+    def _model_of(self, index: BM25Index | StoredBM25Index) -> RelevanceModel:
         with self._lock:
             if self._relevance is None or self._relevance[0] is not index:
                 self._relevance = (index, RelevanceModel.of_index(index))
             return self._relevance[1]
 
-    def _first_stage(self, query: str, k: int, corpus_ids: Sequence[str] | None) -> list[StoreHit]:
-        """The ``k`` best chunks by BM25 alone (ties by chunk id)."""
+    def _first_stage(self, query: str, k: int, corpus_ids: Sequence[str] | None,
+                     index: BM25Index | StoredBM25Index | None = None) -> list[StoreHit]:
+        """The ``k`` best chunks by BM25 alone (ties by chunk id), of ``index`` (default: the
+        current generation's)."""
         if isinstance(corpus_ids, str):
             raise InvalidInputError(f"corpus_ids must be a sequence of ids, not the string {corpus_ids!r}", stage=_STAGE)
-        index = self.bm25()
+        index = self.bm25() if index is None else index
         if corpus_ids is not None:
             known = {row[0] for row in self._query("SELECT id FROM corpora")}
             unknown = sorted(set(corpus_ids) - known)
