@@ -71,8 +71,15 @@ class SearchLoadsTest(unittest.TestCase):
         loaded = set(out.split("[", 1)[1].strip("]\n").replace("'", "").split(", "))
         self.assertTrue({"agentic_rag._store.knowledge_store", "agentic_rag._contracts.evidence"} <= loaded, loaded)
         for unwanted in ("agentic_rag._parallel.contracts", "agentic_rag._contracts.results", "agentic_rag._agentic",
-                         "agentic_rag._interfaces.payloads", "agentic_rag.llm"):
+                         "agentic_rag._interfaces.payloads", "agentic_rag.llm", "agentic_rag.evaluation",
+                         "agentic_rag.evaluation.dataset_records"):
             self.assertNotIn(unwanted, loaded)
+
+    def test_the_parsers_dataset_formats_are_the_evaluations(self):
+        from agentic_rag._interfaces.cli import DATASET_FORMATS
+        from agentic_rag.evaluation import DatasetFormat
+
+        self.assertEqual(DATASET_FORMATS, tuple(f.value for f in DatasetFormat))
 
 
 if __name__ == "__main__":

@@ -33,6 +33,11 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+# The values of evaluation.DatasetFormat, written out so a search never imports the evaluation
+# package to build its parser (a test pins them).
+DATASET_FORMATS = ("beir", "trec", "multihop", "hotpotqa", "2wikimultihopqa", "musique")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser: one sub-command per job, each with ``--help``."""
     from agentic_rag._interfaces import cli_commands as c
@@ -117,9 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="only the first N queries")
     p.add_argument("--half", choices=("all", "tune", "report"), default="all", help="multi-hop only: even (tune) or odd (report) lines")
     p.add_argument("--split", default="test", help="BEIR qrels split (default: test)")
-    from agentic_rag.evaluation import DatasetFormat
-
-    p.add_argument("--format", choices=["auto", *(f.value for f in DatasetFormat)], default="auto",
+    p.add_argument("--format", choices=["auto", *DATASET_FORMATS], default="auto",
                    help="the dataset's format (default: detected from the folder's files or the file's records)")
     p.add_argument("--json", action="store_true", help="print {configuration: {metric: value}}")
     p.set_defaults(handler=c.cmd_eval)
