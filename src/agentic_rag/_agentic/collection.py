@@ -13,6 +13,9 @@ from agentic_rag._agentic.extractive import ExtractiveDrafter, ExtractiveGrounde
 from agentic_rag._agentic.fact_evidence import FactEvidenceModel
 from agentic_rag._agentic.judge import AutoraterStyleSufficiencyJudge
 from agentic_rag._agentic.orchestrator import AgenticRAGOrchestrator
+from agentic_rag._agentic.planner import HeuristicPlanner
+from agentic_rag._agentic.rewriter import PlanFeedbackRewriter
+from agentic_rag._agentic.routing import CorpusRouter
 from agentic_rag._ports import Retriever
 from agentic_rag._text.relevance import RelevanceModel
 
@@ -37,13 +40,16 @@ def collection_evidence_model(relevance: RelevanceModel, *, threshold: float = R
     return FactEvidenceModel(relevance.analyzer, relevance=relevance, relevance_threshold=threshold)
 
 
-def collection_orchestrator(retriever: Retriever, relevance: RelevanceModel, *, config: OrchestratorConfig | None = None) -> AgenticRAGOrchestrator:
+def collection_orchestrator(retriever: Retriever, relevance: RelevanceModel, *, config: OrchestratorConfig | None = None,
+                            router: CorpusRouter | None = None) -> AgenticRAGOrchestrator:
     """The deterministic orchestrator over a collection with known term statistics.
 
     Args:
         retriever: The collection's retriever.
         relevance: Its relevance model.
         config: Budgets.
+        router: Routes facts and follow-up queries (default: by corpus description); a store
+            passes one that routes by where the text's best passages stand.
 
     Returns:
         An orchestrator whose drafter, judge and synthesizer share one relevance-reading
@@ -53,6 +59,8 @@ def collection_orchestrator(retriever: Retriever, relevance: RelevanceModel, *, 
     drafter = ExtractiveDrafter(evidence_model=evidence)
     return AgenticRAGOrchestrator(
         retriever=retriever,
+        planner=HeuristicPlanner(router=router),
+        rewriter=PlanFeedbackRewriter(router=router),
         drafter=drafter,
         judge=AutoraterStyleSufficiencyJudge(evidence_model=evidence),
         synthesizer=ExtractiveGroundedSynthesizer(drafter),

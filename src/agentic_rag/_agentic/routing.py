@@ -1,8 +1,9 @@
-"""Routing by corpus description: which corpora a fact or a follow-up query should search."""
+"""Routing: which corpora a fact or a follow-up query should search, by where its best passages
+stand when the collection can say so, else by corpus description."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from agentic_rag._contracts import Corpus
@@ -22,24 +23,37 @@ class RoutingDecision:
 
 
 class CorpusRouter:
-    """Scores corpora by analysed-term overlap between a text and each corpus's id and
-    description; keeps the best ones.
+    """Chooses the corpora a text should search.
 
-    A corpus is kept when its overlap is positive and at least ``min_relative`` of the best
-    overlap, up to ``max_corpora``; ties are broken by corpus id. When no description shares
-    a term with the text, the fallback corpora are used (or every corpus when none is given),
-    because searching nowhere cannot find anything.
+    With ``locate`` (a collection that can search every corpus at once, as a knowledge store
+    can): the corpora its best passages stand in, in the order of their best passage, up to
+    ``max_corpora``. A description names a corpus's titles and commonest words, not what each
+    page says: "What is the default timeout of urlopen?" shares "default" with a folder about
+    installing Python and no word with the library reference that answers it.
+
+    Otherwise, and when ``locate`` finds nothing: corpora scored by analysed-term overlap
+    between the text and each corpus's id and description. A corpus is kept when its overlap
+    is positive and at least ``min_relative`` of the best overlap, up to ``max_corpora``; ties
+    are broken by corpus id. When no description shares a term with the text, the fallback
+    corpora are used (or every corpus when none is given), because searching nowhere cannot
+    find anything.
 
     Args:
         analyzer: The analyzer for both sides (default: English stop words, Snowball stems).
         max_corpora: At most this many corpora per route.
         min_relative: Keep corpora scoring at least this fraction of the best score.
+        locate: The corpus ids of a text's best passages in the whole collection, best first
+            (repeats allowed); ``None``: route by description only.
 
     Raises:
         InvalidInputError: ``max_corpora`` below 1 or ``min_relative`` outside (0, 1].
     """
 
-    def __init__(self, analyzer: Analyzer | None = None, *, max_corpora: int = 2, min_relative: float = 0.5) -> None:
+    def __init__(self, analyzer: Analyzer | None = None, *, max_corpora: int = 2, min_relative: float = 0.5,
+                 locate: Callable[[str], Sequence[str]] | None = None) -> None:
+        if locate is not None and not callable(locate):
+            raise InvalidInputError(f"locate must be callable, got {locate!r}", stage="router")
+        self.locate = locate
         self.analyzer = analyzer or Analyzer()
         self.max_corpora = require_int(max_corpora, "max_corpora", minimum=1, stage="router")
         self.min_relative = require_number(min_relative, "min_relative", above=0, maximum=1, stage="router")
@@ -60,6 +74,11 @@ class CorpusRouter:
         """
         if not corpora:
             raise InvalidInputError("cannot route without corpora; pass at least one Corpus", stage="router")
+        if self.locate is not None:
+            known = {c.id for c in corpora}
+            found = tuple(dict.fromkeys(c for c in self.locate(text) if c in known))[: self.max_corpora]
+            if found:
+                return RoutingDecision(found, f"its best passages stand in {', '.join(found)}")
         wanted = set(self.analyzer.analyze(text))
         scored = []
         for corpus in corpora:

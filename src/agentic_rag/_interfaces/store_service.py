@@ -38,6 +38,8 @@ __all__ = ["AskMode", "AskOutcome", "StoreService"]
 
 # Fused documents a model generator is given (the deterministic generator's five quote best).
 _MODEL_TOP_K = 8
+# Best passages whose corpora a fact is routed to, in a store of several corpora.
+_LOCATE_HITS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,11 +210,19 @@ class StoreService:
         retriever = self.store.retriever()
         if llm is None:
             from agentic_rag._agentic.collection import collection_orchestrator
+            from agentic_rag._agentic.routing import CorpusRouter
 
-            return collection_orchestrator(retriever, self.relevance_model(), config=self.config)
+            # A fact goes to the corpora its best passages stand in (the store can search them
+            # all at once), not to those whose generated descriptions share a word with it.
+            router = CorpusRouter(locate=self._locate)
+            return collection_orchestrator(retriever, self.relevance_model(), config=self.config, router=router)
         from agentic_rag.llm.components import llm_orchestrator
 
         return llm_orchestrator(llm, retriever=retriever, config=self.config)
+
+    def _locate(self, text: str) -> list[str]:
+        """The corpus ids of ``text``'s best BM25 passages in the whole store, best first."""
+        return [hit.corpus_id for hit in self.store.bm25().search(text, _LOCATE_HITS)]
 
     def _parallel(self, question: str, corpora: Sequence[Corpus], llm: Any) -> RAGResult:
         from agentic_rag._parallel import ExtractiveGenerator, MultiQueryRewriter, ParallelRAGWorkflow, RAGRequest, RelevanceAnswerability

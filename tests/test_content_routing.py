@@ -1,0 +1,66 @@
+"""Routing by where a text's best passages stand, for a store of several corpora."""
+
+from __future__ import annotations
+
+import unittest
+from pathlib import Path
+
+from cli_support import enter_temp_folder, run_cli
+
+from agentic_rag._agentic.routing import CorpusRouter
+from agentic_rag._contracts import Corpus
+from agentic_rag._errors import InvalidInputError
+
+CORPORA = (
+    Corpus("install", "install: 3 files about python, launcher, default, windows"),
+    Corpus("library", "library: 40 files about module, class, return, value"),
+    Corpus("tutorial", "tutorial: 9 files about lists, loops, functions"),
+)
+
+
+class LocateRouterTest(unittest.TestCase):
+    def test_the_corpora_of_the_best_passages_win_over_a_shared_description_word(self):
+        router = CorpusRouter(locate=lambda text: ["library", "library", "tutorial", "install"])
+        decision = router.route("What is the default timeout of urlopen?", CORPORA)
+        self.assertEqual(decision.corpus_ids, ("library", "tutorial"))
+        self.assertIn("best passages", decision.reason)
+        # Without it, the description's one shared word ("default") decides.
+        self.assertEqual(CorpusRouter().route("What is the default timeout of urlopen?", CORPORA).corpus_ids, ("install",))
+
+    def test_unknown_corpora_are_left_out_and_nothing_found_falls_back_to_descriptions(self):
+        self.assertEqual(CorpusRouter(locate=lambda text: ["gone", "tutorial"]).route("loops", CORPORA).corpus_ids, ("tutorial",))
+        self.assertEqual(CorpusRouter(locate=lambda text: []).route("windows launcher", CORPORA).corpus_ids, ("install",))
+
+    def test_a_locate_that_is_not_callable_is_refused(self):
+        with self.assertRaises(InvalidInputError):
+            CorpusRouter(locate="library")  # type: ignore[arg-type]
+
+
+class StoreAskRoutingTest(unittest.TestCase):
+    def test_ask_finds_the_answer_in_the_corpus_whose_description_shares_no_word_with_the_question(self):
+        folder = enter_temp_folder(self)
+        docs = {
+            "using/windows.md": "# Installing\n\nThe default Python will be located and used by the launcher on Windows.\n",
+            "using/configure.md": "# Configure\n\nThe default build uses the system compiler and the default prefix.\n",
+            "library/urlreader.md": "# urlreader\n\nThe fetch() function gives up after 45 seconds unless its timeout argument "
+                                    "is set: the timeout of fetch() is 45 seconds by default.\n",
+            "library/pathtools.md": "# pathtools\n\nThe join() function joins path segments with the separator.\n",
+        }
+        for name, text in docs.items():
+            path = Path(folder, "docs", name)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        # Descriptions as a user might write them: only the installation guide's shares a word
+        # ("default") with the question.
+        for corpus, description in (("using", "Installing and configuring Python: the default launcher and build"),
+                                    ("library", "The library reference: modules, classes and functions")):
+            code, _, err = run_cli("index", f"docs/{corpus}", "--store", "store", "--corpus", corpus, "--description", description, "--quiet")
+            self.assertEqual(code, 0, err)
+        code, out, err = run_cli("ask", "What is the default timeout of fetch()?", "--store", "store")
+        self.assertEqual(code, 0, err)
+        self.assertIn("45 seconds", out)
+        self.assertIn("library/urlreader.md", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
