@@ -75,10 +75,11 @@ class Atom:
         return " ".join(self.texts)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=512)
 def atoms_of(text: str, lines: tuple[tuple[int, int], ...]) -> tuple[Atom, ...]:
-    """The atoms of ``text``, one per statement, in text order (kept for the last few passages:
-    a search reads its first hits twice).
+    """The atoms of ``text``, one per statement, in text order (kept for the last few hundred
+    passages: a search reads its first hits twice, and a server's next search, a question
+    reworded, meets many of the same chunks; a passage's atoms take a few kilobytes).
 
     Args:
         text: The passage.
