@@ -8,6 +8,8 @@ with decreasing credit. :class:`~agentic_rag._text.relevance.RelevanceModel` wei
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 __all__ = ["ROOT_LENGTH", "TextTerms", "term_credit"]
 
 #: Characters of a stem that make its root.
@@ -22,16 +24,22 @@ class TextTerms:
     def __init__(self, stems: frozenset[str]) -> None:
         self.stems = stems
         self.roots = frozenset(s[:ROOT_LENGTH] for s in stems)
-        self.trigrams: dict[str, frozenset[str]] | None = None
+        self.trigrams: list[tuple[frozenset[str], int]] | None = None
 
     def spelled_like(self, term: str) -> bool:
-        """True when a stem of the text shares most character trigrams with ``term``."""
+        """True when a stem of the text shares most character trigrams with ``term`` (at least
+        0.6 of the two sets' union)."""
         if len(term) < 5:
             return False
         if self.trigrams is None:
-            self.trigrams = {s: _trigrams(s) for s in self.stems if len(s) >= 4}
+            self.trigrams = [(grams, len(grams)) for grams in (_trigrams(s) for s in self.stems if len(s) >= 4)]
         wanted = _trigrams(term)
-        return any(len(wanted & grams) >= 0.6 * len(wanted | grams) for grams in self.trigrams.values())
+        size = len(wanted)
+        # Sets whose sizes differ by more than that share cannot share it (the common part is
+        # no larger than the smaller set, the union no smaller than the larger): only stems of
+        # a near length are compared.
+        return any(0.6 * max(size, count) <= min(size, count) and len(wanted & grams) >= 0.6 * len(wanted | grams)
+                   for grams, count in self.trigrams)
 
 
 def term_credit(term: str, found: TextTerms, root_credit: float, spelling_credit: float) -> float:
@@ -48,6 +56,8 @@ def term_credit(term: str, found: TextTerms, root_credit: float, spelling_credit
     return spelling_credit if found.spelled_like(term) else 0.0
 
 
+@lru_cache(maxsize=65536)
 def _trigrams(term: str) -> frozenset[str]:
+    # A stem recurs in text after text: its trigrams are made once.
     padded = f"^{term}$"
     return frozenset(padded[i:i + 3] for i in range(len(padded) - 2))
