@@ -26,12 +26,15 @@ from cli_support import enter_temp_folder, run_cli
 from hostile_inputs import LONG_TOKEN_KINDS, long_token
 
 from agentic_rag._agentic.passage_terms import without_qualifier
+from agentic_rag._answering.amounts import counts_a_time
 from agentic_rag._answering.answer_likelihood import answer_likelihood, hit_features
 from agentic_rag._answering.assertions import asserted_text, claim_problem, states_fact
 from agentic_rag._answering.attributes import statement_problem, subject_names
 from agentic_rag._answering.compose import marked_segments
+from agentic_rag._answering.deferrals import deferred_value
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
 from agentic_rag._answering.grounding import check_grounding
+from agentic_rag._answering.priced_items import priced_item, prices_another
 from agentic_rag._answering.render import fit_answer, quote_span, render_claim
 from agentic_rag._interfaces.locations import marked_span
 from agentic_rag._text.analyzer import Analyzer
@@ -155,6 +158,9 @@ _PASSAGE_PASSES: tuple[tuple[str, Callable[[str], object]], ...] = (
     ("offers_answer", lambda text: offers_answer(AnswerType.DATE, [], text)),
     ("states_fact", lambda text: states_fact(FactQuestion(FactKind.DATE, "the firmware", "released", ("firmware",)), text)),
     ("fact_filler", lambda text: [fact_filler(FactQuestion(kind, "the firmware", "released", ("firmware",)), text) for kind in FactKind]),
+    ("deferred_value", lambda text: deferred_value("Which coolant does the K-40 use?", f"Coolant {text} are listed in the manual. Coolant {text}")),
+    ("prices_another", lambda text: prices_another("How much does it cost to hire a pedalo?", f"£7 {text}", f"Fees:\n{text}", _MODEL)),
+    ("counts_a_time", lambda text: counts_a_time("How many employees does it have?", f"{text} one {text}", "one")),
 )
 
 # Passes over a question and a passage (the questions taken in turn, one per input).
@@ -193,6 +199,7 @@ _QUESTION_PASSES: tuple[tuple[str, Callable[[str], object]], ...] = (
     ("answer_type", answer_type),
     ("question_terms", _MODEL.question_terms),
     ("subject_names", lambda q: subject_names(q, _MODEL)),
+    ("priced_item", lambda q: [priced_item(q), priced_item(f"How much does it cost to hire {q}"), priced_item(f"What does {q} cost?")]),
 )
 
 

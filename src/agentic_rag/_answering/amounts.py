@@ -18,7 +18,7 @@ from agentic_rag._text.asked_values import asks_number, counted_noun, measured_o
 from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._regex import lazy_regex
 
-__all__ = ["count_as_measure", "counts_another", "default_not_a_number", "measures_condition", "not_money", "table_cells"]
+__all__ = ["count_as_measure", "counts_a_time", "counts_another", "default_not_a_number", "gives_money", "measures_condition", "not_money", "table_cells"]
 
 _STEMMER = PorterStemmer()
 
@@ -86,6 +86,37 @@ def count_as_measure(question: str, clause: str) -> str:
     return "another attribute" if measured_only(clause) else ""
 
 
+# The nouns of a span of time a number may count ("one pay period", "two weeks").
+_TIME_NOUNS = frozenset(
+    "period periods day days week weeks fortnight fortnights month months quarter quarters year years hour hours minute minutes "
+    "second seconds night nights season seasons decade decades cycle cycles".split()
+)
+# The words right after a number, up to a mark or a word that opens a phrase: the thing it counts.
+_AFTER_NUMBER = lazy_regex(r"\s*([\w'’-]+(?:\s+[\w'’-]+){0,2})")
+_PHRASE_OPENS = frozenset("for of in on at to by from with after before during and or but that which who per each every a an the".split())
+
+
+def counts_a_time(question: str, clause: str, filler: str) -> str:
+    """``"another attribute"`` when ``question`` counts things ("how many employees") and the
+    number ``filler`` in ``clause`` counts spans of time ("paying employees for one pay
+    period", "two weeks"): a count of people is no number of periods."""
+    noun = counted_noun(question)
+    # The number as a word of its own ("one", not the "one" of "phone").
+    at = re.search(rf"(?<![\w.]){re.escape(filler)}(?!\w)", clause) if filler else None
+    if not noun or at is None or re.fullmatch(_UNIT_WORDS, noun, re.IGNORECASE):
+        return ""
+    after = _AFTER_NUMBER.match(clause, at.end())
+    words: list[str] = []
+    for word in words_of(after.group(1)) if after else ():
+        if word in _PHRASE_OPENS:
+            break
+        words.append(word)
+    wanted = {_stem(w) for w in (noun, *synonyms(noun))}
+    if any(_same(_stem(w), s) for w in words for s in wanted):
+        return ""
+    return "another attribute" if any(w in _TIME_NOUNS for w in words) else ""
+
+
 # The counted nouns that are units themselves: "how many seconds", "how many gigabytes".
 _UNIT_WORDS = (r"(?:milli|micro|nano|kilo|mega|giga|tera)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?|"
                r"bytes?|bits?|[kmgt]i?b|km|kg|met(?:re|er)s?|miles?|feet|inch(?:es)?|grams?|tonnes?|tons?|pounds?|ounces?|litres?|liters?|degrees?)")
@@ -106,6 +137,11 @@ _MONEY = lazy_regex(
     r"\d\s*(?:dollars?|euros?|pounds?|pence|p\b|cents?|yen|francs?|crowns?|kronor|krona|kroner|marks?|shillings?|rupees?)\b|\bfree\b|\bno\s+charge\b",
     re.IGNORECASE,
 )
+
+
+def gives_money(text: str) -> bool:
+    """True when ``text`` states a sum of money ("£9", "12 crowns", "free of charge")."""
+    return bool(_MONEY.search(text))
 
 
 def not_money(question: str, clause: str) -> str:

@@ -6,8 +6,9 @@ attribute of another subject ("Ostrand's capital, Talvik" for Veloria's capital,
 API listens on port 9443" for the proxy listener's port), the other bound ("at least 1" for
 the maximum), another stage of a life cycle ("deprecated since 5.1" for the release that
 removed it), a value that is only planned, hoped for or denied ("will be removed in 4.0",
-"could reach 5 years", "has no default"), or another term's definition ("Cold storage — ..."
-for a cold replica). :func:`statement_problem` reads one sentence (a line, a table row with
+"could reach 5 years", "has no default"), a value put elsewhere ("listed in the service
+manual"), another item's price ("two suitcases free of charge" for a canoe), or another
+term's definition ("Cold storage — ..." for a cold replica). :func:`statement_problem` reads one sentence (a line, a table row with
 its header) against the question as far as its words allow (:mod:`agentic_rag._text.
 asked_attribute` reads the question) and names what is wrong with it; the earned check counts
 a value only from a sentence with no problem.
@@ -20,24 +21,15 @@ import re
 from agentic_rag._answering.row_labels import label_problem
 from agentic_rag._answering.modality import NEGATED_MAXIMUM, NEGATED_MINIMUM, modality_problem, yes_no_problem
 from agentic_rag._answering.degrees import degree_problem
+from agentic_rag._answering.deferrals import deferred_value
+from agentic_rag._answering.priced_items import prices_another
 from agentic_rag._answering.table_columns import column_problem, empty_default
-from agentic_rag._answering.amounts import count_as_measure, counts_another, default_not_a_number, measures_condition, not_money, table_cells
+from agentic_rag._answering.amounts import count_as_measure, counts_a_time, counts_another, default_not_a_number, measures_condition, not_money, table_cells
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, counts_in_unit, fact_filler, identifiers, measure_at, read_fact, read_slot, slot_filler
 from agentic_rag._text.asked_values import asks_past_time, is_quantity, stated_time
-from agentic_rag._text.asked_attribute import (
-    RIVALS,
-    Aspect,
-    AskedAttribute,
-    asked_aspects,
-    aspects_in,
-    defined_term,
-    implied_bounds,
-    read_attribute,
-    synonyms,
-    with_synonyms,
-    words_of,
-)
+from agentic_rag._text.asked_attribute import (RIVALS, Aspect, AskedAttribute, asked_aspects, aspects_in, defined_term, implied_bounds, read_attribute,
+                                               synonyms, with_synonyms, words_of)
 from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._text.relevance import RelevanceModel
 
@@ -160,7 +152,8 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     else:
         asks_value = kind is not SlotKind.OPEN or fact is not None or bool(_ASKS_VALUE.match(question))
         problem = (modality_problem(question, clause, heading, f"{lead}\n{piece}") or empty_default(question, piece, kind)
-                   or column_problem(question, piece) or not_money(question, clause) or count_as_measure(question, clause)
+                   or column_problem(question, piece) or not_money(question, clause) or prices_another(question, piece, lead, model)
+                   or count_as_measure(question, clause) or counts_a_time(question, clause, filler) or deferred_value(question, piece)
                    or default_not_a_number(question, clause, piece, kind) or counts_another(question, piece)
                    or measures_condition(question, clause, filler) or label_problem(question, piece, model)
                    or ("no value" if not counts_in_unit(question, _value_cells(clause)) else "")

@@ -37,7 +37,9 @@ _UNREAL = lazy_regex(
     r"\b(?:could|might|would|possibly|perhaps|maybe|potentially|projected|forecasts?|forecasted|expected\s+to|considering|evaluating|proposed|"
     r"hypothetical(?:ly)?)\b|"
     # A change put off has not happened: "Removal of --legacy has been postponed".
-    r"\bpostponed\b|\b(?:been|was|were|is|are)\s+(?:deferred|delayed|put\s+on\s+hold)\b",
+    r"\bpostponed\b|\b(?:been|was|were|is|are)\s+(?:deferred|delayed|put\s+on\s+hold)\b|"
+    # A value still to be fixed is none yet: "will be turned off on a date to be announced".
+    r"\bto\s+be\s+(?:announced|confirmed|decided|determined|agreed)\b|\b(?-i:TB[ACD])\b",
     re.IGNORECASE,
 )
 # A change to come ("will be supported in 5.0", "planned for Q3"): what a yes/no question is

@@ -42,8 +42,11 @@ class SlotKind(str, enum.Enum):
     OPEN = "open"
 
 
+# "On what date was version 2 turned off?" asks a date: a version after the kind of value
+# asked ("date", "year") is the question's subject.
 _VERSION_Q = lazy_regex(
-    r"\b(?:which|what|since|in)\s+(?:[\w-]+\s+){0,2}(?:version|release)s?\b|\bsince\s+when\b|\b(?:version|release)\s+(?:added|introduced|removed|dropped|deprecated)\b"
+    r"\b(?:which|what|since|in)\s+(?:(?!(?:dates?|years?|days?|months?)\b)[\w-]+\s+){0,2}(?:version|release)s?\b|\bsince\s+when\b"
+    r"|\b(?:version|release)\s+(?:added|introduced|removed|dropped|deprecated)\b"
     r"|\bwhen\s+(?:was|were|did)\b.*\b(?:added|introduced|removed|dropped|deprecated|renamed|changed)\b",
     re.IGNORECASE,
 )
@@ -91,6 +94,9 @@ _NUMBER = lazy_regex(
 # number ("Django 5.2"), or one of another dimension ("8 GB" for how heavy), is no such answer.
 _WEIGHS = lazy_regex(r"\bhow\s+much\s+(?:does|do|did|will|would|can|could)\b.*\bweigh\b", re.IGNORECASE)
 _AMOUNT_Q = lazy_regex(r"\bhow\s+(long|old|often|heavy|fast|far|tall|deep|wide)\b", re.IGNORECASE)
+# "How long does it take to walk the ridge?", "how long does the battery last?": a time, which
+# a length ("11.8 km") is not, though "how long is the trail?" asks one.
+_TAKES = lazy_regex(r"\b(?:take|takes|took|last|lasts|lasted)\b", re.IGNORECASE)
 _COUNTED_UNITS = (
     r"(?:milli|micro|nano|kilo|mega|giga|[kmgt]i?)?(?:seconds?|secs?|s|ms|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|"
     r"decades?|times?|bytes?|b|bits?|octets?|characters?|chars?|digits?|words?|lines?|entries|entry|items?|elements?|rows?|"
@@ -102,6 +108,8 @@ _MASS_UNITS = r"(?:(?:kilo|milli)?grams?|kg|g|mg|tonnes?|tons?|t|lbs?|pounds?|oz
 _SPEED_UNITS = rf"(?:km/h|kph|mph|m/s|knots?|{_LENGTH_UNITS}\s*(?:/|per|an|a)\s*{_TIME_UNITS})"
 _UNITS = {
     "long": rf"(?:{_COUNTED_UNITS}|{_LENGTH_UNITS})",
+    # A time taken: no bare "m" or "d", which a table of lengths writes for metres ("520 m").
+    "takes": r"(?:milli|micro|nano)?(?:seconds?|secs?|s|ms|minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?)",
     "old": _TIME_UNITS,
     "often": _COUNTED_UNITS,
     "heavy": _MASS_UNITS,
@@ -182,7 +190,8 @@ class AnswerSlot:
             fast", "how far" (or how tall, deep, wide), or how many of a unit ("how many
             times", "how many seconds"): a number fills it only with a unit of that
             dimension ("three years", "256 KiB", "twice", "1.4 kg", "3 times").
-        dimension: The word asking it ("long", "heavy", "times"), ``""`` for no amount.
+        dimension: The word asking it ("long", "heavy", "times"; "takes" for how long a
+            thing takes or lasts, which only a time fills), ``""`` for no amount.
     """
 
     kind: SlotKind
@@ -228,7 +237,10 @@ def read_slot(question: str) -> AnswerSlot:
     if kind is SlotKind.NUMBER and _WEIGHS.search(question):
         return AnswerSlot(kind, numbers, names, True, "heavy")  # "how much does it weigh": how heavy
     asked = (_AMOUNT_Q.search(question) or _COUNT_Q.search(question)) if kind is SlotKind.NUMBER else None
-    return AnswerSlot(kind, numbers, names, asked is not None, asked.group(1).casefold() if asked else "")
+    dimension = asked.group(1).casefold() if asked else ""
+    if dimension == "long" and _TAKES.search(question, asked.end()):
+        dimension = "takes"
+    return AnswerSlot(kind, numbers, names, asked is not None, dimension)
 
 
 def is_name_noun(word: str) -> bool:
@@ -331,6 +343,9 @@ _ARTICLES = frozenset({"the", "a", "an"})
 _FACT_WORD = lazy_regex(r"[\w'’]+")
 _YEAR = lazy_regex(r"(?<![\w.])(?:1[0-9]{3}|20[0-9]{2})(?![\w.]*\d)|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2}\b", re.I)
 _PLACE = lazy_regex(r"\b(?:in|at|near|from)\s+((?:[A-Z][\w'’-]+)(?:,?\s+[A-Z][\w'’-]+)*)")
+# The words just before a name that make it a place ("in Port Elm"), read from the few
+# characters before it.
+_AT_PLACE = lazy_regex(r"\b(?:in|at|near|from)\s+$", re.IGNORECASE)
 _PERSON = lazy_regex(r"\b[A-Z][a-z'’-]+(?:\s+(?:[A-Z]\.|[A-Z][a-z'’-]+))+")
 
 
@@ -370,6 +385,8 @@ def fact_filler(fact: FactQuestion, text: str) -> str:
     pattern, group = (_PLACE, 1) if fact.kind is FactKind.PLACE else (_PERSON, 0)
     for match in pattern.finditer(text):
         words = [w.casefold() for w in _FACT_WORD.findall(match.group(group))]
+        if fact.kind is FactKind.PERSON and _AT_PLACE.search(text[max(0, match.start() - 12):match.start()]):
+            continue  # "founded in Port Elm": a name after "in" is a place
         if words and not set(words) <= own:
             return match.group(group)
     return ""

@@ -1,0 +1,75 @@
+"""Whether a sentence puts the asked value elsewhere instead of giving it.
+
+"Which coolant does the K-40 use?" meets "Coolant type and volume are listed in the service
+manual": the sentence names the asked attribute, under the asked model's heading, and says
+only where its value is given. So do "Rental prices vary by season", "Charges are confirmed
+at booking" and "The fee is to be announced". An open question (one a sentence may answer in
+any words) is not answered by such a sentence: it names the attribute but gives no value.
+:func:`deferred_value` reads one sentence, a line or a table row.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentic_rag._regex import lazy_regex
+from agentic_rag._text.asked_attribute import read_attribute, synonyms
+from agentic_rag._text.porter import PorterStemmer
+
+__all__ = ["deferred_value"]
+
+_STEMMER = PorterStemmer()
+# What a sentence says of a value it does not give: where it is given ("are listed in the
+# manual", "is posted at the office"), that it varies or depends, that it is given on request
+# or still to be fixed, or a pointer ("see the installation guide").
+_DEFERS = lazy_regex(
+    r"\b(?:is|are|was|were|will\s+be|can\s+be)\s+(?:\w+ly\s+)?(?:given|listed|shown|stated|documented|described|detailed|specified|published|posted|"
+    r"printed|set\s+out|quoted|confirmed|agreed)\s+(?:in|on|at|upon|when|from|separately)\b|"
+    # "Available in" gives the value as often ("colours are available in red and blue").
+    r"\b(?:is|are)\s+(?:seasonal|(?:available\s+)?on\s+(?:request|application)|to\s+be\s+(?:announced|confirmed|decided|agreed))\b|"
+    r"\bvar(?:y|ies|ying)\b|\bdepends?\s+on\b|\bsee\s+the\b|\brefer\s+to\b",
+    re.IGNORECASE,
+)
+# A word of a sentence (with its inner marks), and what ends the stretch a deferral may be said
+# of the attribute in: the sentence's or clause's end.
+_WORD = lazy_regex(r"[\w'’-]+")
+_STRETCH_END = lazy_regex(r"[.;:!?|(\n]")
+# The deferral must follow the attribute's word closely ("Coolant type and volume are
+# listed"), not stand in a later clause about something else.
+_MAX_WORDS_BETWEEN = 8
+_WINDOW_CHARS = 240
+
+
+def deferred_value(question: str, piece: str) -> str:
+    """``"no value"`` when ``piece`` names the attribute ``question`` asks ("coolant" of
+    "Which coolant does the K-40 use?") only to say its value is given elsewhere, varies or is
+    still to be fixed, and holds no number; ``""`` otherwise (a sentence that gives a value
+    beside a pointer, "The coolant is propane; charge details are listed in the manual",
+    answers).
+
+    Args:
+        question: The asked clause of one question part.
+        piece: A sentence, a line, or a table row with its header row.
+    """
+    attribute = read_attribute(question)
+    if attribute is None or not attribute.head or re.search(r"\d", piece):
+        return ""
+    heads = {_stem(w) for w in (attribute.head, *synonyms(attribute.head))}
+    named = False
+    for match in _WORD.finditer(piece):
+        if _stem(match.group()) not in heads:
+            continue
+        named = True
+        # A few words' worth of text after it, whatever follows: a long piece naming the
+        # attribute often is not read to its end from each naming.
+        window = piece[match.end():match.end() + _WINDOW_CHARS]
+        end = _STRETCH_END.search(window)
+        stretch = window[:end.start()] if end else window
+        deferral = _DEFERS.search(stretch)
+        if deferral is None or len(_WORD.findall(stretch[:deferral.start()])) > _MAX_WORDS_BETWEEN:
+            return ""  # the attribute named, and its value not put elsewhere there
+    return "no value" if named else ""
+
+
+def _stem(word: str) -> str:
+    return _STEMMER.stem(word.casefold().strip("'’"))

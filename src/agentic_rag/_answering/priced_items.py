@@ -1,0 +1,109 @@
+"""Whether the price a sentence gives is the price of the asked item.
+
+A page of charges prices many items: "How much does the ferry charge to carry a canoe?" is
+not answered by "Each passenger may bring two bags free of charge", nor "How much does it
+cost to hire a pedalo?" by "A day fishing permit costs £7", though both hold a sum of money
+and stand under the asked item's heading ("Pedalos and fishing"). The question names the
+item it prices ("to carry a canoe", "for a flu jab", "a day of fishing", "a replacement
+card"); the sentence that gives its price names it too (a word of it: "£9 per canoe", "Adult
+single | £7.80"). :func:`prices_another` reads one sentence, a line or a table row.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentic_rag._answering.amounts import gives_money
+from agentic_rag._regex import lazy_regex
+from agentic_rag._text.asked_attribute import synonyms, words_of
+from agentic_rag._text.porter import PorterStemmer
+from agentic_rag._text.relevance import RelevanceModel
+
+__all__ = ["priced_item", "prices_another"]
+
+_STEMMER = PorterStemmer()
+_PAYING = r"(?:cost|costs|charge|charges|charged|pay|paid)"
+_AUXILIARY = r"(?:is|are|was|were|does|do|did|will|would)"
+# How a question names the item it prices: "... charge (in Eastport) to carry a canoe",
+# "... cost for a flu jab", "how much is a replacement card", "how much does a day of
+# fishing cost", "what does the Team plan cost".
+_PRICED = (
+    lazy_regex(rf"\b{_PAYING}\s+(?:(?:in|at|on)\s+(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*){{0,3}}\s+)?(?:to|for)\s+(?P<item>[^?]+)", re.IGNORECASE),
+    lazy_regex(rf"^\W*how\s+much\s+(?:is|are|was|were)\s+(?P<item>[^?]+)", re.IGNORECASE),
+    # Closing in "cost" (read apart: a pattern ending in it retried the white space before it
+    # from every position of a long run).
+    lazy_regex(rf"^\W*(?:how\s+much|what)\s+{_AUXILIARY}\s+(?P<item>[^?]+)", re.IGNORECASE),
+)
+_CLOSING_COST = frozenset({"cost", "costs"})
+# Where the item's words end: a phrase of place, time, seller or manner ("a canoe on the
+# Gullness crossing", "an adult single from Port Askel", "the plan each month"). Found from
+# the white space before the word, never from each space of a run.
+_ITEM_END = lazy_regex(r"(?<!\s)\s+(?:at|in|on|from|with|during|per|each|every|this|next|last|when|if|by|before|after|nowadays|today|now)\b", re.IGNORECASE)
+# A verb of carrying or getting before the item ("to carry a canoe", "to take a bike"): any
+# sentence on the page may say it ("passengers may carry two bags"), so only the thing names
+# the item. A verb of the service itself ("hire", "spay") stays.
+_CONVEYING = lazy_regex(
+    r"^\s*(?:carry|carrying|take|taking|bring|bringing|get|getting|have|having|use|using|buy|buying|book|booking|put|send|ship)\s+"
+    r"(?=(?:a|an|the|my|our|one|your)\s)",
+    re.IGNORECASE,
+)
+_SENTENCE_END = lazy_regex(r"[.!?]\s*$")
+# Words that name the payment or the span it covers, not the thing paid for ("a day of
+# fishing": any price "a day" says so).
+_PAYMENT_WORDS = frozenset(
+    "price prices cost costs fee fees charge charges fare fares rate rates amount much hour hours day days night nights week weeks month months "
+    "year years".split()
+)
+
+
+def priced_item(question: str) -> tuple[str, ...]:
+    """The words of the item ``question`` asks the price of ("a", "canoe" of "How much does the
+    ferry charge to carry a canoe?"; "hire", "a", "pedalo" of "How much does it cost to hire
+    a pedalo?"), case-folded; ``()`` when it asks no price of a named item."""
+    for index, pattern in enumerate(_PRICED):
+        match = pattern.search(question)
+        if not match:
+            continue
+        item = match.group("item").rstrip(" .!")
+        if index == len(_PRICED) - 1:
+            head, _, last = item.rpartition(" ")
+            if last.casefold() not in _CLOSING_COST:
+                continue  # "what does the agent use": no price asked
+            item = head
+        item = _CONVEYING.sub("", _ITEM_END.split(item, maxsplit=1)[0])
+        return tuple(w for w in words_of(item) if w not in _PAYMENT_WORDS)
+    return ()
+
+
+def prices_another(question: str, piece: str, lead: str, model: RelevanceModel) -> str:
+    """``"another subject"`` when ``question`` asks the price of an item and ``piece``, which
+    states a sum of money, names no word of that item (nor does a line that introduces it):
+    its sum is another item's price. ``""`` otherwise, and for a question that prices no
+    named item.
+
+    Args:
+        question: The asked clause of one question part.
+        piece: A sentence, a line, or a table row with its header row.
+        lead: What the piece's paragraph or list item says before it; only a line that
+            introduces it ("Bicycles:") or a term over it names its item (not the heading: a
+            heading over a list of charges names every item under it).
+        model: The collection's relevance model (its analyser tells stop words).
+    """
+    item = [w for w in priced_item(question) if model.analyzer.analyze(w)]
+    if not item or not gives_money(piece):
+        return ""  # no price here ("how much is reserved for the cache" asks no price either)
+    wanted = {_stem(s) for w in item for s in (w, *synonyms(w))}
+    # The lines before that name what follows ("Bicycles:", a term over its entry) lend the
+    # item; a sentence before the piece is about its own item.
+    lent = [line for line in lead.split("\n") if line.rstrip().endswith(":") or (line.strip() and len(line.split()) <= 4 and not _SENTENCE_END.search(line))]
+    stated = {_stem(p) for w in words_of("\n".join([*lent, piece])) for p in re.split(r"[-/]", w) if p}
+    return "" if any(_same(a, b) for a in wanted for b in stated) else "another subject"
+
+
+def _stem(word: str) -> str:
+    return _STEMMER.stem(word.casefold().strip("'’"))
+
+
+def _same(a: str, b: str) -> bool:
+    """One stem, or one root of five letters ("vaccine", "vaccination")."""
+    return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])
