@@ -40,6 +40,7 @@ from agentic_rag._interfaces.locations import marked_span
 from agentic_rag._text.analyzer import Analyzer
 from agentic_rag._text.answer_slots import FactKind, FactQuestion, fact_filler, identifiers, read_fact, read_slot, slot_filler
 from agentic_rag._text.asked_attribute import asked_aspects, aspects_in, defined_term, read_attribute, words_of
+from agentic_rag._text.composed_names import composed_name_share
 from agentic_rag._text.encoded import decoded_text
 from agentic_rag._text.entities import extract_entities
 from agentic_rag._text.focus import answer_units, focus_of, view_passage
@@ -65,6 +66,7 @@ from agentic_rag._text.relevance import RelevanceModel
 from agentic_rag._text.segments import split_units
 from agentic_rag._text.sentences import split_sentences
 from agentic_rag._text.skeleton import skeleton, visible_text
+from agentic_rag._text.word_pairs import pair_share, question_pairs
 
 #: Characters in each token.
 SIZE = 100_000
@@ -179,6 +181,8 @@ _ANSWER_PASSES: tuple[tuple[str, Callable[[str, str], object]], ...] = (
     ("slot_filler", lambda q, text: slot_filler(read_slot(q), text)),
     ("statement_problem", lambda q, text: statement_problem(q, "Firmware", text, "2021", _MODEL)),
     ("earned_verdict", lambda q, text: earned_verdict(q, [ClaimContext("Firmware", text, text), ClaimContext("Firmware", text[:300], text)], _MODEL)),
+    ("pair_share", lambda q, text: pair_share(q, text, _MODEL)),
+    ("composed_name_share", lambda q, text: composed_name_share(q, text, _MODEL)),
 )
 
 # Passes over a question that holds the token.
@@ -200,6 +204,9 @@ _QUESTION_PASSES: tuple[tuple[str, Callable[[str], object]], ...] = (
     ("question_terms", _MODEL.question_terms),
     ("subject_names", lambda q: subject_names(q, _MODEL)),
     ("priced_item", lambda q: [priced_item(q), priced_item(f"How much does it cost to hire {q}"), priced_item(f"What does {q} cost?")]),
+    ("question_pairs", lambda q: question_pairs(q, _MODEL)),
+    ("pair_share", lambda q: pair_share(q, q, _MODEL)),
+    ("composed_name_share", lambda q: composed_name_share(q, q, _MODEL)),
 )
 
 

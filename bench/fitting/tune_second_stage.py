@@ -2,9 +2,11 @@
 
 For every answerable dev question the first stage's candidates are read once: the cheap
 features (BM25 share of the best candidate's, the passage's coverage of the question with its
-heading path, the heading path's own coverage), the focus's score of the view the store ranks
-by, and a label: 1 when the view the store prints of a first hit (the focus with its fill)
-holds every part's key. Among the :func:`viewed_size` candidates the store would view, a
+heading path, the heading path's own coverage, the share of the question's word pairs the
+passage with its heading path holds together), the focus's score of the view the store ranks
+by, the share of the question that a name stated in those focus lines is made of, and a
+label: 1 when the view the store prints of a first hit (the focus with its fill) holds every
+part's key. Among the :func:`viewed_size` candidates the store would view, a
 conditional logit (one softmax per question: the chance that each candidate is the one whose
 printed lines answer) is fitted by Newton's method with a small L2 penalty; its weights,
 scaled so that the BM25 share's is 1, are :class:`SecondStageWeights`. Leave-one-set-out
@@ -39,9 +41,12 @@ from bench.fitting.fit_relevance import _solve  # noqa: E402
 
 from agentic_rag._store import second_stage as ss  # noqa: E402
 from agentic_rag._store.knowledge_store import KnowledgeStore  # noqa: E402
+from agentic_rag._text.composed_names import composed_name_share  # noqa: E402
 from agentic_rag._text.focus import view_passage  # noqa: E402
+from agentic_rag._text.word_pairs import pair_share  # noqa: E402
 
-FEATURES = ("bm25", "relevance", "heading", "focus")  # the SecondStageWeights fields, in the rows' order
+CHEAP = ("bm25", "relevance", "heading", "pairs")  # read without a focus, for every candidate
+FEATURES = (*CHEAP, "focus", "names")  # the SecondStageWeights fields, in the rows' order
 L2 = 1e-2
 Row = tuple[tuple[float, ...], int]
 
@@ -67,7 +72,8 @@ def prepared(work: Path, names: list[str] | None) -> list[tuple[str, list[tuple[
                 printed = view_passage(question, h.text, model, title=h.section, marks=h.line_marks, max_lines=ss.SEARCH_FOCUS_LINES,
                                        budget=ss.SEARCH_FOCUS_BUDGET, fill=ss.SEARCH_FOCUS_FILL[0])
                 x = (h.score / best if best > 0 else 0.0, ranked.coverage, model.coverage(question, h.section) if h.section else 0.0,
-                     ranked.focus.score if ranked.focus is not None else 0.0)
+                     pair_share(question, f"{h.section}\n{h.text}", model), ranked.focus.score if ranked.focus is not None else 0.0,
+                     composed_name_share(question, ranked.focus.text, model) if ranked.focus is not None else 0.0)
                 label = int(m.holds_key(f"{h.path} {h.section}\n{printed.numbered_text}", q["answers"], every=True))
                 rows.append((h.chunk_id, (x, label)))
             out.append((loaded.spec.name, rows))
@@ -76,8 +82,8 @@ def prepared(work: Path, names: list[str] | None) -> list[tuple[str, list[tuple[
 
 def _viewed(rows: list, cheap: tuple[float, ...]) -> list[Row]:
     """The candidates the store views: the best :func:`viewed_size` by the cheap half of the
-    score (``cheap``: the weights of the first three features)."""
-    key = sorted(rows, key=lambda r: (-sum(w * x for w, x in zip(cheap, r[1][0][:3])), r[0]))
+    score (``cheap``: the weights of the :data:`CHEAP` features)."""
+    key = sorted(rows, key=lambda r: (-sum(w * x for w, x in zip(cheap, r[1][0][:len(CHEAP)])), r[0]))
     return [row for _, row in key[:ss.viewed_size(5)]]
 
 
@@ -123,7 +129,7 @@ def main() -> int:
         work = Path(args.keep) if args.keep else Path(scratch)
         data = prepared(work, [n for n in args.sets.split(",") if n] or None)
         shipped = ss.DEFAULT_WEIGHTS
-        old = (shipped.bm25, shipped.relevance, shipped.heading)
+        old = tuple(getattr(shipped, n) for n in CHEAP)
         viewed = [_viewed(rows, old) for _, rows in data]
         weights = fit(viewed)
         print(f"{len(data)} answerable dev questions; fitted:", ", ".join(f"{n} {w:.2f}" for n, w in zip(FEATURES, weights)))

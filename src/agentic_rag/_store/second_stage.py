@@ -7,15 +7,20 @@ candidates (:func:`first_stage_size` of them) and, for each:
 
 1. makes its view (:func:`~agentic_rag._text.focus.view_passage`): the focus lines, numbered
    through the chunk's line map; only for the :func:`viewed_size` best candidates by the cheap
-   half of the score (BM25 share, coverage, the heading path's coverage), since a focus costs a
-   few milliseconds a chunk. The relevance is computed for the hits it prints only
+   half of the score (BM25 share, coverage, the heading path's coverage, the question's word
+   pairs kept together), since a focus costs a few milliseconds a chunk. The relevance is
+   computed for the hits it prints only
    (:func:`~agentic_rag._answering.answer_likelihood.answer_likelihood`, passed to the view as
    its rater);
 2. scores it again: the BM25 score as a share of the best candidate's, plus the focus's own
    score (the question's weighted terms its lines hold, and whether a line states what the
    question asks for: a value, a default, a version, a name), plus the passage's coverage of
    the question with its heading path, plus the heading path's own coverage (a section named
-   for what is asked); the weights are a conditional logit fitted on development sets
+   for what is asked), plus the share of the question's word pairs the passage holds close
+   together (:func:`~agentic_rag._text.word_pairs.pair_share`: "the development server", not
+   "server" here and "development" there), plus the share of the question that a name its
+   focus lines state is made of (``ReturnLogger`` for "a logger that returns", an API named in
+   its users' words); the weights are a conditional logit fitted on development sets
    (:class:`SecondStageWeights`);
 3. keeps each span once: a candidate whose focus lines overlap those of a better hit of the
    same file, or whose focus text is a better hit's (the same paragraph in two files), is
@@ -42,9 +47,11 @@ from agentic_rag._answering.answer_likelihood import WEAK_RELEVANCE, answer_like
 from agentic_rag._store.entry_tails import entry_default
 from agentic_rag._store.page_breaks import completed_focus
 from agentic_rag._store.records import AlsoAt, StoreHit
+from agentic_rag._text.composed_names import composed_name_share
 from agentic_rag._text.focus import PassageView, view_passage
 from agentic_rag._text.instructions import is_instruction_like, screened_heading
 from agentic_rag._text.relevance import RelevanceModel
+from agentic_rag._text.word_pairs import pair_share
 
 __all__ = ["FIRST_STAGE_MIN", "FULL_FOCUS_HITS", "OUTPUT_CHARS_PER_HIT", "SEARCH_FOCUS_BUDGET", "SEARCH_FOCUS_LINES", "SecondStageWeights", "finish_hits", "first_stage_size",
            "shown_size", "viewed_size", "worth_reading"]
@@ -97,13 +104,23 @@ class SecondStageWeights:
         heading: Weight of the heading path's own coverage of the question: a section named
             for what is asked ("File Uploads", "Native Python Types") holds its answer more
             often than a passage that only uses the question's words.
+        pairs: Weight of the share of the question's word pairs that the passage, with its
+            heading path, holds within a few words of each other
+            (:func:`~agentic_rag._text.word_pairs.pair_share`): a passage about "the output
+            format" names the two words together, one that only uses them does not.
+        names: Weight of the share of the question that a name stated in the focus lines is
+            made of (:func:`~agentic_rag._text.composed_names.composed_name_share`):
+            ``ReturnLogger`` for "a logger that returns what you pass it". Chosen on the
+            development halves for the first hit's key (the fit gives it about half this).
         keep_ratio: A hit is printed while its score is at least this share of the best hit's.
     """
 
     bm25: float = 1.0
-    focus: float = 1.08
-    relevance: float = 0.62
-    heading: float = 0.43
+    focus: float = 1.13
+    relevance: float = 0.55
+    heading: float = 0.47
+    pairs: float = 0.55
+    names: float = 0.6
     keep_ratio: float = 0.9
 
 
@@ -121,17 +138,21 @@ def first_stage_size(k: int) -> int:
     return max(FIRST_STAGE_MIN, _FIRST_STAGE_PER_HIT * k)
 
 
-def _cheap_score(hit: StoreHit, coverage: float, heading: float, best_bm25: float, weights: SecondStageWeights) -> float:
-    """The half of the score read without a focus: BM25 share, the passage's coverage and its
-    heading path's."""
+def _cheap_score(hit: StoreHit, coverage: float, heading: float, pairs: float, best_bm25: float, weights: SecondStageWeights) -> float:
+    """The half of the score read without a focus: BM25 share, the passage's coverage, its
+    heading path's, and the share of the question's word pairs it keeps together."""
     share = hit.score / best_bm25 if best_bm25 > 0 else 0.0
-    return weights.bm25 * share + weights.relevance * coverage + weights.heading * heading
+    return weights.bm25 * share + weights.relevance * coverage + weights.heading * heading + weights.pairs * pairs
 
 
-def _score(hit: StoreHit, view: PassageView, heading: float, best_bm25: float, weights: SecondStageWeights) -> float:
-    """A viewed candidate's score: the cheap half plus the focus's own score."""
-    focus = view.focus.score if view.focus is not None else 0.0
-    return _cheap_score(hit, view.coverage, heading, best_bm25, weights) + weights.focus * focus
+def _score(query: str, hit: StoreHit, view: PassageView, heading: float, pairs: float, best_bm25: float, model: RelevanceModel,
+           weights: SecondStageWeights) -> float:
+    """A viewed candidate's score: the cheap half plus the focus's own score and the share of
+    the question that a name its focus lines state is made of."""
+    if view.focus is None:
+        return _cheap_score(hit, view.coverage, heading, pairs, best_bm25, weights)
+    names = composed_name_share(query, view.focus.text, model) if weights.names else 0.0
+    return _cheap_score(hit, view.coverage, heading, pairs, best_bm25, weights) + weights.focus * view.focus.score + weights.names * names
 
 
 def _same_span(hit: StoreHit, view: PassageView, kept: Sequence[tuple[StoreHit, PassageView]]) -> bool:
@@ -207,14 +228,16 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
     cheap = {}
     for hit in candidates:
         heading = model.coverage(query, hit.section) if hit.section else 0.0
-        cheap[hit.chunk_id] = (heading, _cheap_score(hit, model.coverage(query, f"{hit.section}\n{hit.text}"), heading, best_bm25, weights))
-    pool = sorted(candidates, key=lambda h: (-cheap[h.chunk_id][1], h.chunk_id))
+        passage = f"{hit.section}\n{hit.text}"
+        pairs = pair_share(query, passage, model) if weights.pairs else 0.0
+        cheap[hit.chunk_id] = (heading, pairs, _cheap_score(hit, model.coverage(query, passage), heading, pairs, best_bm25, weights))
+    pool = sorted(candidates, key=lambda h: (-cheap[h.chunk_id][2], h.chunk_id))
     viewed = []
     for hit in pool[:viewed_size(k)]:
         # Ranked only: the relevance is computed for the hits that are printed.
         view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
                             max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET)
-        viewed.append((_score(hit, view, cheap[hit.chunk_id][0], best_bm25, weights), hit, view))
+        viewed.append((_score(query, hit, view, *cheap[hit.chunk_id][:2], best_bm25, model, weights), hit, view))
     viewed.sort(key=lambda item: (-item[0], item[1].chunk_id))
     kept: list[tuple[StoreHit, PassageView]] = []
     scores: list[float] = []

@@ -249,14 +249,15 @@ def is_name_noun(word: str) -> bool:
     return bool(_NAME_NOUN.fullmatch(word.strip()))
 
 
-def identifiers(text: str) -> tuple[str, ...]:
-    """The identifier-like words of ``text``, case-folded, once each, in order."""
-    out: dict[str, None] = {}
+def identifiers(text: str, *, folded: bool = True) -> tuple[str, ...]:
+    """The identifier-like words of ``text``, case-folded (as written when not ``folded``:
+    the case of ``ReturnLogger`` says where its words meet), once each, in order."""
+    out: dict[str, str] = {}
     for match in _IDENTIFIER.finditer(text):
-        word = match.group().strip("_.-@()").casefold()
+        word = match.group().strip("_.-@()")
         if len(word) >= 2:
-            out.setdefault(word, None)
-    return tuple(out)
+            out.setdefault(word.casefold(), word)
+    return tuple(out) if folded else tuple(out.values())
 
 
 def slot_filler(slot: AnswerSlot, text: str) -> str:
