@@ -270,5 +270,38 @@ class ExampleBelowTest(unittest.TestCase):
         self.assertNotIn("setup(debug=True)", shown)
 
 
+class NameListTest(unittest.TestCase):
+    """A PDF's list of names over descriptions (return codes, flags, options), read as one
+    sentence by the splitter, is one statement per name."""
+
+    CODES = ("Possible values of bzerror:\n"
+             "QX_PARAM_ERROR\nif the handle is NULL\n"
+             "QX_STREAM_BROKEN\nif the stream does not begin with the expected magic bytes\n"
+             "(it is not a qx archive). This is a special case of QX_DATA_ERROR.\n"
+             "QX_MEM_ERROR\nif insufficient memory was available\n"
+             "QX_OK\notherwise.")
+
+    def test_each_name_starts_a_statement_with_its_description(self):
+        cores = core_texts(self.CODES)
+        self.assertIn("QX_STREAM_BROKEN if the stream does not begin with the expected magic bytes (it is not a qx archive).", cores)
+        self.assertIn("QX_MEM_ERROR if insufficient memory was available", cores)
+        self.assertIn("QX_OK otherwise.", cores)
+
+    def test_the_focus_shows_the_name_with_the_description_that_answers(self):
+        question = "What error code is reported when the stream does not begin with the magic bytes?"
+        shown = focus_of(question, self.CODES, RelevanceModel(), max_lines=1).text
+        self.assertIn("QX_STREAM_BROKEN", shown)
+        self.assertIn("magic bytes", shown)
+
+    def test_prose_with_one_name_on_its_own_line_is_left_one_sentence(self):
+        text = "The limit is set by\nMAX_OPEN_FILES\nand can be raised\nby the administrator."
+        self.assertEqual(core_texts(text), ["The limit is set by MAX_OPEN_FILES and can be raised by the administrator."])
+
+    def test_options_and_calls_are_names_too(self):
+        text = "--proxy-basic\nuse Basic authentication with the proxy\n--proxy-digest\nuse Digest authentication with the proxy"
+        self.assertEqual(core_texts(text), ["--proxy-basic use Basic authentication with the proxy",
+                                            "--proxy-digest use Digest authentication with the proxy"])
+
+
 if __name__ == "__main__":
     unittest.main()

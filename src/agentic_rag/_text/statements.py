@@ -26,6 +26,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from agentic_rag._regex import lazy_regex
 from agentic_rag._text.manual_entries import attach_manual_terms
 from agentic_rag._text.segments import UnitKind, split_units
 from agentic_rag._text.sentences import split_sentences
@@ -46,6 +47,10 @@ _TERM_WORDS = 3
 _NAME_CHARS = frozenset("()_=<>[]{}*|/\\")
 # A literal after a word boundary: each position is tried in constant time.
 _DEFAULT = re.compile(r"\bdefaults?\b", re.IGNORECASE)
+# A name standing alone on its line in a list of names over descriptions: a constant
+# (``BZ_DATA_ERROR``: capitals joined by underscores), an option (``--proxy-basic``, ``-F``) or
+# a call (``idn2_register_ul()``). One token: the match cannot rescan a run of word characters.
+_LISTED_NAME = lazy_regex(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|--?[A-Za-z][\w-]*(?:=\S+)?|[A-Za-z_][\w.]*\(\)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +130,8 @@ def _cores(text: str, block_starts: frozenset[int]) -> tuple[list[tuple[int, int
         elif unit.kind is UnitKind.TABLE_ROW and cores and cores[-1][2] is UnitKind.TABLE_ROW \
                 and text[start:end].lstrip().startswith("|") and not _blank_between(text, cores[-1][1], start):
             cores[-1] = (cores[-1][0], end, UnitKind.TABLE_ROW)  # a row's continuation line (its first cell empty)
+        elif unit.kind is UnitKind.SENTENCE and (entries := _name_list_entries(text, start, end)):
+            cores.extend((a, b, unit.kind) for a, b in entries)
         elif end - start > MAX_CORE and unit.kind is not UnitKind.TABLE_ROW:
             cores.extend(_split_long(text, start, end, unit.kind))
         elif any(ch.isalnum() for ch in text[start:end]):
@@ -135,6 +142,27 @@ def _cores(text: str, block_starts: frozenset[int]) -> tuple[list[tuple[int, int
                 start = term_end + 1 + len(text[term_end + 1:end]) - len(text[term_end + 1:end].lstrip())
             cores.append((start, end, unit.kind))
     return cores, terms
+
+
+def _name_list_entries(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The entries of a list of names over their descriptions read as one sentence, or ``[]``.
+
+    A PDF's list of return codes, flags or options comes out as lines of a name alone
+    (``BZ_DATA_ERROR_MAGIC``, ``IDN2_NONTRANSITIONAL``, ``--proxy-basic``, ``open()``), each over
+    a description without a full stop ("if the stream does not begin with the requisite header
+    bytes"): the sentence splitter reads the whole list as one sentence, and a focus could show
+    a description's last clause without its name. When at least two lines of the sentence are
+    such names, each name starts an entry holding the lines down to the next name (the lines
+    before the first name are an entry of their own: the end of a description begun above).
+    """
+    lines = _line_spans(text, start, end)
+    if len(lines) < 4:
+        return []
+    names = [n for n, (a, b) in enumerate(lines) if n + 1 < len(lines) and _LISTED_NAME.fullmatch(text[a:b])]
+    if len(names) < 2:
+        return []
+    cuts = ([0] if names[0] > 0 else []) + names
+    return [(lines[c][0], lines[(cuts[i + 1] if i + 1 < len(cuts) else len(lines)) - 1][1]) for i, c in enumerate(cuts)]
 
 
 def _line_start(text: str, offset: int) -> int:
