@@ -122,11 +122,9 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
         number in the unit asked: "how many times"), ``"rival aspect"``, ``"no aspect"``,
         ``"another attribute"``, ``"another subject"`` or ``"not its definition"``.
     """
-    # A sibling model, a measure of another kind or bound, a goal, a placeholder cell: wrong
-    # whatever else the question asks.
+    # A sibling model, a measure of another kind or bound, a goal, a placeholder cell: wrong whatever else is asked.
     own = _value_clause(piece, filler)
-    problem = open_problem(question, piece) or measure_problem(question, own, piece) or unachieved_problem(question, own, piece)
-    if problem:
+    if problem := open_problem(question, piece) or measure_problem(question, own, piece) or unachieved_problem(question, own, piece):
         return problem
     kind = read_slot(question).kind
     attribute = read_attribute(question)
