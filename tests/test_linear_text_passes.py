@@ -32,6 +32,9 @@ from agentic_rag._answering.assertions import asserted_text, claim_problem, stat
 from agentic_rag._answering.attributes import statement_problem, subject_names
 from agentic_rag._answering.compose import marked_segments
 from agentic_rag._answering.deferrals import deferred_value
+from agentic_rag._answering.asked_measures import bound_noun, measure_problem
+from agentic_rag._answering.open_readings import asks_of_item, is_keyword_query, open_problem
+from agentic_rag._answering.unachieved import unachieved_problem
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
 from agentic_rag._answering.grounding import check_grounding
 from agentic_rag._answering.priced_items import priced_item, prices_another
@@ -163,6 +166,13 @@ _PASSAGE_PASSES: tuple[tuple[str, Callable[[str], object]], ...] = (
     ("deferred_value", lambda text: deferred_value("Which coolant does the K-40 use?", f"Coolant {text} are listed in the manual. Coolant {text}")),
     ("prices_another", lambda text: prices_another("How much does it cost to hire a pedalo?", f"£7 {text}", f"Fees:\n{text}", _MODEL)),
     ("counts_a_time", lambda text: counts_a_time("How many employees does it have?", f"{text} one {text}", "one")),
+    ("measure_problem", lambda text: [measure_problem(q, f"{text} 4 km west of {text}", f"Key | Default\n{text} | {text} (recommended)")
+                                      for q in ("What time does it open?", "How long is the pool?", "How much has it cut its energy use?",
+                                                "What is the highest value allowed for pool_size?", "Max chunk size in bytes")]),
+    ("unachieved_problem", lambda text: unachieved_problem("What is the default price?", f"{text} has set a goal of {text} was due to {text}",
+                                                           f"Key | Default | Price\n{text} | configurable {text} | TBD")),
+    ("open_problem", lambda text: [open_problem(q, f"Ticket | Price | Notes\n{text} Duo S | £5 {text} |")
+                                   for q in ("What do you get with the Duo X?", "How does the discount work?", "Duo X price per kg")]),
 )
 
 # Passes over a question and a passage (the questions taken in turn, one per input).
@@ -207,6 +217,11 @@ _QUESTION_PASSES: tuple[tuple[str, Callable[[str], object]], ...] = (
     ("question_pairs", lambda q: question_pairs(q, _MODEL)),
     ("pair_share", lambda q: pair_share(q, q, _MODEL)),
     ("composed_name_share", lambda q: composed_name_share(q, q, _MODEL)),
+    ("bound_noun", lambda q: [bound_noun(q), bound_noun(f"What is the highest value allowed for {q}"), bound_noun(f"the shortest {q} {q}")]),
+    ("asks_of_item", lambda q: [asks_of_item(q), asks_of_item(f"What does {q} cost"), asks_of_item(f"What do you get with {q}")]),
+    ("is_keyword_query", is_keyword_query),
+    ("measure_problem on a question", lambda q: [measure_problem(q, "It opens at 9:30.", "It opens at 9:30."),
+                                                 measure_problem(f"How much has {q} reduced", "a", "a"), measure_problem(f"{q} in bytes", "a", "a")]),
 )
 
 

@@ -24,6 +24,9 @@ from agentic_rag._answering.degrees import degree_problem
 from agentic_rag._answering.deferrals import deferred_value
 from agentic_rag._answering.priced_items import prices_another
 from agentic_rag._answering.table_columns import column_problem, empty_default
+from agentic_rag._answering.asked_measures import measure_problem
+from agentic_rag._answering.open_readings import asks_of_item, open_problem, table_cells as padded_cells
+from agentic_rag._answering.unachieved import unachieved_problem
 from agentic_rag._answering.amounts import count_as_measure, counts_a_time, counts_another, default_not_a_number, measures_condition, not_money, table_cells
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, counts_in_unit, fact_filler, identifiers, measure_at, read_fact, read_slot, slot_filler
@@ -119,6 +122,10 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
         number in the unit asked: "how many times"), ``"rival aspect"``, ``"no aspect"``,
         ``"another attribute"``, ``"another subject"`` or ``"not its definition"``.
     """
+    # A sibling model, a measure of another kind or bound, a goal, a placeholder cell: wrong whatever else is asked.
+    own = _value_clause(piece, filler)
+    if problem := open_problem(question, piece) or measure_problem(question, own, piece) or unachieved_problem(question, own, piece):
+        return problem
     kind = read_slot(question).kind
     attribute = read_attribute(question)
     term = defined_term(question) if kind is SlotKind.OPEN else ()
@@ -130,7 +137,8 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     when = kind is SlotKind.OPEN and fact is None and asks_past_time(question)
     if kind is SlotKind.OPEN and attribute is None and not term and fact is None and not sided and not when and not _ASKS_THING.match(question):
         # Why or yes/no: any words answer; "how hard is ..." wants the quality, of its place.
-        return degree_problem(question, f"{heading}\n{lead}", piece) or yes_no_problem(question, piece)
+        return (degree_problem(question, f"{heading}\n{lead}", piece) or yes_no_problem(question, piece)
+                or (label_problem(question, piece, model) if asks_of_item(question) and padded_cells(piece) else ""))
     if kind is SlotKind.OPEN:
         value = fact_filler(fact, piece) if fact is not None else stated_time(piece) if when else ""
         if when and not value:

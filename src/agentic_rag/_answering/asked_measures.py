@@ -1,0 +1,155 @@
+"""Whether a sentence gives the measure a question asks for, in its kind and its bound.
+
+A sentence can hold a number and still answer another measure: a number of events for a size
+asked in bytes, a depth for how long a pool is, a distance from a town for its length, a
+recommended pressure for the maximum one, a bound of another thing ("cancel at least 2 hours
+ahead" for the shortest booking), a place's opening days for the time it opens, a goal for
+how much has been saved. :func:`measure_problem` reads one piece against the question.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentic_rag._regex import lazy_regex
+from agentic_rag._text.answer_slots import measure_at
+from agentic_rag._text.asked_attribute import synonyms
+from agentic_rag._text.porter import PorterStemmer
+
+__all__ = ["bound_noun", "measure_problem"]
+
+_STEMMER = PorterStemmer()
+# "... size in bytes", "... in minutes?": the unit the question wants its number in (at its
+# end only: "in Tallow Collector" names a subject), and the measure that unit is of.
+_UNIT_MEASURES = (
+    ("size", r"bytes|kilobytes|megabytes|gigabytes|terabytes|[kmgt]i?b"),
+    ("duration", r"milliseconds|seconds|minutes|hours|days|weeks|months|years|ms|secs?|mins?|hrs?"),
+    ("weight", r"grams|kilograms|kilos|tonnes|tons|pounds|ounces|kg|lbs?|g|oz"),
+    ("length", r"millimetres|millimeters|centimetres|centimeters|metres|meters|kilometres|kilometers|miles|feet|inches|mm|cm|km|m|ft|in"),
+)
+_IN_UNIT = lazy_regex(r"\bin\s+(" + "|".join(units for _, units in _UNIT_MEASURES) + r")\s*[?.!]?\s*$", re.IGNORECASE)
+_UNIT_OF = tuple((measure, lazy_regex(rf"^(?:{units})$", re.IGNORECASE)) for measure, units in _UNIT_MEASURES)
+# "What time does ... open?": a time of day ("9:00", "8.30am", "7 pm", "noon").
+_ASKS_CLOCK = lazy_regex(r"^\W*(?:(?:so|and|but)\s+)?(?:at\s+)?what\s+time\b", re.IGNORECASE)
+_CLOCK = lazy_regex(r"(?<![\d.:])\d{1,2}[:.]\d{2}(?![\d.:])|(?<![\w.])\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\b(?:noon|midday|midnight)\b", re.IGNORECASE)
+# A bound word in a question and the words after it up to a verb, a preposition or the end
+# ("the shortest meeting room booking I can make": meeting room booking).
+_BOUND_PHRASE = lazy_regex(
+    r"\b(?:max|maximum|maximal|upper|largest|longest|highest|biggest|greatest|min|minimum|minimal|smallest|shortest|lowest|fewest|least)"
+    r"((?:\s+[A-Za-z][\w-]*){1,4})",
+    re.IGNORECASE,
+)
+# Words that end the noun after a bound word: a verb, a preposition, a pronoun.
+_PHRASE_END = frozenset(
+    "i you we they it one can could may might will would should must is are was were be do does did allowed accepted permitted supported possible "
+    "for of in on at to with by from per that which when the a an".split()
+)
+# Words that name a value but no thing ("the highest value allowed for max_connections"): the
+# thing is what follows "for" or "of".
+_GENERIC = frozenset("value values number amount count limit setting level".split())
+_GENERIC_BOUND = lazy_regex(r"\b(?:max\w*|min\w*|highest|lowest|largest|smallest|upper|lower)\s+(?:value|number|amount|limit|count)\b", re.IGNORECASE)
+_OWNER = lazy_regex(r"\b(?:for|of)\s+(?:the\s+)?([\w.-]*\w)")
+# A value given as advised or usual, not as a bound: "Extraction pressure (recommended) | 9 bar".
+_NOT_A_BOUND = lazy_regex(r"\b(?:recommended|typical(?:ly)?|usual(?:ly)?|nominal|suggested|default(?:s|ed)?|ideal|optimal|average)\b", re.IGNORECASE)
+_ASKS_PRACTICE = lazy_regex(r"\b(?:recommended|typical(?:ly)?|usual(?:ly)?|nominal|suggested|default|ideal|optimal|average)\b", re.IGNORECASE)
+# "How much has X reduced its energy use?": a change, which a number of the change states.
+_ASKS_CHANGE = lazy_regex(
+    r"^\W*how\s+much\s+(?:has|have|had|did|does|do)\b[^?]*?\b(?:reduc|cut|lower|increas|rais|grow|grew|fall|fell|drop|declin|sav|improv|shrunk|shrink|gain|lost|los)\w*",
+    re.IGNORECASE,
+)
+_STATES_CHANGE = lazy_regex(
+    r"\b(?:reduc|cut|lower|increas|rais|grow|grew|fall|fell|drop|declin|sav|improv|shr[iu]nk|gain|lost|los|down|up|fewer|less|more)\w*|%|\bper\s*cent\b",
+    re.IGNORECASE,
+)
+# "How long is the pool?": a length, which "depth 1.8 m" or "4 km west of town" does not give.
+_ASKS_LENGTH = lazy_regex(r"^\W*(?:(?:so|and|but)\s+)?how\s+long\s+(?:is|are|was|were)\b", re.IGNORECASE)
+_OTHER_EXTENT = lazy_regex(r"\b(?:depth|deep|width|wide|height|high|tall|thick|thickness)\b", re.IGNORECASE)
+_FROM_PLACE = lazy_regex(
+    r"(?<![\w.])\d+(?:[.,]\d+)?\s*(?:km|m|mi|miles?|kilometres?|kilometers?|metres?|meters?)\s+"
+    r"(?:north|south|east|west|north-east|north-west|south-east|south-west|northeast|northwest|southeast|southwest|away|from|outside|inland)\b",
+    re.IGNORECASE,
+)
+
+
+def bound_noun(question: str) -> str:
+    """The thing whose bound ``question`` asks, as one word ("booking" of "the shortest meeting
+    room booking", "max_connections" of "the highest value allowed for max_connections"), ``""``
+    when it asks no bound or names no thing after its bound word."""
+    match = _BOUND_PHRASE.search(question)
+    if not match:
+        return ""
+    words: list[str] = []
+    for word in match.group(1).split():
+        # A name after the bound word is the subject of a clause ("the longest Loglake can
+        # keep logs"), not the bounded thing.
+        if word.casefold() in _PHRASE_END or (word[0].isupper() and not word.isupper()):
+            break
+        words.append(word)
+    if words and words[-1].casefold() not in _GENERIC:
+        return words[-1]
+    owner = _OWNER.search(question, match.start(1))
+    return owner.group(1) if owner else ""
+
+
+def measure_problem(question: str, clause: str, piece: str) -> str:
+    """Why ``piece`` (``clause`` the part of it that holds the value) does not give the measure
+    ``question`` asks: ``"no value"`` (no number in the asked unit, no time of day for "what
+    time", no change for "how much has it reduced"), ``"another attribute"`` (a bound of
+    another thing, another extent than a length) or ``"rival aspect"`` (an advised or usual
+    value for a bound); ``""`` when nothing is wrong."""
+    unit = _IN_UNIT.search(question)
+    if unit:
+        measure = next(m for m, pattern in _UNIT_OF if pattern.match(unit.group(1)))
+        if measure_at(measure, clause) < 0:
+            return "no value"
+    if _ASKS_CLOCK.match(question) and not _CLOCK.search(piece):
+        return "no value"
+    if _ASKS_CHANGE.match(question) and not _STATES_CHANGE.search(clause):
+        return "no value"
+    if _ASKS_LENGTH.match(question) and not re.search(r"\blength|\blong\b", clause, re.IGNORECASE) and (
+            _OTHER_EXTENT.search(clause) or _FROM_PLACE.search(clause)):
+        return "another attribute"
+    return _bound_problem(question, clause, piece)
+
+
+def _bound_problem(question: str, clause: str, piece: str) -> str:
+    noun = bound_noun(question)
+    if not noun:
+        return ""
+    # "The highest value allowed": a number, which a sentence without one does not give.
+    if _GENERIC_BOUND.search(question) and not re.search(r"\d", clause):
+        return "no value"
+    # A bound of another thing: the piece must name the bounded thing, or hold a number in a
+    # unit of its measure ("up to 5 GB" states a size).
+    if re.search(r"[_.]", noun):
+        if noun.casefold() not in piece.casefold():
+            return "another attribute"
+    else:
+        wanted = {_stem(w) for w in (noun, *synonyms(noun.casefold()))}
+        said = {_stem(w) for w in re.findall(r"[A-Za-z][\w'’-]*", piece) for w in [w, *re.split(r"[_.-]", w)]}
+        if not any(_same(a, b) for a in wanted for b in said) and measure_at(noun, piece) < 0:
+            return "another attribute"
+    # A table's header names its columns ("Default | Allowed"); the row says what its value is.
+    row = piece.strip().split("\n")[-1] if "|" in piece else piece
+    if _NOT_A_BOUND.search(row) and not _ASKS_PRACTICE.search(question) and not _states_bound(row):
+        return "rival aspect"
+    return ""
+
+
+_STATED_BOUND = lazy_regex(
+    r"\b(?:max|maximum|min|minimum|up\s+to|at\s+(?:most|least)|no\s+more\s+than|no\s+less\s+than|limit\w*|capped|ceiling|floor)\b"
+    r"|(?<![\d.,])\d[\d.,]*\s*(?:–|—|-|to)\s*\d", re.IGNORECASE)
+
+
+def _states_bound(clause: str) -> bool:
+    """The clause gives a bound besides its advised value ("default 60, maximum 240")."""
+    return bool(_STATED_BOUND.search(clause))
+
+
+def _stem(word: str) -> str:
+    return _STEMMER.stem(word.casefold().strip("'’"))
+
+
+def _same(a: str, b: str) -> bool:
+    """One stem, or one root of five letters ("booking", "booked")."""
+    return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])

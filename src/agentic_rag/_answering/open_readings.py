@@ -1,0 +1,100 @@
+"""Readings of open questions and keyword queries that a sentence on the topic may still miss.
+
+"What do you get with the Flex Pass?" is not answered by the pass's price row; "How does the
+early bird discount work?" is not answered by "discounts are sometimes offered"; a keyword
+query "Firstleaf wholesale price per kg" wants a price as "What is ... price?" does; a
+sentence about the Duo S says nothing of the Duo X. :func:`open_problem` reads one piece.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentic_rag._regex import lazy_regex
+
+__all__ = ["asks_of_item", "is_keyword_query", "open_problem", "sibling_name", "table_cells"]
+
+# "What do you get with ...", "What does ... include / come with / cover?"
+_ASKS_CONTENTS = lazy_regex(
+    r"^\W*what\s+(?:do|does|can)\s+(?:you|i|we|one|members?|holders?|customers?)\s+get\b"
+    r"|^\W*what\s+(?:is|are)\s+included\b|^\W*what\s+(?:does|do)\b[^?]*?\b(?:include|come\s+with|cover)\b",
+    re.IGNORECASE,
+)
+_ASKS_PRICE = lazy_regex(r"\b(?:price\w*|cost\w*|fees?|fares?|charges?|rates?|pay|much)\b", re.IGNORECASE)
+_MONEY_CELL = lazy_regex(r"^\s*(?:[£$€¥]\s*\d[\d,.]*|\d[\d,.]*\s*(?:[£$€¥]|eur|usd|gbp))(?:\s*/\s*\w+|\s+(?:per|a|an)\s+\w+)?\s*$", re.IGNORECASE)
+# "How does ... work?": a way something works, which a sentence saying only that it is
+# offered now and then does not give.
+_ASKS_HOW_WORKS = lazy_regex(r"^\W*how\s+(?:does|do|did|will)\b[^?]*?\bwork\b", re.IGNORECASE)
+_ONLY_OFFERED = lazy_regex(
+    r"\b(?:is|are)\s+(?:sometimes\s+|occasionally\s+|often\s+|also\s+|now\s+and\s+then\s+)?(?:offered|available|provided|run)\b", re.IGNORECASE)
+_HOW_IT_GOES = lazy_regex(r"\d|\b(?:if|when|once|by|after|before|until|within|provided\s+that)\b", re.IGNORECASE)
+# A keyword query: no question word, no auxiliary first, no question mark.
+_QUESTION_START = lazy_regex(
+    r"^\W*(?:what|which|who|whom|whose|where|when|why|how|is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|may|must|tell|list|show|give|explain|describe|find)\b",
+    re.IGNORECASE,
+)
+_PRICE_WORD = lazy_regex(r"\b(?:price|prices|cost|costs|fee|fees|fare|fares|rate|rates|charge|charges)\b", re.IGNORECASE)
+_AMOUNT = lazy_regex(r"[£$€¥]|\d|\b(?:free|included|nothing|no\s+charge)\b", re.IGNORECASE)
+# "What does the X cost?", "How much does the X cost?": a price asked in open words.
+_ASKS_COST = lazy_regex(r"^\W*(?:what|how\s+much)\s+(?:does|do|did|will|would)\b[^?]*?\bcost\b", re.IGNORECASE)
+# A model's name: a capitalised word, then a short code ("Duo X", "Nomad XL", "Series 7").
+_MODEL = lazy_regex(r"\b([A-Z][a-z]+)\s+([A-Z0-9][A-Z0-9-]{0,3})\b")
+
+
+def asks_of_item(question: str) -> bool:
+    """True when ``question`` asks what an item costs or gives in open words ("What does the
+    day pass cost?", "What do you get with the day pass?"): a table row answers it only under
+    a label that names the item."""
+    return bool(_ASKS_COST.match(question) or _ASKS_CONTENTS.match(question))
+
+
+def is_keyword_query(question: str) -> bool:
+    """True when ``question`` is written as search words ("Acme wholesale price per kg"), not a
+    sentence that asks."""
+    text = question.strip()
+    return bool(text) and not text.endswith("?") and not _QUESTION_START.match(text) and len(text.split()) <= 12
+
+
+def sibling_name(question: str, piece: str) -> str:
+    """A model's name ``piece`` gives in place of the one ``question`` names ("Duo S" for the
+    "Duo X"), ``""`` when it names the asked model or no sibling of it."""
+    asked = {(m.group(1), m.group(2)) for m in _MODEL.finditer(question)}
+    if not asked:
+        return ""
+    stated = [(m.group(1), m.group(2)) for m in _MODEL.finditer(piece)]
+    if any(pair in asked for pair in stated):
+        return ""
+    families = {family for family, _ in asked}
+    return next((f"{family} {code}" for family, code in stated if family in families), "")
+
+
+def table_cells(piece: str) -> list[tuple[str, str]] | None:
+    """A table row under its header row as (header, cell) pairs, a row's missing last cells
+    empty ("Flex Pass | £205 |" under "Ticket | Price | Notes"); ``None`` for any other piece."""
+    lines = piece.strip().split("\n")
+    if len(lines) != 2 or not all("|" in line for line in lines):
+        return None
+    header, row = ([c.strip() for c in re.sub(r"^\s*\||\|\s*$", "", line).split("|")] for line in lines)
+    return list(zip(header, row + [""] * (len(header) - len(row)))) if len(row) <= len(header) else None
+
+
+def open_problem(question: str, piece: str) -> str:
+    """Why ``piece`` does not answer ``question`` read as the open question or keyword query it
+    is: ``"another subject"`` (a sibling model), ``"another attribute"`` (only a price for
+    what comes with a thing), ``"no value"`` (no amount for a price asked in keywords, only
+    availability for how a thing works); ``""`` otherwise."""
+    if sibling_name(question, piece):
+        return "another subject"
+    if _ASKS_CONTENTS.match(question) and not _ASKS_PRICE.search(question):
+        cells = table_cells(piece)
+        values = [c for _, c in cells[1:] if c.strip()] if cells else []
+        if cells and values and all(_MONEY_CELL.match(c) for c in values):
+            return "another attribute"
+    if _ASKS_HOW_WORKS.match(question) and _ONLY_OFFERED.search(piece) and not _HOW_IT_GOES.search(piece):
+        return "no value"
+    if (is_keyword_query(question) and _PRICE_WORD.search(question)) or _ASKS_COST.match(question):
+        cells = table_cells(piece)
+        text = " ".join(c for _, c in cells[1:]) if cells else piece
+        if not _AMOUNT.search(text):
+            return "no value"
+    return ""

@@ -1,0 +1,59 @@
+"""Whether a sentence gives a value that is, or an event that happened, rather than one aimed at.
+
+"has set a goal of cutting energy use by 20%" holds a number and no achieved cut; "was due to
+open in summer 2024" holds a date and no opening; a table cell "TBD" stands where a price
+would. :func:`unachieved_problem` reads one piece against the question.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentic_rag._answering.amounts import table_cells
+from agentic_rag._regex import lazy_regex
+
+__all__ = ["unachieved_problem"]
+
+# A goal, a target or a pledge: the figure after it is aimed at, not reached.
+_GOAL = lazy_regex(
+    r"\b(?:(?:set|sets|setting|has|have|with)\s+(?:an?\s+|the\s+|its\s+|their\s+)?(?:\w+\s+)?(?:goal|target|aim|ambition|objective)\s+(?:of|to)"
+    r"|(?:aims?|aiming|aimed|pledged?|pledges|pledging|commit(?:s|ted)?\s+to|intends?|hopes?|strives?)\s+to"
+    r"|(?:goal|target|aim|ambition|objective)\s+(?:is|was)\s+to"
+    r"|targets?\s+(?:of|a|an)\b)",
+    re.IGNORECASE,
+)
+_ASKS_GOAL = lazy_regex(r"\b(?:goals?|targets?|aims?|aiming|ambitions?|objectives?|pledge\w*|plan\w*|intend\w*|hope\w*|will|going\s+to)\b", re.IGNORECASE)
+# An event that was expected and has not happened: "was due to open", "has been postponed".
+_NOT_HAPPENED = lazy_regex(
+    r"\b(?:was|were|is|are)\s+(?:originally\s+|initially\s+)?(?:due|expected|scheduled|planned|supposed|meant|slated|set)\s+to\b"
+    r"|\b(?:postponed|delayed|put\s+back|pushed\s+back|called\s+off|cancelled|canceled)\b",
+    re.IGNORECASE,
+)
+_ASKS_EXPECTED = lazy_regex(r"\b(?:due|expected|scheduled|planned|supposed|postponed|delayed|cancell?ed|originally)\b", re.IGNORECASE)
+# A cell that stands where a value would: "TBD", "TBC", "POA", "n/a", "to be confirmed".
+_PLACEHOLDER = lazy_regex(r"^\s*(?:tb[acd]|poa|n/?a|to\s+be\s+(?:confirmed|announced|decided|determined)|price\s+on\s+application)\.?\s*$", re.IGNORECASE)
+# A default cell that leaves the value to the user: "configurable; depends on disk size".
+_NO_FIXED_DEFAULT = lazy_regex(r"^\s*(?:configurable|user-defined|depends\b|varies\b|set\s+by\b|see\b|(?:set\s+)?per\s+\w+\s*$)", re.IGNORECASE)
+# A question that asks whether, or when, a value is known answers itself with "TBD".
+_ASKS_STATUS = lazy_regex(r"^\W*(?:is|are|has|have|does|do|when)\b", re.IGNORECASE)
+
+
+def unachieved_problem(question: str, clause: str, piece: str) -> str:
+    """``"unreal"`` when the value's ``clause`` is a goal, target or pledge, or an event that
+    was due and has not happened (for a question that asks about neither), ``"no value"``
+    when ``piece`` is a table row whose cells give no value beside a placeholder ("TBD");
+    ``""`` otherwise."""
+    if _GOAL.search(clause) and not _ASKS_GOAL.search(question):
+        return "unreal"
+    if _NOT_HAPPENED.search(clause) and not _ASKS_EXPECTED.search(question):
+        return "unreal"
+    cells = table_cells(piece)
+    if cells and re.search(r"\bdefault", question, re.IGNORECASE) and not _ASKS_STATUS.match(question):
+        defaults = [c for h, c in cells if re.search(r"\bdefault", h, re.IGNORECASE)]
+        if defaults and all(_NO_FIXED_DEFAULT.match(c) for c in defaults):
+            return "no value"
+    if cells and not _ASKS_STATUS.match(question):
+        values = [c for _, c in cells[1:] if c]
+        if values and any(_PLACEHOLDER.match(c) for c in values) and not any(re.search(r"\d", c) for c in values):
+            return "no value"
+    return ""
