@@ -18,7 +18,7 @@ from typing import Any
 from agentic_rag._ingest.chunker import LIST_PAGE
 from agentic_rag._regex import lazy_regex
 from agentic_rag._retrieval.hits import SearchHit
-from agentic_rag._store.rows import stored_facts
+from agentic_rag._store.rows import record_facts
 from agentic_rag._store.stored_bm25 import StoredBM25Index
 
 __all__ = ["asks_for_list", "demote_list_pages", "search_ranked"]
@@ -82,7 +82,7 @@ def search_ranked(index: Any, query: str, k: int, **options: Any) -> list[Search
 
     def is_list(hit: SearchHit) -> bool:
         if isinstance(index, StoredBM25Index):  # the flag read off the raw row: no Document to make
-            return stored_facts(index.row(hit.document_id)[14])[1]
+            return record_facts(index.row(hit.document_id))[1]
         document = index.get(hit.document_id)
         return document is not None and document.metadata.get("page_kind") == LIST_PAGE
 

@@ -23,7 +23,7 @@ from agentic_rag._ingest.chunker import LIST_PAGE, Chunk, chunk_metadata
 from agentic_rag._store.schema import chunk_columns
 
 __all__ = [
-    "INSERT_CHUNK", "ChunkRecord", "chunk_documents", "chunk_row", "chunk_rows", "marks_from_json", "pack_text", "row_document", "stored_documents",
+    "INSERT_CHUNK", "ChunkRecord", "chunk_documents", "chunk_row", "chunk_rows", "marks_from_json", "pack_text", "record_facts", "row_document", "stored_documents",
     "stored_facts", "stored_place", "unpack_text",
 ]
 
@@ -140,6 +140,11 @@ def chunk_documents(connection: sqlite3.Connection, condition: str, parameters: 
 #: What :func:`chunk_rows` yields: rowid, id, path, corpus id, start and end line, section,
 #: title, text, sha256 ('' from schema 3 on), record id, page, cell, line map JSON, page facts JSON.
 ChunkRecord = tuple[int, str, str, str, int, int, str, str, str, str, str, "int | None", "int | None", str, str]
+
+
+def record_facts(row: ChunkRecord) -> tuple[str, bool]:
+    """``(page_label, list_page)`` of a raw chunk row (see :func:`stored_facts`)."""
+    return stored_facts(row[-1])
 
 
 def chunk_rows(connection: sqlite3.Connection, condition: str, parameters: Sequence[object] = (), *,
