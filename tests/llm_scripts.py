@@ -20,7 +20,8 @@ __all__ = ["FIXTURE_WORLD", "GARBAGE", "SAMPLE_WORLD", "Evidence", "Oracle", "Wo
 GARBAGE = "Sure! Here is what I think: the answer is probably Lyon, but I am not sure."
 
 _BLOCK = re.compile(r'<untrusted_document index="(\d+)" id="([^"]*)"[^>]*>\n(.*?)\n</untrusted_document>', re.S)
-_TARGETS = re.compile(r"Write queries only for these facts: (.+)\.")
+_TARGETS = re.compile(r"Write queries only for these facts: ([^;.]+)")
+_WAITING = re.compile(r"at most \d+ a fact\. (.+?) depends? on facts not yet found")
 
 
 def role_of(system: str) -> LLMRole:
@@ -128,7 +129,13 @@ class Oracle:
         if match is None:  # a parallel query-view request
             return {"queries": [{"fact_id": "q", "text": t, "strategy": "paraphrase"} for t in self.world.views]}
         queries = []
+        # A fact still waiting for its bridge: this scripted model knows the bridge's value,
+        # which a real one would have to guess, so it writes nothing for it yet.
+        waiting = _WAITING.search(user)
+        skip = set(waiting.group(1).split(", ")) if waiting else set()
         for fact_id in match.group(1).split(", "):
+            if fact_id in skip:
+                continue
             for text in self.world.queries.get(fact_id, ()):
                 queries.append({"fact_id": fact_id, "text": text, "strategy": "keywords", "reason": "names the entity"})
         return {"queries": queries}

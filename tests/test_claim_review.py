@@ -162,6 +162,22 @@ class LLMClaimVerifierTest(unittest.TestCase):
         self.assertEqual(verifier.verify(checks[2:3]), first[2:3])
         self.assertEqual(len(llm.calls), 1)
 
+    def test_a_claim_that_a_document_leaves_something_out_is_shown_the_whole_passage(self) -> None:
+        # The option list runs past the usual window around the quote: "lists no such option"
+        # is true only of the whole list, so its item shows all of it.
+        options = "\n".join(f"--opt-{n}: sets option number {n} of the tool." for n in range(40))
+        passage = f"OPTIONS\n{options}"
+        quote = "--opt-0: sets option number 0 of the tool."
+        absent = ClaimCheck("The manual lists no --frobnicate option.", (quote,), (passage,), "doubted")
+        present = ClaimCheck("The --opt-0 option sets option number 0.", (quote,), (passage,), "doubted")
+        llm = ScriptedLLM([_verdicts((1, "yes"), (2, "yes"))])
+        LLMClaimVerifier(llm, context_chars=200).verify((absent, present))
+        prompt = llm.calls[0].messages[-1].content
+        first, second = prompt.split("Item 2")
+        self.assertIn("--opt-39: sets option number 39", first)
+        self.assertNotIn("--opt-39", second)
+        self.assertIn("--opt-0: sets option number 0", second)
+
     def test_an_item_without_a_verdict_keeps_its_doubt(self) -> None:
         verifier = LLMClaimVerifier(ScriptedLLM([_verdicts((1, "yes"))]))
         out = verifier.verify(contract_checks()[:2])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import unittest
 
@@ -11,7 +12,7 @@ from agentic_rag.testing.contracts.fixtures import fixture_plan
 
 from agentic_rag._agentic import PlanFeedbackRewriter
 from agentic_rag._budget import RunBudget, use_budget
-from agentic_rag._contracts import FeedbackQuery, SubqueryOrigin
+from agentic_rag._contracts import FactPriority, FeedbackQuery, SubqueryOrigin
 from agentic_rag._errors import BindingError, BudgetExhaustedError, InvalidInputError, StructuredOutputError
 from agentic_rag.llm import ScriptedLLM
 from agentic_rag.llm.components import LLMHyDEWriter, LLMQueryRewriter, LLMQueryViewRewriter, QueryViewStrategy, hyde_generate_fn, statement_document
@@ -44,14 +45,36 @@ class GarbageRewriterContractTest(QueryRewriterContract, unittest.TestCase):
 
 
 class AgenticRewriterTest(unittest.TestCase):
-    def test_first_round_asks_only_for_independent_facts_and_uses_their_routes(self) -> None:
+    def test_first_round_asks_for_independent_and_must_facts_and_uses_their_routes(self) -> None:
         llm = ScriptedLLM([queries_json(("founder", "Zeta Labs founder"), ("founder", "zeta labs founder "), ("staff", "Zeta Labs staff"),
-                                        ("birthplace", "Ann Vale born"), ("ghost", "nothing"))])
+                                        ("birthplace", "birthplace of the founder of Zeta Labs"), ("ghost", "nothing"))])
         queries = LLMQueryRewriter(llm).rewrite(fixture_plan(), (), iteration=1)
-        self.assertIn("Write queries only for these facts: founder, staff.", llm.calls[0].messages[-1].content)
-        self.assertEqual([(q.id, q.fact_id, q.text) for q in queries], [("q1.1", "founder", "Zeta Labs founder"), ("q1.2", "staff", "Zeta Labs staff")])
-        self.assertEqual(queries[0].corpus_ids, ("companies",))
+        request = llm.calls[0].messages[-1].content
+        # The must fact that depends on the founder is searched now, in the question's words.
+        self.assertIn("Write queries only for these facts: founder, birthplace, staff; at most 3 a fact.", request)
+        self.assertIn("birthplace depends on facts not yet found", request)
+        self.assertEqual([(q.id, q.fact_id, q.text) for q in queries],
+                         [("q1.1", "founder", "Zeta Labs founder"), ("q1.2", "birthplace", "birthplace of the founder of Zeta Labs"),
+                          ("q1.3", "staff", "Zeta Labs staff")])
+        self.assertEqual([q.corpus_ids for q in queries], [("companies",), ("people",), ("companies",)])
         self.assertTrue(all(q.origin is SubqueryOrigin.PLAN for q in queries))
+
+    def test_a_dependent_fact_that_is_not_must_waits_for_its_bridge(self) -> None:
+        plan = fixture_plan()
+        facts = tuple(dataclasses.replace(f, priority=FactPriority.SHOULD) if f.id == "birthplace" else f for f in plan.facts)
+        plan = dataclasses.replace(plan, facts=facts)
+        llm = ScriptedLLM([queries_json(("founder", "Zeta Labs founder"), ("birthplace", "x"))])
+        queries = LLMQueryRewriter(llm).rewrite(plan, (), iteration=1)
+        self.assertIn("Write queries only for these facts: founder, staff; at most 3 a fact.", llm.calls[0].messages[-1].content)
+        self.assertNotIn("depend", llm.calls[0].messages[-1].content.split("Write queries only")[1])
+        self.assertEqual([q.fact_id for q in queries], ["founder", "staff"])  # staff: the plan's description stands in
+
+    def test_the_request_states_the_cap_the_rewriter_keeps(self) -> None:
+        rows = [("founder", f"founder query {n}") for n in range(5)]
+        llm = ScriptedLLM([queries_json(*rows)])
+        queries = LLMQueryRewriter(llm, max_queries_per_fact=2).rewrite(fixture_plan(), (), iteration=1)
+        self.assertIn("at most 2 a fact", llm.calls[0].messages[-1].content)
+        self.assertEqual([q.text for q in queries if q.fact_id == "founder"], ["founder query 0", "founder query 1"])
 
     def test_queries_interleave_across_facts(self) -> None:
         llm = ScriptedLLM([queries_json(("founder", "a1"), ("founder", "a2"), ("staff", "b1"))])
@@ -103,6 +126,10 @@ class QueryViewRewriterTest(unittest.TestCase):
         self.assertEqual(result, RewriteResult(queries=("Acme Robotics founder", "Acme founded by")))
         self.assertEqual((llm.calls[0].temperature, llm.calls[0].max_tokens), (0.3, 64))
         self.assertEqual(rewriter.name, "llm_multi_query")
+        # A question of several parts gets a query per part before any paraphrase, within the cap.
+        request = llm.calls[0].messages[-1].content
+        self.assertIn("Write up to 2 alternative search queries", request)
+        self.assertLess(request.index("strategy decomposition"), request.index("strategy paraphrase"))
 
     def test_decomposition_prompt_and_fallback(self) -> None:
         llm = ScriptedLLM([GARBAGE, GARBAGE])

@@ -237,7 +237,7 @@ class StoreService:
             # A model reads more documents than a person would, and writes queries in the
             # documents' own words (its fallback is the same deterministic rewriter).
             described = "; ".join(f"{c.id}: {c.description}" if c.description else c.id for c in corpora)
-            generator, rewriter, top_k = LLMGenerator(llm), LLMQueryViewRewriter(llm, max_queries=3, corpus_description=described), _MODEL_TOP_K
+            generator, rewriter, top_k = LLMGenerator(llm), LLMQueryViewRewriter(llm, max_queries=4, corpus_description=described), _MODEL_TOP_K
         workflow = ParallelRAGWorkflow(
             [self.store.retriever(), self._vector_retriever()],
             rewriter=rewriter,

@@ -20,7 +20,7 @@ from typing import Any
 
 from agentic_rag._agentic.rewriter import PlanFeedbackRewriter
 from agentic_rag._agentic.routing import CorpusRouter
-from agentic_rag._contracts import FeedbackQuery, RetrievalPlan, Subquery, SubqueryOrigin
+from agentic_rag._contracts import FactPriority, FeedbackQuery, RetrievalPlan, Subquery, SubqueryOrigin
 from agentic_rag._contracts.validation import require_bool, require_enum, require_int, require_text
 from agentic_rag._errors import InvalidInputError, ProviderError
 from agentic_rag.llm.components.fallback import FallbackChoice, LLMComponent, mapping_items, resolve_fallback, unusable_answer
@@ -44,7 +44,8 @@ class LLMQueryRewriter(LLMComponent):
         fallback: Rewriter used when the model fails (default: a new
             :class:`~agentic_rag._agentic.rewriter.PlanFeedbackRewriter`; ``None``: raise).
         router: Routes follow-up queries that name no corpus.
-        max_queries_per_fact: Model queries kept per fact.
+        max_queries_per_fact: Model queries kept per fact (the request tells the model this
+            cap, so a paraphrase, a keyword query and a part of a compound fact all fit).
         settings: Model call options (default :class:`RoleSettings`: one repair round,
             temperature 0, the role's token cap).
         name: Label for events.
@@ -61,7 +62,7 @@ class LLMQueryRewriter(LLMComponent):
         *,
         fallback: QueryRewriter | FallbackChoice | None = FallbackChoice.DETERMINISTIC,
         router: CorpusRouter | None = None,
-        max_queries_per_fact: int = 2,
+        max_queries_per_fact: int = 3,
         settings: RoleSettings | None = None,
         name: str = "llm_query_rewriter",
         **overrides: Any,
@@ -99,12 +100,22 @@ class LLMQueryRewriter(LLMComponent):
         first = iteration == 1 and not feedback
         known = {f.id for f in plan.facts}
         feedback = tuple(f for f in feedback if f.fact_id in known)
-        targets = [f.id for f in plan.facts if not f.depends_on] if first else list(dict.fromkeys(f.fact_id for f in feedback))
+        # Round one searches every fact that needs no bridge, and every MUST fact even when it
+        # depends on another: the question's own words often find it before the bridge entity
+        # is known ("the wife of the actor who played ..."), and a must fact left for later
+        # rounds is searched only if the judge asks for it.
+        targets = ([f.id for f in plan.facts if not f.depends_on or f.priority is FactPriority.MUST] if first
+                   else list(dict.fromkeys(f.fact_id for f in feedback)))
         if not targets:
             self.last_fallback_reason = None
             return ()
+        bridged = [f.id for f in plan.facts if first and f.id in targets and f.depends_on]
+        ask = f"Write queries only for these facts: {', '.join(targets)}; at most {self.max_queries_per_fact} a fact."
+        if bridged:
+            ask += (f" {', '.join(bridged)} depend{'s' if len(bridged) == 1 else ''} on facts not yet found: search "
+                    "them now in the question's own words, never with a value guessed for the bridge.")
         sections = [question_section(plan.question), corpora_section(plan.corpora) if plan.corpora else "", facts_section(plan, targets),
-                    feedback_section(feedback), f"Write queries only for these facts: {', '.join(targets)}."]
+                    feedback_section(feedback), ask]
         try:
             answer = self.ask(build_messages(LLMRole.QUERY_REWRITER, sections))
             return self._build(plan, feedback, targets, answer, iteration, first)
@@ -131,7 +142,9 @@ class LLMQueryRewriter(LLMComponent):
                     rows.append((fact_id, text, reason, item.parent_id if item else None, item.corpus_ids if item else ()))
         if first:
             for fact_id in targets:
-                if not per_fact[fact_id]:
+                # A fact that waits for a bridge is searched in round one only in the model's
+                # words: its own description leans on the bridge ("that co-star's nationality").
+                if not per_fact[fact_id] and not plan.fact(fact_id).depends_on:
                     rows.append((fact_id, plan.fact(fact_id).description, "the model wrote no query for this fact", None, ()))
         carried = {(fact_id, parent) for fact_id, _, _, parent, _ in rows}
         texts = {(fact_id, fold_query(text)) for fact_id, text, _, _, _ in rows}
@@ -170,10 +183,10 @@ class QueryViewStrategy(str, enum.Enum):
 _VIEW_INSTRUCTIONS = {
     QueryViewStrategy.MULTI_QUERY: (
         "There is no list of facts: the whole question is fact q. Write up to {n} alternative search "
-        "queries for it, all with fact_id q: paraphrases in the vocabulary the documents would use "
-        "(strategy paraphrase) and one of bare keywords (strategy keywords); when the question asks "
-        "several things, give each its own query (strategy decomposition) rather than one query "
-        "mixing them."
+        "queries for it, all with fact_id q. When the question asks several things, first give each "
+        "its own query (strategy decomposition) rather than one query mixing them; then a "
+        "paraphrase in the vocabulary the documents would use (strategy paraphrase) and one of bare "
+        "keywords (strategy keywords), as many as fit."
     ),
     QueryViewStrategy.DECOMPOSITION: (
         "There is no list of facts. Split the question into the separate lookups it needs (one per "

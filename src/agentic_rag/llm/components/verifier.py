@@ -14,6 +14,7 @@ no), so the answer is never more than the lexical check allows.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -34,6 +35,18 @@ __all__ = ["LLMClaimVerifier"]
 
 _STAGE = "verifier"
 _CACHE_SIZE = 1024
+# A claim that a document leaves something out ("the manual lists no such option", "no
+# document says which agency") is true or false of the whole passage, not of the text around
+# its quote: its item shows the whole cited passage, up to this many times the usual window.
+_ABSENCE = re.compile(
+    r"\b(?:(?:does|do|did)\s+not|doesn't|don't|never)\s+(?:\w+\s+){0,2}?(?:list|lists|mention|mentions|say|says|state|states|"
+    r"name|names|give|gives|document|documents|include|includes|describe|describes|specify|specifies|cover|covers)\b"
+    r"|\b(?:no\s+such|not\s+(?:listed|mentioned|stated|documented|given|named|specified)|lists\s+no|names\s+no|"
+    r"says\s+nothing|nothing\s+(?:about|on)|only\s+(?:lists|names|gives|mentions)|(?:described|listed|named|given)\s+only"
+    r"|no\s+(?:document|page|section|entry|table|other)\w*\s+(?:\w+\s+)?(?:says|states|lists|names|mentions|gives))\b",
+    re.IGNORECASE,
+)
+_ABSENCE_SPAN = 4
 
 
 class LLMClaimVerifier(LLMComponent):
@@ -132,10 +145,13 @@ class LLMClaimVerifier(LLMComponent):
         return "Check each item: do the quotes, read in their document, state the claim?\n\n" + "\n\n".join(blocks)
 
     def _context(self, check: ClaimCheck) -> str:
-        """The cited passages: whole when short, else their source line and the text around
-        each quote (windows that meet are joined), so every quote is seen in its context."""
+        """The cited passages: whole when short (or, for a claim that a document leaves something
+        out, up to a few windows long), else their source line and the text around each quote
+        (windows that meet are joined), so every quote is seen in its context."""
         passage = "\n\n".join(check.passages)
         if len(passage) <= 2 * self.context_chars + 200 or not check.quotes:
+            return passage
+        if _ABSENCE.search(check.claim) and len(passage) <= _ABSENCE_SPAN * (2 * self.context_chars + 200):
             return passage
         spans: list[tuple[int, int]] = []
         for quote in check.quotes:
