@@ -2,9 +2,9 @@
 
 A sentence can hold a number and still answer another measure: a number of events for a size
 asked in bytes, a depth for how long a pool is, a distance from a town for its length, a
-recommended pressure for the maximum one, a bound of another thing ("cancel at least 2 hours
-ahead" for the shortest booking), a place's opening days for the time it opens, a goal for
-how much has been saved. :func:`measure_problem` reads one piece against the question.
+length and a width for how deep a lake is, a recommended pressure for the maximum one, a
+bound of another thing ("cancel at least 2 hours ahead" for the shortest booking), a place's
+opening days for the time it opens, a goal or a baseline for how much has been saved. :func:`measure_problem` reads one piece against the question.
 """
 
 from __future__ import annotations
@@ -52,9 +52,10 @@ _OWNER = lazy_regex(r"\b(?:for|of)\s+(?:the\s+)?([\w.-]*\w)")
 # A value given as advised or usual, not as a bound: "Extraction pressure (recommended) | 9 bar".
 _NOT_A_BOUND = lazy_regex(r"\b(?:recommended|typical(?:ly)?|usual(?:ly)?|nominal|suggested|default(?:s|ed)?|ideal|optimal|average)\b", re.IGNORECASE)
 _ASKS_PRACTICE = lazy_regex(r"\b(?:recommended|typical(?:ly)?|usual(?:ly)?|nominal|suggested|default|ideal|optimal|average)\b", re.IGNORECASE)
-# "How much has X reduced its energy use?": a change, which a number of the change states.
+# "How much has X reduced its energy use?", "By how much has X cut ...?": a change, which a
+# number of the change states (a baseline, "2019 baseline: 61,000 t", states none).
 _ASKS_CHANGE = lazy_regex(
-    r"^\W*how\s+much\s+(?:has|have|had|did|does|do)\b[^?]*?\b(?:reduc|cut|lower|increas|rais|grow|grew|fall|fell|drop|declin|sav|improv|shrunk|shrink|gain|lost|los)\w*",
+    r"^\W*(?:by\s+)?how\s+much\s+(?:has|have|had|did|does|do)\b[^?]*?\b(?:reduc|cut|lower|increas|rais|grow|grew|fall|fell|drop|declin|sav|improv|shrunk|shrink|gain|lost|los)\w*",
     re.IGNORECASE,
 )
 _STATES_CHANGE = lazy_regex(
@@ -64,6 +65,17 @@ _STATES_CHANGE = lazy_regex(
 # "How long is the pool?": a length, which "depth 1.8 m" or "4 km west of town" does not give.
 _ASKS_LENGTH = lazy_regex(r"^\W*(?:(?:so|and|but)\s+)?how\s+long\s+(?:is|are|was|were)\b", re.IGNORECASE)
 _OTHER_EXTENT = lazy_regex(r"\b(?:depth|deep|width|wide|height|high|tall|thick|thickness)\b", re.IGNORECASE)
+# "How deep is the lake?": one extent, which a sentence giving only others ("4.2 km long and
+# 900 m wide") does not give. Each extent with the words that state it.
+_EXTENTS = (
+    ("deep", r"deep\w*|depths?"),
+    ("wide", r"wide|wider|widest|widths?|breadths?|across"),
+    ("tall", r"tall\w*|high|higher|highest|heights?|altitudes?|elevations?"),
+    ("high", r"tall\w*|high|higher|highest|heights?|altitudes?|elevations?"),
+    ("thick", r"thick\w*"),
+)
+_ASKS_EXTENT = lazy_regex(r"^\W*(?:(?:so|and|but)\s+)?how\s+(deep|wide|tall|high|thick)\s+(?:is|are|was|were)\b", re.IGNORECASE)
+_ANY_EXTENT = lazy_regex(r"\b(?:long|length|lengths|deep\w*|depths?|wide|width|widths?|breadths?|tall\w*|high|heights?|thick\w*)\b", re.IGNORECASE)
 _FROM_PLACE = lazy_regex(
     r"(?<![\w.])\d+(?:[.,]\d+)?\s*(?:km|m|mi|miles?|kilometres?|kilometers?|metres?|meters?)\s+"
     r"(?:north|south|east|west|north-east|north-west|south-east|south-west|northeast|northwest|southeast|southwest|away|from|outside|inland)\b",
@@ -95,8 +107,9 @@ def measure_problem(question: str, clause: str, piece: str) -> str:
     """Why ``piece`` (``clause`` the part of it that holds the value) does not give the measure
     ``question`` asks: ``"no value"`` (no number in the asked unit, no time of day for "what
     time", no change for "how much has it reduced"), ``"another attribute"`` (a bound of
-    another thing, another extent than a length) or ``"rival aspect"`` (an advised or usual
-    value for a bound); ``""`` when nothing is wrong."""
+    another thing, another extent than the one asked: a depth for a length, a width for a
+    depth) or ``"rival aspect"`` (an advised or usual value for a bound); ``""`` when nothing
+    is wrong."""
     unit = _IN_UNIT.search(question)
     if unit:
         measure = next(m for m, pattern in _UNIT_OF if pattern.match(unit.group(1)))
@@ -109,6 +122,10 @@ def measure_problem(question: str, clause: str, piece: str) -> str:
     if _ASKS_LENGTH.match(question) and not re.search(r"\blength|\blong\b", clause, re.IGNORECASE) and (
             _OTHER_EXTENT.search(clause) or _FROM_PLACE.search(clause)):
         return "another attribute"
+    if extent := _ASKS_EXTENT.match(question):
+        words = dict(_EXTENTS)[extent.group(1).casefold()]
+        if not re.search(rf"\b(?:{words})\b", piece, re.IGNORECASE) and _ANY_EXTENT.search(clause):
+            return "another attribute"
     return _bound_problem(question, clause, piece)
 
 

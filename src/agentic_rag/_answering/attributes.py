@@ -138,7 +138,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     if kind is SlotKind.OPEN and attribute is None and not term and fact is None and not sided and not when and not _ASKS_THING.match(question):
         # Why or yes/no: any words answer; "how hard is ..." wants the quality, of its place.
         return (degree_problem(question, f"{heading}\n{lead}", piece) or yes_no_problem(question, piece)
-                or (label_problem(question, piece, model) if asks_of_item(question) and padded_cells(piece) else ""))
+                or (label_problem(question, piece, model) or column_problem(question, piece) if asks_of_item(question) and padded_cells(piece) else ""))
     if kind is SlotKind.OPEN:
         value = fact_filler(fact, piece) if fact is not None else stated_time(piece) if when else ""
         if when and not value:

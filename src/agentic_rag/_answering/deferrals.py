@@ -3,7 +3,8 @@
 "Which coolant does the K-40 use?" meets "Coolant type and volume are listed in the service
 manual": the sentence names the asked attribute, under the asked model's heading, and says
 only where its value is given. So do "Rental prices vary by season", "Charges are confirmed
-at booking" and "The fee is to be announced". An open question (one a sentence may answer in
+at booking", "The fee is to be announced" and a settings row "server.quota_gb | depends on
+licence | ..." (its key names the attribute, a value cell defers it). An open question (one a sentence may answer in
 any words) is not answered by such a sentence: it names the attribute but gives no value.
 :func:`deferred_value` reads one sentence, a line or a table row.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from agentic_rag._answering.amounts import table_cells
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.asked_attribute import read_attribute, synonyms
 from agentic_rag._text.porter import PorterStemmer
@@ -30,6 +32,8 @@ _DEFERS = lazy_regex(
     r"\bvar(?:y|ies|ying)\b|\bdepends?\s+on\b|\bsee\s+the\b|\brefer\s+to\b",
     re.IGNORECASE,
 )
+# A cell that gives its value by a rule, not a figure: "set by licence file", "per account".
+_DEFERRED_CELL = lazy_regex(r"^\s*(?:set|fixed|determined|decided|given)\s+(?:by|in|per)\b", re.IGNORECASE)
 # A word of a sentence (with its inner marks), and what ends the stretch a deferral may be said
 # of the attribute in: the sentence's or clause's end.
 _WORD = lazy_regex(r"[\w'’-]+")
@@ -55,6 +59,13 @@ def deferred_value(question: str, piece: str) -> str:
     if attribute is None or not attribute.head or re.search(r"\d", piece):
         return ""
     heads = {_stem(w) for w in (attribute.head, *synonyms(attribute.head))}
+    cells = table_cells(piece)
+    if cells:
+        # A row that names the attribute in its key ("server.quota_gb") and defers its value
+        # in a value cell ("depends on licence"): the row's cells are apart, read each.
+        label = cells[0][1]
+        if any(_stem(p) in heads for w in _WORD.findall(label) for p in re.split(r"[._]", w) if p):
+            return "no value" if any(_DEFERS.search(c) or _DEFERRED_CELL.match(c) for _, c in cells[1:]) else ""
     named = False
     for match in _WORD.finditer(piece):
         if _stem(match.group()) not in heads:

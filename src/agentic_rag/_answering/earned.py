@@ -300,16 +300,33 @@ def _is_header_row(piece: str, passage: str) -> bool:
     """True when ``piece`` is a table's header row alone ("Setting | Default | Meaning"): it
     names the columns and states no value, whatever its words ("Default"). A first row with
     a number, or with no column's name, gives a value (a key-value table with no header:
-    "Founded | 1987")."""
+    "Founded | 1987"), unless it heads three or more columns, none with a number but in
+    brackets ("Pass | Adult | Child (6-15)"), over a row with a number under each of them."""
     cells = [c.strip().casefold() for c in piece.strip().strip("|").split("|")]
-    if "\n" in piece.strip() or len(cells) < 2 or re.search(r"\d", piece) or not any(c in _COLUMN_NAMES for c in cells):
+    if "\n" in piece.strip() or len(cells) < 2 or re.search(r"\d", _BRACKETED.sub(" ", piece)):
+        return False
+    named = any(c in _COLUMN_NAMES for c in cells) and not re.search(r"\d", piece)
+    if not named and len(cells) < 3:
         return False
     lines = passage.split("\n")
     wanted = piece.strip(" \t|")
     # The first line of a run of rows (as Markdown writes it above its rule, or as the store
     # renders it, rows only).
     return any(line.strip(" \t|") == wanted and (not index or not _TABLE_ROW.search(lines[index - 1]))
-               and index + 1 < len(lines) and bool(_TABLE_ROW.search(lines[index + 1])) for index, line in enumerate(lines))
+               and index + 1 < len(lines) and bool(_TABLE_ROW.search(lines[index + 1])) and (named or _values_under(cells, lines[index + 1:]))
+               for index, line in enumerate(lines))
+
+
+_BRACKETED = lazy_regex(r"\([^)]*\)")
+
+
+def _values_under(header: list[str], below: list[str]) -> bool:
+    """Every value column of ``header`` holds a number in the first row of ``below`` (its
+    Markdown rule passed over): a price table's first prices under "Pass | Adult | Child
+    (6-15)"."""
+    row = next((line for line in below if not _TABLE_RULE.match(line)), "")
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    return len(cells) == len(header) and all(re.search(r"\d", c) for c in cells[1:])
 
 
 def _table_header(row: str, passage: str) -> str:

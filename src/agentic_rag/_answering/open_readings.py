@@ -1,7 +1,8 @@
 """Readings of open questions and keyword queries that a sentence on the topic may still miss.
 
 "What do you get with the Flex Pass?" is not answered by the pass's price row; "How does the
-early bird discount work?" is not answered by "discounts are sometimes offered"; a keyword
+early bird discount work?" is not answered by "discounts are sometimes offered", nor any
+question by "Members asked about the grace period" (a reported question); a keyword
 query "Firstleaf wholesale price per kg" wants a price as "What is ... price?" does; a
 sentence about the Duo S says nothing of the Duo X. :func:`open_problem` reads one piece.
 """
@@ -28,6 +29,18 @@ _ASKS_HOW_WORKS = lazy_regex(r"^\W*how\s+(?:does|do|did|will)\b[^?]*?\bwork\b", 
 _ONLY_OFFERED = lazy_regex(
     r"\b(?:is|are)\s+(?:sometimes\s+|occasionally\s+|often\s+|also\s+|now\s+and\s+then\s+)?(?:offered|available|provided|run)\b", re.IGNORECASE)
 _HOW_IT_GOES = lazy_regex(r"\d|\b(?:if|when|once|by|after|before|until|within|provided\s+that)\b", re.IGNORECASE)
+# A sentence that reports a question or a concern about the topic, and states nothing of it:
+# "Members asked about the grace period for late instalments", "Customers have raised
+# concerns about the fee".
+_REPORTS_ASKING = lazy_regex(
+    r"^\W*(?:[\w'’-]+\s+){0,4}?(?:(?:have|has|had|often|sometimes|frequently|also|repeatedly)\s+)*"
+    r"(?:asked|ask|asks|enquired|inquired|enquire|inquire|queried|wondered|wanted\s+to\s+know|"
+    r"raised\s+(?:(?:a|the|some)\s+)?(?:questions?|quer(?:y|ies)|concerns?))\s+"
+    r"(?:about|regarding|over|on|whether|how|if|why|what|when)\b",
+    re.IGNORECASE,
+)
+# What makes such a sentence state something after all: a number, or a clause of its own.
+_STATES_MORE = lazy_regex(r"\d|[;:]|,\s*(?:which|and|but|so)\b|\b(?:which|that)\s+(?:is|are|was|were|lasts?|runs?|gives?)\b", re.IGNORECASE)
 # A keyword query: no question word, no auxiliary first, no question mark.
 _QUESTION_START = lazy_regex(
     r"^\W*(?:what|which|who|whom|whose|where|when|why|how|is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|may|must|tell|list|show|give|explain|describe|find)\b",
@@ -43,9 +56,9 @@ _MODEL = lazy_regex(r"\b([A-Z][a-z]+)\s+([A-Z0-9][A-Z0-9-]{0,3})\b")
 
 def asks_of_item(question: str) -> bool:
     """True when ``question`` asks what an item costs or gives in open words ("What does the
-    day pass cost?", "What do you get with the day pass?"): a table row answers it only under
-    a label that names the item."""
-    return bool(_ASKS_COST.match(question) or _ASKS_CONTENTS.match(question))
+    day pass cost?", "What do you get with the day pass?") or its price in keywords ("child
+    half-day pass price"): a table row answers it only under a label that names the item."""
+    return bool(_ASKS_COST.match(question) or _ASKS_CONTENTS.match(question) or (is_keyword_query(question) and _PRICE_WORD.search(question)))
 
 
 def is_keyword_query(question: str) -> bool:
@@ -82,9 +95,11 @@ def open_problem(question: str, piece: str) -> str:
     """Why ``piece`` does not answer ``question`` read as the open question or keyword query it
     is: ``"another subject"`` (a sibling model), ``"another attribute"`` (only a price for
     what comes with a thing), ``"no value"`` (no amount for a price asked in keywords, only
-    availability for how a thing works); ``""`` otherwise."""
+    availability for how a thing works, only a report that people asked about it); ``""`` otherwise."""
     if sibling_name(question, piece):
         return "another subject"
+    if _REPORTS_ASKING.match(piece) and not _STATES_MORE.search(piece):
+        return "no value"  # a reported question asks; it states nothing of what it asks about
     if _ASKS_CONTENTS.match(question) and not _ASKS_PRICE.search(question):
         cells = table_cells(piece)
         values = [c for _, c in cells[1:] if c.strip()] if cells else []

@@ -6,7 +6,10 @@ cost to hire a pedalo?" by "A day fishing permit costs £7", though both hold a 
 and stand under the asked item's heading ("Pedalos and fishing"). The question names the
 item it prices ("to carry a canoe", "for a flu jab", "a day of fishing", "a replacement
 card"); the sentence that gives its price names it too (a word of it: "£9 per canoe", "Adult
-single | £7.80"). :func:`prices_another` reads one sentence, a line or a table row.
+single | £7.80"), and "How much is the extended warranty for a HydroLeaf H3?" prices the
+warranty, not the H3 ("HydroLeaf H3 controller | £129" is the model's own price, and
+"firmware 4.x on both H3 and H5" no price at all). :func:`prices_another` reads one sentence, a
+line or a table row.
 """
 
 from __future__ import annotations
@@ -48,6 +51,12 @@ _CONVEYING = lazy_regex(
     re.IGNORECASE,
 )
 _SENTENCE_END = lazy_regex(r"[.!?]\s*$")
+# What the item is for, when it is a name: "the extended warranty for a HydroLeaf H3" prices a
+# warranty (the model owns it; a row of the model's own price names the model, not the item).
+_FOR_NAME = lazy_regex(r"(?<!\s)\s+for\s+(?:(?:a|an|the|my|our|your)\s+)?(?-i:[A-Z])", re.IGNORECASE)
+# "How much is the X?": a thing named with its article, whose price a sentence that names
+# none of its words does not give, sum of money or not ("how much is reserved" asks no price).
+_ASKS_THING = lazy_regex(r"^\W*how\s+much\s+(?:is|are|was|were)\s+(?:a|an|the|my|our|your|one)\s", re.IGNORECASE)
 # Words that name the payment or the span it covers, not the thing paid for ("a day of
 # fishing": any price "a day" says so).
 _PAYMENT_WORDS = frozenset(
@@ -71,13 +80,15 @@ def priced_item(question: str) -> tuple[str, ...]:
                 continue  # "what does the agent use": no price asked
             item = head
         item = _CONVEYING.sub("", _ITEM_END.split(item, maxsplit=1)[0])
+        owned = _FOR_NAME.split(item, maxsplit=1)[0]
+        item = owned if words_of(owned) else item
         return tuple(w for w in words_of(item) if w not in _PAYMENT_WORDS)
     return ()
 
 
 def prices_another(question: str, piece: str, lead: str, model: RelevanceModel) -> str:
     """``"another subject"`` when ``question`` asks the price of an item and ``piece``, which
-    states a sum of money, names no word of that item (nor does a line that introduces it):
+    states a sum of money (or any number, for "how much is the X"), names no word of that item (nor does a line that introduces it):
     its sum is another item's price. ``""`` otherwise, and for a question that prices no
     named item.
 
@@ -90,13 +101,13 @@ def prices_another(question: str, piece: str, lead: str, model: RelevanceModel) 
         model: The collection's relevance model (its analyser tells stop words).
     """
     item = [w for w in priced_item(question) if model.analyzer.analyze(w)]
-    if not item or not gives_money(piece):
+    if not item or not (gives_money(piece) or _ASKS_THING.match(question)):
         return ""  # no price here ("how much is reserved for the cache" asks no price either)
     wanted = {_stem(s) for w in item for s in (w, *synonyms(w))}
     # The lines before that name what follows ("Bicycles:", a term over its entry) lend the
     # item; a sentence before the piece is about its own item.
     lent = [line for line in lead.split("\n") if line.rstrip().endswith(":") or (line.strip() and len(line.split()) <= 4 and not _SENTENCE_END.search(line))]
-    stated = {_stem(p) for w in words_of("\n".join([*lent, piece])) for p in re.split(r"[-/]", w) if p}
+    stated = {_stem(p) for w in words_of("\n".join([*lent, piece])) for p in re.split(r"[-/_.]", w) if p}
     return "" if any(_same(a, b) for a in wanted for b in stated) else "another subject"
 
 

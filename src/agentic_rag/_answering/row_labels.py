@@ -5,14 +5,15 @@ minutes", "- Accounts receivable: money owed ..."). The label says what the valu
 label that shares no word with the question ("Message size | 256 KB" for the visibility
 timeout) is about another item, and one that puts another word beside a word the question
 shares ("Access token lifetime" for the refresh token's lifetime, "accounts receivable" for
-accounts payable) names a sibling of the asked thing. :func:`label_problem` reads one piece.
+accounts payable, "server.listen_port" for the port the agent listens on, "Day pass" for a
+half-day pass) names a sibling of the asked thing. :func:`label_problem` reads one piece.
 """
 
 from __future__ import annotations
 
 import re
 
-from agentic_rag._text.asked_attribute import aspects_in, synonyms, words_of
+from agentic_rag._text.asked_attribute import Aspect, aspects_in, synonyms, words_of
 from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._text.relevance import RelevanceModel
 from agentic_rag._regex import lazy_regex
@@ -20,6 +21,7 @@ from agentic_rag._regex import lazy_regex
 __all__ = ["label_problem"]
 
 _STEMMER = PorterStemmer()
+_ENDS = frozenset({Aspect.SERVER, Aspect.CLIENT})
 # Words a label holds besides the item's own ("Default port", "Maximum size", "Value"), and
 # labels that file a remark rather than name an item ("Note: XML export will be removed ...").
 _NEUTRAL = frozenset(
@@ -50,6 +52,8 @@ def label_problem(question: str, piece: str, model: RelevanceModel) -> str:
     asked_stems = {_stem(s) for w in asked for s in (w, *synonyms(w))}
     if not any(_in(w, asked_stems) for w in label_words):
         return "another attribute"
+    if _drops_compound(question, label):
+        return "another subject"
     # A word both share, with a word beside it in the label the question lacks, and beside it
     # in the question a word the label lacks: two kinds of one thing.
     label_all = _words(label)
@@ -61,7 +65,7 @@ def label_problem(question: str, piece: str, model: RelevanceModel) -> str:
             theirs = _neighbour(label_all, index, step)
             at = next((i for i, w in enumerate(asked) if _same(_stem(w), _stem(word))), -1)
             ours = _neighbour(asked, at, step) if at >= 0 else ""
-            if (theirs and ours and _content(theirs, model) and _content(ours, model)
+            if (theirs and ours and (_content(theirs, model) or _names_end(theirs, ours, question)) and _content(ours, model)
                     and not _in(theirs, asked_stems) and not _in(ours, label_stems)):
                 return "another subject"
     return ""
@@ -84,6 +88,31 @@ def _label(piece: str) -> str:
 def _content(word: str, model: RelevanceModel) -> bool:
     """A word that names something: no stop word, no neutral or bound word, no number."""
     return bool(model.analyzer.analyze(word)) and word not in _NEUTRAL and not aspects_in(word) and not re.search(r"\d", word)
+
+
+# A compound of a qualifier and a noun: "half-day", "6-day", "two-way", "off-peak".
+_COMPOUND = lazy_regex(r"(?<![\w-])([A-Za-z0-9]+)-([A-Za-z]+)(?![\w-])")
+
+
+def _drops_compound(question: str, label: str) -> bool:
+    """The question asks a compound ("half-day pass") and the label names its noun without
+    its qualifier ("Day pass, Kessel Peak"): the label's item is the plain kind, a sibling of
+    the asked one."""
+    said = label.casefold()
+    for match in _COMPOUND.finditer(question):
+        whole, noun = match.group().casefold(), match.group(2).casefold()
+        if re.search(rf"(?<![\w-]){re.escape(noun)}\b", said) and whole not in said:
+            return True
+    return False
+
+
+def _names_end(word: str, ours: str, question: str) -> bool:
+    """``word`` names an end of a connection ("server" of "server.listen_port") where
+    ``question``, naming no end, has a common noun of its own (``ours``: "the agent listen
+    port"): the label names another component, not a bound or stage word beside the item. A
+    name there ("does Stowline listen") may be the server itself."""
+    return (bool(aspects_in(word) & _ENDS) and not aspects_in(question) & _ENDS
+            and re.search(rf"(?<![\w.]){re.escape(ours)}(?![\w.])", question) is not None)
 
 
 def _neighbour(words: tuple[str, ...], index: int, step: int) -> str:

@@ -4,7 +4,8 @@ A table row holds several values, each in its column: "artifacts.expire_in | 30 
 ..." under "Key | Default | Maximum | Description" gives a default of 30 days and no maximum,
 and "Adult single | £7.80 | seasonal*" under "Ticket | Inchmurran | Kilvane" gives a fare to
 Inchmurran and none to Kilvane. A column the question names (by an asked bound, "the maximum
-value", or by a name it states, "to Kilvane") is the asked one: a value in another column
+value", by a name it states, "to Kilvane", or by the header's word in any case, "child" for
+"Child (6-15)") is the asked one: a value in another column
 answers another question, and the asked column's own cell ("—", "seasonal", "on request")
 gives no value. :func:`column_problem` reads one row under its header.
 """
@@ -33,6 +34,7 @@ _NO_VALUE = lazy_regex(
 _NO_DEFAULT = lazy_regex(r"^\s*(?:[—–-]+|\(?none\)?|n/?a|\(?required\)?|unset|see\s+below\.?|)\s*$", re.IGNORECASE)
 # A name as a question writes it: a capitalised word that does not open the question.
 _NAME = lazy_regex(r"(?<=\s)[A-Z][\w'’-]+")
+_QUALIFIER = lazy_regex(r"\([^)]*\)")
 
 
 def column_problem(question: str, piece: str) -> str:
@@ -59,18 +61,25 @@ def column_problem(question: str, piece: str) -> str:
 
 def _asked_columns(question: str, headers: list[str]) -> list[int]:
     """The indexes (among the value columns) of the headers ``question`` names: a bound it
-    asks for ("Maximum" for "the maximum value"), or a name it states ("Kilvane" for "from
-    Port Askel to Kilvane")."""
+    asks for ("Maximum" for "the maximum value"), a name it states ("Kilvane" for "from
+    Port Askel to Kilvane"), or the header's words in any case, the brackets' aside ("Child
+    (6-15)" for "child pass price")."""
     bounds = asked_aspects(question) & _BOUNDS
     names = {m.group().casefold() for m in _NAME.finditer(question)}
+    said = {w.casefold() for w in re.findall(r"[\w'’-]+", question)}
     out = []
     for index, header in enumerate(headers):
         words = re.findall(r"[\w'’-]+", header)
         if not words:
             continue
+        # "Child (6-15)": what the brackets add qualifies the column; its name is "Child",
+        # which a question may write in lower case ("child half-day pass price").
+        named = re.findall(r"[\w'’-]+", _QUALIFIER.sub(" ", header))
         if bounds and aspects_in(header) & bounds:
             out.append(index)
         elif all(w[0].isupper() and w.casefold() in names for w in words):
+            out.append(index)
+        elif named and all(w[0].isupper() and not w.isupper() and w.casefold() in said for w in named):
             out.append(index)
     return out
 
