@@ -270,6 +270,33 @@ class ExampleBelowTest(unittest.TestCase):
         self.assertNotIn("setup(debug=True)", shown)
 
 
+class TaggedManualEntryTest(unittest.TestCase):
+    """A manual's entry that puts its kind on a line of its own between the name and the
+    description ("idn2_rc IDN2_UALABEL_MISMATCH", "[Return code]", then the description) is one
+    entry opened by the name: each description is shown with its own name, not the next one's."""
+
+    CODES = ("qx_rc QX_INVALID_LABEL\n\n[Return code]\n\nInput label is not valid.\n\n"
+             "qx_rc QX_LABEL_MISMATCH\n\n[Return code]\n\nInput A-label and U-label do not match.\n\n"
+             "qx_rc QX_INVALID_FLAGS\n\n[Return code]\n\nInvalid combination of flags.\n")
+
+    def test_each_description_carries_its_own_name_and_tag(self):
+        pieces = {self.CODES[s.core[0]:s.core[1]]: [self.CODES[a:b] for a, b in s.pieces] for s in split_statements(self.CODES)}
+        self.assertEqual(pieces["Input A-label and U-label do not match."],
+                         ["qx_rc QX_LABEL_MISMATCH", "[Return code]", "Input A-label and U-label do not match."])
+        self.assertEqual(pieces["Invalid combination of flags."], ["qx_rc QX_INVALID_FLAGS", "[Return code]", "Invalid combination of flags."])
+
+    def test_the_focus_names_the_code_that_answers(self):
+        question = "What does it return when the A-label and U-label do not match?"
+        shown = focus_of(question, self.CODES, RelevanceModel(), max_lines=1).text
+        self.assertIn("QX_LABEL_MISMATCH", shown)
+        self.assertNotIn("QX_INVALID_FLAGS", shown)
+
+    def test_a_tag_without_a_name_above_it_is_still_a_term(self):
+        text = "Some prose that ends here.\n\n[Return code]\n\nInput label is not valid.\n"
+        pieces = {text[s.core[0]:s.core[1]]: [text[a:b] for a, b in s.pieces] for s in split_statements(text)}
+        self.assertEqual(pieces["Input label is not valid."], ["[Return code]", "Input label is not valid."])
+
+
 class NameListTest(unittest.TestCase):
     """A PDF's list of names over descriptions (return codes, flags, options), read as one
     sentence by the splitter, is one statement per name."""

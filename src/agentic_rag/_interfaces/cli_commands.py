@@ -186,7 +186,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def _passage_header(item: dict[str, Any]) -> str:
     """``path:15-17  relevance 0.83  § Guide › Install``: where the focus lines are (with the
-    page or cell), the relevance, and the section heading path (its last levels when long)."""
+    page or cell), the relevance, and the section heading path (its last levels when long; the
+    last one whole up to :data:`_LAST_LEVEL_WIDTH` characters)."""
     from agentic_rag._interfaces.locations import location_label
 
     where = location_label({**item, "start_line": item["focus_start_line"], "end_line": item["focus_end_line"]})
@@ -195,13 +196,16 @@ def _passage_header(item: dict[str, Any]) -> str:
         levels = section.split(" \u203a ")
         while len(levels) > 1 and len(" \u203a ".join(levels)) > _SECTION_WIDTH - 2:
             levels = levels[1:]
-        # A heading starts with what names it (an identifier, a version, a CVE number): a level
-        # too long alone keeps its start and loses its end, at a word boundary.
-        section = ("\u2026 " if len(levels) < section.count(" \u203a ") + 1 else "") + _cut_end(" \u203a ".join(levels), _SECTION_WIDTH - 2)
+        # The last level is the hit's own heading, and the asked value often stands in it ("CVE-
+        # 2024-53908: Potential SQL injection via HasKey(lhs, rhs) on Oracle"): it is printed
+        # whole up to a longer width. Longer still, it keeps its start (what names it: an
+        # identifier, a version, a CVE number) and loses its end, at a word boundary.
+        section = ("\u2026 " if len(levels) < section.count(" \u203a ") + 1 else "") + _cut_end(" \u203a ".join(levels), _LAST_LEVEL_WIDTH)
     return f"{where}  relevance {_relevance(item)}" + (f"  \u00a7 {section}" if section else "")
 
 
 _SECTION_WIDTH = 60
+_LAST_LEVEL_WIDTH = 100
 
 
 def _cut_end(text: str, width: int) -> str:

@@ -50,6 +50,9 @@ _DEFAULT = re.compile(r"\bdefaults?\b", re.IGNORECASE)
 # A name standing alone on its line in a list of names over descriptions: a constant
 # (``BZ_DATA_ERROR``: capitals joined by underscores), an option (``--proxy-basic``, ``-F``) or
 # a call (``idn2_register_ul()``). One token: the match cannot rescan a run of word characters.
+# A manual entry's kind on a line of its own, in brackets ("[Return code]", "[Global flag]",
+# "[Function]"): a few words, no sentence.
+_CATEGORY_TAG = lazy_regex(r"\[[A-Za-z][A-Za-z -]{0,30}\]")
 _LISTED_NAME = lazy_regex(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|--?[A-Za-z][\w-]*(?:=\S+)?|[A-Za-z_][\w.]*\(\)")
 
 
@@ -313,12 +316,24 @@ def _attach_terms(text: str, cores: list[tuple[int, int, UnitKind]], blocks: lis
     lone = {b: len(by_block[b]) == 1 and _term_like(text, cores[by_block[b][0]]) for b in order}
     opened = {b: by_block[b][0] for position, b in enumerate(order)
               if by_block[b][0] in terms or (lone[b] and position + 1 < len(order) and not lone[order[position + 1]])}
+    # A manual's entry may put its kind on a line of its own between the name and the
+    # description (texinfo's "idn2_rc IDN2_UALABEL_MISMATCH", then "[Return code]", then
+    # "Input A-label and U-label does not match."): the name opens the entry and the tag goes
+    # with it, not the tag alone (which would give each description the next entry's name).
+    tags: dict[int, int] = {}
+    for position, b in enumerate(order[:-2]):
+        tag, description = order[position + 1], order[position + 2]
+        if lone[b] and lone[tag] and not lone[description] and b not in opened and tag in opened \
+                and _CATEGORY_TAG.fullmatch(text[cores[opened[tag]][0]:cores[opened[tag]][1]]):
+            opened[b] = by_block[b][0]
+            tags[b] = opened.pop(tag)
     for position, term_block in enumerate(order):
         if term_block not in opened:
             continue
         term = opened[term_block]
         members = [i for i in by_block[term_block] if i != term]
-        for b in order[position + 1:position + 1 + MAX_ENTRY_BLOCKS]:
+        tag = tags.get(term_block, -1)
+        for b in order[position + (2 if tag >= 0 else 1):position + 1 + MAX_ENTRY_BLOCKS]:
             if b in opened or lone[b] or any(cores[i][2] is UnitKind.TABLE_ROW for i in by_block[b]):
                 break
             members.extend(by_block[b])
@@ -329,12 +344,16 @@ def _attach_terms(text: str, cores: list[tuple[int, int, UnitKind]], blocks: lis
         # defaults to this config" in the same entry only mentions one.
         defaults.sort(key=lambda i: not opens_with_default(text[cores[i][0]:cores[i][1]]))
         default = defaults[0] if defaults and not states_default(text[cores[term][0]:cores[term][1]]) else -1
-        for i in [term, *members]:
+        heads = [term, tag] if tag >= 0 else [term]
+        for i in [*heads, *members]:
             entries[i] = cores[term][0]
         for i in members:
-            attached[i].append(cores[term][:2])
+            attached[i].extend(cores[h][:2] for h in heads)
             if default >= 0 and i != default:
                 attached[i].append(cores[default][:2])
+        if tag >= 0:
+            attached[term].append(cores[tag][:2])
+            attached[tag].extend((cores[term][:2], cores[members[0]][:2]))
         attached[term].append(cores[members[0]][:2])
         if default >= 0 and default != members[0]:
             attached[term].append(cores[default][:2])
