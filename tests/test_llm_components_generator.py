@@ -109,6 +109,29 @@ class GeneratorTest(unittest.TestCase):
         answer = LLMGenerator(ScriptedLLM([answer_json(GOOD[:1], status="partial")])).generate("q?", documents())
         self.assertIn("does not answer every part", answer.text)
 
+    def test_a_second_question_sentence_is_a_part_the_model_can_name_missing(self) -> None:
+        # Retrieval keeps "... ? How much ...?" whole (the second sentence leans on the first),
+        # but the model must be able to say which of the two the documents leave unanswered.
+        reply = json.dumps({"answer": "", "claims": [{**GOOD[0], "fact_id": "p1"}], "status": "partial", "missing_fact_ids": ["p2"]})
+        llm = ScriptedLLM([reply])
+        answer = LLMGenerator(llm).generate("Who founded Acme Robotics? How many people does it employ?", documents())
+        request = llm.calls[0].messages[-1].content
+        self.assertIn("- p1 [must]: Who founded Acme Robotics?", request)
+        self.assertIn("- p2 [must]: How many people does it employ?", request)
+        self.assertEqual(answer.status.value, "partial")
+        self.assertEqual(answer.missing, ("How many people does it employ?",))
+
+    def test_model_parts(self) -> None:
+        from agentic_rag.llm.components.generator import model_parts
+
+        self.assertEqual(model_parts("Which option should I set, and since which version is it available?"),
+                         ("Which option should I set?", "Since which version is it available?"))
+        self.assertEqual(model_parts("When was Acme founded and how many employees does it have?"),
+                         ("When was Acme founded?", "How many employees does Acme have?"))
+        self.assertEqual(model_parts("What is the default timeout?"), ("What is the default timeout?",))
+        # A piece with no words of its own stays with its part.
+        self.assertEqual(model_parts("Who founded it? And?"), ("Who founded it? And?",))
+
     def test_fallback_none_and_budget(self) -> None:
         docs = documents()
         generator = LLMGenerator(ScriptedLLM([GARBAGE, GARBAGE]))

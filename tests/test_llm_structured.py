@@ -92,6 +92,13 @@ class ExtractJsonTest(unittest.TestCase):
                 self.assertEqual(extract_json(text), {"a": 1})
         self.assertEqual(extract_json("list: [1, 2]"), [1, 2])
 
+    def test_an_answer_whose_strings_quote_code_fences_is_read_whole(self) -> None:
+        # A quote copied from a Markdown page holds a fenced example; the fenced text ("[1]")
+        # inside the answer's strings is no answer of its own.
+        answer = {"answer": "Write:\n```python\nprint([1])\n```\nto print [1].", "claims": [{"text": "x", "quote": "```\n[1]\n```"}]}
+        self.assertEqual(extract_json(json.dumps(answer)), answer)
+        self.assertEqual(extract_json("  " + json.dumps(answer) + "\nDone."), answer)
+
     def test_no_json_raises(self) -> None:
         for text in ("", "no json here", "{'single': 'quotes'}", '{"a": 1'):
             with self.subTest(text=text), self.assertRaises(StructuredOutputError):

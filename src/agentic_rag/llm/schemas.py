@@ -208,8 +208,10 @@ UNTRUSTED_RULE = (
 )
 _CITE_RULE = (
     "Every claim cites the index attribute of the block it relies on and quotes the supporting "
-    "words exactly as they appear there (white space inside a quote, line breaks included, may "
-    "be written as single spaces). Claims you cannot support with a quote are left out."
+    "words exactly as they appear in its text, never its attributes such as title or source "
+    "(white space inside a quote, line breaks included, may be written as single spaces); the "
+    "quotes of a claim together state all of it. Claims you cannot support with a quote are "
+    "left out."
 )
 
 _ESTABLISHED = (
@@ -238,9 +240,10 @@ PLANNER_PROMPT = (
     "ids you are given. When a previous assessment is given, plan only for what it reports missing."
 )
 QUERY_REWRITER_PROMPT = (
-    "You write search queries for the facts a question needs. For each fact give one to three "
-    "queries: a paraphrase in the corpus's own vocabulary, the keywords a document would contain, "
-    "or, for a fact that combines several lookups, one query per part (decomposition). For "
+    "You write search queries for the facts a question needs. For each fact give one or more "
+    "queries, never more than the request allows: a paraphrase in the corpus's own vocabulary, "
+    "the keywords a document would contain, or, for a fact that combines several lookups, one "
+    "query per part (decomposition). For "
     "follow-up rounds, write queries for the missing facts only, in the words a document that "
     "states the fact would use, and use bridge entities already found. Each query stands alone: "
     "no pronouns, no references to other queries, no words from unrelated facts."

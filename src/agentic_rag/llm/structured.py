@@ -36,7 +36,8 @@ def extract_json(text: str) -> Any:
     """Return the first JSON object or array in ``text``.
 
     Tolerates ``<think>`` blocks, Markdown code fences, prose before the value and text after
-    it (the value is decoded with ``raw_decode`` from its first character). A ``<think>`` block
+    it (the value is decoded with ``raw_decode`` from its first character). An answer that
+    opens with a JSON value is that value, even when its strings hold code fences. A ``<think>`` block
     left open before the answer has started (the length limit cut the reasoning off) leaves no
     answer: JSON inside the reasoning is never taken for it.
 
@@ -53,6 +54,18 @@ def extract_json(text: str) -> Any:
         raise StructuredOutputError(f"expected the answer as text, got {type(text).__name__}", stage="structured")
     cleaned = _without_thinking(text)
     decoder = json.JSONDecoder()
+    # An answer that is a JSON value from its first character is that value, whatever its
+    # strings hold: a quote of a Markdown example holds code fences, and the fenced text inside
+    # it ("[1]") is no answer.
+    start = len(cleaned) - len(cleaned.lstrip())
+    if cleaned[start:start + 1] in ("{", "["):
+        try:
+            value, _ = decoder.raw_decode(cleaned, start)
+        except (ValueError, RecursionError):
+            pass
+        else:
+            if isinstance(value, (dict, list)):
+                return value
     sources = [m.group(1) for m in _FENCE_RE.finditer(cleaned)] + [cleaned]
     for source in sources:
         tried = 0

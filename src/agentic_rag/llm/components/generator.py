@@ -2,7 +2,7 @@
 refusal.
 
 The model sees the question's parts as its facts (``p1``, ``p2``...: a compound question has
-several, :func:`~agentic_rag._text.questions.split_compound`) and the fused documents as
+several, :func:`model_parts`) and the fused documents as
 numbered untrusted blocks (block ``n`` is ``documents[n - 1]``, the numbering of ``[n]``
 markers), and answers with claims that name the part they answer, cite a block and quote it.
 Claims whose citations do not hold are dropped; claims the lexical grounding check doubts go
@@ -40,6 +40,8 @@ from agentic_rag._parallel.evidence import AnswerCitation, FusedDocument, Genera
 from agentic_rag._parallel.generator import ExtractiveGenerator
 from agentic_rag._parallel.ports import Generator
 from agentic_rag._ports import ClaimVerifier
+from agentic_rag._regex import lazy_regex
+from agentic_rag._text.analyzer import Analyzer
 from agentic_rag._text.questions import split_compound
 
 __all__ = ["LLMGenerator", "refusal"]
@@ -52,6 +54,42 @@ _PARTS = (
     "list the parts the documents do not establish in missing_fact_ids, and set status to "
     "partial when some are missing, unanswerable when none is established."
 )
+
+
+# What the model reads as further parts: a second question sentence ("How does it pick the
+# number of loops? How much time does it aim for?") and a question joined by a preposition
+# before its question word ("What do I set, and since which version?"). Case-sensitive: a
+# sentence starts with a capital.
+_MORE_ASKED = lazy_regex(
+    r"(?<=\?)\s+(?=[A-Z\"'\u201c])|,?(?<!\s)\s+and\s+(?=(?:since|from|in|on|for|at|by|with|until|before|after|to|of)\s+"
+    r"(?:which|what|whom|whose|when|how)\b)"
+)
+_WORDS = Analyzer()
+
+
+def model_parts(question: str) -> tuple[str, ...]:
+    """The parts of ``question`` the model establishes one by one (its facts ``p1``, ``p2``...):
+    those of :func:`~agentic_rag._text.questions.split_compound`, each split again at a second
+    question sentence and at a question joined by a preposition ("and since which version"),
+    so a part the documents leave unanswered can be named. The model reads every part beside
+    the whole question, so a part that leans on the first for its subject is clear to it (a
+    search for it alone would not be: retrieval keeps such questions whole). A piece with no
+    words of its own stays with its part.
+
+    Args:
+        question: The question.
+
+    Returns:
+        The parts, each ending with a question mark.
+    """
+    out: list[str] = []
+    for part in split_compound(question):
+        pieces = [p.strip(" ,") for p in _MORE_ASKED.split(part) if p.strip(" ,?")]
+        if len(pieces) > 1 and all(_WORDS.analyze(p) for p in pieces):
+            out.extend(p[0].upper() + p[1:].rstrip("?") + "?" for p in pieces)
+        else:
+            out.append(part)
+    return tuple(out)
 
 
 def refusal(reason: str) -> GeneratedAnswer:
@@ -150,7 +188,7 @@ class LLMGenerator(LLMComponent):
         if not docs:
             self.last_fallback_reason = None
             return refusal("nothing was retrieved")
-        parts = split_compound(query)
+        parts = model_parts(query)
         shown = list(self.window.shown([_as_snippet(d) for d in docs]))
         sections = [question_section(query), parts_section(parts), _PARTS, self.window.section(shown)]
         try:
