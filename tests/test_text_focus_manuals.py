@@ -96,5 +96,34 @@ class ManualEntryTest(unittest.TestCase):
         self.assertEqual([LONG_OPTION[a:b] for a, b in statement.attached], ["--note-fd=<number> [default: 0]"])
 
 
+# A man page that prints an option's tag on its description's first line, entries apart.
+INLINE = (
+    "-print1 True; print the full name on the standard output, followed by a null byte (instead of the\n"
+    "newline that -print uses). This allows names that hold newlines to be read safely by programs\n"
+    "that process the output. This action corresponds to the -1 option of yargs.\n"
+    "\n"
+    "-printg format\n"
+    "True; print format on the standard output, reading escapes and directives. Field widths\n"
+    "can be given as with the printf(3) C function.\n"
+)
+
+
+class InlineTagTest(unittest.TestCase):
+    def test_a_later_sentence_carries_the_sentence_that_opens_with_the_tag(self):
+        [statement] = [s for s in split_statements(INLINE) if "corresponds to the -1 option" in INLINE[s.core[0]:s.core[1]]]
+        attached = [INLINE[a:b] for a, b in statement.attached]
+        self.assertEqual(len(attached), 1)
+        self.assertTrue(attached[0].startswith("-print1 True; print the full name"))
+
+    def test_the_focus_names_the_option_and_stops_at_the_next_entry(self):
+        lines = shown("Which action lets a program that reads the output handle names with newlines safely?", INLINE, max_lines=2, fill=400)
+        self.assertTrue(any(line.startswith("-print1 True;") for line in lines), lines)
+        self.assertFalse(any("-printg" in line or "Field widths" in line for line in lines), lines)
+
+    def test_a_tag_inside_a_sentence_opens_no_entry(self):
+        text = "Use the option\n-v to see more. It prints each step.\n\nAnother paragraph here.\n"
+        self.assertTrue(all(s.entry < 0 for s in split_statements(text)))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -86,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query")
     store_arg(p)
     p.add_argument("-k", type=int, default=DEFAULT_HITS,
-                   help=f"most hits (default {DEFAULT_HITS}; fewer when the first are clearly better than the rest, never a weak one alone)")
+                   help=f"most hits (default {DEFAULT_HITS}: fewer when the first are clearly better than the rest, never a weak one alone; "
+                        f"above {DEFAULT_HITS}, every hit up to k)")
     p.add_argument("--corpus", metavar="NAME", help="only this corpus")
     p.add_argument("--context", type=int, default=0, metavar="N", help="show N more lines of each hit around its focus lines (default 0)")
     p.add_argument("--json", action="store_true", help="print a JSON list of {path, start_line, end_line, section, score, text, corpus, focus_start_line, focus_end_line, focus_text, relevance}, "

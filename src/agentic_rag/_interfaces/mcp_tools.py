@@ -215,7 +215,7 @@ SEARCH_INPUT_SCHEMA: dict[str, Any] = {
     "properties": {
         "query": {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS, "description": "What to look for, in words."},
         "k": {"type": "integer", "minimum": 1, "maximum": 50, "default": DEFAULT_HITS,
-              "description": "Most chunks to return (fewer when the first are clearly better than the rest; a weak best hit is never returned alone)."},
+              "description": "Most chunks to return (up to 5, fewer when the first are clearly better than the rest, a weak best hit never alone; above 5, every hit up to k)."},
         "corpus": {"type": "string", "minLength": 1, "description": "Only search this corpus (see list_corpora)."},
         "context": {"type": "integer", "minimum": 0, "maximum": 50, "default": 0, "description": "Lines of context around each hit's focus lines."},
     },

@@ -109,7 +109,8 @@ class StoreService:
 
         Args:
             query: The query.
-            k: How many hits.
+            k: Most hits: up to :data:`~agentic_rag._interfaces.ask_mode.DEFAULT_HITS`, fewer when
+                the first are clearly better than the rest; above it, every hit up to ``k``.
             corpus: Restrict to one corpus.
             context: Lines of context around each hit's focus lines (>= 0).
 
@@ -127,7 +128,8 @@ class StoreService:
         # A missing or empty store is said by the store's own search (its BM25 index): listing
         # the corpora here first cost a join over every file row per call.
         self._follow_generation()
-        hits = self.store.search(query, k, corpus_ids=None if corpus is None else [corpus], context=context)
+        # The default k is cut to the evidence; asking for more than it is asking to see them.
+        hits = self.store.search(query, k, corpus_ids=None if corpus is None else [corpus], context=context, cut=k <= DEFAULT_HITS)
         return store_hits_payload(query, hits, self.relevance_model(), self.store.base, context=context)
 
     def show(self, location: str, *, context: int = 0, max_bytes: int | None = None) -> dict[str, Any]:

@@ -11,6 +11,7 @@ never a mix; loaded indexes are cached per generation.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sqlite3
@@ -34,7 +35,7 @@ from agentic_rag._store.rows import marks_from_json, stored_documents, stored_fa
 from agentic_rag._store.stored_bm25 import StoredBM25Index
 from agentic_rag._store.schema import DATABASE_NAME, connect, generation_of, read_meta
 from agentic_rag._store.repeated_hits import fold_repeats
-from agentic_rag._store.second_stage import finish_hits, first_stage_size
+from agentic_rag._store.second_stage import DEFAULT_WEIGHTS, finish_hits, first_stage_size
 from agentic_rag._text.relevance import RelevanceModel
 
 if TYPE_CHECKING:  # the indexer, the in-memory engines and the loaders are imported when used:
@@ -321,7 +322,7 @@ class KnowledgeStore:
         """
         return StoreRetriever(self, vector=vector)
 
-    def search(self, query: str, k: int = 10, corpus_ids: Sequence[str] | None = None, *, context: int = 0) -> list[StoreHit]:
+    def search(self, query: str, k: int = 10, corpus_ids: Sequence[str] | None = None, *, context: int = 0, cut: bool = True) -> list[StoreHit]:
         """The ``k`` best chunks for ``query``, with file and line range, each carrying the
         lines an agent should read (its focus) and its relevance.
 
@@ -335,6 +336,9 @@ class KnowledgeStore:
             k: Most hits (>= 1).
             corpus_ids: Only these corpora; each must exist.
             context: Lines of context around each hit's focus lines (>= 0).
+            cut: Stop where the hits stop being worth reading (fewer than ``k`` when the first
+                are clearly better); ``False``: every hit up to ``k``, within the output's size
+                budget.
 
         Returns:
             Hits best first (ties by chunk id); ``score`` is the BM25 score; ``also_at`` lists
@@ -354,7 +358,8 @@ class KnowledgeStore:
         candidates = self._first_stage(query, first_stage_size(k), corpus_ids, index)
         # A hit that only repeats an earlier one's statements (a patch release restating its
         # release's notes) is printed as a place of the earlier hit, not as a hit of its own.
-        return fold_repeats(finish_hits(query, candidates, self._model_of(index), k, context=context, following=self._next_chunk))
+        weights = DEFAULT_WEIGHTS if cut else dataclasses.replace(DEFAULT_WEIGHTS, keep_ratio=0.0)
+        return fold_repeats(finish_hits(query, candidates, self._model_of(index), k, context=context, weights=weights, following=self._next_chunk))
 
     def relevance_model(self) -> RelevanceModel:
         """The relevance model of the current generation (IDF weights from its BM25 index, with

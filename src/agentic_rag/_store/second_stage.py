@@ -53,7 +53,7 @@ from agentic_rag._text.instructions import is_instruction_like, screened_heading
 from agentic_rag._text.relevance import RelevanceModel
 from agentic_rag._text.word_pairs import pair_share
 
-__all__ = ["FIRST_STAGE_MIN", "FULL_FOCUS_HITS", "OUTPUT_CHARS_PER_HIT", "SEARCH_FOCUS_BUDGET", "SEARCH_FOCUS_LINES", "SecondStageWeights", "finish_hits", "first_stage_size",
+__all__ = ["DEFAULT_WEIGHTS", "FIRST_STAGE_MIN", "FULL_FOCUS_HITS", "OUTPUT_CHARS_PER_HIT", "SEARCH_FOCUS_BUDGET", "SEARCH_FOCUS_LINES", "SecondStageWeights", "finish_hits", "first_stage_size",
            "shown_size", "viewed_size", "worth_reading"]
 
 #: The first stage hands at least this many candidates to the second (and 3 per asked hit).

@@ -244,7 +244,8 @@ def filled(atoms: Sequence[Atom], chosen: list[int], fill: int) -> list[int]:
     cache_hash=True."). A direction stops at a statement that does not fit; prose runs on
     into the code below it (the example a sentence introduces holds the call it describes:
     "It uses the eval context to check if autoescape is on." over ``if eval_ctx.autoescape:``)
-    but not into the code above it, which belongs to the sentence before."""
+    but not into the code above it, which belongs to the sentence before; nor into another
+    entry of a definition list or manual (the next option's description)."""
     chosen = list(chosen)
     reach = {c: [c, c] for c in chosen}  # the nearest statement not yet looked at, after and before
     growing = True
@@ -255,13 +256,20 @@ def filled(atoms: Sequence[Atom], chosen: list[int], fill: int) -> list[int]:
                 a = reach[c][side] + step
                 while a in chosen:
                     a += step
-                if not 0 <= a < len(atoms) or (step < 0 and atoms[a].code and not atoms[c].code) or size_of(atoms, chosen + [a]) > fill:
+                if not 0 <= a < len(atoms) or (step < 0 and atoms[a].code and not atoms[c].code) or _other_entry(atoms[c], atoms[a]) \
+                        or size_of(atoms, chosen + [a]) > fill:
                     reach[c][side] = -2 if step < 0 else len(atoms)  # this direction is done
                     continue
                 chosen.append(a)
                 reach[c][side] = a
                 growing = True
     return chosen
+
+
+def _other_entry(chosen: Atom, neighbour: Atom) -> bool:
+    """Whether ``neighbour`` belongs to another entry of a definition list or manual than
+    ``chosen`` does (the next option's description is about the next option)."""
+    return chosen.entry >= 0 and neighbour.entry >= 0 and neighbour.entry != chosen.entry
 
 
 def without_holes(text: str, atoms: Sequence[Atom], chosen: list[int]) -> list[int]:

@@ -19,7 +19,9 @@ reader asking which option it is about. Here a *manual term* is a block of one o
 (``-H, --header <value>``, ``--name=<yes|no>``) or of a function signature (``int f (int x)``,
 wrapped over up to :data:`MAX_SIGNATURE_LINES` lines); its entry runs to the next manual term,
 table, or short block that opens with a letter or digit (a heading a PDF keeps in its text),
-for at most :data:`MAX_BLOCKS` blocks, and each of its statements carries the term.
+for at most :data:`MAX_BLOCKS` blocks, and each of its statements carries the term. An entry
+whose tag opens its first sentence ("-print0 True; print the full file name ...") has that
+sentence for its term.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ def attach_manual_terms(text: str, cores: list[tuple[int, int, UnitKind]], block
     # A code block holds calls and declarations, not an entry's term.
     terms = {b for b in order if all(cores[i][2] is not UnitKind.CODE for i in by_block[b])
              and is_manual_term(text[spans[b][0]:spans[b][1]].strip())}
+    _attach_inline_heads(text, cores, by_block, order, spans, terms, lone, attached, entries)
     for position, term_block in enumerate(order):
         if term_block not in terms:
             continue
@@ -97,3 +100,39 @@ def attach_manual_terms(text: str, cores: list[tuple[int, int, UnitKind]], block
             attached[i][:] = [p for p in attached[i] if not (old >= 0 and p[0] == old and _CATEGORY.fullmatch(text[p[0]:p[1]].strip()))]
             entries[i] = offset
             attached[i].extend(p for p in term if p not in attached[i])
+
+
+# A man page may print an option's tag on its description's first line ("-print0 True; print the
+# full file name ..."): the tag, a space, then words.
+_INLINE_OPTION = lazy_regex(r"-{1,2}[A-Za-z0-9?][\w.+-]*(?:,\s+-{1,2}[A-Za-z0-9?][\w.+-]*)*\s+\S")
+
+
+def _attach_inline_heads(text: str, cores: list[tuple[int, int, UnitKind]], by_block: dict[int, list[int]], order: list[int],
+                         spans: dict[int, tuple[int, int]], terms: set[int], lone: dict[int, bool],
+                         attached: list[list[tuple[int, int]]], entries: list[int]) -> None:
+    """An entry whose tag opens its first sentence ("-print0 True; print the full file name
+    ...") has that sentence for its term: the entry's later statements ("This option
+    corresponds to the -0 option of xargs.") carry it, so none is shown without the option it
+    is about. The entry runs as a term's does (to the next term, table or heading block); a
+    statement the rST rules already gave an entry keeps it."""
+    for position, block in enumerate(order):
+        first = by_block[block][0]
+        start, end, kind = cores[first]
+        if block in terms or kind is UnitKind.CODE or text.rfind("\n", 0, start) + 1 != start \
+                or not _INLINE_OPTION.match(text, start, end):
+            continue
+        members = list(by_block[block][1:])
+        for b in order[position + 1:position + 1 + MAX_BLOCKS]:
+            first_of_b = cores[by_block[b][0]]
+            if b in terms or any(cores[i][2] is UnitKind.TABLE_ROW for i in by_block[b]) or lone.get(b, False) \
+                    or _INLINE_OPTION.match(text, first_of_b[0], first_of_b[1]):
+                break
+            members.extend(by_block[b])
+        members = [i for i in members if entries[i] < 0 and cores[i][2] is not UnitKind.CODE]
+        if not members:
+            continue
+        entries[first] = start
+        attached[first].append(cores[members[0]][:2])
+        for i in members:
+            entries[i] = start
+            attached[i].append(cores[first][:2])
