@@ -4,7 +4,10 @@ A sentence can hold a number and still answer another measure: a number of event
 asked in bytes, a depth for how long a pool is, a distance from a town for its length, a
 length and a width for how deep a lake is, a recommended pressure for the maximum one, a
 bound of another thing ("cancel at least 2 hours ahead" for the shortest booking), a place's
-opening days for the time it opens, a goal or a baseline for how much has been saved. :func:`measure_problem` reads one piece against the question.
+opening days for the time it opens, a goal or a baseline for how much has been saved, a count
+of a thing ("at most 2 raised beds") for its biggest size, a starting price ("from £249") or no
+price for the most a thing can cost, how often ("every 40 minutes") for how long a thing takes,
+a number of anything but words ("by 17:00") for a word limit. :func:`measure_problem` reads one piece against the question.
 """
 
 from __future__ import annotations
@@ -126,13 +129,17 @@ def measure_problem(question: str, clause: str, piece: str) -> str:
         words = dict(_EXTENTS)[extent.group(1).casefold()]
         if not re.search(rf"\b(?:{words})\b", piece, re.IGNORECASE) and _ANY_EXTENT.search(clause):
             return "another attribute"
-    return _bound_problem(question, clause, piece)
+    if _ASKS_DURATION.match(question) and _EVERY.search(clause) and measure_at("duration", _EVERY.sub(" ", clause)) < 0:
+        return "another attribute"  # "every 40 minutes" is how often, not how long
+    return _most_problem(question, piece) or _count_limit_problem(question, clause) or _bound_problem(question, clause, piece)
 
 
 def _bound_problem(question: str, clause: str, piece: str) -> str:
     noun = bound_noun(question)
     if not noun:
         return ""
+    if _counts_noun(question, noun, clause):
+        return "another attribute"
     # "The highest value allowed": a number, which a sentence without one does not give.
     if _GENERIC_BOUND.search(question) and not re.search(r"\d", clause):
         return "no value"
@@ -151,6 +158,69 @@ def _bound_problem(question: str, clause: str, piece: str) -> str:
     if _NOT_A_BOUND.search(row) and not _ASKS_PRACTICE.search(question) and not _states_bound(row):
         return "rival aspect"
     return ""
+
+
+# "The biggest raised bed": a bound of the thing's size or extent, not of how many there are.
+_SIZE_BOUND = lazy_regex(r"\b(?:largest|biggest|smallest|longest|shortest|widest|narrowest|highest|lowest|greatest|heaviest|lightest|tallest)\b", re.IGNORECASE)
+_ASKS_COUNT = lazy_regex(r"\b(?:number|count|how\s+many)\b", re.IGNORECASE)
+# "What is the most the Business plan can cost?": "the most" (or least) with a clause of its own.
+_MOST_CLAUSE = lazy_regex(r"\bthe\s+(most|least)\s+(?=(?:the|a|an|my|your|our|their|its|you|we|they|i|one)\b|(?-i:[A-Z]))", re.IGNORECASE)
+# A price or amount given from below ("from £249", "starting at $20") or from above ("up to £90").
+_FROM_BELOW = lazy_regex(r"\bfrom\s+[£$€¥]?\s?\d|\bstart(?:s|ing)?\s+(?:at|from)\b|\bat\s+least\b|\bminimum\b", re.IGNORECASE)
+_FROM_ABOVE = lazy_regex(r"\bup\s+to\b|\bat\s+most\b|\bmaximum\b|\bno\s+more\s+than\b", re.IGNORECASE)
+
+
+def _counts_noun(question: str, noun: str, clause: str) -> bool:
+    """``question`` asks the size of the biggest (smallest, longest) ``noun`` and every number
+    of ``clause`` counts ``noun``s ("may rent at most 2 raised beds"): a bound of how many."""
+    if not _SIZE_BOUND.search(question) or _ASKS_COUNT.search(question):
+        return False
+    numbers = re.findall(r"(?<![\w.,])\d[\d.,]*", clause)
+    counted = re.findall(rf"(?<![\w.,])\d[\d.,]*\s+(?:[A-Za-z-]+\s+){{0,2}}?{re.escape(_stem(noun))}\w*", clause, re.IGNORECASE)
+    return bool(numbers) and len(counted) == len(numbers)
+
+
+def _most_problem(question: str, piece: str) -> str:
+    """``"rival aspect"`` when ``question`` asks the most (least) a thing can be ("the most the
+    Business plan can cost") and ``piece`` gives its value only from the other side ("Business
+    | from £249"); a range gives both."""
+    asked = _MOST_CLAUSE.search(question)
+    if not asked:
+        return ""
+    row = piece.strip().split("\n")[-1]
+    values = " | ".join(row.split("|")[1:]) if "|" in row else row  # a row's label names the item
+    if re.search(r"\b(?:cost|costs|pay|charge|charged|spend)\b", question[asked.end():], re.IGNORECASE) and not _MONEY.search(values):
+        return "no value"  # the most a thing can cost: an amount of money
+    rival, own = (_FROM_BELOW, _FROM_ABOVE) if asked.group(1).casefold() == "most" else (_FROM_ABOVE, _FROM_BELOW)
+    if rival.search(row) and not own.search(row) and not re.search(r"\d\s*(?:–|—|-|to)\s*[£$€¥]?\d", row):
+        return "rival aspect"
+    return ""
+
+
+# "How long does the crossing take?": a duration, which "every 40 minutes" (how often) is not.
+_ASKS_DURATION = lazy_regex(r"^\W*(?:(?:so|and|but)\s+)?how\s+long\s+(?:does|do|did|will|would|is|are|was|were)\b", re.IGNORECASE)
+_EVERY = lazy_regex(r"\bevery\s+(?:\d[\d.,]*\s*|few\s+|other\s+)?[a-z]+", re.IGNORECASE)
+_MONEY = lazy_regex(r"[£$€¥]|\b(?:free|\d[\d.,]*\s*(?:pounds|dollars|euros|pence|cents|p))\b", re.IGNORECASE)
+# "The coursework word limit": a limit on a count of the noun before "limit" ("3,000 words"),
+# unless that noun names a measure of its own ("time limit", "speed limit").
+_COUNT_LIMIT = lazy_regex(r"\b([a-z]+)\s+(?:limit|cap|maximum|allowance)\b", re.IGNORECASE)
+_MEASURE_NOUNS = frozenset(
+    "time speed age weight size credit rate memory height length width depth spending budget price cost fee temperature pressure volume data "
+    "bandwidth storage upload download usage capacity stay term withdrawal deposit transfer payment cash loan overdraft borrowing daily "
+    "monthly annual yearly weekly hourly the a an upper lower".split())
+
+
+def _count_limit_problem(question: str, clause: str) -> str:
+    """``"another attribute"`` when ``question`` asks a limit on a count ("the coursework word
+    limit") and every number of ``clause`` counts something else ("by 17:00 on the due
+    date", "within 15 working days")."""
+    asked = _COUNT_LIMIT.search(question)
+    if not asked or asked.group(1).casefold() in _MEASURE_NOUNS:
+        return ""
+    numbers = re.findall(r"(?<![\w.,:])\d[\d.,:]*", clause)
+    noun = re.escape(_stem(asked.group(1)))
+    counted = re.findall(rf"(?<![\w.,:])\d[\d.,]*[\s-]+(?:[A-Za-z-]+\s+)?{noun}\w*", clause, re.IGNORECASE)
+    return "another attribute" if numbers and not counted else ""
 
 
 _STATED_BOUND = lazy_regex(

@@ -124,7 +124,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     """
     # A sibling model, a measure of another kind or bound, a goal, a placeholder cell: wrong whatever else is asked.
     own = _value_clause(piece, filler)
-    if problem := open_problem(question, piece) or measure_problem(question, own, piece) or unachieved_problem(question, own, piece):
+    if problem := open_problem(question, piece, heading) or measure_problem(question, own, piece) or unachieved_problem(question, own, piece):
         return problem
     kind = read_slot(question).kind
     attribute = read_attribute(question)
@@ -149,7 +149,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
         # ("prices vary and are announced") gives none.
         if attribute is not None and is_quantity(attribute.head) and not slot_filler(AnswerSlot(SlotKind.NUMBER, read_slot(question).numbers), piece):
             return "no value"
-        clause = _value_clause(piece, value) if value else piece
+        clause = _value_clause(piece, value or (piece.split()[0] if term and piece.split() else ""))  # a definition: its first clause
     else:
         clause = _value_clause(piece, filler)
     if kind is SlotKind.NAME:
@@ -382,8 +382,8 @@ def _rival_owner(after: str, asked: set[str]) -> bool:
 
 def _defines(term: tuple[str, ...], piece: str) -> bool:
     """The piece opens with the term, then a definition's link ("Warm replica — a copy",
-    "A hard quota is a ceiling"); "Drain windows are covered in ..." only mentions it."""
-    text = _LEAD_ARTICLE.sub("", _MARKUP.sub("", piece).strip())
+    "A hard quota is a ceiling", a terms row "Lease | A time-limited claim"); "Drain windows are covered in ..." only mentions it."""
+    text = _LEAD_ARTICLE.sub("", _MARKUP.sub("", " — ".join(c for _, c in cells) if (cells := table_cells(piece)) else piece).strip())
     words = list(re.finditer(r"[\w'’-]+", text))
     if len(words) < len(term):
         return False

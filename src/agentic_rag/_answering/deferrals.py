@@ -4,8 +4,10 @@
 manual": the sentence names the asked attribute, under the asked model's heading, and says
 only where its value is given. So do "Rental prices vary by season", "Charges are confirmed
 at booking", "The fee is to be announced" and a settings row "server.quota_gb | depends on
-licence | ..." (its key names the attribute, a value cell defers it). An open question (one a sentence may answer in
-any words) is not answered by such a sentence: it names the attribute but gives no value.
+licence | ..." (its key names the attribute, a value cell defers it). So does a sentence whose
+only figure is an example ("The word limit is set by each tutor (for example, 3,000 words)").
+An open question (one a sentence may answer in any words) is not answered by such a sentence:
+it names the attribute but gives no value.
 :func:`deferred_value` reads one sentence, a line or a table row.
 """
 
@@ -15,6 +17,7 @@ import re
 
 from agentic_rag._answering.amounts import table_cells
 from agentic_rag._regex import lazy_regex
+from agentic_rag._text.answer_slots import SlotKind, read_slot
 from agentic_rag._text.asked_attribute import read_attribute, synonyms
 from agentic_rag._text.porter import PorterStemmer
 
@@ -41,13 +44,16 @@ _STRETCH_END = lazy_regex(r"[.;:!?|(\n]")
 # The deferral must follow the attribute's word closely ("Coolant type and volume are
 # listed"), not stand in a later clause about something else.
 _MAX_WORDS_BETWEEN = 8
+# An aside that gives a figure as an example: "(for example, 3,000 words)", "(e.g. 30 s)".
+_EXAMPLE_ASIDE = lazy_regex(r"\(\s*(?:for\s+example|for\s+instance|e\.\s?g\.?|such\s+as|say)\b[^()]*\)", re.IGNORECASE)
 _WINDOW_CHARS = 240
 
 
 def deferred_value(question: str, piece: str) -> str:
     """``"no value"`` when ``piece`` names the attribute ``question`` asks ("coolant" of
     "Which coolant does the K-40 use?") only to say its value is given elsewhere, varies or is
-    still to be fixed, and holds no number; ``""`` otherwise (a sentence that gives a value
+    still to be fixed, and holds no number, and when a number asked for stands in ``piece``
+    only as an example ("(for example, 3,000 words)"); ``""`` otherwise (a sentence that gives a value
     beside a pointer, "The coolant is propane; charge details are listed in the manual",
     answers).
 
@@ -55,6 +61,8 @@ def deferred_value(question: str, piece: str) -> str:
         question: The asked clause of one question part.
         piece: A sentence, a line, or a table row with its header row.
     """
+    if read_slot(question).kind is SlotKind.NUMBER and re.search(r"\d", piece) and not re.search(r"\d", _EXAMPLE_ASIDE.sub(" ", piece)):
+        return "no value"  # every figure of the sentence is an example's
     attribute = read_attribute(question)
     if attribute is None or not attribute.head or re.search(r"\d", piece):
         return ""

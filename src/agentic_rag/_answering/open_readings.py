@@ -4,7 +4,9 @@
 early bird discount work?" is not answered by "discounts are sometimes offered", nor any
 question by "Members asked about the grace period" (a reported question); a keyword
 query "Firstleaf wholesale price per kg" wants a price as "What is ... price?" does; a
-sentence about the Duo S says nothing of the Duo X. :func:`open_problem` reads one piece.
+sentence about the Duo S says nothing of the Duo X, a quill-hub table nothing of quill-agent,
+and "The crossing from Wendle to Carrick Isle takes 55 minutes" nothing of the crossing to
+Holm. :func:`open_problem` reads one piece.
 """
 
 from __future__ import annotations
@@ -81,6 +83,41 @@ def sibling_name(question: str, piece: str) -> str:
     return next((f"{family} {code}" for family, code in stated if family in families), "")
 
 
+# A compound name of two parts ("quill-agent", "quill-hub"): a family and a member.
+_COMPOUND_NAME = lazy_regex(r"(?<![\w-])([A-Za-z][A-Za-z0-9]*)-([A-Za-z][A-Za-z0-9]*)(?![\w-])")
+# An end of a journey: a name after "to" or "from" ("from Wendle to Carrick Isle").
+_JOURNEY_END = lazy_regex(r"(?-i:\b(?:to|from)\s+)((?-i:[A-Z][\w'’-]*)(?:\s+(?-i:[A-Z][\w'’-]*))*)")
+_CALENDAR = lazy_regex(
+    r"^(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b")
+
+
+def sibling_component(question: str, context: str) -> str:
+    """A compound name ``context`` (a piece with its heading) gives in place of the one
+    ``question`` names ("quill-hub" for "quill-agent": one family, another member), ``""``
+    when it names the asked one (with or without its hyphen) or no sibling."""
+    said = context.casefold()
+    for match in _COMPOUND_NAME.finditer(question):
+        family, member = match.group(1).casefold(), match.group(2).casefold()
+        if re.search(rf"\b{re.escape(family)}[-\s]?{re.escape(member)}\b", said):
+            continue
+        other = next((m.group() for m in _COMPOUND_NAME.finditer(context) if m.group(1).casefold() == family and m.group(2).casefold() != member), "")
+        if other:
+            return other
+    return ""
+
+
+def other_destination(question: str, piece: str, heading: str) -> str:
+    """The end of a journey ``piece`` names in place of the one ``question`` asks ("to Carrick
+    Isle" for "from Wendle to Holm"), ``""`` when it names the asked ends or no other one."""
+    asked = [m.group(1) for m in _JOURNEY_END.finditer(question) if not _CALENDAR.match(m.group(1))]
+    if not asked:
+        return ""
+    context = f"{heading}\n{piece}"
+    if all(re.search(rf"\b{re.escape(end)}\b", context) for end in asked):
+        return ""
+    return next((m.group(1) for m in _JOURNEY_END.finditer(piece) if not _CALENDAR.match(m.group(1)) and m.group(1) not in asked), "")
+
+
 def table_cells(piece: str) -> list[tuple[str, str]] | None:
     """A table row under its header row as (header, cell) pairs, a row's missing last cells
     empty ("Flex Pass | £205 |" under "Ticket | Price | Notes"); ``None`` for any other piece."""
@@ -91,12 +128,13 @@ def table_cells(piece: str) -> list[tuple[str, str]] | None:
     return list(zip(header, row + [""] * (len(header) - len(row)))) if len(row) <= len(header) else None
 
 
-def open_problem(question: str, piece: str) -> str:
-    """Why ``piece`` does not answer ``question`` read as the open question or keyword query it
-    is: ``"another subject"`` (a sibling model), ``"another attribute"`` (only a price for
-    what comes with a thing), ``"no value"`` (no amount for a price asked in keywords, only
-    availability for how a thing works, only a report that people asked about it); ``""`` otherwise."""
-    if sibling_name(question, piece):
+def open_problem(question: str, piece: str, heading: str = "") -> str:
+    """Why ``piece`` (under ``heading``) does not answer ``question`` read as the open question
+    or keyword query it is: ``"another subject"`` (a sibling model or component, another end
+    of a journey), ``"another attribute"`` (only a price for what comes with a thing), ``"no
+    value"`` (no amount for a price asked in keywords, only availability for how a thing
+    works, only a report that people asked about it); ``""`` otherwise."""
+    if sibling_name(question, piece) or sibling_component(question, f"{heading}\n{piece}") or other_destination(question, piece, heading):
         return "another subject"
     if _REPORTS_ASKING.match(piece) and not _STATES_MORE.search(piece):
         return "no value"  # a reported question asks; it states nothing of what it asks about

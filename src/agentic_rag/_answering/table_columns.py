@@ -4,8 +4,8 @@ A table row holds several values, each in its column: "artifacts.expire_in | 30 
 ..." under "Key | Default | Maximum | Description" gives a default of 30 days and no maximum,
 and "Adult single | £7.80 | seasonal*" under "Ticket | Inchmurran | Kilvane" gives a fare to
 Inchmurran and none to Kilvane. A column the question names (by an asked bound, "the maximum
-value", by a name it states, "to Kilvane", or by the header's word in any case, "child" for
-"Child (6-15)") is the asked one: a value in another column
+value", by a name it states, "to Kilvane", with the header's plain words, "on the Carrick Isle
+route", or by the header's word in any case, "child" for "Child (6-15)") is the asked one: a value in another column
 answers another question, and the asked column's own cell ("—", "seasonal", "on request")
 gives no value. :func:`column_problem` reads one row under its header.
 """
@@ -79,9 +79,18 @@ def _asked_columns(question: str, headers: list[str]) -> list[int]:
             out.append(index)
         elif all(w[0].isupper() and w.casefold() in names for w in words):
             out.append(index)
+        elif _names_with_words(words, names, said):
+            out.append(index)
         elif named and all(w[0].isupper() and not w.isupper() and w.casefold() in said for w in named):
             out.append(index)
     return out
+
+
+def _names_with_words(words: list[str], names: set[str], said: set[str]) -> bool:
+    """A header of names and plain words ("Carrick Isle route"), each name one the question
+    states and each plain word one it says ("on the Carrick Isle route")."""
+    caps = [w for w in words if w[0].isupper()]
+    return bool(caps) and all(w.casefold() in names for w in caps) and all(w.casefold() in said for w in words)
 
 
 def empty_default(question: str, piece: str, kind: SlotKind) -> str:

@@ -336,14 +336,17 @@ def words_of(text: str) -> tuple[str, ...]:
 
 
 _DEFINITION_QUESTIONS = (
-    lazy_regex(r"^what\s+(?:is|are)\s+(?:a|an)\s+(?P<term>[\w -]+?)(?:\s+(?:in|within|for|on)\s+.+)?$", re.IGNORECASE),
+    # "What is an associate member of Rivermead Rowing Club?": "of" a name is a scope too.
+    lazy_regex(r"^what\s+(?:is|are)\s+(?:a|an)\s+(?P<term>[\w -]+?)(?:\s+(?:in|within|for|on)\s+.+|\s+of\s+(?-i:[A-Z]).+)?$", re.IGNORECASE),
     lazy_regex(r"^what(?:'s|’s|\s+is|\s+are)\s+the\s+(?P<term>[\w -]+?)\s+(?:in|within)\s+.+$", re.IGNORECASE),
     lazy_regex(r"^what\s+does\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+?)\s+mean(?:\s+(?:in|for)\s+.+)?$", re.IGNORECASE),
     lazy_regex(r"^what\s+does\s+.+?\s+mean\s+by\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+)$", re.IGNORECASE),
     lazy_regex(r"^what\s+is\s+meant\s+by\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+)$", re.IGNORECASE),
     # "What are accounts payable in Ledgerly?": a term of plain words, with no article,
-    # defined within a scope.
-    lazy_regex(r"^what\s+(?:is|are)\s+(?P<term>(?-i:[a-z]+)(?:\s+(?-i:[a-z]+)){1,2})\s+(?:in|within)\s+.+$", re.IGNORECASE),
+    # defined within a scope ("on Saltmarsh Ferries": a name after "on").
+    lazy_regex(r"^what\s+(?:is|are)\s+(?P<term>(?-i:[a-z]+)(?:\s+(?-i:[a-z]+)){1,2})\s+(?:(?:in|within)\s+.+|on\s+(?-i:[A-Z]).+)$", re.IGNORECASE),
+    # "How does Cobble Street Growers define an active member?"
+    lazy_regex(r"^how\s+(?:does|do|did)\s+.+?\s+define\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+)$", re.IGNORECASE),
 )
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.analyzer import Analyzer
-from agentic_rag._text.asked_numbers import answer_numbers, wants_number
+from agentic_rag._text.asked_numbers import answer_numbers, stated_numbers, wants_number
 from agentic_rag._text.instructions import inside_instruction
 from agentic_rag._text.long_runs import bounded_runs
 from agentic_rag._text.segments import PassageUnit, UnitKind, split_units
@@ -298,10 +298,10 @@ class RelevanceModel:
                 own = self.coverage(question, f"{title}\n{unit.text}")
                 score = 0.6 * own + 0.3 * context + 0.1 * prior + _NAMING_BONUS * _names_api(unit.text, folded)
                 heading = ""
-                if wants and not set(pattern.findall(unit.text)) - asked:
+                if wants and not stated_numbers(question, unit.text) - asked:
                     # A number asked for must stand where the answer is: in the unit, or in
                     # its section's title (a changelog's version heading); the question's own
-                    # numbers do not count.
+                    # numbers do not count, nor a version of another stage ("deprecated since 4.0").
                     heading = title if titled else ""
                     score *= 0.9 if titled else 0.6
                     own = own if titled else 0.5 * own
@@ -369,7 +369,7 @@ class RelevanceModel:
         """True when ``scored`` states a number (a version, for a version question) that the
         question does not, in the unit itself or in the heading shown with it."""
         pattern = answer_numbers(question)
-        return bool(scored.heading) or bool(set(pattern.findall(scored.unit.text)) - set(pattern.findall(question)))
+        return bool(scored.heading) or bool(stated_numbers(question, scored.unit.text) - set(pattern.findall(question)))
 
     def best_units(self, question: str, passages: Sequence[tuple[str, str]], *, max_units: int = 3, keep_ratio: float = 0.8) -> list[ScoredUnit]:
         """The units an extractive answer quotes: the best one, then up to ``max_units - 1``
