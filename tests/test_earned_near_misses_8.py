@@ -107,6 +107,21 @@ class SiblingAndDestinationTest(unittest.TestCase):
         self.assertEqual(open_problem(question, "The ferry takes 30 minutes.", "Alder to Brook"), "")
 
 
+class DateFactTest(VerdictCase):
+    def test_a_date_fact_is_answered_only_by_a_time(self):
+        # "When did X open?" read as a date fact of X: a sentence about X with no time in it
+        # ("a unit has been identified") says nothing of when; one with a time still does.
+        question = "When did Pawsmith's Ashcombe surgery open?"
+        model = RelevanceModel()
+
+        def problem(piece: str) -> str:
+            return statement_problem(question, "", piece, piece, model)
+
+        self.assertEqual(problem("A unit on Ashcombe Parade has been identified for a third surgery."), "no value")
+        self.assertEqual(problem("The Ashcombe surgery will open in 2027."), "unreal")
+        self.assertEqual(problem("The Ashcombe surgery opened in March 2021."), "")
+
+
 class ColumnWithPlainWordsTest(unittest.TestCase):
     def test_a_route_column_named_with_its_plain_words(self):
         row = "Ticket | Cray Isle route | Brook route\nAnnual season ticket | on request | £310"

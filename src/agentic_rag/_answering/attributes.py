@@ -29,7 +29,7 @@ from agentic_rag._answering.open_readings import asks_of_item, open_problem, tab
 from agentic_rag._answering.unachieved import unachieved_problem
 from agentic_rag._answering.amounts import count_as_measure, counts_a_time, counts_another, default_not_a_number, measures_condition, not_money, table_cells
 from agentic_rag._regex import lazy_regex
-from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, counts_in_unit, fact_filler, identifiers, measure_at, read_fact, read_slot, slot_filler
+from agentic_rag._text.answer_slots import AnswerSlot, FactKind, SlotKind, counts_in_unit, fact_filler, identifiers, measure_at, read_fact, read_slot, slot_filler
 from agentic_rag._text.asked_values import asks_past_time, is_quantity, stated_time
 from agentic_rag._text.asked_attribute import (RIVALS, Aspect, AskedAttribute, asked_aspects, aspects_in, defined_term, implied_bounds, read_attribute,
                                                synonyms, with_synonyms, words_of)
@@ -134,13 +134,15 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     sided = asked_aspects(question) | implied_bounds(question)
     # "When did the shared plans get HTTP/3?" read as no fact (an object after the verb)
     # still asks for a time, which a sentence without one does not give.
-    when = kind is SlotKind.OPEN and fact is None and asks_past_time(question)
+    # A date fact read from the question ("When did the surgery open?") asks a time too.
+    when = kind is SlotKind.OPEN and (fact is None or fact.kind is FactKind.DATE) and asks_past_time(question)
     if kind is SlotKind.OPEN and attribute is None and not term and fact is None and not sided and not when and not _ASKS_THING.match(question):
         # Why or yes/no: any words answer; "how hard is ..." wants the quality, of its place.
         return (degree_problem(question, f"{heading}\n{lead}", piece) or yes_no_problem(question, piece)
                 or (label_problem(question, piece, model) or column_problem(question, piece) if asks_of_item(question) and padded_cells(piece) else ""))
     if kind is SlotKind.OPEN:
         value = fact_filler(fact, piece) if fact is not None else stated_time(piece) if when else ""
+        value = value or (stated_time(piece) if when else "")
         if when and not value:
             return "no value"
         if when and re.search(r"\b(?:will|won't|shall)\b|\bgoing\s+to\b", _value_clause(piece, value), re.IGNORECASE):
