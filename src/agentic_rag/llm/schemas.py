@@ -246,7 +246,9 @@ QUERY_REWRITER_PROMPT = (
     "query per part (decomposition). For "
     "follow-up rounds, write queries for the missing facts only, in the words a document that "
     "states the fact would use, and use bridge entities already found. Each query stands alone: "
-    "no pronouns, no references to other queries, no words from unrelated facts."
+    "no pronouns, no references to other queries, no words from unrelated facts, and never a "
+    "value you expect the answer to have (a date, a number, a name the documents have not "
+    "given): a guessed value finds documents about the guess."
 )
 HYDE_PROMPT = (
     "Write a short passage, as it might appear in a reference document, that would answer the "
