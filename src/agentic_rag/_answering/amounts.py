@@ -128,7 +128,7 @@ _UNIT_WORDS = (r"(?:milli|micro|nano|kilo|mega|giga|tera)?(?:seconds?|minutes?|h
 _ASKS_PRICE = lazy_regex(
     r"\bhow\s+much\s+(?:(?:is|are|was|were|does|do|did|will|would)\s+(?:(?:an?|the|my|our|one|each)\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?:tickets?|fares?|fees?|prices?|costs?|charges?|subscriptions?|memberships?|pass(?:es)?|rent|fines?|plans?|licen[cs]es?|tuition|admission|entry)\b"
-    r"|(?:[\w-]+\s+){0,6}?(?:cost|costs|charge|charges|charged|pay|paid)\b)",
+    r"|(?:[\w-]+\s+){0,9}?(?:cost|costs|charge|charges|charged|pay|paid)\b)",
     re.IGNORECASE,
 )
 # A sum of money: a currency sign or code by a number, a currency word after one, or "free".

@@ -33,7 +33,8 @@ _UNIT_MEASURES = (
 _IN_UNIT = lazy_regex(r"\bin\s+(" + "|".join(units for _, units in _UNIT_MEASURES) + r")\s*[?.!]?\s*$", re.IGNORECASE)
 _UNIT_OF = tuple((measure, lazy_regex(rf"^(?:{units})$", re.IGNORECASE)) for measure, units in _UNIT_MEASURES)
 # "What time does ... open?": a time of day ("9:00", "8.30am", "7 pm", "noon").
-_ASKS_CLOCK = lazy_regex(r"^\W*(?:(?:so|and|but)\s+)?(?:at\s+)?what\s+time\b", re.IGNORECASE)
+# "What hours count as off-peak?" asks times of day as well.
+_ASKS_CLOCK = lazy_regex(r"^\W*(?:(?:so|and|but)\s+)?(?:at\s+|during\s+)?(?:what|which)\s+(?:time|hours)\b", re.IGNORECASE)
 _CLOCK = lazy_regex(r"(?<![\d.:])\d{1,2}[:.]\d{2}(?![\d.:])|(?<![\w.])\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\b(?:noon|midday|midnight)\b", re.IGNORECASE)
 # A bound word in a question and the words after it up to a verb, a preposition or the end
 # ("the shortest meeting room booking I can make": meeting room booking).
@@ -127,7 +128,8 @@ def measure_problem(question: str, clause: str, piece: str) -> str:
         return "another attribute"
     if extent := _ASKS_EXTENT.match(question):
         words = dict(_EXTENTS)[extent.group(1).casefold()]
-        if not re.search(rf"\b(?:{words})\b", piece, re.IGNORECASE) and _ANY_EXTENT.search(clause):
+        if not re.search(rf"\b(?:{words})\b", piece, re.IGNORECASE) and (_ANY_EXTENT.search(clause) or measure_at("length", clause) < 0):
+            # Another extent, or no length at all ("Built in 1931", "capacity: 78%").
             return "another attribute"
     if _ASKS_DURATION.match(question) and _EVERY.search(clause) and measure_at("duration", _EVERY.sub(" ", clause)) < 0:
         return "another attribute"  # "every 40 minutes" is how often, not how long

@@ -27,6 +27,7 @@ from agentic_rag._answering.table_columns import column_problem, empty_default
 from agentic_rag._answering.asked_measures import measure_problem
 from agentic_rag._answering.open_readings import asks_of_item, open_problem, table_cells as padded_cells
 from agentic_rag._answering.unachieved import unachieved_problem
+from agentic_rag._answering.time_scope import period_problem
 from agentic_rag._answering.amounts import count_as_measure, counts_a_time, counts_another, default_not_a_number, measures_condition, not_money, table_cells
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.answer_slots import AnswerSlot, FactKind, SlotKind, counts_in_unit, fact_filler, identifiers, measure_at, read_fact, read_slot, slot_filler
@@ -124,7 +125,8 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     """
     # A sibling model, a measure of another kind or bound, a goal, a placeholder cell: wrong whatever else is asked.
     own = _value_clause(piece, filler)
-    if problem := open_problem(question, piece, heading) or measure_problem(question, own, piece) or unachieved_problem(question, own, piece):
+    if problem := (open_problem(question, piece, heading) or measure_problem(question, own, piece) or unachieved_problem(question, own, piece)
+                   or period_problem(question, piece)):
         return problem
     kind = read_slot(question).kind
     attribute = read_attribute(question)

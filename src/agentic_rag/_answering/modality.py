@@ -34,7 +34,7 @@ _UNREAL = lazy_regex(
     r"\b(?:goals?|aims?|targets?|ambitions?|objectives?|pledges?|commitments?|mission)\s+(?:is|are|was|were)\s+to\b|"
     r"\btargeted\b|\btargets?\s+(?:for|of)\b|\b(?:projects|predicts|anticipates)\s+(?:that|an?|the)\b|\bprojections?\b|\bproposals?\b|"
     r"\bif\s+approved\b|\bsubject\s+to\s+(?:approval|change)\b|\bpending\s+approval\b|\bunder\s+consideration\b|\broadmap\b|"
-    r"\b(?:could|might|would|possibly|perhaps|maybe|potentially|projected|forecasts?|forecasted|expected\s+to|considering|evaluating|proposed|"
+    r"\b(?:could|might|would|possibly|perhaps|maybe|potentially|projected|forecasts?|forecasted|forecasting|expected\s+to|considering|evaluating|proposed|"
     r"hypothetical(?:ly)?)\b|"
     # A change put off has not happened: "Removal of --legacy has been postponed".
     r"\bpostponed\b|\b(?:been|was|were|is|are)\s+(?:deferred|delayed|put\s+on\s+hold)\b|"

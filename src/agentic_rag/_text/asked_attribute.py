@@ -102,6 +102,7 @@ def asked_aspects(question: str) -> frozenset[Aspect]:
 # have", "how long can a job run"); with "must" or "need", the least there must be ("how long
 # must a password be"). A sentence stating only the other bound answers neither.
 _AMOUNT_ASKED = r"^\s*(?:(?:so|and|but)\s+)?how\s+(?:many|much|long|large|big|far|high|fast|heavy|old|often|wide|deep)\b"
+_CONDITION = lazy_regex(r"\b(?:before|until|unless|so\s+that|in\s+order\s+(?:for|to)|for\s+(?:it|them|the\s+\w+)\s+to)\b", re.IGNORECASE)
 _IMPLIED = {
     Aspect.MAXIMUM: lazy_regex(rf"{_AMOUNT_ASKED}.*\b(?:can|could|may|will|is\s+able\s+to|are\s+able\s+to)\b", re.IGNORECASE),
     Aspect.MINIMUM: lazy_regex(rf"{_AMOUNT_ASKED}.*\b(?:must|need|needs|have\s+to|has\s+to|required|requires?)\b", re.IGNORECASE),
@@ -114,7 +115,10 @@ def implied_bounds(question: str) -> frozenset[Aspect]:
     sentence stating only the other bound does not answer it; one stating no bound may."""
     if asked_aspects(question) & {Aspect.MAXIMUM, Aspect.MINIMUM}:
         return frozenset()
-    found = frozenset(a for a, pattern in _IMPLIED.items() if pattern.search(question))
+    # "How many students does a class need before it will run?": the clause of a condition
+    # ("before it will run", "for it to go ahead") says when, not what the thing can hold.
+    asked = _CONDITION.split(question, maxsplit=1)[0]
+    found = frozenset(a for a, pattern in _IMPLIED.items() if pattern.search(asked))
     return found if len(found) == 1 else frozenset()
 
 
@@ -339,7 +343,7 @@ _DEFINITION_QUESTIONS = (
     # "What is an associate member of Rivermead Rowing Club?": "of" a name is a scope too.
     lazy_regex(r"^what\s+(?:is|are)\s+(?:a|an)\s+(?P<term>[\w -]+?)(?:\s+(?:in|within|for|on)\s+.+|\s+of\s+(?-i:[A-Z]).+)?$", re.IGNORECASE),
     lazy_regex(r"^what(?:'s|’s|\s+is|\s+are)\s+the\s+(?P<term>[\w -]+?)\s+(?:in|within)\s+.+$", re.IGNORECASE),
-    lazy_regex(r"^what\s+does\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+?)\s+mean(?:\s+(?:in|for)\s+.+)?$", re.IGNORECASE),
+    lazy_regex(r"^what\s+does\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+?)\s+mean(?:\s+(?:in|for|at|on)\s+.+)?$", re.IGNORECASE),
     lazy_regex(r"^what\s+does\s+.+?\s+mean\s+by\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+)$", re.IGNORECASE),
     lazy_regex(r"^what\s+is\s+meant\s+by\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+)$", re.IGNORECASE),
     # "What are accounts payable in Ledgerly?": a term of plain words, with no article,
