@@ -29,7 +29,7 @@ from __future__ import annotations
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.segments import UnitKind
 
-__all__ = ["MAX_BLOCKS", "MAX_SIGNATURE_LINES", "attach_manual_terms", "is_manual_term"]
+__all__ = ["MAX_BLOCKS", "MAX_SIGNATURE_LINES", "attach_manual_terms", "is_category_tag", "is_manual_term"]
 
 #: Most blocks of one manual entry after its term (an option's description runs long).
 MAX_BLOCKS = 12
@@ -56,6 +56,12 @@ def is_manual_term(block: str) -> bool:
     return block.count("\n") < MAX_SIGNATURE_LINES and _SIGNATURE.fullmatch(" ".join(block.split())) is not None
 
 
+def is_category_tag(line: str) -> bool:
+    """Whether a line (trimmed) is a Texinfo category tag printed beside an entry's name
+    ("[Function]", "[Return code]", "[Global flag]")."""
+    return _CATEGORY.fullmatch(line) is not None
+
+
 def attach_manual_terms(text: str, cores: list[tuple[int, int, UnitKind]], blocks: list[int], lone: dict[int, bool],
                         attached: list[list[tuple[int, int]]], entries: list[int]) -> None:
     """Each statement of a manual entry carries the entry's term (all of its cores).
@@ -77,7 +83,7 @@ def attach_manual_terms(text: str, cores: list[tuple[int, int, UnitKind]], block
     # A code block holds calls and declarations, not an entry's term.
     terms = {b for b in order if all(cores[i][2] is not UnitKind.CODE for i in by_block[b])
              and is_manual_term(text[spans[b][0]:spans[b][1]].strip())}
-    _attach_inline_heads(text, cores, by_block, order, spans, terms, lone, attached, entries)
+    _attach_inline_heads(text, cores, by_block, order, terms, lone, attached, entries)
     for position, term_block in enumerate(order):
         if term_block not in terms:
             continue
@@ -108,7 +114,7 @@ _INLINE_OPTION = lazy_regex(r"-{1,2}[A-Za-z0-9?][\w.+-]*(?:,\s+-{1,2}[A-Za-z0-9?
 
 
 def _attach_inline_heads(text: str, cores: list[tuple[int, int, UnitKind]], by_block: dict[int, list[int]], order: list[int],
-                         spans: dict[int, tuple[int, int]], terms: set[int], lone: dict[int, bool],
+                         terms: set[int], lone: dict[int, bool],
                          attached: list[list[tuple[int, int]]], entries: list[int]) -> None:
     """An entry whose tag opens its first sentence ("-print0 True; print the full file name
     ...") has that sentence for its term: the entry's later statements ("This option

@@ -27,7 +27,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from agentic_rag._regex import lazy_regex
-from agentic_rag._text.manual_entries import attach_manual_terms
+from agentic_rag._text.manual_entries import attach_manual_terms, is_category_tag
 from agentic_rag._text.segments import UnitKind, split_units
 from agentic_rag._text.sentences import split_sentences
 
@@ -50,9 +50,6 @@ _DEFAULT = re.compile(r"\bdefaults?\b", re.IGNORECASE)
 # A name standing alone on its line in a list of names over descriptions: a constant
 # (``BZ_DATA_ERROR``: capitals joined by underscores), an option (``--proxy-basic``, ``-F``) or
 # a call (``idn2_register_ul()``). One token: the match cannot rescan a run of word characters.
-# A manual entry's kind on a line of its own, in brackets ("[Return code]", "[Global flag]",
-# "[Function]"): a few words, no sentence.
-_CATEGORY_TAG = lazy_regex(r"\[[A-Za-z][A-Za-z -]{0,30}\]")
 _LISTED_NAME = lazy_regex(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|--?[A-Za-z][\w-]*(?:=\S+)?|[A-Za-z_][\w.]*\(\)")
 
 
@@ -324,7 +321,7 @@ def _attach_terms(text: str, cores: list[tuple[int, int, UnitKind]], blocks: lis
     for position, b in enumerate(order[:-2]):
         tag, description = order[position + 1], order[position + 2]
         if lone[b] and lone[tag] and not lone[description] and b not in opened and tag in opened \
-                and _CATEGORY_TAG.fullmatch(text[cores[opened[tag]][0]:cores[opened[tag]][1]]):
+                and is_category_tag(text[cores[opened[tag]][0]:cores[opened[tag]][1]]):
             opened[b] = by_block[b][0]
             tags[b] = opened.pop(tag)
     for position, term_block in enumerate(order):
