@@ -210,8 +210,8 @@ _CITE_RULE = (
     "Every claim cites the index attribute of the block it relies on and quotes the supporting "
     "words exactly as they appear in its text, never its attributes such as title or source "
     "(white space inside a quote, line breaks included, may be written as single spaces); the "
-    "quotes of a claim together state all of it. Claims you cannot support with a quote are "
-    "left out."
+    "quotes of a claim, read in their block (whose title tells what they are about), together "
+    "state all of it. Claims you cannot support with a quote are left out."
 )
 
 _ESTABLISHED = (
@@ -246,9 +246,7 @@ QUERY_REWRITER_PROMPT = (
     "query per part (decomposition). For "
     "follow-up rounds, write queries for the missing facts only, in the words a document that "
     "states the fact would use, and use bridge entities already found. Each query stands alone: "
-    "no pronouns, no references to other queries, no words from unrelated facts, and never a "
-    "value you expect the answer to have (a date, a number, a name the documents have not "
-    "given): a guessed value finds documents about the guess."
+    "no pronouns, no references to other queries, no words from unrelated facts."
 )
 HYDE_PROMPT = (
     "Write a short passage, as it might appear in a reference document, that would answer the "
