@@ -143,8 +143,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
         return (degree_problem(question, f"{heading}\n{lead}", piece) or yes_no_problem(question, piece)
                 or (label_problem(question, piece, model) or column_problem(question, piece) if asks_of_item(question) and padded_cells(piece) else ""))
     if kind is SlotKind.OPEN:
-        value = fact_filler(fact, piece) if fact is not None else stated_time(piece) if when else ""
-        value = value or (stated_time(piece) if when else "")
+        value = (fact_filler(fact, piece) if fact is not None else "") or (stated_time(piece) if when else "")
         if when and not value:
             return "no value"
         if when and re.search(r"\b(?:will|won't|shall)\b|\bgoing\s+to\b", _value_clause(piece, value), re.IGNORECASE):
