@@ -6,10 +6,14 @@ import unittest
 from pathlib import Path
 
 from cli_support import enter_temp_folder, run_cli
+from llm_scripts import Evidence, Oracle, World
 
 from agentic_rag._agentic.routing import CorpusRouter
 from agentic_rag._contracts import Corpus
 from agentic_rag._errors import InvalidInputError
+from agentic_rag._interfaces.store_service import StoreService
+from agentic_rag._store import KnowledgeStore
+from agentic_rag.llm import ScriptedLLM
 
 CORPORA = (
     Corpus("install", "install: 3 files about python, launcher, default, windows"),
@@ -36,6 +40,20 @@ class LocateRouterTest(unittest.TestCase):
             CorpusRouter(locate="library")  # type: ignore[arg-type]
 
 
+class WidenedRouteTest(unittest.TestCase):
+    def test_the_located_corpora_follow_the_chosen_ones(self):
+        router = CorpusRouter(locate=lambda text: ["library", "library", "install", "tutorial"])
+        decision = router.widened("the default timeout of urlopen", ("install",), CORPORA)
+        self.assertEqual(decision.corpus_ids, ("install", "library"))
+        self.assertIn("also stand in library", decision.reason)
+
+    def test_nothing_is_added_without_locate_or_when_the_choice_holds_them(self):
+        self.assertEqual(CorpusRouter().widened("urlopen", ("install",), CORPORA).corpus_ids, ("install",))
+        router = CorpusRouter(locate=lambda text: ["gone", "install"])
+        decision = router.widened("urlopen", ("install", "install"), CORPORA)
+        self.assertEqual((decision.corpus_ids, decision.reason), (("install",), ""))
+
+
 class StoreAskRoutingTest(unittest.TestCase):
     def test_ask_finds_the_answer_in_the_corpus_whose_description_shares_no_word_with_the_question(self):
         folder = enter_temp_folder(self)
@@ -60,6 +78,35 @@ class StoreAskRoutingTest(unittest.TestCase):
         self.assertEqual(code, 0, err)
         self.assertIn("45 seconds", out)
         self.assertIn("library/urlreader.md", out)
+
+
+class StoreAskWithModelRoutingTest(unittest.TestCase):
+    def test_a_model_that_routes_by_description_still_searches_where_the_passages_stand(self):
+        folder = enter_temp_folder(self)
+        docs = {
+            "using/windows.md": "# Installing\n\nThe default Python will be located and used by the launcher on Windows.\n",
+            "library/urlreader.md": "# urlreader\n\nThe timeout of fetch() is 45 seconds by default.\n",
+        }
+        for name, text in docs.items():
+            path = Path(folder, "docs", name)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        store = KnowledgeStore(Path(folder, "store"), base=Path(folder))
+        store.index(Path(folder, "docs", "using"), corpus="using")
+        store.index(Path(folder, "docs", "library"), corpus="library")
+        # The model sends the fact to the installation guide, whose description shares
+        # "default" with it; the passage that answers stands in the library reference.
+        world = World(
+            facts=({"id": "timeout", "description": "the default timeout of fetch()", "priority": "must", "corpus_ids": ["using"]},),
+            queries={"timeout": ["fetch() timeout default"]},
+            evidence=(Evidence("timeout", "docs/library/urlreader.md", "The timeout of fetch() is 45 seconds by default",
+                               "The timeout of fetch() is 45 seconds by default."),),
+        )
+        outcome = StoreService(store, llm=ScriptedLLM(Oracle(world))).ask("What is the default timeout of fetch()?")
+        result = outcome.result
+        self.assertEqual(result.plan.route("timeout").corpus_ids, ("using", "library"))
+        self.assertEqual(result.answer.status.value, "answered")
+        self.assertIn("45 seconds", result.answer.text)
 
 
 if __name__ == "__main__":

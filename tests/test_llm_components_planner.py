@@ -10,6 +10,7 @@ from agentic_rag.testing.contracts import PlannerContract
 from agentic_rag.testing.contracts.fixtures import fixture_corpora, QUESTION
 
 from agentic_rag._agentic import HeuristicPlanner
+from agentic_rag._agentic.routing import CorpusRouter
 from agentic_rag._budget import RunBudget, use_budget
 from agentic_rag._contracts import ContextAssessment, FactPriority, FeedbackQuery, SufficiencyStatus
 from agentic_rag._errors import BudgetExhaustedError, InvalidInputError, ProviderHTTPError, StructuredOutputError
@@ -66,6 +67,12 @@ class PlanRepairTest(unittest.TestCase):
         self.assertEqual(plan.route("b").corpus_ids, ("people",))
         self.assertIn("routed by description", plan.route("b").reason)
         self.assertIn("dropped unknown corpora", planner.events[0].message)
+
+    def test_a_router_that_locates_passages_widens_the_model_s_route(self) -> None:
+        router = CorpusRouter(locate=lambda text: ["people", "companies"])
+        _, plan = self.plan(plan_json(fact("a")), router=router)
+        self.assertEqual(plan.route("a").corpus_ids, ("companies", "people"))
+        self.assertIn("also stand in people", plan.route("a").reason)
 
     def test_dependencies_are_ordered_and_cycles_dropped(self) -> None:
         reply = plan_json(

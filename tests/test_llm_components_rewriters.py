@@ -11,6 +11,7 @@ from agentic_rag.testing.contracts import QueryRewriterContract
 from agentic_rag.testing.contracts.fixtures import fixture_plan
 
 from agentic_rag._agentic import PlanFeedbackRewriter
+from agentic_rag._agentic.routing import CorpusRouter
 from agentic_rag._budget import RunBudget, use_budget
 from agentic_rag._contracts import FactPriority, FeedbackQuery, SubqueryOrigin
 from agentic_rag._errors import BindingError, BudgetExhaustedError, InvalidInputError, StructuredOutputError
@@ -89,6 +90,17 @@ class AgenticRewriterTest(unittest.TestCase):
         self.assertEqual([(q.fact_id, q.text, q.parent_id, q.origin) for q in queries],
                          [("birthplace", "Ann Vale birthplace biography", "q1.1", SubqueryOrigin.FEEDBACK)])
         self.assertEqual(queries[0].corpus_ids, ("people",))
+
+    def test_a_follow_up_the_judge_routed_also_searches_where_its_passages_stand(self) -> None:
+        feedback = (FeedbackQuery("birthplace", "Ann Vale born", parent_id="q1.1", corpus_ids=("people",)),)
+        llm = ScriptedLLM([queries_json(("birthplace", "Ann Vale birthplace biography"))])
+        router = CorpusRouter(locate=lambda text: ["companies", "people"])
+        queries = LLMQueryRewriter(llm, router=router).rewrite(fixture_plan(), feedback, iteration=2)
+        self.assertEqual(queries[0].corpus_ids, ("people", "companies"))
+        self.assertIn("also stand in companies", queries[0].reason)
+        # Without a router that can locate passages, the judge's choice stands alone.
+        llm = ScriptedLLM([queries_json(("birthplace", "Ann Vale birthplace biography"))])
+        self.assertEqual(LLMQueryRewriter(llm).rewrite(fixture_plan(), feedback, iteration=2)[0].corpus_ids, ("people",))
 
     def test_later_round_without_feedback_makes_no_call(self) -> None:
         llm = ScriptedLLM([])

@@ -8,7 +8,9 @@ replies a capable model writes), no deadline and at most 24 model calls a questi
 * ``docs``: a question file in the docs-QA format (``bench/data/llm_qa/questions_report.jsonl``
   by default) over the documentation folders of ``bench/corpora/docs_qa_sets.py``, one store per
   project (``agentic-rag index FOLDER --corpus NAME``), kept in ``bench/.cache/model-stores/``
-  (made again when the code that makes stores has changed);
+  (made again when the code that makes stores has changed); ``--joined``: one store holding every
+  project of the file as its own corpus, each question asked of all of them (the router
+  chooses, as for a user who indexed a parent folder), results in ``docs-joined-<mode>.jsonl``;
 * ``multihop``: HotpotQA (``--dataset musique``: MuSiQue) questions of the tuning half (even
   lines of ``../shared/data/DATASET/questions.jsonl``), the joined corpus as one folder of one
   file per paragraph; a question's gold paragraphs are found when the run's evidence holds all;
@@ -39,6 +41,7 @@ import functools
 import gzip
 import hashlib
 import json
+import os
 import random
 import shutil
 import sys
@@ -118,13 +121,34 @@ def _store(name: str, folder: Path) -> KnowledgeStore:
     return store
 
 
-def docs_cases(path: Path) -> list[dict]:
+def _joined_store(names: list[str], root: Path) -> KnowledgeStore:
+    """One store holding each named project's folder as a corpus of that name, paths relative
+    to ``root`` (as ``agentic-rag index A B`` makes from a parent folder), made once per version
+    of the code that makes stores."""
     folders = {s.name: s.folder for s in SETS}
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        q = json.loads(line)
-        out.append({**q, "store": q["project"], "folder": str(folders[q["project"]]())})
-    return out
+    name = "joined-" + "+".join(names)
+    stamp_file = CACHE / f"{name}.code"
+    stamp = _code_stamp()
+    if (CACHE / name).exists() and (not stamp_file.exists() or stamp_file.read_text(encoding="utf-8") != stamp):
+        shutil.rmtree(CACHE / name)
+    store = KnowledgeStore(CACHE / name, base=root)
+    if not store.exists:
+        for project in names:
+            store.index(folders[project](), corpus=project)
+        stamp_file.write_text(stamp, encoding="utf-8")
+    return store
+
+
+def docs_cases(path: Path, *, joined: bool = False) -> list[dict]:
+    """The questions of ``path``; ``joined``: all asked of one store holding every project the
+    file names as its own corpus (no corpus named in the ask: the router chooses)."""
+    folders = {s.name: s.folder for s in SETS}
+    questions = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if not joined:
+        return [{**q, "store": q["project"], "folder": str(folders[q["project"]]())} for q in questions]
+    names = sorted({q["project"] for q in questions})
+    root = Path(os.path.commonpath([str(folders[n]()) for n in names]))
+    return [{**q, "store": "joined:" + "+".join(names), "folder": str(root)} for q in questions]
 
 
 def multihop_cases(count: int, dataset: str = "hotpotqa") -> list[dict]:
@@ -165,11 +189,12 @@ def trap_cases(count: int) -> list[dict]:
 
 
 def run(args: argparse.Namespace) -> int:
-    cases = {"docs": lambda: docs_cases(Path(args.questions)), "multihop": lambda: multihop_cases(args.count, args.dataset),
+    cases = {"docs": lambda: docs_cases(Path(args.questions), joined=args.joined), "multihop": lambda: multihop_cases(args.count, args.dataset),
              "traps": lambda: trap_cases(args.count)}[args.suite]()
     shard, shards = (int(x) for x in args.shard.split("/"))
     cases = [c for n, c in enumerate(cases) if n % shards == shard - 1]
     suite = f"{args.suite}-{args.dataset}" if args.suite == "multihop" and args.dataset != "hotpotqa" else args.suite
+    suite = f"{suite}-joined" if args.joined else suite
     out = Path(args.out) / f"{suite}-{args.mode}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {json.loads(line)["id"] for line in out.read_text(encoding="utf-8").splitlines()} if out.exists() else set()
@@ -179,7 +204,8 @@ def run(args: argparse.Namespace) -> int:
         if case["id"] in done:
             continue
         if case["store"] not in services:
-            store = _store(case["store"], Path(case["folder"]))
+            joined = case["store"].startswith("joined:")
+            store = _joined_store(case["store"].split(":", 1)[1].split("+"), Path(case["folder"])) if joined else _store(case["store"], Path(case["folder"]))
             services[case["store"]] = StoreService(store, llm=logged, config=OrchestratorConfig(top_k=5, deadline_s=None, max_llm_calls=MAX_CALLS))
         logged.calls = []
         started = time.time()
@@ -190,6 +216,9 @@ def run(args: argparse.Namespace) -> int:
             payload, result = {"error": f"{type(error).__name__}: {error}", "status": "error", "answer": "", "claims": []}, None
         row = {**{k: v for k, v in case.items() if k != "folder"}, "mode": args.mode, "seconds": round(time.time() - started, 1),
                "payload": payload, "calls": logged.calls, "root": case["folder"]}
+        if case["store"].startswith("joined:") and result is not None and hasattr(result, "iterations"):
+            # Which corpora the router sent the run's queries to (the question's own project is the right one).
+            row["searched"] = sorted({c for it in result.iterations for q in it.subqueries for c in q.corpus_ids})
         if "gold" in case and result is not None:
             found = {Path(s.document_id).stem for s in result.snippets}  # paragraph files are named by their id
             row["gold_found"] = all(g in found for g in case["gold"])
@@ -239,6 +268,9 @@ def report_rows(rows: list[dict]) -> tuple[list[str], list[str]]:
             f"{len(una)} | {count(una, 'answered')} / {count(una, 'partial')} / {count(una, 'unanswerable')} | "
             f"{written} written by the model; {claims} kept, {len(dropped)} dropped, {vouched} vouched | {verified}/{len(cites)} | {len(calls)} ({near_cap} near cap, "
             f"{sum(1 for c in calls if c['repair'])} repairs) |")
+    searched = [r for r in rows if "searched" in r]
+    if searched:
+        line += f" own corpus searched {sum(1 for r in searched if r['project'] in r['searched'])}/{len(searched)} |"
     if gold:
         line += f" gold found {len(gold)}/{len(ans)}, answered {sum(1 for r in gold if r['payload'].get('status') == 'answered')} of them |"
     details = [f"- lowered below the model's own right reply: {', '.join(lowered) or 'none'}"]
@@ -280,6 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     go.add_argument("--count", type=int, default=30, help="multihop: questions; traps: traps (a quarter as many controls)")
     go.add_argument("--dataset", choices=("hotpotqa", "musique"), default="hotpotqa", help="multihop: which dataset")
     go.add_argument("--shard", default="1/1", help="K/N: every N-th question from the K-th")
+    go.add_argument("--joined", action="store_true", help="docs suite: one store holding every project as a corpus; no corpus named")
     go.add_argument("--out", required=True)
     rep = sub.add_parser("report", help="summarise every run in OUT")
     rep.add_argument("--out", required=True)

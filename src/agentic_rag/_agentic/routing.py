@@ -94,3 +94,28 @@ class CorpusRouter:
         kept = [(cid, overlap) for neg, cid, overlap in scored if -neg >= best * self.min_relative][: self.max_corpora]
         reason = "; ".join(f"{cid} matches {', '.join(overlap)}" for cid, overlap in kept)
         return RoutingDecision(tuple(cid for cid, _ in kept), reason)
+
+    def widened(self, text: str, chosen: Sequence[str], corpora: Sequence[Corpus]) -> RoutingDecision:
+        """``chosen`` (corpora picked from their descriptions, as a model picks them) followed by
+        the corpora ``text``'s best passages stand in, when ``locate`` can say so.
+
+        A model reads a corpus's generated description, not its pages: it sends "the default
+        timeout of urlopen" to a folder whose description says "default" as readily as to the
+        library reference. Searching the corpora the passages point to as well costs a few more
+        candidates; missing the one that holds the answer costs the answer.
+
+        Args:
+            text: A fact description with its search terms, or a query.
+            chosen: Corpus ids already chosen, best first (kept first, in their order).
+            corpora: Candidate corpora (located corpora outside them are ignored).
+
+        Returns:
+            The chosen ids, then up to ``max_corpora`` located ones not among them.
+        """
+        kept = tuple(dict.fromkeys(chosen))
+        if self.locate is None or not corpora:
+            return RoutingDecision(kept, "")
+        known = {c.id for c in corpora}
+        found = tuple(dict.fromkeys(c for c in self.locate(text) if c in known))[: self.max_corpora]
+        added = tuple(c for c in found if c not in kept)
+        return RoutingDecision(kept + added, f"its best passages also stand in {', '.join(added)}" if added else "")

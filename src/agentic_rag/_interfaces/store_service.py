@@ -209,18 +209,20 @@ class StoreService:
         return str(reason) if reason else ""
 
     def _orchestrator(self, llm: Any) -> AgenticRAGOrchestrator:
+        from agentic_rag._agentic.routing import CorpusRouter
+
         retriever = self.store.retriever()
+        # A fact goes to the corpora its best passages stand in (the store can search them all
+        # at once), not only to those whose generated descriptions share a word with it or
+        # that a model picked from those descriptions.
+        router = CorpusRouter(locate=self._locate)
         if llm is None:
             from agentic_rag._agentic.collection import collection_orchestrator
-            from agentic_rag._agentic.routing import CorpusRouter
 
-            # A fact goes to the corpora its best passages stand in (the store can search them
-            # all at once), not to those whose generated descriptions share a word with it.
-            router = CorpusRouter(locate=self._locate)
             return collection_orchestrator(retriever, self.relevance_model(), config=self.config, router=router)
         from agentic_rag.llm.components import llm_orchestrator
 
-        return llm_orchestrator(llm, retriever=retriever, config=self.config)
+        return llm_orchestrator(llm, retriever=retriever, config=self.config, router=router)
 
     def _locate(self, text: str) -> list[str]:
         """The corpus ids of ``text``'s best BM25 passages in the whole store, best first."""

@@ -6,6 +6,7 @@ from typing import Any
 
 from agentic_rag._agentic.config import OrchestratorConfig
 from agentic_rag._agentic.orchestrator import AgenticRAGOrchestrator
+from agentic_rag._agentic.routing import CorpusRouter
 from agentic_rag._errors import InvalidInputError
 from agentic_rag.llm.components.drafting import LLMDrafter, LLMSynthesizer
 from agentic_rag.llm.components.fallback import FallbackChoice
@@ -25,6 +26,7 @@ def llm_orchestrator(
     config: OrchestratorConfig | None = None,
     fallback: FallbackChoice | None = FallbackChoice.DETERMINISTIC,
     settings: RoleSettings | None = None,
+    router: CorpusRouter | None = None,
 ) -> AgenticRAGOrchestrator:
     """Return an orchestrator whose planner, rewriter, drafter, judge and synthesizer all use ``llm``.
 
@@ -36,6 +38,10 @@ def llm_orchestrator(
             deterministic one of its port) or ``None`` (a malformed answer raises).
         settings: Model call and evidence options for every component (default
             :class:`RoleSettings`).
+        router: Routes the planner's and the query writer's facts and queries (default: by
+            corpus description only); a :class:`~agentic_rag._agentic.routing.CorpusRouter`
+            with ``locate`` adds the corpora where the best passages stand to the model's
+            choice.
 
     Returns:
         The orchestrator; its components' ``events`` record every fallback.
@@ -46,10 +52,12 @@ def llm_orchestrator(
     """
     if fallback is not None and not isinstance(fallback, FallbackChoice):
         raise InvalidInputError(f"fallback must be FallbackChoice.DETERMINISTIC or None, got {fallback!r}", stage="llm-components")
+    if router is not None and not isinstance(router, CorpusRouter):
+        raise InvalidInputError(f"router must be a CorpusRouter or None, got {type(router).__name__}", stage="llm-components")
     return AgenticRAGOrchestrator(
         retriever=retriever,
-        planner=LLMPlanner(llm, fallback=fallback, settings=settings),
-        rewriter=LLMQueryRewriter(llm, fallback=fallback, settings=settings),
+        planner=LLMPlanner(llm, fallback=fallback, router=router, settings=settings),
+        rewriter=LLMQueryRewriter(llm, fallback=fallback, router=router, settings=settings),
         drafter=LLMDrafter(llm, fallback=fallback, settings=settings),
         judge=LLMSufficiencyJudge(llm, fallback=fallback, settings=settings),
         synthesizer=LLMSynthesizer(llm, fallback=fallback, settings=settings),

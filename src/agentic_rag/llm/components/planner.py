@@ -93,8 +93,9 @@ class LLMPlanner(LLMComponent):
         llm: The model (any :class:`~agentic_rag.llm.port.LLM`).
         fallback: Planner used when the model fails (default: a new
             :class:`~agentic_rag._agentic.planner.HeuristicPlanner`; ``None``: raise).
-        router: Routes facts the model left without a known corpus (default
-            :class:`CorpusRouter`).
+        router: Routes facts the model left without a known corpus, and adds to the model's
+            choice the corpora a fact's best passages stand in when it can locate them
+            (default :class:`CorpusRouter`, which cannot).
         stop_conditions: Put in every plan (default :class:`StopConditions`).
         settings: Model call options (default :class:`RoleSettings`: one repair round,
             temperature 0, the role's token cap).
@@ -208,8 +209,9 @@ class LLMPlanner(LLMComponent):
         if unknown:
             notes.append(f"{fact_id}: dropped unknown corpora {unknown}")
         if chosen:
-            reason = " ".join(str(item.get("route_reason") or "").split()) or "chosen by the model from the corpus descriptions"
-            return Route(fact_id, chosen, escape_untrusted(reason))
+            reason = escape_untrusted(" ".join(str(item.get("route_reason") or "").split()) or "chosen by the model from the corpus descriptions")
+            wider = self.router.widened(f"{description} {' '.join(terms)}", chosen, corpora)
+            return Route(fact_id, wider.corpus_ids, f"{reason}; {wider.reason}" if wider.reason else reason)
         decision = self.router.route(f"{description} {' '.join(terms)}", corpora)
         notes.append(f"{fact_id}: no known corpus named; routed by description to {list(decision.corpus_ids)}")
         return Route(fact_id, decision.corpus_ids, f"routed by description: {decision.reason}")

@@ -43,7 +43,8 @@ class LLMQueryRewriter(LLMComponent):
         llm: The model.
         fallback: Rewriter used when the model fails (default: a new
             :class:`~agentic_rag._agentic.rewriter.PlanFeedbackRewriter`; ``None``: raise).
-        router: Routes follow-up queries that name no corpus.
+        router: Routes follow-up queries that name no corpus, and adds to the judge's choice the
+            corpora a query's best passages stand in when it can locate them.
         max_queries_per_fact: Model queries kept per fact (the request tells the model this
             cap, so a paraphrase, a keyword query and a part of a compound fact all fit).
         settings: Model call options (default :class:`RoleSettings`: one repair round,
@@ -166,6 +167,9 @@ class LLMQueryRewriter(LLMComponent):
             elif not chosen and plan.corpora:
                 decision = self.router.route(text, plan.corpora, fallback=route.corpus_ids)
                 chosen, reason = decision.corpus_ids, f"{reason}; routed: {decision.reason}"
+            elif chosen:  # the judge's choice, by description: the passages' corpora join it
+                wider = self.router.widened(text, chosen, plan.corpora)
+                chosen, reason = wider.corpus_ids, f"{reason}; {wider.reason}" if wider.reason else reason
             out.append(Subquery(
                 id=f"q{iteration}.{number}", fact_id=fact_id, text=text, corpus_ids=chosen or route.corpus_ids, reason=reason,
                 parent_id=parent, iteration=iteration, origin=SubqueryOrigin.PLAN if first else SubqueryOrigin.FEEDBACK,
