@@ -145,7 +145,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     the focus lines themselves (with where else they stand, when later hits repeat them)."""
     from agentic_rag._interfaces.store_service import StoreService
 
-    hits = StoreService(_store(args)).search(args.query, args.k, args.corpus, context=args.context)
+    service = StoreService(_store(args))
+    hits = service.search(args.query, args.k, args.corpus, context=args.context)
     if args.json:
         _print_json(hits)
         return 0
@@ -156,6 +157,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         print(_indented(hit["focus_text"], "   "))
         if hit.get("also_at"):  # later hits that repeat these statements, printed as places only
             print("   also: " + _places(hit["also_at"]))
+    unused = service.unused_names(args.query)
+    if unused:  # the hits above are about something else: no need to search again to be sure
+        print(f"not in any indexed document: {', '.join(unused)}")
     return 0
 
 

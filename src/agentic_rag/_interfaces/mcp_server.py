@@ -84,7 +84,7 @@ def store_tools(service: StoreService, *, on_answer: Callable[[dict[str, Any]], 
     def show(location: str, context: int, max_bytes: int) -> Mapping[str, Any]:
         return service.show(location, context=context, max_bytes=max_bytes)
 
-    return build_store_tools(search, ask, service.corpora) + (build_show_tool(show),)
+    return build_store_tools(search, ask, service.corpora, unused_fn=service.unused_names) + (build_show_tool(show),)
 
 
 def serve_stdio(server: McpServer) -> int:

@@ -234,6 +234,12 @@ SEARCH_OUTPUT_SCHEMA: dict[str, Any] = {
                 "required": [*_PASSAGE_KEYS, "text"],
             },
         },
+        "unused_names": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "Names the query writes that no indexed document uses in any form (present only when there are any): "
+                           "the hits are about something else.",
+        },
     },
     "required": ["hits"],
 }
@@ -332,9 +338,11 @@ LIST_CORPORA_OUTPUT_SCHEMA: dict[str, Any] = {
 SearchFunction = Callable[[str, int, str | None, int], Sequence[Any]]
 AskFunction = Callable[[str, AskMode, int, bool], Mapping[str, Any]]
 ListCorporaFunction = Callable[[], Sequence[Any]]
+UnusedNamesFunction = Callable[[str], Sequence[str]]
 
 
-def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpora_fn: ListCorporaFunction) -> tuple[McpTool, ...]:
+def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpora_fn: ListCorporaFunction, *,
+                      unused_fn: UnusedNamesFunction | None = None) -> tuple[McpTool, ...]:
     """Define the ``search``, ``ask`` and ``list_corpora`` tools over injected functions.
 
     Args:
@@ -346,6 +354,8 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
         list_corpora_fn: ``() -> corpora``, each a :class:`~agentic_rag._contracts.Corpus` or a
             mapping with ``id`` and ``description`` (see
             :func:`~agentic_rag._interfaces.corpora_payload.corpora_payload`).
+        unused_fn: ``(query) -> names`` the query writes that no indexed document uses; when
+            given and not empty, the search result's ``unused_names``.
 
     Returns:
         The three tools, in the order ``search``, ``ask``, ``list_corpora``. Each result is
@@ -357,10 +367,16 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
     for label, fn in (("search_fn", search_fn), ("ask_fn", ask_fn), ("list_corpora_fn", list_corpora_fn)):
         if not callable(fn):
             raise InvalidInputError(f"{label} must be callable, got {fn!r}", stage=_STAGE)
+    if unused_fn is not None and not callable(unused_fn):
+        raise InvalidInputError(f"unused_fn must be callable or None, got {unused_fn!r}", stage=_STAGE)
 
     def search(arguments: dict[str, Any]) -> dict[str, Any]:
         hits = search_fn(arguments["query"], int(arguments["k"]), arguments.get("corpus"), int(arguments["context"]))
-        return {"hits": [_plain(hit) for hit in hits]}
+        out: dict[str, Any] = {"hits": [_plain(hit) for hit in hits]}
+        unused = list(unused_fn(arguments["query"])) if unused_fn is not None else []
+        if unused:
+            out["unused_names"] = unused
+        return out
 
     def ask(arguments: dict[str, Any]) -> dict[str, Any]:
         return _plain(ask_fn(arguments["question"], AskMode(arguments["mode"]), int(arguments["evidence"]), bool(arguments["full_text"])))
@@ -375,7 +391,8 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
             "Rank indexed chunks by relevance to a query. Returns, best first, each hit's file path, section heading path, "
             "relevance, focus lines (focus_text: the few lines that answer best, numbered; context widens them) and the whole "
             "chunk (text); also_at lists where later hits repeating the same statements stand. relevance (0-1) is the estimated chance that the hit's focus lines answer; when the best "
-            "hit is below 0.5, search again in other words.",
+            "hit is below 0.5, search again in other words. unused_names lists names of the query no indexed document uses: the "
+            "documents do not mention them under those names.",
             SEARCH_INPUT_SCHEMA,
             SEARCH_OUTPUT_SCHEMA,
             search,

@@ -37,7 +37,7 @@ import re
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.relevance import RelevanceModel
 
-__all__ = ["absent_names", "stated_names"]
+__all__ = ["absent_names", "stated_names", "unused_names"]
 
 # An identifier: dotted or underscored (a letter in it: "3.8" is a version, checked on its
 # stems elsewhere), camel case, an option, or a call. Each alternative starts at a word
@@ -55,6 +55,13 @@ _QUOTED = lazy_regex(r"\"([^\"\n]{2,60})\"|(?<!\w)'([^'\n]{2,60})'(?!\w)|`([^`\n
 _QUESTION = lazy_regex(r"^\s*(?:how|what|which|why|when|where|who|whose|whom|is|are|was|were|do|does|did|can|could|should|would|will|"
                        r"may|might|must|has|have|had|shall)\b", re.IGNORECASE)
 _SPACE = lazy_regex(r"\s+")
+# A written word of a query, with the joiners an identifier or a version keeps ("os.path",
+# "3.17.0", "--no-cache", "get_FOO_display()").
+_QUERY_WORD = lazy_regex(r"[\w.\-/()]+")
+# A word names something when it mixes capitals into its letters ("MongoDB", "MERGE"), joins
+# parts ("cache_size", "os.path", "3.17.0"), is an option ("--no-cache") or mixes letters and
+# digits ("utf8mb4"); a capital opening a later word ("the Lambert function") names too.
+_NAME_SHAPE = lazy_regex(r"^--?[A-Za-z]|\w[._/]\w|[a-z][A-Z]|^[A-Z]{2,}|[A-Za-z]\d|\d[A-Za-z]|^\d+(?:\.\d+)+$")
 # A keyword query of more words than this is a sentence without a question mark, not a topic.
 _MOST_KEYWORDS = 4
 # Capitalised keywords are names in a keyword query of at most this many words.
@@ -187,3 +194,34 @@ def absent_names(query: str, text: str, model: RelevanceModel) -> tuple[str, ...
     if phrase and not _holds_phrase(phrase, model.analyzer.analyze(text)):
         missing.append(" ".join(phrase))
     return tuple(dict.fromkeys(missing))
+
+
+def unused_names(query: str, model: RelevanceModel) -> tuple[str, ...]:
+    """The names ``query`` writes that no document of the collection uses in any form.
+
+    A search for "MongoDB backend" in documentation that never says MongoDB still prints its
+    best hits (about other backends); the reader then searches again to be sure. Saying which
+    named word no document holds answers that at once. Only names count (a word in capitals,
+    mixed case or joined parts, an option, a version, a capitalised word after the first):
+    an ordinary word the documents do not use is likely a paraphrase of one they do.
+
+    Args:
+        query: The query or question.
+        model: The store's relevance model (its statistics say which terms occur).
+
+    Returns:
+        The words as written (without surrounding punctuation), once each, in order; empty
+        without statistics.
+    """
+    weights = model.weights
+    if not weights.has_statistics:
+        return ()
+    out = []
+    for position, match in enumerate(_QUERY_WORD.finditer(query)):
+        word = match.group().strip(".-/()")
+        if len(word) < 3 or not (_NAME_SHAPE.search(word) or (position > 0 and word[0].isupper())):
+            continue
+        terms = model.analyzer.analyze(word)
+        if terms and all(weights.frequency(t) == 0 for t in terms):
+            out.append(word)
+    return tuple(dict.fromkeys(out))

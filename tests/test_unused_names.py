@@ -1,0 +1,68 @@
+"""Names a query writes that no indexed document uses: said beside the hits, so a reader does
+not search again to make sure the documents never mention them."""
+
+from __future__ import annotations
+
+import unittest
+from pathlib import Path
+
+from cli_support import enter_temp_folder, run_cli
+
+from agentic_rag._interfaces.mcp_server import store_tools
+from agentic_rag._interfaces.store_service import StoreService
+from agentic_rag._store import KnowledgeStore
+from agentic_rag._text.relevance import RelevanceModel
+from agentic_rag._text.stated_names import unused_names
+
+DOCS = {
+    "backends.md": "# Database backends\n\nThe PostgreSQL and SQLite backends ship with the framework.\n"
+                   "A third-party backend for Oracle is maintained separately.\n",
+    "upgrade.md": "# Upgrading\n\nRun the migrate command after upgrading to release 4.2.\n",
+}
+
+
+def _store(case: unittest.TestCase) -> KnowledgeStore:
+    folder = enter_temp_folder(case)
+    for name, text in DOCS.items():
+        Path(folder, "docs", name).parent.mkdir(parents=True, exist_ok=True)
+        Path(folder, "docs", name).write_text(text, encoding="utf-8")
+    store = KnowledgeStore(Path(folder, ".agentic-rag"), base=folder)
+    store.index(Path(folder, "docs"), corpus="docs")
+    return store
+
+
+class UnusedNamesTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.model = _store(self).relevance_model()
+
+    def test_a_name_no_document_uses_is_listed_as_written(self) -> None:
+        self.assertEqual(unused_names("MongoDB database backend", self.model), ("MongoDB",))
+        self.assertEqual(unused_names("Is there a backend for Cassandra or for Oracle?", self.model), ("Cassandra",))
+
+    def test_names_the_documents_use_and_ordinary_words_are_not_listed(self) -> None:
+        # "PostgreSQL" is used; "backends" stands in another form; "distributed" is an ordinary
+        # word (a paraphrase is likely), and "Does" opens the question.
+        self.assertEqual(unused_names("Does the PostgreSQL backend support distributed transactions?", self.model), ())
+        self.assertEqual(unused_names("Migrating databases", self.model), ())
+
+    def test_a_model_without_statistics_lists_nothing(self) -> None:
+        self.assertEqual(unused_names("MongoDB backend", RelevanceModel()), ())
+
+
+class UnusedNamesInterfacesTest(unittest.TestCase):
+    def test_search_prints_them_after_the_hits_and_the_mcp_result_carries_them(self) -> None:
+        store = _store(self)
+        code, out, err = run_cli("search", "MongoDB database backend")
+        self.assertEqual(code, 0, err)
+        self.assertTrue(out.rstrip().endswith("not in any indexed document: MongoDB"), out)
+        code, out, err = run_cli("search", "PostgreSQL backend")
+        self.assertEqual(code, 0, err)
+        self.assertNotIn("not in any indexed document", out)
+        search = store_tools(StoreService(store))[0]
+        result = search.call({"query": "MongoDB database backend", "k": 3})["structuredContent"]
+        self.assertEqual(result["unused_names"], ["MongoDB"])
+        self.assertNotIn("unused_names", search.call({"query": "PostgreSQL backend", "k": 3})["structuredContent"])
+
+
+if __name__ == "__main__":
+    unittest.main()
