@@ -41,17 +41,21 @@ class LocateRouterTest(unittest.TestCase):
 
 
 class WidenedRouteTest(unittest.TestCase):
-    def test_the_located_corpora_follow_the_chosen_ones(self):
-        router = CorpusRouter(locate=lambda text: ["library", "library", "install", "tutorial"])
+    def test_the_located_corpora_follow_a_choice_that_misses_the_best_passage_s(self):
+        router = CorpusRouter(locate=lambda text: ["library", "library", "tutorial", "install"])
         decision = router.widened("the default timeout of urlopen", ("install",), CORPORA)
-        self.assertEqual(decision.corpus_ids, ("install", "library"))
-        self.assertIn("also stand in library", decision.reason)
+        self.assertEqual(decision.corpus_ids, ("install", "library", "tutorial"))
+        self.assertIn("also stand in library, tutorial", decision.reason)
 
-    def test_nothing_is_added_without_locate_or_when_the_choice_holds_them(self):
+    def test_nothing_is_added_without_locate_or_when_the_choice_holds_the_best_passage_s(self):
         self.assertEqual(CorpusRouter().widened("urlopen", ("install",), CORPORA).corpus_ids, ("install",))
-        router = CorpusRouter(locate=lambda text: ["gone", "install"])
-        decision = router.widened("urlopen", ("install", "install"), CORPORA)
-        self.assertEqual((decision.corpus_ids, decision.reason), (("install",), ""))
+        router = CorpusRouter(locate=lambda text: ["gone", "library", "install"])
+        decision = router.widened("urlopen", ("library", "library"), CORPORA)
+        self.assertEqual((decision.corpus_ids, decision.reason), (("library",), ""))
+        # The best passage's corpus is chosen: the runner-up's is not added.
+        self.assertEqual(router.widened("urlopen", ("library",), CORPORA).corpus_ids, ("library",))
+        # It is not: every located corpus missing from the choice is.
+        self.assertEqual(router.widened("urlopen", ("install",), CORPORA).corpus_ids, ("install", "library"))
 
 
 class StoreAskRoutingTest(unittest.TestCase):

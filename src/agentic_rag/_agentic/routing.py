@@ -96,13 +96,15 @@ class CorpusRouter:
         return RoutingDecision(tuple(cid for cid, _ in kept), reason)
 
     def widened(self, text: str, chosen: Sequence[str], corpora: Sequence[Corpus]) -> RoutingDecision:
-        """``chosen`` (corpora picked from their descriptions, as a model picks them) followed by
-        the corpora ``text``'s best passages stand in, when ``locate`` can say so.
+        """``chosen`` (corpora picked from their descriptions, as a model picks them), followed
+        by the corpora ``text``'s best passages stand in when the best one's is not chosen.
 
         A model reads a corpus's generated description, not its pages: it sends "the default
         timeout of urlopen" to a folder whose description says "default" as readily as to the
-        library reference. Searching the corpora the passages point to as well costs a few more
-        candidates; missing the one that holds the answer costs the answer.
+        library reference. When the passages point elsewhere, searching there as well costs a
+        few more candidates; missing the corpus that holds the answer costs the answer. When
+        the best passage stands in a chosen corpus, the choice stands alone: another corpus
+        sharing the words only puts unrelated passages before the model.
 
         Args:
             text: A fact description with its search terms, or a query.
@@ -110,12 +112,13 @@ class CorpusRouter:
             corpora: Candidate corpora (located corpora outside them are ignored).
 
         Returns:
-            The chosen ids, then up to ``max_corpora`` located ones not among them.
+            The chosen ids, then, when the best passage's corpus is not among them, the located
+            ones (up to ``max_corpora``) not among them.
         """
         kept = tuple(dict.fromkeys(chosen))
         if self.locate is None or not corpora:
             return RoutingDecision(kept, "")
         known = {c.id for c in corpora}
         found = tuple(dict.fromkeys(c for c in self.locate(text) if c in known))[: self.max_corpora]
-        added = tuple(c for c in found if c not in kept)
+        added = () if not found or found[0] in kept else tuple(c for c in found if c not in kept)
         return RoutingDecision(kept + added, f"its best passages also stand in {', '.join(added)}" if added else "")
