@@ -93,9 +93,10 @@ class LLMPlanner(LLMComponent):
         llm: The model (any :class:`~agentic_rag.llm.port.LLM`).
         fallback: Planner used when the model fails (default: a new
             :class:`~agentic_rag._agentic.planner.HeuristicPlanner`; ``None``: raise).
-        router: Routes facts the model left without a known corpus, and adds to the model's
-            choice the corpora a fact's best passages stand in when it can locate them
-            (default :class:`CorpusRouter`, which cannot).
+        router: Routes facts the model left without a known corpus, and, when it can locate
+            passages, adds to the model's choice the corpora a fact's best passages stand in
+            if the best one's is not chosen (:meth:`CorpusRouter.widened`; the default
+            :class:`CorpusRouter` cannot locate).
         stop_conditions: Put in every plan (default :class:`StopConditions`).
         settings: Model call options (default :class:`RoleSettings`: one repair round,
             temperature 0, the role's token cap).

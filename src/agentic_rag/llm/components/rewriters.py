@@ -43,8 +43,9 @@ class LLMQueryRewriter(LLMComponent):
         llm: The model.
         fallback: Rewriter used when the model fails (default: a new
             :class:`~agentic_rag._agentic.rewriter.PlanFeedbackRewriter`; ``None``: raise).
-        router: Routes follow-up queries that name no corpus, and adds to the judge's choice the
-            corpora a query's best passages stand in when it can locate them.
+        router: Routes follow-up queries that name no corpus, and, when it can locate
+            passages, adds to the judge's choice the corpora a query's best passages stand in
+            if the best one's is not chosen (:meth:`CorpusRouter.widened`).
         max_queries_per_fact: Model queries kept per fact (the request tells the model this
             cap, so a paraphrase, a keyword query and a part of a compound fact all fit).
         settings: Model call options (default :class:`RoleSettings`: one repair round,
