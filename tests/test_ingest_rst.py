@@ -168,6 +168,8 @@ class DirectiveAndTableTest(unittest.TestCase):
             "`interpreted` and `link <https://x.org>`_ and `anon <u>`__ and word_ ref": "interpreted and link and anon and word ref",
             "|sub| and |sub|_ and a note [1]_ and [#]_.": "sub and sub and a note and.",
             "__init__, snake_case, 2*3*4 and a\\ b and \\*star\\*": "__init__, snake_case, 2*3*4 and ab and *star*",
+            # An inline literal keeps its backslashes; the text around it still reads escapes.
+            "encoded as ``\\054`` and ``\\073``, not \\*starred\\*": "encoded as \\054 and \\073, not *starred*",
         }
         for line, expected in cases.items():
             with self.subTest(line=line):

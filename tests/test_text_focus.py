@@ -133,6 +133,21 @@ class TrimLineTest(unittest.TestCase):
     def test_a_short_line_is_only_collapsed(self):
         self.assertEqual(trim_line("a   b\tc", ["b"]), "a b c")
 
+    def test_a_cut_that_would_leave_out_a_few_words_is_not_made(self):
+        # The sentence's last words name what it is about: within an eighth of the width they
+        # are shown, where a cut would have ended at "using the |stringformat:'s' …".
+        head = "Casting is now done in the template " + " ".join(f"w{i}" for i in range(86))
+        line = head + " using the |stringformat:'s' filter."
+        self.assertGreater(len(line), 400)
+        self.assertEqual(trim_line(line, ["stringformat"], width=400), line)
+        # The same at the front: a cut would leave out only the first few words.
+        self.assertEqual(trim_line("In short, " + head, ["w85"], width=400), "In short, " + head)
+        # Far past the width, it is still cut.
+        long = line + " " + " ".join(f"x{i}" for i in range(40))
+        shown = trim_line(long, ["stringformat"], width=400)
+        self.assertIn("stringformat", shown)
+        self.assertTrue(shown.startswith("\u2026 ") and len(shown) < len(long))
+
 
 class ViewPassageTest(unittest.TestCase):
     def test_focus_lines_are_numbered_through_the_line_map(self):

@@ -12,20 +12,21 @@ from agentic_rag._interfaces.mcp_server import store_tools
 from agentic_rag._interfaces.store_service import StoreService
 from agentic_rag._store import KnowledgeStore
 from agentic_rag._text.relevance import RelevanceModel
-from agentic_rag._text.stated_names import unused_names
+from agentic_rag._text.stated_names import name_words, unused_names
 
 DOCS = {
-    "backends.md": "# Database backends\n\nThe PostgreSQL and SQLite backends ship with the framework.\n"
-                   "A third-party backend for Oracle is maintained separately.\n",
-    "upgrade.md": "# Upgrading\n\nRun the migrate command after upgrading to release 4.2.\n",
+    "docs/backends.md": "# Database backends\n\nThe PostgreSQL and SQLite backends ship with the framework.\n"
+                        "A third-party backend for Oracle is maintained separately.\n",
+    "docs/upgrade.md": "# Upgrading\n\nRun the migrate command after upgrading to release 4.2.\n",
+    "tools/scripts.md": "# Scripts\n\nThe Python helper scripts call the MongoDB shell.\n",
 }
 
 
 def _store(case: unittest.TestCase) -> KnowledgeStore:
     folder = enter_temp_folder(case)
     for name, text in DOCS.items():
-        Path(folder, "docs", name).parent.mkdir(parents=True, exist_ok=True)
-        Path(folder, "docs", name).write_text(text, encoding="utf-8")
+        Path(folder, name).parent.mkdir(parents=True, exist_ok=True)
+        Path(folder, name).write_text(text, encoding="utf-8")
     store = KnowledgeStore(Path(folder, ".agentic-rag"), base=folder)
     store.index(Path(folder, "docs"), corpus="docs")
     return store
@@ -37,6 +38,10 @@ class UnusedNamesTest(unittest.TestCase):
 
     def test_a_name_no_document_uses_is_listed_as_written(self) -> None:
         self.assertEqual(unused_names("MongoDB database backend", self.model), ("MongoDB",))
+        self.assertEqual(name_words("Does os.path use --no-cache or utf8mb4 in the Lambert W step?"),
+                         ("os.path", "--no-cache", "utf8mb4", "Lambert"))
+        # A second sentence's first word is no name, nor is a word the analyser drops.
+        self.assertEqual(name_words("In release 4.2 the backend changed. Which driver does it use?"), ("4.2",))
         self.assertEqual(unused_names("Is there a backend for Cassandra or for Oracle?", self.model), ("Cassandra",))
 
     def test_names_the_documents_use_and_ordinary_words_are_not_listed(self) -> None:
@@ -62,6 +67,20 @@ class UnusedNamesInterfacesTest(unittest.TestCase):
         result = search.call({"query": "MongoDB database backend", "k": 3})["structuredContent"]
         self.assertEqual(result["unused_names"], ["MongoDB"])
         self.assertNotIn("unused_names", search.call({"query": "PostgreSQL backend", "k": 3})["structuredContent"])
+
+    def test_a_name_used_only_in_another_corpus_is_unused_in_the_one_searched(self) -> None:
+        store = _store(self)
+        store.index(Path(store.base, "tools"), corpus="tools")
+        service = StoreService(store)
+        self.assertEqual(service.unused_names("MongoDB backend for Python"), ())
+        self.assertEqual(service.unused_names("MongoDB backend for Python", "docs"), ("MongoDB", "Python"))
+        self.assertEqual(service.unused_names("MongoDB backend for Python", "tools"), ())
+        self.assertEqual(service.unused_names("Backends changed in 4.2: Which one ships?", "docs"), ())
+        code, out, err = run_cli("search", "MongoDB backend for Python", "--corpus", "docs")
+        self.assertEqual(code, 0, err)
+        self.assertTrue(out.rstrip().endswith("not in any document of docs: MongoDB, Python"), out)
+        result = store_tools(service)[0].call({"query": "MongoDB backend", "k": 3, "corpus": "docs"})["structuredContent"]
+        self.assertEqual(result["unused_names"], ["MongoDB"])
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ _TARGET = re.compile(r"^(.*?)\s*<([^<>]+)>$", re.S)
 _VERBATIM_ROLES = frozenset({"code", "literal", "math", "samp", "kbd", "file", "regexp"})
 _PARK = 0xE000
 _SLOT = "\ue100"  # stands for one already-cleaned token while the text around it is cleaned
+_LITERAL_SLOT = "\ue101"  # stands for one inline literal's text while escapes are read
 _MARKUP = frozenset("`*|_\\[")
 
 
@@ -103,6 +104,11 @@ def clean_rst_inline(line: str) -> str:
     if not _MARKUP.intersection(line):
         return line.rstrip()
     escaped = "\\" in line
+    literals: list[str] = []
+    if escaped and "``" in line:
+        # An inline literal shows its backslashes (``\\054`` is four characters): it is set
+        # aside before the escapes of the text around it are read.
+        line = _LITERAL.sub(lambda m: literals.append(m.group()[2:-2]) or _LITERAL_SLOT, line)
     if escaped:
         line = _ESCAPE.sub(lambda m: chr(_PARK + ord(m.group(1))) if m.group(1) and ord(m.group(1)) < 128 else (m.group(1) or ""), line)
     tokens: list[str] = []
@@ -130,6 +136,9 @@ def clean_rst_inline(line: str) -> str:
     if escaped:
         # An escaped space joins what it separates; other escaped characters stand for themselves.
         text = text.replace(chr(_PARK + 32), "").translate({_PARK + c: c for c in range(128)})
+    if literals:
+        kept = iter(literals)
+        text = re.sub(_LITERAL_SLOT, lambda m: next(kept), text)
     return text.rstrip()
 
 

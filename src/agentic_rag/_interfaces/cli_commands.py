@@ -157,9 +157,10 @@ def cmd_search(args: argparse.Namespace) -> int:
         print(_indented(hit["focus_text"], "   "))
         if hit.get("also_at"):  # later hits that repeat these statements, printed as places only
             print("   also: " + _places(hit["also_at"]))
-    unused = service.unused_names(args.query)
+    unused = service.unused_names(args.query, args.corpus)
     if unused:  # the hits above are about something else: no need to search again to be sure
-        print(f"not in any indexed document: {', '.join(unused)}")
+        where = f"any document of {args.corpus}" if args.corpus else "any indexed document"
+        print(f"not in {where}: {', '.join(unused)}")
     return 0
 
 

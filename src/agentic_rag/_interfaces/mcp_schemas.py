@@ -77,8 +77,8 @@ SEARCH_OUTPUT_SCHEMA: dict[str, Any] = {
         "unused_names": {
             "type": "array",
             "items": {"type": "string"},
-            "description": "Names the query writes that no indexed document uses in any form (present only when there are any): "
-                           "the hits are about something else.",
+            "description": "Names the query writes that no indexed document (of the corpus searched, when one is given) uses in any "
+                           "form (present only when there are any): the hits are about something else.",
         },
     },
     "required": ["hits"],

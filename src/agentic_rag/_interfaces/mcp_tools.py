@@ -180,7 +180,7 @@ def _tool_error(text: str) -> dict[str, Any]:
 SearchFunction = Callable[[str, int, str | None, int], Sequence[Any]]
 AskFunction = Callable[[str, AskMode, int, bool], Mapping[str, Any]]
 ListCorporaFunction = Callable[[], Sequence[Any]]
-UnusedNamesFunction = Callable[[str], Sequence[str]]
+UnusedNamesFunction = Callable[[str, str | None], Sequence[str]]
 
 
 def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpora_fn: ListCorporaFunction, *,
@@ -196,8 +196,9 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
         list_corpora_fn: ``() -> corpora``, each a :class:`~agentic_rag._contracts.Corpus` or a
             mapping with ``id`` and ``description`` (see
             :func:`~agentic_rag._interfaces.corpora_payload.corpora_payload`).
-        unused_fn: ``(query) -> names`` the query writes that no indexed document uses; when
-            given and not empty, the search result's ``unused_names``.
+        unused_fn: ``(query, corpus or None) -> names`` the query writes that no indexed
+            document (of the corpus) uses; when given and not empty, the search result's
+            ``unused_names``.
 
     Returns:
         The three tools, in the order ``search``, ``ask``, ``list_corpora``. Each result is
@@ -215,7 +216,7 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
     def search(arguments: dict[str, Any]) -> dict[str, Any]:
         hits = search_fn(arguments["query"], int(arguments["k"]), arguments.get("corpus"), int(arguments["context"]))
         out: dict[str, Any] = {"hits": [_plain(hit) for hit in hits]}
-        unused = list(unused_fn(arguments["query"])) if unused_fn is not None else []
+        unused = list(unused_fn(arguments["query"], arguments.get("corpus"))) if unused_fn is not None else []
         if unused:
             out["unused_names"] = unused
         return out
@@ -233,8 +234,8 @@ def build_store_tools(search_fn: SearchFunction, ask_fn: AskFunction, list_corpo
             "Rank indexed chunks by relevance to a query. Returns, best first, each hit's file path, section heading path, "
             "relevance, focus lines (focus_text: the few lines that answer best, numbered; context widens them) and the whole "
             "chunk (text); also_at lists where later hits repeating the same statements stand. relevance (0-1) is the estimated chance that the hit's focus lines answer; when the best "
-            "hit is below 0.5, search again in other words. unused_names lists names of the query no indexed document uses: the "
-            "documents do not mention them under those names.",
+            "hit is below 0.5, search again in other words. unused_names lists names of the query no indexed document (of the corpus "
+            "searched) uses: the documents do not mention them under those names.",
             SEARCH_INPUT_SCHEMA,
             SEARCH_OUTPUT_SCHEMA,
             search,

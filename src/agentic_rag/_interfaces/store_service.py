@@ -132,19 +132,26 @@ class StoreService:
         hits = self.store.search(query, k, corpus_ids=None if corpus is None else [corpus], context=context, cut=k <= DEFAULT_HITS)
         return store_hits_payload(query, hits, self.relevance_model(), self.store.base, context=context)
 
-    def unused_names(self, query: str) -> tuple[str, ...]:
-        """The names ``query`` writes that no document of the store uses in any form
-        (:func:`~agentic_rag._text.stated_names.unused_names`): a search's hits are then about
-        something else.
+    def unused_names(self, query: str, corpus: str | None = None) -> tuple[str, ...]:
+        """The names ``query`` writes that no document of the store (of ``corpus``, when given)
+        uses in any form (:func:`~agentic_rag._text.stated_names.unused_names`): a search's
+        hits are then about something else.
 
         Raises:
             InvalidInputError: A query longer than
                 :data:`~agentic_rag._interfaces.ask_mode.MAX_QUERY_CHARS`.
         """
-        from agentic_rag._text.stated_names import unused_names
+        from agentic_rag._text.stated_names import name_words, unused_names
 
         _require_short(query, "query")
-        return unused_names(query, self.relevance_model())
+        unused = unused_names(query, self.relevance_model())
+        if corpus is None:
+            return unused
+        # A name used only in other corpora is unused in this one: a search of the name alone,
+        # restricted to it, finds nothing.
+        index = self.store.bm25()
+        return tuple(w for w in name_words(query)
+                     if w in unused or (index.analyzer.analyze(w) and not index.search(w, 1, corpus_ids=[corpus])))
 
     def show(self, location: str, *, context: int = 0, max_bytes: int | None = None) -> dict[str, Any]:
         """The rendered lines ``location`` names (``path:lines`` as search cites it), as

@@ -23,7 +23,8 @@ cores within ``span`` lines, chosen greedily:
 
 Each piece (a statement's core, or what it leans on) is one shown line, its white space
 collapsed; only a single sentence longer than :data:`LONG` characters is cut, around what the
-question asks for when it holds it (``…`` marks a cut), so the asked value is never left out.
+question asks for when it holds it (``…`` marks a cut), so the asked value is never left out,
+and never to leave out only a few words at either end.
 The offsets stay those of the pieces, so a citation can point at them.
 """
 
@@ -122,15 +123,20 @@ def _lines(text: str) -> list[tuple[int, int]]:
 def trim_line(line: str, anchors: Sequence[str], width: int = WIDTH) -> str:
     """``line`` with white space collapsed, cut to about ``width`` characters around the first
     of ``anchors`` (in their order of preference, case-insensitive) it holds; ``…`` marks each
-    cut."""
+    cut. A cut that would leave out less than an eighth of ``width`` at either end is not made:
+    the last words of a sentence often name what it is about ("... using the |stringformat:'s'
+    filter.")."""
     line = " ".join(line.split())
-    if len(line) <= width:
+    slack = width // 8
+    if len(line) <= width + slack:
         return line
     folded = line.casefold()
     hits = [folded.find(a.casefold()) for a in anchors if a and a.casefold() in folded]
     at = hits[0] if hits else 0  # anchors come in order of preference
     start = max(0, min(at - width // 4, len(line) - width))
-    start = line.rfind(" ", 0, start) + 1 if start > 0 else 0
+    start = line.rfind(" ", 0, start) + 1 if start > slack else 0
+    if len(line) - (start + width) <= slack:
+        width = len(line) - start  # the rest is short: shown, not cut
     cut = line[start:start + width]
     if start + width < len(line):
         cut = cut[:cut.rfind(" ")] if " " in cut[width // 2:] else cut

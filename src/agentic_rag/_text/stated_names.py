@@ -37,7 +37,7 @@ import re
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.relevance import RelevanceModel
 
-__all__ = ["absent_names", "stated_names", "unused_names"]
+__all__ = ["absent_names", "name_words", "stated_names", "unused_names"]
 
 # An identifier: dotted or underscored (a letter in it: "3.8" is a version, checked on its
 # stems elsewhere), camel case, an option, or a call. Each alternative starts at a word
@@ -196,32 +196,43 @@ def absent_names(query: str, text: str, model: RelevanceModel) -> tuple[str, ...
     return tuple(dict.fromkeys(missing))
 
 
+def name_words(query: str) -> tuple[str, ...]:
+    """The words of ``query`` that name something, as written (without surrounding
+    punctuation), once each, in order: a word in capitals or mixed case ("MongoDB", "MERGE"),
+    joined parts ("cache_size", "os.path", "3.17.0"), an option ("--no-cache"), letters mixed
+    with digits ("utf8mb4"), or a capitalised word inside a sentence ("the Lambert function";
+    not "Which" opening the query's second sentence)."""
+    out = []
+    for match in _QUERY_WORD.finditer(query):
+        word = match.group().rstrip(".-/()").lstrip("./()")  # an option keeps its leading dashes
+        opens = query[:match.start()].rstrip()[-1:] in ("", ".", "?", "!", ":", ";")  # a sentence's first word
+        if len(word) >= 3 and (_NAME_SHAPE.search(word) or (not opens and word[0].isupper())):
+            out.append(word)
+    return tuple(dict.fromkeys(out))
+
+
 def unused_names(query: str, model: RelevanceModel) -> tuple[str, ...]:
-    """The names ``query`` writes that no document of the collection uses in any form.
+    """The names ``query`` writes (:func:`name_words`) that no document of the collection
+    uses in any form.
 
     A search for "MongoDB backend" in documentation that never says MongoDB still prints its
     best hits (about other backends); the reader then searches again to be sure. Saying which
-    named word no document holds answers that at once. Only names count (a word in capitals,
-    mixed case or joined parts, an option, a version, a capitalised word after the first):
-    an ordinary word the documents do not use is likely a paraphrase of one they do.
+    named word no document holds answers that at once. Only names count: an ordinary word the
+    documents do not use is likely a paraphrase of one they do.
 
     Args:
         query: The query or question.
         model: The store's relevance model (its statistics say which terms occur).
 
     Returns:
-        The words as written (without surrounding punctuation), once each, in order; empty
-        without statistics.
+        The words as written, once each, in order; empty without statistics.
     """
     weights = model.weights
     if not weights.has_statistics:
         return ()
     out = []
-    for position, match in enumerate(_QUERY_WORD.finditer(query)):
-        word = match.group().strip(".-/()")
-        if len(word) < 3 or not (_NAME_SHAPE.search(word) or (position > 0 and word[0].isupper())):
-            continue
+    for word in name_words(query):
         terms = model.analyzer.analyze(word)
         if terms and all(weights.frequency(t) == 0 for t in terms):
             out.append(word)
-    return tuple(dict.fromkeys(out))
+    return tuple(out)
