@@ -204,14 +204,28 @@ class RelevanceModel:
     def _text_terms_uncached(self, text: str) -> TextTerms:
         # A run of data thousands of characters long is read up to a bound (see long_runs):
         # stemming and spelling each of its pieces, pass after pass, cost seconds.
-        return TextTerms(frozenset(self._analyse(bounded_runs(text))))
+        bounded = bounded_runs(text)
+        ordered = tuple(self.analyzer.analyze(bounded))
+        stems = set(ordered)
+        if _CAMEL.search(bounded):
+            stems.update(self.analyzer.analyze(_CAMEL.sub(" ", bounded)))
+        return TextTerms(frozenset(stems), ordered)
+
+    def terms_in_order(self, text: str) -> tuple[str, ...]:
+        """The analysed terms of ``text`` in text order (stop words dropped, a run of data read
+        up to a bound), read once with the terms its coverage is computed from: a search reads
+        each candidate passage for its coverage and for its word pairs."""
+        return self._text_terms(text).ordered
 
     def credit(self, term: str, text: str) -> float:
         """Credit in [0, 1] for finding analysed ``term`` in ``text``."""
         return self._credit(term, self._text_terms(text))
 
     def _credit(self, term: str, found: TextTerms) -> float:
-        return term_credit(term, found, self.root_credit, self.spelling_credit)
+        credit = found.credits.get(term)
+        if credit is None:
+            credit = found.credits[term] = term_credit(term, found, self.root_credit, self.spelling_credit)
+        return credit
 
     def coverage(self, question: str, text: str) -> float:
         """Weighted share of ``question``'s terms found in ``text``, in [0, 1].

@@ -17,14 +17,24 @@ ROOT_LENGTH = 5
 
 
 class TextTerms:
-    """The matchable forms of a text's terms."""
+    """The matchable forms of a text's terms.
 
-    __slots__ = ("roots", "stems", "trigrams")
+    Args:
+        stems: The text's analysed terms.
+        ordered: Its terms in text order, as the analyzer gives them (``()``: not kept).
+    """
 
-    def __init__(self, stems: frozenset[str]) -> None:
+    __slots__ = ("credits", "ordered", "roots", "stems", "trigrams")
+
+    def __init__(self, stems: frozenset[str], ordered: tuple[str, ...] = ()) -> None:
         self.stems = stems
+        self.ordered = ordered
         self.roots = frozenset(s[:ROOT_LENGTH] for s in stems)
         self.trigrams: list[tuple[frozenset[str], int]] | None = None
+        # A term's credit, once asked: one search asks the same text for the same question
+        # terms several times (the cheap stage's coverage, the view's, the relevance's). Filled
+        # by the one model that made these terms, whose credits do not change.
+        self.credits: dict[str, float] = {}
 
     def spelled_like(self, term: str) -> bool:
         """True when a stem of the text shares most character trigrams with ``term`` (at least
