@@ -33,6 +33,8 @@ __all__ = ["RelevanceModel", "ScoredUnit", "TermWeights", "WeightedTerm"]
 
 
 _CAMEL = lazy_regex(r"(?<=[a-z0-9])(?=[A-Z])")
+# A run without white space holding a camel-case step, matched from its first character only.
+_CAMEL_RUN = lazy_regex(r"(?<!\S)\S*?[a-z0-9][A-Z]\S*")
 _WORD = lazy_regex(r"[\w.\-/]+")
 _NAMED = lazy_regex(r"[_./]|\d|[a-z][A-Z]|^[A-Z]{2,}")
 _OPTION = lazy_regex(r"^--?[A-Za-z]")
@@ -207,8 +209,11 @@ class RelevanceModel:
         bounded = bounded_runs(text)
         ordered = tuple(self.analyzer.analyze(bounded))
         stems = set(ordered)
-        if _CAMEL.search(bounded):
-            stems.update(self.analyzer.analyze(_CAMEL.sub(" ", bounded)))
+        # The parts of camel-case names count too ("getLogger" holds "logger"). Words are read
+        # between white space, so only the runs that hold such a name need reading again.
+        camel = _CAMEL_RUN.findall(bounded)
+        if camel:
+            stems.update(self.analyzer.analyze(_CAMEL.sub(" ", " ".join(camel))))
         return TextTerms(frozenset(stems), ordered)
 
     def terms_in_order(self, text: str) -> tuple[str, ...]:
