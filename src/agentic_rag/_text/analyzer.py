@@ -121,19 +121,21 @@ class Analyzer:
         # the checks below are skipped for it (most text), with the very same tokens. So is
         # text whose folded form is ASCII (its only other characters were ligatures, ellipses...).
         folded = text.lower() if ascii_only else unicodedata.normalize("NFKC", text).casefold()
-        ascii_only = ascii_only or folded.isascii()
-        if ascii_only:
+        ascii_words = ascii_only or folded.isascii()
+        if ascii_words:
             # Folded ASCII is lower case: its words are the runs of [0-9a-z] (what ``_WORD`` finds in it).
             words = folded.encode("ascii").translate(_ASCII_WORD_BYTES).decode("ascii").split()
         elif not any(map(str.isalnum, _NON_ASCII.findall(folded))):
             # Its other characters are no letters or digits (quotes, dashes, pilcrows): they part
-            # words as spaces do (``[^\W_]`` is what ``str.isalnum`` accepts), so each becomes one.
+            # words as spaces do (``[^\W_]`` is what ``str.isalnum`` accepts), so each becomes one,
+            # and its words are ASCII (no CJK run to split).
+            ascii_words = True
             words = folded.encode("ascii", "replace").translate(_ASCII_WORD_BYTES).decode("ascii").split()
         else:
             words = _WORD.findall(folded)
         if len(folded) > MAX_TOKEN_LENGTH and words and max(map(len, words)) > MAX_TOKEN_LENGTH:
             words = [w for w in words if len(w) <= MAX_TOKEN_LENGTH]
-        if ascii_only or not _CJK.search(folded):
+        if ascii_words or not _CJK.search(folded):
             return words  # the common case: one scan of the text, not one per word
         tokens: list[str] = []
         for word in words:
@@ -152,8 +154,19 @@ class Analyzer:
         Returns:
             Terms in text order (duplicates kept, so term frequencies can be counted).
         """
+        return self.terms_of(self.tokenize(text))
+
+    def terms_of(self, tokens: list[str]) -> list[str]:
+        """The index terms of ``tokens`` (as :meth:`tokenize` gives them): stop words dropped,
+        the rest stemmed, in order.
+
+        Args:
+            tokens: Normalised tokens.
+
+        Returns:
+            Terms in token order.
+        """
         cache = self._terms
-        tokens = self.tokenize(text)
         # Most tokens were met before: looked up in one pass, and only the new ones stemmed.
         terms = list(map(cache.get, tokens))
         if None in terms:

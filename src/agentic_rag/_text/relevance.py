@@ -33,8 +33,6 @@ __all__ = ["RelevanceModel", "ScoredUnit", "TermWeights", "WeightedTerm"]
 
 
 _CAMEL = lazy_regex(r"(?<=[a-z0-9])(?=[A-Z])")
-# A run without white space holding a camel-case step, matched from its first character only.
-_CAMEL_RUN = lazy_regex(r"(?<!\S)\S*?[a-z0-9][A-Z]\S*")
 _WORD = lazy_regex(r"[\w.\-/]+")
 _NAMED = lazy_regex(r"[_./]|\d|[a-z][A-Z]|^[A-Z]{2,}")
 _OPTION = lazy_regex(r"^--?[A-Za-z]")
@@ -207,13 +205,15 @@ class RelevanceModel:
         # A run of data thousands of characters long is read up to a bound (see long_runs):
         # stemming and spelling each of its pieces, pass after pass, cost seconds.
         bounded = bounded_runs(text)
-        ordered = tuple(self.analyzer.analyze(bounded))
+        tokens = self.analyzer.tokenize(bounded)
+        ordered = tuple(self.analyzer.terms_of(tokens))
         stems = set(ordered)
-        # The parts of camel-case names count too ("getLogger" holds "logger"). Words are read
-        # between white space, so only the runs that hold such a name need reading again.
-        camel = _CAMEL_RUN.findall(bounded)
-        if camel:
-            stems.update(self.analyzer.analyze(_CAMEL.sub(" ", " ".join(camel))))
+        if _CAMEL.search(bounded):
+            # The parts of camel-case names count too ("getLogger" holds "logger"): only the
+            # tokens the split makes anew need stemming.
+            parts = set(self.analyzer.tokenize(_CAMEL.sub(" ", bounded))).difference(tokens)
+            if parts:
+                stems.update(self.analyzer.terms_of(sorted(parts)))
         return TextTerms(frozenset(stems), ordered)
 
     def terms_in_order(self, text: str) -> tuple[str, ...]:
