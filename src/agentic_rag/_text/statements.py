@@ -81,7 +81,9 @@ class Statement:
 def states_default(text: str) -> bool:
     """Whether ``text`` says what a default is ("Default: None", "enabled by default",
     "defaults to 5"): it holds the word ``default`` or ``defaults``."""
-    return _DEFAULT.search(text) is not None
+    # The pattern matches only the ASCII letters of the word, in any case: a text whose lower
+    # case lacks the word cannot match, and most do.
+    return "default" in text.lower() and _DEFAULT.search(text) is not None
 
 
 def opens_with_default(text: str) -> bool:
