@@ -26,13 +26,13 @@ from agentic_rag._text.asked_numbers import answer_numbers, stated_numbers, want
 from agentic_rag._text.instructions import inside_instruction
 from agentic_rag._text.long_runs import bounded_runs
 from agentic_rag._text.segments import PassageUnit, UnitKind, split_units
-from agentic_rag._text.term_match import TextTerms, term_credit
+from agentic_rag._text.term_match import CAMEL_STEP as _CAMEL
+from agentic_rag._text.term_match import TextTerms, read_text_terms, term_credit
 from agentic_rag._text.term_weights import TermWeights, bounded_cache
 
 __all__ = ["RelevanceModel", "ScoredUnit", "TermWeights", "WeightedTerm"]
 
 
-_CAMEL = lazy_regex(r"(?<=[a-z0-9])(?=[A-Z])")
 _WORD = lazy_regex(r"[\w.\-/]+")
 _NAMED = lazy_regex(r"[_./]|\d|[a-z][A-Z]|^[A-Z]{2,}")
 _OPTION = lazy_regex(r"^--?[A-Za-z]")
@@ -202,19 +202,7 @@ class RelevanceModel:
         return terms
 
     def _text_terms_uncached(self, text: str) -> TextTerms:
-        # A run of data thousands of characters long is read up to a bound (see long_runs):
-        # stemming and spelling each of its pieces, pass after pass, cost seconds.
-        bounded = bounded_runs(text)
-        tokens = self.analyzer.tokenize(bounded)
-        ordered = tuple(self.analyzer.terms_of(tokens))
-        stems = set(ordered)
-        if _CAMEL.search(bounded):
-            # The parts of camel-case names count too ("getLogger" holds "logger"): only the
-            # tokens the split makes anew need stemming.
-            parts = set(self.analyzer.tokenize(_CAMEL.sub(" ", bounded))).difference(tokens)
-            if parts:
-                stems.update(self.analyzer.terms_of(sorted(parts)))
-        return TextTerms(frozenset(stems), ordered)
+        return read_text_terms(self.analyzer, text)
 
     def terms_in_order(self, text: str) -> tuple[str, ...]:
         """The analysed terms of ``text`` in text order (stop words dropped, a run of data read

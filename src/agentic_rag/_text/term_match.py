@@ -11,11 +11,20 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-__all__ = ["ROOT_LENGTH", "TextTerms", "term_credit"]
+from agentic_rag._regex import lazy_regex
+from agentic_rag._text.long_runs import bounded_runs
+
+if TYPE_CHECKING:
+    from agentic_rag._text.analyzer import Analyzer
+
+__all__ = ["CAMEL_STEP", "ROOT_LENGTH", "TextTerms", "read_text_terms", "term_credit"]
 
 #: Characters of a stem that make its root.
 ROOT_LENGTH = 5
+#: Where a camel-case name's words meet ("get|Logger").
+CAMEL_STEP = lazy_regex(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 class TextTerms:
@@ -46,6 +55,28 @@ class TextTerms:
         if self.trigrams is None:
             self.trigrams = frozenset(s for s in self.stems if len(s) >= 4)
         return _SPELLINGS.any_alike(term, self.trigrams)
+
+
+def read_text_terms(analyzer: Analyzer, text: str) -> TextTerms:
+    """The terms of ``text`` as ``analyzer`` reads them, with the parts of its camel-case names
+    ("getLogger" holds "logger"); a run of data thousands of characters long is read up to a
+    bound (see :mod:`~agentic_rag._text.long_runs`): stemming and spelling each of its pieces,
+    pass after pass, cost seconds.
+
+    Args:
+        analyzer: The collection's analyzer.
+        text: Any text.
+    """
+    bounded = bounded_runs(text)
+    tokens = analyzer.tokenize(bounded)
+    ordered = tuple(analyzer.terms_of(tokens))
+    stems = set(ordered)
+    if CAMEL_STEP.search(bounded):
+        # Only the tokens the split makes anew need stemming.
+        parts = set(analyzer.tokenize(CAMEL_STEP.sub(" ", bounded))).difference(tokens)
+        if parts:
+            stems.update(analyzer.terms_of(sorted(parts)))
+    return TextTerms(frozenset(stems), ordered)
 
 
 def term_credit(term: str, found: TextTerms, root_credit: float, spelling_credit: float) -> float:
