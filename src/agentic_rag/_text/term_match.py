@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from functools import lru_cache
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from agentic_rag._regex import lazy_regex
@@ -23,6 +24,7 @@ __all__ = ["CAMEL_STEP", "ROOT_LENGTH", "TextTerms", "read_text_terms", "term_cr
 
 #: Characters of a stem that make its root.
 ROOT_LENGTH = 5
+_ROOT_OF = itemgetter(slice(0, ROOT_LENGTH))  # a stem's root, s[:ROOT_LENGTH], without a Python frame per stem
 #: Where a camel-case name's words meet ("get|Logger").
 CAMEL_STEP = lazy_regex(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -40,7 +42,7 @@ class TextTerms:
     def __init__(self, stems: frozenset[str], ordered: tuple[str, ...] = ()) -> None:
         self.stems = stems
         self.ordered = ordered
-        self.roots = frozenset(s[:ROOT_LENGTH] for s in stems)
+        self.roots = frozenset(map(_ROOT_OF, stems))
         self.trigrams: frozenset[str] | None = None  # the stems compared by spelling (4 characters or more)
         # A term's credit, once asked: one search asks the same text for the same question
         # terms several times (the cheap stage's coverage, the view's, the relevance's). Filled
