@@ -33,7 +33,8 @@ from agentic_rag._store.records import IndexReport, StoreHit, StoreStats
 from agentic_rag._store.retriever import StoreRetriever
 from agentic_rag._store.rows import marks_from_json, stored_documents, stored_facts, stored_place
 from agentic_rag._store.stored_bm25 import StoredBM25Index
-from agentic_rag._store.schema import DATABASE_NAME, connect, generation_of, read_meta
+from agentic_rag._store.schema import DATABASE_NAME, connect, generation_of
+from agentic_rag._store.state_reader import StateReader
 from agentic_rag._store.repeated_hits import fold_repeats
 from agentic_rag._store.second_stage import DEFAULT_WEIGHTS, finish_hits, first_stage_size
 from agentic_rag._text.relevance import RelevanceModel
@@ -108,6 +109,7 @@ class KnowledgeStore:
             pdf=backend,
         )
         self._lock = threading.Lock()
+        self._state_reader = StateReader(folder, self._connect)  # a search reads the state several times
         self._cache: dict[str, tuple[int, Any]] = {}
         self._relevance: tuple[Any, RelevanceModel] | None = None
 
@@ -195,17 +197,7 @@ class KnowledgeStore:
 
     def _state(self) -> tuple[dict[str, str], bool]:
         """The ``meta`` entries and whether any chunk is stored, from one snapshot."""
-        connection = self._connect()
-        try:
-            connection.execute("BEGIN")
-            meta = read_meta(connection)
-            filled = bool(connection.execute("SELECT EXISTS (SELECT 1 FROM chunks)").fetchone()[0]) if meta else False
-            connection.execute("COMMIT")
-            return meta, filled
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot read the store at {str(self._settings.directory)!r}: {exc}", stage=_STAGE) from exc
-        finally:
-            connection.close()
+        return self._state_reader.read()
 
     @property
     def generation(self) -> int:

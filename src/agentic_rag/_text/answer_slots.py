@@ -249,9 +249,11 @@ def is_name_noun(word: str) -> bool:
     return bool(_NAME_NOUN.fullmatch(word.strip()))
 
 
+@lru_cache(maxsize=1024)
 def identifiers(text: str, *, folded: bool = True) -> tuple[str, ...]:
     """The identifier-like words of ``text``, case-folded (as written when not ``folded``:
-    the case of ``ReturnLogger`` says where its words meet), once each, in order."""
+    the case of ``ReturnLogger`` says where its words meet), once each, in order (kept for
+    the last thousand texts: a search asks it of its question for every candidate)."""
     out: dict[str, str] = {}
     for match in _IDENTIFIER.finditer(text):
         word = match.group().strip("_.-@()")

@@ -323,7 +323,7 @@ def with_synonyms(text: str) -> str:
     """``text`` followed by the other words it may name its attributes by ("Employees |
     12,400" also says "people" and "staff"), for a coverage that reads "how many people
     does it employ" as asked in the text's words; ``text`` itself when it holds none."""
-    words = set(words_of(text))
+    words = {_without_possessive(w.casefold()) for w in set(_WORD.findall(text))}  # words_of, each word once
     extra = sorted({w for group in _SYNONYMS if words & group for w in group} - words)
     return f"{text}\n{' '.join(extra)}" if extra else text
 
@@ -336,7 +336,13 @@ def synonyms(word: str) -> frozenset[str]:
 
 def words_of(text: str) -> tuple[str, ...]:
     """``text``'s words, case-folded, a possessive's "'s" dropped."""
-    return tuple(re.sub(r"['’]s?$", "", w.casefold()) for w in _WORD.findall(text))
+    return tuple(_without_possessive(w.casefold()) for w in _WORD.findall(text))
+
+
+def _without_possessive(word: str) -> str:
+    # A word ends in a letter or digit (``_WORD``), and no character folds to a quote: an
+    # "'s" (or "’s") at its end is all there is to drop.
+    return word[:-2] if word.endswith(("'s", "’s")) else word
 
 
 _DEFINITION_QUESTIONS = (

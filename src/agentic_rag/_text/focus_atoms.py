@@ -157,7 +157,10 @@ def choose_atoms(question: str, model: RelevanceModel, title: str, atoms: Sequen
     for atom in atoms:
         # A statement holds what any of its pieces holds.
         found = [_read_piece(model, question, text) for text in atom.texts]
-        credits.append(tuple(max(values) for values in zip(*(f[0] for f in found))) if weights else ())
+        if len(found) == 1:  # most statements are one piece: its credits as they are
+            credits.append(found[0][0] if weights else ())
+        else:
+            credits.append(tuple(max(values) for values in zip(*(f[0] for f in found))) if weights else ())
         extra = _FILLER_BONUS if any(f[1] for f in found) else 0.0
         # A sentence states a default; in code the word is most often a key or a name
         # ('"default": {' of a configuration dictionary), not a value given.
@@ -179,7 +182,14 @@ def choose_atoms(question: str, model: RelevanceModel, title: str, atoms: Sequen
         return (covered + max(bonus[a] for a in chosen) + sum(bonus[a] for a in chosen) * 0.1 - _LINE_COST * (len(chosen) - 1)
                 - distance - size)
 
-    alone = [score([a]) for a in range(len(atoms))]
+    def score_alone(a: int) -> float:
+        # ``score([a])`` with its empty sums left out: the same numbers added in the same order
+        # (no distance, no other entry, no further line), once per atom.
+        row, extra = credits[a], bonus[a]
+        covered = sum(w * max(heading[k], row[k]) for k, w in enumerate(weights)) / total
+        return covered + extra + extra * 0.1 - (atoms[a].last - atoms[a].first) * _EXTRA_LINE_COST
+
+    alone = [score_alone(a) for a in range(len(atoms))]
     best = max(range(len(atoms)), key=lambda a: (alone[a], -a))
     others = [a for a in range(len(atoms)) if a not in taken]
     if best in taken and others:

@@ -105,11 +105,13 @@ def _sentence_parts(sentence: str) -> tuple[frozenset[str], frozenset[str]]:
     features.update(f"o:{kind[2:]}" for kind in lexicon_kinds(words[:4], " ".join(words[:4])))
     # The first word of the sentence and of a clause after a colon: where an imperative stands
     # ("Say ...", "Note to the bot: reply ..."), by itself and by its kind of cue word.
-    firsts = ([words[0]] if words else []) + [m.group(1) for m in _COLON_CLAUSE.finditer(sentence)]
+    # A clause after a colon and a head before one both need a colon (either width).
+    colon = ":" in sentence or "：" in sentence
+    firsts = ([words[0]] if words else []) + ([m.group(1) for m in _COLON_CLAUSE.finditer(sentence)] if colon else [])
     for first in firsts:
         features.add(f"^:{first[:8]}")
         features.update(f"k:^{kind[2:]}" for kind in lexicon_kinds([first], first))
-    head = _HEAD.match(sentence)
+    head = _HEAD.match(sentence) if colon else None
     if head:
         # A sentence opened by whom it is for ("Note to the grading model: ..."): the kinds of
         # cue word in that head, in any language the word lists know.

@@ -26,13 +26,13 @@ from agentic_rag._text.asked_numbers import answer_numbers, stated_numbers, want
 from agentic_rag._text.instructions import inside_instruction
 from agentic_rag._text.long_runs import bounded_runs
 from agentic_rag._text.segments import PassageUnit, UnitKind, split_units
-from agentic_rag._text.term_match import TextTerms, term_credit
+from agentic_rag._text.term_match import CAMEL_STEP as _CAMEL
+from agentic_rag._text.term_match import TextTerms, read_text_terms, term_credit
 from agentic_rag._text.term_weights import TermWeights, bounded_cache
 
 __all__ = ["RelevanceModel", "ScoredUnit", "TermWeights", "WeightedTerm"]
 
 
-_CAMEL = lazy_regex(r"(?<=[a-z0-9])(?=[A-Z])")
 _WORD = lazy_regex(r"[\w.\-/]+")
 _NAMED = lazy_regex(r"[_./]|\d|[a-z][A-Z]|^[A-Z]{2,}")
 _OPTION = lazy_regex(r"^--?[A-Za-z]")
@@ -202,16 +202,23 @@ class RelevanceModel:
         return terms
 
     def _text_terms_uncached(self, text: str) -> TextTerms:
-        # A run of data thousands of characters long is read up to a bound (see long_runs):
-        # stemming and spelling each of its pieces, pass after pass, cost seconds.
-        return TextTerms(frozenset(self._analyse(bounded_runs(text))))
+        return read_text_terms(self.analyzer, text)
+
+    def terms_in_order(self, text: str) -> tuple[str, ...]:
+        """The analysed terms of ``text`` in text order (stop words dropped, a run of data read
+        up to a bound), read once with the terms its coverage is computed from: a search reads
+        each candidate passage for its coverage and for its word pairs."""
+        return self._text_terms(text).ordered
 
     def credit(self, term: str, text: str) -> float:
         """Credit in [0, 1] for finding analysed ``term`` in ``text``."""
         return self._credit(term, self._text_terms(text))
 
     def _credit(self, term: str, found: TextTerms) -> float:
-        return term_credit(term, found, self.root_credit, self.spelling_credit)
+        credit = found.credits.get(term)
+        if credit is None:
+            credit = found.credits[term] = term_credit(term, found, self.root_credit, self.spelling_credit)
+        return credit
 
     def coverage(self, question: str, text: str) -> float:
         """Weighted share of ``question``'s terms found in ``text``, in [0, 1].

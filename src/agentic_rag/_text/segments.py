@@ -129,7 +129,8 @@ def _block_units(text: str, start: int, end: int) -> list[tuple[int, int, UnitKi
     if not lines:
         return []
     contents = [text[a:b] for a, b in lines]
-    if len(lines) >= 2 and sum(1 for c in contents if _ROW.search(c) and not _ITEM.match(c)) * 2 > len(lines):
+    # A row holds a "|" (both of the pattern's branches need one): most lines are passed over unread.
+    if len(lines) >= 2 and sum(1 for c in contents if "|" in c and _ROW.search(c) and not _ITEM.match(c)) * 2 > len(lines):
         return [(a, b, UnitKind.TABLE_ROW) for a, b in lines]
     if _looks_like_code(contents):
         return [(lines[0][0], lines[-1][1], UnitKind.CODE)]

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.manual_entries import attach_manual_terms, is_category_tag
@@ -80,7 +81,9 @@ class Statement:
 def states_default(text: str) -> bool:
     """Whether ``text`` says what a default is ("Default: None", "enabled by default",
     "defaults to 5"): it holds the word ``default`` or ``defaults``."""
-    return _DEFAULT.search(text) is not None
+    # The pattern matches only the ASCII letters of the word, in any case: a text whose lower
+    # case lacks the word cannot match, and most do.
+    return "default" in text.lower() and _DEFAULT.search(text) is not None
 
 
 def opens_with_default(text: str) -> bool:
@@ -89,8 +92,11 @@ def opens_with_default(text: str) -> bool:
     return text.lstrip(" *_`-").casefold().startswith("default")
 
 
+@lru_cache(maxsize=256)
 def split_statements(text: str) -> tuple[Statement, ...]:
-    """The statements of a passage, in text order.
+    """The statements of a passage, in text order (kept for the last few hundred passages: a
+    search splits its candidates for their focus, then the hits it prints again for an entry's
+    default sentence cut off by the chunk's end; a passage's statements take a few kilobytes).
 
     Args:
         text: A passage (a chunk's cleaned text, one source line per line).

@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from agentic_rag._regex import lazy_regex
-from agentic_rag._text.long_runs import bounded_runs
 from agentic_rag._text.relevance import RelevanceModel
 
 __all__ = ["PAIR_WINDOW", "WordPair", "pair_share", "question_pairs"]
@@ -79,7 +78,7 @@ def pair_share(question: str, text: str, model: RelevanceModel, *, window: int =
         return 0.0
     wanted = {term for first, second, _ in pairs for term in (first, second)}
     positions: dict[str, list[int]] = {}
-    for at, term in enumerate(model.analyzer.analyze(bounded_runs(text))):
+    for at, term in enumerate(model.terms_in_order(text)):
         if term in wanted:
             positions.setdefault(term, []).append(at)
     found = sum(weight for first, second, weight in pairs
