@@ -354,6 +354,13 @@ _DEFINITION_QUESTIONS = (
 )
 
 
+# A definition asked within a scope said around it ("Under Acme's rules, what is a ...?",
+# "What is a ..., according to Acme?"), and quote marks around the term ("define a 'flash'").
+_SCOPE_BEFORE = lazy_regex(r"^\W*(?:under|in|within|according\s+to)\s+[^,?]+,\s*(?=(?:what|how)\b)", re.IGNORECASE)
+_SCOPE_AFTER = lazy_regex(r",\s*(?:according\s+to|as\s+(?:defined|used)\s+by)\s+[^,?]+(?=[?.!]?\s*$)", re.IGNORECASE)
+_QUOTE = lazy_regex(r"(?<!\w)['‘\"“]|['’\"”](?!\w)")
+
+
 @lru_cache(maxsize=1024)
 def defined_term(question: str) -> tuple[str, ...]:
     """The words of the term a definition question asks about ("What is a cold replica in
@@ -362,7 +369,7 @@ def defined_term(question: str) -> tuple[str, ...]:
     Args:
         question: A question or one part of a compound question (its asked clause).
     """
-    for match in _matches(_DEFINITION_QUESTIONS, question):
+    for match in _matches(_DEFINITION_QUESTIONS, _QUOTE.sub("", _SCOPE_AFTER.sub("", _SCOPE_BEFORE.sub("", question.strip())))):
         term = tuple(w for w in words_of(match.group("term")) if w not in _ARTICLES)
         # "the maximum value allowed for X in Y" asks for a value, not a definition.
         if not any(w in _GENERIC or w in ("of", "for") or _ASKED_ANY.fullmatch(w) for w in term):
