@@ -121,7 +121,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     # A sibling model, a measure of another kind or bound, a goal, a placeholder cell: wrong whatever else is asked.
     own = _value_clause(piece, filler)
     if problem := (open_problem(question, piece, heading) or measure_problem(question, own, piece) or unachieved_problem(question, own, piece)
-                   or period_problem(question, piece)):
+                   or period_problem(question, piece, heading)):
         return problem
     kind = read_slot(question).kind
     attribute = read_attribute(question)
@@ -144,8 +144,8 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
         if when and re.search(r"\b(?:will|won't|shall)\b|\bgoing\s+to\b", _value_clause(piece, value), re.IGNORECASE):
             return "unreal"  # asked when it happened: a time still to come is a plan ("will get HTTP/3 in 2027")
         # "What's the ticket price?" asks an amount in open words: a sentence with no number
-        # ("prices vary and are announced") gives none.
-        if attribute is not None and is_quantity(attribute.head) and not slot_filler(AnswerSlot(SlotKind.NUMBER, read_slot(question).numbers), piece):
+        # ("prices vary and are announced") gives none; one with a number gives it in its clause.
+        if attribute is not None and is_quantity(attribute.head) and not (value := slot_filler(AnswerSlot(SlotKind.NUMBER, read_slot(question).numbers), piece)):
             return "no value"
         clause = _value_clause(piece, value or (piece.split()[0] if term and piece.split() else ""))  # a definition: its first clause
     else:

@@ -209,8 +209,10 @@ _ATTRIBUTE_QUESTIONS = (
     lazy_regex(r"^(?P<clean>)where\s+(?:is|are)\s+(?P<subject>.+?)\s+(?P<attribute>headquartered|located|based|registered)$", re.IGNORECASE),
 )
 # A phrase closing a question that says when or how, not what: "which port does it listen
-# on by default", "what version does it run today".
-_CLOSING_PHRASE = lazy_regex(r"\s+(?:by\s+default|out\s+of\s+the\s+box|today|now|currently|nowadays|these\s+days|at\s+the\s+moment)$", re.IGNORECASE)
+# on by default", "what version does it run today", "what output does it have with its new
+# boiler".
+_CLOSING_PHRASE = lazy_regex(r"\s+(?:by\s+default|out\s+of\s+the\s+box|today|now|currently|nowadays|these\s+days|at\s+the\s+moment|"
+                             r"with\s+(?:its|the|their)\s+new\s+[^?]+)$", re.IGNORECASE)
 # Words naming where a thing is said, not the thing: "the GeoDjango docs recommend".
 _SOURCES = frozenset("docs doc documentation manual guide tutorial reference page pages faq readme changelog notes site website book article spec".split())
 # A name in a subject: capitals, digits or a joining mark ("Tallow", "DB", "X5", "requests.get").

@@ -18,7 +18,7 @@ from agentic_rag._regex import lazy_regex
 __all__ = ["asks_number", "asks_past_time", "counted_noun", "is_quantity", "measured_only", "stated_time"]
 
 # The nouns that name an amount of money or of people, whose value is a number as well.
-_AMOUNTS = frozenset("price prices cost costs fee fees fare fares population revenue salary budget".split())
+_AMOUNTS = frozenset("price prices cost costs fee fees fare fares population revenue salary budget capacity".split())
 
 
 def is_quantity(noun: str) -> bool:
