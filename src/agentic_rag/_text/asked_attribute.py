@@ -65,12 +65,14 @@ _ASKED = {
     Aspect.SERVER: r"servers?",
     Aspect.CLIENT: r"clients?",
 }
+# "120 m above the surface", "40 m below sea level": a position, not a bound.
+_PLACE = r"(?!\s+(?:the|sea|ground|street)\b)"
 _STATED = {
     Aspect.MAXIMUM: r"max|maximum|maximal|upper|largest|longest|highest|biggest|greatest|at\s+most|up\s+to|no\s+more\s+than|or\s+(?:less|fewer)|ceiling|capped|"
-                    r"(?:less|smaller|fewer|shorter|lower)\s+than|below|limited\s+to|exceed\w*|as\s+(?:large|high|long|many|much|big|great)\s+as|"
-                    r"at\s+the\s+latest|(?:no|not)\s+later\s+than",
+                    r"(?:less|smaller|fewer|shorter|lower)\s+than|below" + _PLACE + r"|limited\s+to|exceed\w*|as\s+(?:large|high|long|many|much|big|great)\s+as|"
+                    r"at\s+the\s+latest|(?:no|not)\s+later\s+than|or\s+(?:lower|smaller|below|earlier)",
     Aspect.MINIMUM: r"min|minimum|minimal|lower\s+(?:bound|limit)|smallest|shortest|lowest|fewest|at\s+least|no\s+less\s+than|or\s+more|floor|"
-                    r"(?:more|larger|greater|longer|higher)\s+than|above|at\s+the\s+earliest|(?:no|not)\s+earlier\s+than",
+                    r"(?:more|larger|greater|longer|higher)\s+than|above" + _PLACE + r"|at\s+the\s+earliest|(?:no|not)\s+earlier\s+than|or\s+(?:greater|higher|above|later)",
     Aspect.ADDED: r"add|adds|added|adding|introduc\w*|new|versionadded",
     Aspect.DEPRECATED: r"deprecat\w*|versiondeprecated",
     Aspect.REMOVED: r"remov\w*|drop|drops|dropped|dropping|shut\s+down|discontinued|no\s+longer|versionremoved|retir(?:e|ed|es|ing)|sunset\w*|phased?\s+out|"
