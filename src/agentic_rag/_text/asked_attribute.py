@@ -204,6 +204,9 @@ _ATTRIBUTE_QUESTIONS = (
                r"return|expect|accept|take)\b)(?-i:[a-z]+))$", re.IGNORECASE),
     lazy_regex(rf"^(?P<clean>)how\s+(?:fast|far|high|quickly)\s+{_AUX}\s+(?!{_PRONOUN}\b)(?P<subject>[\w'’-]+(?:\s+(?!{_AUX}\b)[\w'’-]+){{0,5}}?)\s+"
                r"(?P<attribute>(?![a-z]{3,}ly$)(?-i:[a-z]+))$", re.IGNORECASE),
+    # "On how many phones can a Tallow family plan be used?": the thing's own noun (plan) too.
+    lazy_regex(rf"^(?P<clean>)(?:(?:on|in|at|for|to|with|from|by)\s+)?how\s+many\s+(?P<attribute>[\w-]+)\s+(?:can|could|may|will|must|should)\s+(?!{_PRONOUN}\b)"
+               r"(?P<subject>[\w.'’-]+(?:\s+[\w.'’-]+){0,5}?)\s+be\s+(?P<verb>(?-i:[a-z]+ed))$", re.IGNORECASE),
     # "How many employees does Acme Robotics have?", "How many people work at Brightline?"
     lazy_regex(rf"^how\s+(?:many|much)\s+(?P<attribute>[\w-]+(?:\s+[\w-]+)?)\s+{_AUX}\s+(?P<subject>.+)$", re.IGNORECASE),
     lazy_regex(r"^how\s+many\s+(?P<attribute>[\w-]+)\s+(?:work|live|are|were)\s+(?:at|in|for|on)\s+(?P<subject>.+)$", re.IGNORECASE),
