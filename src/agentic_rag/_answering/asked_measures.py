@@ -35,7 +35,15 @@ _UNIT_OF = tuple((measure, lazy_regex(rf"^(?:{units})$", re.IGNORECASE)) for mea
 # "What time does ... open?": a time of day ("9:00", "8.30am", "7 pm", "noon").
 # "What hours count as off-peak?" asks times of day as well.
 _ASKS_CLOCK = lazy_regex(r"^\W*(?:(?:so|and|but)\s+)?(?:at\s+|during\s+)?(?:what|which)\s+(?:time|hours)\b", re.IGNORECASE)
-_CLOCK = lazy_regex(r"(?<![\d.:])\d{1,2}[:.]\d{2}(?![\d.:])|(?<![\w.])\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\b(?:noon|midday|midnight)\b", re.IGNORECASE)
+# "What time does the café close?": the time a place opens or closes, which a sentence states
+# in those words ("open until 22:00", "closing time") or as opening hours ("10:00-22:00").
+_ASKS_OPEN_OR_CLOSE = lazy_regex(r"^\W*(?:at\s+)?what\s+time\s+(?:does|do|did|will|is|are)\s+[^?]+?\s+(open|close)\b", re.IGNORECASE)
+_HOURS_WORDS = {
+    "open": lazy_regex(r"\b(?:open|opens|opening|opened|from)\b", re.IGNORECASE),
+    "close": lazy_regex(r"\b(?:close|closes|closing|shut|shuts|until|till)\b", re.IGNORECASE),
+}
+_CLOCK_RANGE = lazy_regex(r"\d{1,2}[:.]\d{2}\s*(?:[-–—]|to)\s*\d{1,2}[:.]\d{2}", re.IGNORECASE)
+_CLOCK = lazy_regex(r"(?<![\d.:])\d{1,2}[:.]\d{2}(?![\d:]|\.\d)|(?<![\w.])\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\b(?:noon|midday|midnight)\b", re.IGNORECASE)
 # A bound word in a question and the words after it up to a verb, a preposition or the end
 # ("the shortest meeting room booking I can make": meeting room booking).
 _BOUND_PHRASE = lazy_regex(
@@ -79,6 +87,11 @@ _EXTENTS = (
     ("thick", r"thick\w*"),
 )
 _ASKS_EXTENT = lazy_regex(r"^\W*(?:(?:so|and|but)\s+)?how\s+(deep|wide|tall|high|thick)\s+(?:is|are|was|were)\b", re.IGNORECASE)
+# The thing an extent is asked of, in plain words ("how tall are the practice walls at ...":
+# practice walls); a sentence that names the noun but not its kind measures another kind.
+_MEASURED_THING = lazy_regex(
+    r"^\W*(?:(?:so|and|but)\s+)?how\s+\w+\s+(?:is|are|was|were)\s+(?:the|its|their)\s+((?-i:[a-z][\w-]*)(?:\s+(?-i:[a-z][\w-]*)){0,3}?)"
+    r"(?=\s+(?:at|in|on|of|for|from|near|by)\b|\s*[?.!]?\s*$)", re.IGNORECASE)
 _ANY_EXTENT = lazy_regex(r"\b(?:long|length|lengths|deep\w*|depths?|wide|width|widths?|breadths?|tall\w*|high|heights?|thick\w*)\b", re.IGNORECASE)
 _FROM_PLACE = lazy_regex(
     r"(?<![\w.])\d+(?:[.,]\d+)?\s*(?:km|m|mi|miles?|kilometres?|kilometers?|metres?|meters?)\s+"
@@ -107,13 +120,14 @@ def bound_noun(question: str) -> str:
     return owner.group(1) if owner else ""
 
 
-def measure_problem(question: str, clause: str, piece: str) -> str:
-    """Why ``piece`` (``clause`` the part of it that holds the value) does not give the measure
-    ``question`` asks: ``"no value"`` (no number in the asked unit, no time of day for "what
-    time", no change for "how much has it reduced"), ``"another attribute"`` (a bound of
-    another thing, another extent than the one asked: a depth for a length, a width for a
-    depth) or ``"rival aspect"`` (an advised or usual value for a bound); ``""`` when nothing
-    is wrong."""
+def measure_problem(question: str, clause: str, piece: str, heading: str = "") -> str:
+    """Why ``piece`` (``clause`` the part of it that holds the value, ``heading`` the path it
+    stands under) does not give the measure ``question`` asks: ``"no value"`` (no number in
+    the asked unit, no time of day for "what time", no change for "how much has it
+    reduced"), ``"another attribute"`` (a bound of another thing, another extent than the one
+    asked: a depth for a length, a width for a depth, the extent of another kind of the
+    thing: the lead wall's height for the practice wall's) or ``"rival aspect"`` (an advised
+    or usual value for a bound); ``""`` when nothing is wrong."""
     unit = _IN_UNIT.search(question)
     if unit:
         measure = next(m for m, pattern in _UNIT_OF if pattern.match(unit.group(1)))
@@ -121,18 +135,24 @@ def measure_problem(question: str, clause: str, piece: str) -> str:
             return "no value"
     if _ASKS_CLOCK.match(question) and not _CLOCK.search(piece):
         return "no value"
+    if (hours := _ASKS_OPEN_OR_CLOSE.match(question)) and not _HOURS_WORDS[hours.group(1).casefold()].search(piece) and not _CLOCK_RANGE.search(piece):
+        return "another attribute"  # "tours run at 12:00" is no time the place closes
     if _ASKS_CHANGE.match(question) and not _STATES_CHANGE.search(clause):
         return "no value"
     if _ASKS_LENGTH.match(question) and not re.search(r"\blength|\blong\b", clause, re.IGNORECASE) and (
             _OTHER_EXTENT.search(clause) or _FROM_PLACE.search(clause)):
         return "another attribute"
     if extent := _ASKS_EXTENT.match(question):
+        if (thing := _MEASURED_THING.match(question)) and _another_kind(thing.group(1).split(), f"{heading}\n{piece}"):
+            return "another attribute"
         words = dict(_EXTENTS)[extent.group(1).casefold()]
         if not re.search(rf"\b(?:{words})\b", piece, re.IGNORECASE) and (_ANY_EXTENT.search(clause) or measure_at("length", clause) < 0):
             # Another extent, or no length at all ("Built in 1931", "capacity: 78%").
             return "another attribute"
     if _ASKS_DURATION.match(question) and _EVERY.search(clause) and measure_at("duration", _EVERY.sub(" ", clause)) < 0:
         return "another attribute"  # "every 40 minutes" is how often, not how long
+    if _ASKS_SPAN.search(question) and not _ASKS_LEAD.search(question) and _LEAD_TIME.search(clause) and measure_at("duration", _LEAD_TIME.sub(" ", clause)) < 0:
+        return "another attribute"  # "book up to 6 weeks ahead" is how early, not how long
     return _most_problem(question, piece) or _count_limit_problem(question, clause) or _bound_problem(question, clause, piece)
 
 
@@ -201,6 +221,12 @@ def _most_problem(question: str, piece: str) -> str:
 
 # "How long does the crossing take?": a duration, which "every 40 minutes" (how often) is not.
 _ASKS_DURATION = lazy_regex(r"^\W*(?:(?:so|and|but)\s+)?how\s+long\s+(?:does|do|did|will|would|is|are|was|were)\b", re.IGNORECASE)
+# "For how many nights can a pitch be booked?": a span of time, which a lead time ("bookings
+# open 6 weeks ahead", "48 hours' notice") is not, unless the question asks how early.
+_ASKS_SPAN = lazy_regex(r"\bhow\s+long\b|\bhow\s+many\s+(?:minutes|hours|days|nights|weeks|months|years)\b", re.IGNORECASE)
+_ASKS_LEAD = lazy_regex(r"\b(?:ahead|advance|beforehand|before|notice|prior|early|earliest|latest|until|deadline)\b", re.IGNORECASE)
+_LEAD_TIME = lazy_regex(
+    r"(?<![\w.])\d[\d.,]*\s*(?:minutes?|hours?|days?|weeks?|months?|years?)['’]?\s+(?:ahead|in\s+advance|beforehand|before|notice|prior)\b", re.IGNORECASE)
 _EVERY = lazy_regex(r"\bevery\s+(?:\d[\d.,]*\s*|few\s+|other\s+)?[a-z]+", re.IGNORECASE)
 _MONEY = lazy_regex(r"[£$€¥]|\b(?:free|\d[\d.,]*\s*(?:pounds|dollars|euros|pence|cents|p))\b", re.IGNORECASE)
 # "The coursework word limit": a limit on a count of the noun before "limit" ("3,000 words"),
@@ -233,6 +259,17 @@ _STATED_BOUND = lazy_regex(
 def _states_bound(clause: str) -> bool:
     """The clause gives a bound besides its advised value ("default 60, maximum 240")."""
     return bool(_STATED_BOUND.search(clause))
+
+
+def _another_kind(thing: list[str], context: str) -> bool:
+    """``context`` names the head noun of ``thing`` ("walls" of "practice walls") but not each
+    word that says which kind ("a 15 m lead wall"); a context without the noun ("Brackwater is
+    18 m deep" for the water) is left to the other checks."""
+    said = {_stem(w) for w in re.findall(r"[A-Za-z][\w'’-]*", context) for w in [w, *w.split("-")]}
+
+    def named(word: str) -> bool:
+        return any(_same(_stem(word), s) for s in said)
+    return len(thing) > 1 and named(thing[-1]) and not all(named(w) for w in thing[:-1])
 
 
 def _stem(word: str) -> str:

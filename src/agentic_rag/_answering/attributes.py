@@ -21,6 +21,7 @@ import re
 from agentic_rag._answering.row_labels import label_problem
 from agentic_rag._answering.modality import NEGATED_MAXIMUM, NEGATED_MINIMUM, modality_problem, yes_no_problem
 from agentic_rag._answering.degrees import degree_problem
+from agentic_rag._answering.definitions import defines
 from agentic_rag._answering.deferrals import deferred_value
 from agentic_rag._answering.priced_items import prices_another
 from agentic_rag._answering.table_columns import column_problem, empty_default
@@ -71,11 +72,6 @@ _ENDS = frozenset({Aspect.SERVER, Aspect.CLIENT})
 _NAME_LIKE = lazy_regex(r"(?<![\w.])(?:[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z][a-z][\w-]*)(?:['’]s?)?(?![\w])")
 # Emphasis, code marks and list markers (not the "*" inside "R*Tree"): no words of the sentence.
 _MARKUP = lazy_regex(r"(?<!\w)[*`]+|[*`]+(?!\w)|^\s*(?:[-+*]|\d+[.)])\s+", re.MULTILINE)
-_DEFINING = lazy_regex(
-    r"^\s*(?:[—–:=(-]|,\s+(?:a|an|the)\b|(?:is|are|means|denotes|refers\s+to|stands\s+for|describes)\b(?:\s+\w+ly)?"
-    r"(?!\s+(?:\w+ed|in|at|on|covered|explained|described|handled|listed)\b))",
-    re.IGNORECASE,
-)
 # A word that names something: an identifier, a number, a camel-case or all-capitals word.
 _NAMED = lazy_regex(r"[_./]|\d|[a-z][A-Z]|^[A-Z]{2,}")
 _COMMON_NAME_SHARE = 0.5
@@ -85,7 +81,6 @@ _TITLE_WORD = lazy_regex(r"[A-Z][a-z'’-]+")
 _OPENS = lazy_regex(r"(?:^|[|:;.!?—–(\n])\s*$")
 # "ATTRIBUTE of X": X, when it is a name.
 _OWNER = lazy_regex(r"^\s+(?:of|for)\s+(?:the\s+)?((?:[A-Z][\w'’-]*)(?:\s+[A-Z][\w'’-]*){0,2})")
-_LEAD_ARTICLE = lazy_regex(r"^\s*(?:a|an|the)\s+", re.IGNORECASE)
 
 
 def _value_clause(piece: str, filler: str) -> str:
@@ -125,8 +120,8 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     """
     # A sibling model, a measure of another kind or bound, a goal, a placeholder cell: wrong whatever else is asked.
     own = _value_clause(piece, filler)
-    if problem := (open_problem(question, piece, heading) or measure_problem(question, own, piece) or unachieved_problem(question, own, piece)
-                   or period_problem(question, piece)):
+    if problem := (open_problem(question, piece, heading) or measure_problem(question, own, piece, heading) or unachieved_problem(question, own, piece)
+                   or period_problem(question, piece, heading)):
         return problem
     kind = read_slot(question).kind
     attribute = read_attribute(question)
@@ -149,8 +144,8 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
         if when and re.search(r"\b(?:will|won't|shall)\b|\bgoing\s+to\b", _value_clause(piece, value), re.IGNORECASE):
             return "unreal"  # asked when it happened: a time still to come is a plan ("will get HTTP/3 in 2027")
         # "What's the ticket price?" asks an amount in open words: a sentence with no number
-        # ("prices vary and are announced") gives none.
-        if attribute is not None and is_quantity(attribute.head) and not slot_filler(AnswerSlot(SlotKind.NUMBER, read_slot(question).numbers), piece):
+        # ("prices vary and are announced") gives none; one with a number gives it in its clause.
+        if attribute is not None and is_quantity(attribute.head) and not (value := slot_filler(AnswerSlot(SlotKind.NUMBER, read_slot(question).numbers), piece)):
             return "no value"
         clause = _value_clause(piece, value or (piece.split()[0] if term and piece.split() else ""))  # a definition: its first clause
     else:
@@ -180,7 +175,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
         problem = _attribute_problem(question, attribute, f"{heading}\n{lead}", piece, model)
         if problem:
             return problem
-    if term and not _defines(term, piece):
+    if term and not defines(term, piece, lead):
         return "not its definition"
     return ""
 
@@ -381,18 +376,6 @@ def _rival_owner(after: str, asked: set[str]) -> bool:
     """The attribute is another entity's: "the capital of Ostrand is Talvik" for Veloria's."""
     owner = _OWNER.match(after)
     return bool(owner) and any(_stem(w) not in asked for w in words_of(owner.group(1)))
-
-
-def _defines(term: tuple[str, ...], piece: str) -> bool:
-    """The piece opens with the term, then a definition's link ("Warm replica — a copy",
-    "A hard quota is a ceiling", a terms row "Lease | A time-limited claim"); "Drain windows are covered in ..." only mentions it."""
-    text = _LEAD_ARTICLE.sub("", _MARKUP.sub("", " — ".join(c for _, c in cells) if (cells := table_cells(piece)) else piece).strip())
-    words = list(re.finditer(r"[\w'’-]+", text))
-    if len(words) < len(term):
-        return False
-    if any(not _same(_stem(w.group().casefold()), _stem(t)) for w, t in zip(words, term)):
-        return False
-    return bool(_DEFINING.match(text[words[len(term) - 1].end():]))
 
 
 def _stem(word: str) -> str:

@@ -76,6 +76,7 @@ _CODE_LINE = lazy_regex(r"^(?:[ \t]{2,}(?![-*\d])|>>>|\.\.\.|\$ |\w[\w.]*\s*=[^=
 _TABLE_ROW = lazy_regex(r"\S\s*\|\s*\S|^\s*\|")
 _TABLE_RULE = lazy_regex(r"^[\s|:+-]+$")
 _LIST_ITEM = lazy_regex(r"^\s*(?:[-+*]|\d+[.)])\s+")
+_ITEM_NUMBER = lazy_regex(r"^\s*\d+[.)](?:\s+|$)")
 _PARENTHESIS = lazy_regex(r"\([^()]*\)")
 _BOUNDS = frozenset({Aspect.MAXIMUM, Aspect.MINIMUM})
 # A pronoun pointing back at what an earlier part of the question named.
@@ -232,7 +233,8 @@ def _fills_slot(asked: str, heading: str, own: str, model: RelevanceModel, min_c
         # "(e.g., both IDNA2003 and IDNA2008)" illustrates a word; the sentence still asserts.
         if claim_problem(_PARENTHESIS.sub("", piece)) == "example" or _is_header_row(piece, passage):
             continue
-        text = f"{heading}\n{window}" if slot.kind is SlotKind.VERSION else piece
+        # A list item's number ("5. Smart meters: ...") numbers the item, not what is asked.
+        text = f"{heading}\n{window}" if slot.kind is SlotKind.VERSION else _ITEM_NUMBER.sub(" ", piece, count=1)
         filler = _filler(slot, asked, _PLACEHOLDER.sub(" ", text))
         if (filler and model.coverage(asked, f"{heading}\n{window}") >= min_coverage
                 and not statement_problem(asked, heading, piece, filler, model, lead=f"{term}\n{lead}")):

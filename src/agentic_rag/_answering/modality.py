@@ -28,12 +28,12 @@ _UNREAL = lazy_regex(
     r"\b(?:will|won't|may|might)\s+(?:not\s+|no\s+longer\s+|also\s+)?(?:be\s+)?(?:removed|dropped|deprecated|added|introduced|released|shut\s+down|"
     r"discontinued|changed|renamed|replaced|moved|opened|launched|closed|retired|become|reach|grow|open|move|launch|share|expand)\b|"
     r"\bgoing\s+to\b|\bscheduled\b|\bplans?\s+to\b|\bplanned\b|\bplanning\s+to\b|\bin\s+a\s+future\b|\bfuture\s+(?:release|version)s?\b|\bupcoming\b|"
-    r"\b(?:aims?|aiming|intends?|intending|hopes?|hoping)\s+to\b|"
+    r"\b(?:aims?|aiming|intends?|intending|intended|hopes?|hoping)\s+to\b|"
     # A goal, target or pledge names where a figure should get to, not where it is: "Our goal
     # is to bring water use down to 3.2 litres by 2028", "the target is to reach 40%".
     r"\b(?:goals?|aims?|targets?|ambitions?|objectives?|pledges?|commitments?|mission)\s+(?:is|are|was|were)\s+to\b|"
     r"\btargeted\b|\btargets?\s+(?:for|of)\b|\b(?:projects|predicts|anticipates)\s+(?:that|an?|the)\b|\bprojections?\b|\bproposals?\b|"
-    r"\bif\s+approved\b|\bsubject\s+to\s+(?:approval|change)\b|\bpending\s+approval\b|\bunder\s+consideration\b|\broadmap\b|"
+    r"\bif\s+approved\b|\bsubject\s+to\s+(?:\w+\s+)?(?:approval|change|consent|permission)\b|\bpending\s+approval\b|\bunder\s+consideration\b|\broadmap\b|"
     r"\b(?:could|might|would|possibly|perhaps|maybe|potentially|projected|forecasts?|forecasted|forecasting|expected\s+to|considering|evaluating|proposed|"
     r"hypothetical(?:ly)?)\b|"
     # A change put off has not happened: "Removal of --legacy has been postponed".
@@ -72,10 +72,11 @@ NEGATED_MAXIMUM = lazy_regex(
 )
 #: A minimum stated through a negation ("cannot be shorter than 8", "not below 2").
 NEGATED_MINIMUM = lazy_regex(rf"{_NEGATION}\b(?:(?:{_DOWNWARD})\s+than|below)\b", re.IGNORECASE)
-# A heading that files what stands under it as a plan ("Proposed for 6.0", "Roadmap"); a
-# heading that asks ("What could go wrong?") files nothing.
+# A heading that files what stands under it as a plan or a forecast ("Proposed for 6.0",
+# "Roadmap", "Outlook for next year"); a heading that asks ("What could go wrong?") files
+# nothing.
 _UNREAL_HEADING = lazy_regex(
-    r"\b(?:proposed|proposals?|planned|roadmap|upcoming|coming\s+soon|future\s+(?:plans|work|releases?|versions?)|looking\s+ahead|"
+    r"\b(?:proposed|proposals?|planned|roadmap|upcoming|coming\s+soon|outlook|forecasts?|future\s+(?:plans|work|releases?|versions?)|looking\s+ahead|"
     r"working\s+(?:toward|towards)|wish\s*list|postponed|deferred|on\s+hold)\b",
     re.IGNORECASE,
 )

@@ -15,7 +15,7 @@ import re
 
 from agentic_rag._regex import lazy_regex
 
-__all__ = ["asks_of_item", "is_keyword_query", "open_problem", "sibling_name", "table_cells"]
+__all__ = ["asks_of_item", "is_keyword_query", "names_someone", "open_problem", "sibling_name", "table_cells"]
 
 # "What do you get with ...", "What does ... include / come with / cover?"
 _ASKS_CONTENTS = lazy_regex(
@@ -118,6 +118,22 @@ def other_destination(question: str, piece: str, heading: str) -> str:
     return next((m.group(1) for m in _JOURNEY_END.finditer(piece) if not _CALENDAR.match(m.group(1)) and m.group(1) not in asked), "")
 
 
+# "Who is the treasurer of the club?" asks for the person who holds a role, whom a sentence
+# names ("Ann Blake was re-elected treasurer"); "the treasurer presented the accounts" names
+# no one.
+_ASKS_HOLDER = lazy_regex(r"^\W*who\s+(?:is|was|are|were)\s+(?:the|its|their)\s+[\w -]+?\s+(?:of|at|for|in)\s+\S", re.IGNORECASE)
+_CAPITALISED = lazy_regex(r"(?<![\w'’-])(?-i:[A-Z][a-z][\w'’-]*)")
+_OPENS_LABEL = lazy_regex(r"(?:^|[|:;.!?—–(\n])\W*$")
+
+
+def names_someone(question: str, piece: str) -> bool:
+    """True when ``piece`` holds a name ``question`` does not (a capitalised word inside a
+    sentence, not a month's or a day's)."""
+    asked = {w.casefold() for w in re.findall(r"[\w'’-]+", question)}
+    return any(re.sub(r"['’]s?$", "", m.group()).casefold() not in asked and not _CALENDAR.match(m.group()) and not _OPENS_LABEL.search(piece[:m.start()])
+               for m in _CAPITALISED.finditer(piece))
+
+
 def table_cells(piece: str) -> list[tuple[str, str]] | None:
     """A table row under its header row as (header, cell) pairs, a row's missing last cells
     empty ("Flex Pass | £205 |" under "Ticket | Price | Notes"); ``None`` for any other piece."""
@@ -133,9 +149,12 @@ def open_problem(question: str, piece: str, heading: str = "") -> str:
     or keyword query it is: ``"another subject"`` (a sibling model or component, another end
     of a journey), ``"another attribute"`` (only a price for what comes with a thing), ``"no
     value"`` (no amount for a price asked in keywords, only availability for how a thing
-    works, only a report that people asked about it); ``""`` otherwise."""
+    works, only a report that people asked about it, no one named for who holds a role);
+    ``""`` otherwise."""
     if sibling_name(question, piece) or sibling_component(question, f"{heading}\n{piece}") or other_destination(question, piece, heading):
         return "another subject"
+    if _ASKS_HOLDER.match(question) and not names_someone(question, piece):
+        return "no value"
     if _REPORTS_ASKING.match(piece) and not _STATES_MORE.search(piece):
         return "no value"  # a reported question asks; it states nothing of what it asks about
     if _ASKS_CONTENTS.match(question) and not _ASKS_PRICE.search(question):

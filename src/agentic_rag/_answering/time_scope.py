@@ -2,9 +2,11 @@
 
 A sentence can give the asked attribute in the asked words and still answer another question:
 "What was the occupancy in 2025?" is not answered by "Occupancy in 2024 was 68%", a sentence
-that states its year and states another. :func:`period_problem` reads one sentence (a line, a
-table row) against the years the question names; a sentence that names no year is left to
-the other checks (its heading or its passage may date it).
+that states its year and states another, nor by a yearless headline under "Annual Review
+2024", nor "What output does the mill have with its new turbine?" by today's output.
+:func:`period_problem` reads one sentence (a line, a table row) with its heading against the
+years the question names; a sentence and heading that name no year are left to the other
+checks.
 """
 
 from __future__ import annotations
@@ -32,14 +34,35 @@ def years_in(text: str) -> frozenset[str]:
     return frozenset(years)
 
 
-def period_problem(question: str, piece: str) -> str:
+# "What output does the plant have with its new turbine?" asks for the state after a change,
+# which a value said to hold today ("its current output is 40 MW") is not.
+_ASKS_CHANGED_STATE = lazy_regex(r"\b(?:with|after|once)\s+(?:its|the|their)\s+new\b", re.IGNORECASE)
+_NOW = lazy_regex(r"\b(?:current|currently|today|at\s+present|presently)\b", re.IGNORECASE)
+
+
+def period_problem(question: str, piece: str, heading: str = "") -> str:
     """``"another subject"`` when ``question`` names a year and ``piece`` names years, none of
-    them the asked one: its value is another year's ("in 2024 was 68%" for 2025); ``""``
-    otherwise."""
+    them the asked one: its value is another year's ("in 2024 was 68%" for 2025), or when it
+    asks for the state after a change and ``piece`` gives today's; ``""`` otherwise. A piece
+    that names no year of its own is dated by the innermost section of ``heading`` that
+    names one ("Annual Review 2023 › Highlights", "2023 in figures"): a report's headline
+    figures are that year's."""
+    if _ASKS_CHANGED_STATE.search(question) and _NOW.search(piece):
+        return "another subject"  # the value before the change the question asks about
     asked = years_in(question)
     if not asked:
         return ""
     # A bracket compares or dates an aside ("Group revenue: £412m (2022: £371m)"): the
     # sentence's own year stands outside it.
-    stated = years_in(_BRACKETED.sub(" ", piece))
+    stated = years_in(_BRACKETED.sub(" ", piece)) or _heading_years(heading)
     return "another subject" if stated and not stated & asked else ""
+
+
+def _heading_years(heading: str) -> frozenset[str]:
+    """The years the innermost section of ``heading`` (a path "Report 2023 › Results") that
+    names any names."""
+    lines = [line for line in heading.split("\n") if line.strip()]
+    for part in reversed(lines[-1].split("›") if lines else []):
+        if years := years_in(part):
+            return years
+    return frozenset()

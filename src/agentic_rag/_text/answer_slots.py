@@ -52,7 +52,9 @@ _VERSION_Q = lazy_regex(
 )
 _NUMBER_Q = lazy_regex(
     r"\bhow\s+(?:many|much|long|old|often|big|large|small|heavy|fast|far|tall|high|deep|wide)\b|\b(?:what|which)\s+(?:is\s+the\s+)?(?:[\w-]+\s+){0,2}"
-    r"(?:port|number|count|limit|size|length|timeout|percentage|maximum|minimum|max|min)\b",
+    r"(?:port|number|count|limit|size|length|timeout|percentage|maximum|minimum|max|min)\b"
+    # "What is the largest value allowed for X?": a bound of a setting's value.
+    r"|\b(?:largest|smallest|highest|lowest|greatest|biggest)\s+(?:allowed\s+|permitted\s+|accepted\s+|possible\s+)?(?:value|number|amount)\b",
     re.IGNORECASE,
 )
 _DEFAULT_Q = lazy_regex(r"\bdefaults?\b|\bdefaulted\b|\bout\s+of\s+the\s+box\b|\bif\s+(?:i|you)\s+(?:don't|do\s+not|never)\s+(?:set|pass|give|configure)\b", re.IGNORECASE)

@@ -65,12 +65,14 @@ _ASKED = {
     Aspect.SERVER: r"servers?",
     Aspect.CLIENT: r"clients?",
 }
+# "120 m above the surface", "40 m below sea level": a position, not a bound.
+_PLACE = r"(?!\s+(?:the|sea|ground|street)\b)"
 _STATED = {
     Aspect.MAXIMUM: r"max|maximum|maximal|upper|largest|longest|highest|biggest|greatest|at\s+most|up\s+to|no\s+more\s+than|or\s+(?:less|fewer)|ceiling|capped|"
-                    r"(?:less|smaller|fewer|shorter|lower)\s+than|below|limited\s+to|exceed\w*|as\s+(?:large|high|long|many|much|big|great)\s+as|"
-                    r"at\s+the\s+latest|(?:no|not)\s+later\s+than",
+                    r"(?:less|smaller|fewer|shorter|lower)\s+than|below" + _PLACE + r"|limited\s+to|exceed\w*|as\s+(?:large|high|long|many|much|big|great)\s+as|"
+                    r"at\s+the\s+latest|(?:no|not)\s+later\s+than|or\s+(?:lower|smaller|below|earlier)",
     Aspect.MINIMUM: r"min|minimum|minimal|lower\s+(?:bound|limit)|smallest|shortest|lowest|fewest|at\s+least|no\s+less\s+than|or\s+more|floor|"
-                    r"(?:more|larger|greater|longer|higher)\s+than|above|at\s+the\s+earliest|(?:no|not)\s+earlier\s+than",
+                    r"(?:more|larger|greater|longer|higher)\s+than|above" + _PLACE + r"|at\s+the\s+earliest|(?:no|not)\s+earlier\s+than|or\s+(?:greater|higher|above|later)",
     Aspect.ADDED: r"add|adds|added|adding|introduc\w*|new|versionadded",
     Aspect.DEPRECATED: r"deprecat\w*|versiondeprecated",
     Aspect.REMOVED: r"remov\w*|drop|drops|dropped|dropping|shut\s+down|discontinued|no\s+longer|versionremoved|retir(?:e|ed|es|ing)|sunset\w*|phased?\s+out|"
@@ -202,6 +204,9 @@ _ATTRIBUTE_QUESTIONS = (
                r"return|expect|accept|take)\b)(?-i:[a-z]+))$", re.IGNORECASE),
     lazy_regex(rf"^(?P<clean>)how\s+(?:fast|far|high|quickly)\s+{_AUX}\s+(?!{_PRONOUN}\b)(?P<subject>[\w'’-]+(?:\s+(?!{_AUX}\b)[\w'’-]+){{0,5}}?)\s+"
                r"(?P<attribute>(?![a-z]{3,}ly$)(?-i:[a-z]+))$", re.IGNORECASE),
+    # "On how many phones can a Tallow family plan be used?": the thing's own noun (plan) too.
+    lazy_regex(rf"^(?P<clean>)(?:(?:on|in|at|for|to|with|from|by)\s+)?how\s+many\s+(?P<attribute>[\w-]+)\s+(?:can|could|may|will|must|should)\s+(?!{_PRONOUN}\b)"
+               r"(?P<subject>[\w.'’-]+(?:\s+[\w.'’-]+){0,5}?)\s+be\s+(?P<verb>(?-i:[a-z]+ed))$", re.IGNORECASE),
     # "How many employees does Acme Robotics have?", "How many people work at Brightline?"
     lazy_regex(rf"^how\s+(?:many|much)\s+(?P<attribute>[\w-]+(?:\s+[\w-]+)?)\s+{_AUX}\s+(?P<subject>.+)$", re.IGNORECASE),
     lazy_regex(r"^how\s+many\s+(?P<attribute>[\w-]+)\s+(?:work|live|are|were)\s+(?:at|in|for|on)\s+(?P<subject>.+)$", re.IGNORECASE),
@@ -209,8 +214,10 @@ _ATTRIBUTE_QUESTIONS = (
     lazy_regex(r"^(?P<clean>)where\s+(?:is|are)\s+(?P<subject>.+?)\s+(?P<attribute>headquartered|located|based|registered)$", re.IGNORECASE),
 )
 # A phrase closing a question that says when or how, not what: "which port does it listen
-# on by default", "what version does it run today".
-_CLOSING_PHRASE = lazy_regex(r"\s+(?:by\s+default|out\s+of\s+the\s+box|today|now|currently|nowadays|these\s+days|at\s+the\s+moment)$", re.IGNORECASE)
+# on by default", "what version does it run today", "what output does it have with its new
+# boiler".
+_CLOSING_PHRASE = lazy_regex(r"\s+(?:by\s+default|out\s+of\s+the\s+box|today|now|currently|nowadays|these\s+days|at\s+the\s+moment|"
+                             r"with\s+(?:its|the|their)\s+new\s+[^?]+)$", re.IGNORECASE)
 # Words naming where a thing is said, not the thing: "the GeoDjango docs recommend".
 _SOURCES = frozenset("docs doc documentation manual guide tutorial reference page pages faq readme changelog notes site website book article spec".split())
 # A name in a subject: capitals, digits or a joining mark ("Tallow", "DB", "X5", "requests.get").
@@ -360,6 +367,13 @@ _DEFINITION_QUESTIONS = (
 )
 
 
+# A definition asked within a scope said around it ("Under Acme's rules, what is a ...?",
+# "What is a ..., according to Acme?"), and quote marks around the term ("define a 'flash'").
+_SCOPE_BEFORE = lazy_regex(r"^\W*(?:under|in|within|according\s+to)\s+[^,?]+,\s*(?=(?:what|how)\b)", re.IGNORECASE)
+_SCOPE_AFTER = lazy_regex(r",\s*(?:according\s+to|as\s+(?:defined|used)\s+by)\s+[^,?]+(?=[?.!]?\s*$)", re.IGNORECASE)
+_QUOTE = lazy_regex(r"(?<!\w)['‘\"“]|['’\"”](?!\w)")
+
+
 @lru_cache(maxsize=1024)
 def defined_term(question: str) -> tuple[str, ...]:
     """The words of the term a definition question asks about ("What is a cold replica in
@@ -368,7 +382,7 @@ def defined_term(question: str) -> tuple[str, ...]:
     Args:
         question: A question or one part of a compound question (its asked clause).
     """
-    for match in _matches(_DEFINITION_QUESTIONS, question):
+    for match in _matches(_DEFINITION_QUESTIONS, _QUOTE.sub("", _SCOPE_AFTER.sub("", _SCOPE_BEFORE.sub("", question.strip())))):
         term = tuple(w for w in words_of(match.group("term")) if w not in _ARTICLES)
         # "the maximum value allowed for X in Y" asks for a value, not a definition.
         if not any(w in _GENERIC or w in ("of", "for") or _ASKED_ANY.fullmatch(w) for w in term):

@@ -18,7 +18,7 @@ from agentic_rag._regex import lazy_regex
 __all__ = ["asks_number", "asks_past_time", "counted_noun", "is_quantity", "measured_only", "stated_time"]
 
 # The nouns that name an amount of money or of people, whose value is a number as well.
-_AMOUNTS = frozenset("price prices cost costs fee fees fare fares population revenue salary budget".split())
+_AMOUNTS = frozenset("price prices cost costs fee fees fare fares population revenue salary budget capacity".split())
 
 
 def is_quantity(noun: str) -> bool:
@@ -64,9 +64,11 @@ def counted_noun(question: str) -> str:
     return (match.group(1) or match.group(2)).casefold() if match else ""
 
 
-# A number in a unit of a measure (time, size, length, mass): "120 seconds", "5 GB".
+# A number in a unit of a measure (time, size, length, mass): "120 seconds", "5 GB", "96
+# lane metres", "40 square metres".
 _MEASURED = lazy_regex(
-    rf"(?<![\w.])\d+(?:[.,]\d+)*\s*(?:-\s*)?(?:{'|'.join(dict.fromkeys(_MEASURE_UNITS.values()))})(?![\w/])", re.IGNORECASE
+    rf"(?<![\w.])\d+(?:[.,]\d+)*\s*(?:-\s*)?(?:(?:lane|square|sq|cubic|running|linear)\s+)?(?:{'|'.join(dict.fromkeys(_MEASURE_UNITS.values()))})(?![\w/])",
+    re.IGNORECASE,
 )
 _DIGITS = lazy_regex(r"(?<![\w.])\d+(?:[.,]\d+)*")
 

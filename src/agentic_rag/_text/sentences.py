@@ -16,6 +16,7 @@ __all__ = ["SentenceSpan", "split_sentences"]
 # something that can start a sentence. Newline pairs always end a sentence.
 _BOUNDARY = lazy_regex(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9À-ÖØ-Þ])|\n\s*\n")
 _CLOSERS = "\"'”’)]"
+_NUMBER = lazy_regex(r"\d[\d,.]*")
 _ABBREVIATIONS = frozenset(
     "mr mrs ms dr prof sr jr st vs etc e.g i.e fig no vol inc ltd co corp jan feb mar apr jun jul aug sep sept oct nov dec u.s u.k".split()
 )
@@ -56,13 +57,15 @@ def split_sentences(text: str) -> list[SentenceSpan]:
 
 
 def _ends_with_abbreviation(text: str, end: int) -> bool:
-    head = text[max(0, end - 12):end].rstrip(_CLOSERS)
+    head = text[max(0, end - 24):end].rstrip(_CLOSERS)
     if not head.endswith("."):
         return False
-    word = head[:-1].rsplit(None, 1)[-1] if head[:-1].split() else ""
-    word = word.lstrip("(\"'“‘[")
+    words = head[:-1].split()
+    word = words[-1].lstrip("(\"'“‘[") if words else ""
+    # A letter after a number is a unit ("the wall is 12 m. The next ..."), not an initial.
     # Dotted initials ("B.C.", "A.D.", "U.S.A.") end no sentence either.
-    return (len(word) == 1 and word.isalpha()) or word.casefold() in _ABBREVIATIONS \
+    initial = len(word) == 1 and word.isalpha() and not (len(words) > 1 and _NUMBER.fullmatch(words[-2]))
+    return initial or word.casefold() in _ABBREVIATIONS \
         or ("." in word and all(len(part) == 1 and part.isalpha() for part in word.split(".")))
 
 

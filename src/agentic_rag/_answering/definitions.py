@@ -1,0 +1,69 @@
+"""Whether a sentence defines the term a definition question asks about.
+
+"What is a warm replica?" is answered by a sentence that opens with the term and a
+definition's link ("Warm replica — a copy kept ...", "A warm replica is ...", a terms row
+"Warm replica | A copy ..."), or by the line under the term in a definition list (the term
+alone on its line, its definition on the next). A sentence that only uses the term ("the
+nightly job copies the warm replica"), or defines another one ("Cold storage — ..."), does
+not define it. :func:`defines` reads one sentence, with what its claim says before it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentic_rag._answering.amounts import table_cells
+from agentic_rag._regex import lazy_regex
+from agentic_rag._text.porter import PorterStemmer
+from agentic_rag._text.term_match import ROOT_LENGTH
+
+__all__ = ["defines"]
+
+_STEMMER = PorterStemmer()
+_DEFINING = lazy_regex(
+    r"^\s*(?:[—–:=(-]|,\s+(?:a|an|the)\b|(?:is|are|means|denotes|refers\s+to|stands\s+for|describes)\b(?:\s+\w+ly)?"
+    r"(?!\s+(?:\w+ed|in|at|on|covered|explained|described|handled|listed)\b))",
+    re.IGNORECASE,
+)
+_LEAD_ARTICLE = lazy_regex(r"^\s*(?:a|an|the)\s+", re.IGNORECASE)
+# Emphasis, code marks and list markers: no words of the term.
+_MARKUP = lazy_regex(r"(?<!\w)[*`]+|[*`]+(?!\w)|^\s*(?:[-+*]|\d+[.)])\s+", re.MULTILINE)
+_WORD = lazy_regex(r"[\w'’-]+")
+
+
+def defines(term: tuple[str, ...], piece: str, lead: str = "") -> bool:
+    """True when ``piece`` defines ``term`` (the words of the asked term, case-folded).
+
+    Args:
+        term: The term's words (:func:`~agentic_rag._text.asked_attribute.defined_term`).
+        piece: A sentence, a line or a table row with its header.
+        lead: What the claim says before the piece: the term alone on its first line, with
+            nothing between it and the piece, heads a definition list's entry.
+    """
+    text = _plain(" — ".join(c for _, c in cells) if (cells := table_cells(piece)) else piece)
+    words = list(_WORD.finditer(text))
+    if len(words) >= len(term) and _names_term(words[:len(term)], term) and _DEFINING.match(text[words[len(term) - 1].end():]):
+        return True
+    lines = lead.split("\n")
+    if "".join(lines[1:]).strip() or not _names_term(list(_WORD.finditer(_plain(lines[0]))), term):
+        return False
+    # The definition under the term's line, read alone or run on from it ("Grace period The 14
+    # days after ..." where a paragraph's lines are joined).
+    return len(words) > len(term) if _names_term(words[:len(term)], term) else bool(words)
+
+
+def _plain(text: str) -> str:
+    return _LEAD_ARTICLE.sub("", _MARKUP.sub("", text).strip())
+
+
+def _names_term(words: list[re.Match[str]], term: tuple[str, ...]) -> bool:
+    return len(words) == len(term) and all(_same(_stem(w.group()), _stem(t)) for w, t in zip(words, term))
+
+
+def _stem(word: str) -> str:
+    return _STEMMER.stem(word.casefold().strip("'’"))
+
+
+def _same(a: str, b: str) -> bool:
+    """One stem, or one root ("headquarters", "headquartered")."""
+    return a == b or (len(a) >= ROOT_LENGTH and len(b) >= ROOT_LENGTH and a[:ROOT_LENGTH] == b[:ROOT_LENGTH])
