@@ -99,12 +99,15 @@ _PHRASE_OPENS = frozenset("for of in on at to by from with after before during a
 def counts_a_time(question: str, clause: str, filler: str) -> str:
     """``"another attribute"`` when ``question`` counts things ("how many employees") and the
     number ``filler`` in ``clause`` counts spans of time ("paying employees for one pay
-    period", "two weeks"): a count of people is no number of periods."""
+    period", "two weeks"), or is a share ("dried to 12% moisture") or a time of day ("closes
+    at 18:30"): a count of people is no number of periods, no percentage and no hour."""
     noun = counted_noun(question)
     # The number as a word of its own ("one", not the "one" of "phone").
     at = re.search(rf"(?<![\w.]){re.escape(filler)}(?!\w)", clause) if filler else None
     if not noun or at is None or re.fullmatch(_UNIT_WORDS, noun, re.IGNORECASE):
         return ""
+    if _SHARE_OR_HOUR.match(clause, at.end()) and not _SHARE_NOUN.fullmatch(noun) or re.search(r"\d[:.]$", clause[:at.start()]):
+        return "another attribute"
     after = _AFTER_NUMBER.match(clause, at.end())
     words: list[str] = []
     for word in words_of(after.group(1)) if after else ():
@@ -117,6 +120,11 @@ def counts_a_time(question: str, clause: str, filler: str) -> str:
     return "another attribute" if any(w in _TIME_NOUNS for w in words) else ""
 
 
+# What makes a number a share or a time of day, not a count: "12%", "40 per cent", "18:30".
+_SHARE_OR_HOUR = lazy_regex(r"\s*(?:%|per\s*cent\b|percent\b)|[:.]\d\d(?!\d)", re.IGNORECASE)
+_SHARE_NOUN = lazy_regex(r"per\s*cent|percent|percentage\s+points?|points?", re.IGNORECASE)
+
+
 # The counted nouns that are units themselves: "how many seconds", "how many gigabytes".
 _UNIT_WORDS = (r"(?:milli|micro|nano|kilo|mega|giga|tera)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?|"
                r"bytes?|bits?|[kmgt]i?b|km|kg|met(?:re|er)s?|miles?|feet|inch(?:es)?|grams?|tonnes?|tons?|pounds?|ounces?|litres?|liters?|degrees?)")
@@ -126,7 +134,7 @@ _UNIT_WORDS = (r"(?:milli|micro|nano|kilo|mega|giga|tera)?(?:seconds?|minutes?|h
 # noun after "how much is/are" names a thing bought ("a ticket", "the fee"), or the verb is
 # one of paying.
 _ASKS_PRICE = lazy_regex(
-    r"\bhow\s+much\s+(?:(?:is|are|was|were|does|do|did|will|would)\s+(?:(?:an?|the|my|our|one|each)\s+)?(?:[\w-]+\s+){0,3}?"
+    r"\bhow\s+much\s+(?:(?:is|are|was|were|does|do|did|will|would)\s+(?:(?:an?|the|my|our|one|each)\s+)?(?:[\w-]+\s+){0,5}?"
     r"(?:tickets?|fares?|fees?|prices?|costs?|charges?|subscriptions?|memberships?|pass(?:es)?|rent|fines?|plans?|licen[cs]es?|tuition|admission|entry)\b"
     r"|(?:[\w-]+\s+){0,9}?(?:cost|costs|charge|charges|charged|pay|paid)\b)",
     re.IGNORECASE,

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import re
 
+from agentic_rag._answering.amounts import table_cells
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.answer_slots import measure_at
 from agentic_rag._text.asked_attribute import synonyms
 from agentic_rag._text.porter import PorterStemmer
 
-__all__ = ["bound_noun", "measure_problem"]
+__all__ = ["asks_clock", "bound_noun", "measure_problem"]
 
 _STEMMER = PorterStemmer()
 # "... size in bytes", "... in minutes?": the unit the question wants its number in (at its
@@ -34,7 +35,7 @@ _IN_UNIT = lazy_regex(r"\bin\s+(" + "|".join(units for _, units in _UNIT_MEASURE
 _UNIT_OF = tuple((measure, lazy_regex(rf"^(?:{units})$", re.IGNORECASE)) for measure, units in _UNIT_MEASURES)
 # "What time does ... open?": a time of day ("9:00", "8.30am", "7 pm", "noon").
 # "What hours count as off-peak?" asks times of day as well.
-_ASKS_CLOCK = lazy_regex(r"^\W*(?:(?:so|and|but)\s+)?(?:at\s+|during\s+)?(?:what|which)\s+(?:time|hours)\b", re.IGNORECASE)
+_ASKS_CLOCK = lazy_regex(r"^\W*(?:(?:so|and|but)\s+)?(?:(?:at|during|until|till|by|from|before|after)\s+)?(?:what|which)\s+(?:time|hours)\b", re.IGNORECASE)
 # "What time does the café close?": the time a place opens or closes, which a sentence states
 # in those words ("open until 22:00", "closing time") or as opening hours ("10:00-22:00").
 _ASKS_OPEN_OR_CLOSE = lazy_regex(r"^\W*(?:at\s+)?what\s+time\s+(?:does|do|did|will|is|are)\s+[^?]+?\s+(open|close)\b", re.IGNORECASE)
@@ -135,6 +136,8 @@ def measure_problem(question: str, clause: str, piece: str, heading: str = "") -
             return "no value"
     if _ASKS_CLOCK.match(question) and not _CLOCK.search(piece):
         return "no value"
+    if _ASKS_CLOCK.match(question) and _times_another(question, piece):
+        return "another attribute"  # "Opening hours | 16:00-23:00" is no time food is served till
     if (hours := _ASKS_OPEN_OR_CLOSE.match(question)) and not _HOURS_WORDS[hours.group(1).casefold()].search(piece) and not _CLOCK_RANGE.search(piece):
         return "another attribute"  # "tours run at 12:00" is no time the place closes
     if _ASKS_CHANGE.match(question) and not _STATES_CHANGE.search(clause):
@@ -154,6 +157,23 @@ def measure_problem(question: str, clause: str, piece: str, heading: str = "") -
     if _ASKS_SPAN.search(question) and not _ASKS_LEAD.search(question) and _LEAD_TIME.search(clause) and measure_at("duration", _LEAD_TIME.sub(" ", clause)) < 0:
         return "another attribute"  # "book up to 6 weeks ahead" is how early, not how long
     return _most_problem(question, piece) or _count_limit_problem(question, clause) or _bound_problem(question, clause, piece)
+
+
+def asks_clock(question: str) -> bool:
+    """True when ``question`` asks a time of day ("At what time ...", "Until what time ...")."""
+    return bool(_ASKS_CLOCK.match(question))
+
+
+def _times_another(question: str, piece: str) -> bool:
+    """A table row whose times of day stand only in columns whose headers share no word with
+    ``question`` ("Opening hours" for when food is served) gives the times of another thing;
+    opening hours give when a place opens or closes."""
+    cells = table_cells(piece)
+    timed = [header for header, cell in cells[1:] if _CLOCK.search(cell)] if cells else []
+    if not timed or (_ASKS_OPEN_OR_CLOSE.match(question) and any(re.search(r"\bhours\b|\bopen", h, re.IGNORECASE) for h in timed)):
+        return False
+    asked = {_stem(w) for w in re.findall(r"[A-Za-z]{3,}", question)}
+    return not any(_same(_stem(w), a) for h in timed for w in re.findall(r"[A-Za-z]{3,}", h) for a in asked)
 
 
 def _bound_problem(question: str, clause: str, piece: str) -> str:

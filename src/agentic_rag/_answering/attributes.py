@@ -25,7 +25,7 @@ from agentic_rag._answering.definitions import defines
 from agentic_rag._answering.deferrals import deferred_value
 from agentic_rag._answering.priced_items import prices_another
 from agentic_rag._answering.table_columns import column_problem, empty_default
-from agentic_rag._answering.asked_measures import measure_problem
+from agentic_rag._answering.asked_measures import asks_clock, measure_problem
 from agentic_rag._answering.open_readings import asks_of_item, open_problem, table_cells as padded_cells
 from agentic_rag._answering.unachieved import unachieved_problem
 from agentic_rag._answering.time_scope import period_problem
@@ -120,7 +120,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     """
     # A sibling model, a measure of another kind or bound, a goal, a placeholder cell: wrong whatever else is asked.
     own = _value_clause(piece, filler)
-    if problem := (open_problem(question, piece, heading) or measure_problem(question, own, piece, heading) or unachieved_problem(question, own, piece)
+    if problem := (open_problem(question, piece, heading) or measure_problem(question, own, piece, heading) or unachieved_problem(question, own, piece, filler)
                    or period_problem(question, piece, heading)):
         return problem
     kind = read_slot(question).kind
@@ -133,7 +133,8 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     # still asks for a time, which a sentence without one does not give.
     # A date fact read from the question ("When did the surgery open?") asks a time too.
     when = kind is SlotKind.OPEN and (fact is None or fact.kind is FactKind.DATE) and asks_past_time(question)
-    if kind is SlotKind.OPEN and attribute is None and not term and fact is None and not sided and not when and not _ASKS_THING.match(question):
+    # A time of day asked in open words ("Until what time ...?") is a value, read as one.
+    if kind is SlotKind.OPEN and attribute is None and not term and fact is None and not sided and not when and not _ASKS_THING.match(question) and not asks_clock(question):
         # Why or yes/no: any words answer; "how hard is ..." wants the quality, of its place.
         return (degree_problem(question, f"{heading}\n{lead}", piece) or yes_no_problem(question, piece)
                 or (label_problem(question, piece, model) or column_problem(question, piece) if asks_of_item(question) and padded_cells(piece) else ""))

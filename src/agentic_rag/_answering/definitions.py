@@ -5,7 +5,8 @@ definition's link ("Warm replica — a copy kept ...", "A warm replica is ...", 
 "Warm replica | A copy ..."), or by the line under the term in a definition list (the term
 alone on its line, its definition on the next). A sentence that only uses the term ("the
 nightly job copies the warm replica"), or defines another one ("Cold storage — ..."), does
-not define it. :func:`defines` reads one sentence, with what its claim says before it.
+not define it, nor does an entry that says only who uses the term ("Fast lane - a term used in
+the carrier's contracts"). :func:`defines` reads one sentence, with what its claim says before it.
 """
 
 from __future__ import annotations
@@ -42,14 +43,31 @@ def defines(term: tuple[str, ...], piece: str, lead: str = "") -> bool:
     """
     text = _plain(" — ".join(c for _, c in cells) if (cells := table_cells(piece)) else piece)
     words = list(_WORD.finditer(text))
-    if len(words) >= len(term) and _names_term(words[:len(term)], term) and _DEFINING.match(text[words[len(term) - 1].end():]):
-        return True
+    if len(words) >= len(term) and _names_term(words[:len(term)], term) and (link := _DEFINING.match(text[words[len(term) - 1].end():])):
+        return not _only_used(text[words[len(term) - 1].end() + link.end():])
     lines = lead.split("\n")
-    if "".join(lines[1:]).strip() or not _names_term(list(_WORD.finditer(_plain(lines[0]))), term):
+    if "".join(lines[1:]).strip() or not _names_term(list(_WORD.finditer(_plain(lines[0]))), term) or _only_used(text):
         return False
     # The definition under the term's line, read alone or run on from it ("Grace period The 14
     # days after ..." where a paragraph's lines are joined).
     return len(words) > len(term) if _names_term(words[:len(term)], term) else bool(words)
+
+
+# An entry that says who uses a term and not what it means: "Fast lane - a term used in the
+# carrier's contracts", "Soft cap - used by the partner network in its own rules".
+_USED_BY = lazy_regex(
+    r"^\W*(?:(?:a|an|the)\s+)?(?:(?:[\w-]+\s+)?(?:term|category|word|name|phrase|label|expression|designation|concept)\s+)?"
+    r"(?:(?:that|which)\s+(?:is|are)\s+)?(?:only\s+)?used\s+(?:by|in|within|across)\b",
+    re.IGNORECASE,
+)
+# What makes such an entry a definition after all: what the term is used for or to mean.
+_USED_FOR = lazy_regex(r"\b(?:for|as|to\s+(?:mean|describe|denote|refer|indicate|name|mark|cover)|meaning|when|where|whenever)\b", re.IGNORECASE)
+
+
+def _only_used(body: str) -> bool:
+    """True when a definition's ``body`` only says who uses the term ("a term used in the
+    carrier's contracts"), not what it means ("a term used by surveyors for ...")."""
+    return bool(_USED_BY.match(body)) and not _USED_FOR.search(body)
 
 
 def _plain(text: str) -> str:

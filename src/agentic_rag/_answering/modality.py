@@ -34,7 +34,7 @@ _UNREAL = lazy_regex(
     r"\b(?:goals?|aims?|targets?|ambitions?|objectives?|pledges?|commitments?|mission)\s+(?:is|are|was|were)\s+to\b|"
     r"\btargeted\b|\btargets?\s+(?:for|of)\b|\b(?:projects|predicts|anticipates)\s+(?:that|an?|the)\b|\bprojections?\b|\bproposals?\b|"
     r"\bif\s+approved\b|\bsubject\s+to\s+(?:\w+\s+)?(?:approval|change|consent|permission)\b|\bpending\s+approval\b|\bunder\s+consideration\b|\broadmap\b|"
-    r"\b(?:could|might|would|possibly|perhaps|maybe|potentially|projected|forecasts?|forecasted|forecasting|expected\s+to|considering|evaluating|proposed|"
+    r"\b(?:could|might|would|possibly|perhaps|maybe|potentially|projected|forecasts?|forecasted|forecasting|expected\s+to|considering|evaluating|proposed|provisional(?:ly)?|"
     r"hypothetical(?:ly)?)\b|"
     # A change put off has not happened: "Removal of --legacy has been postponed".
     r"\bpostponed\b|\b(?:been|was|were|is|are)\s+(?:deferred|delayed|put\s+on\s+hold)\b|"
@@ -81,7 +81,7 @@ _UNREAL_HEADING = lazy_regex(
     re.IGNORECASE,
 )
 # "plan", "planned", "planning", not "plant" or "planet".
-_ASKS_UNREAL = lazy_regex(r"\b(?:will|would|could|might|plan(?:s|ned|ning|ners?)?|future|upcoming|next|going|expected|proposed|target\w*|goals?|ambitions?|objectives?|pledge\w*|roadmap|projected)\b", re.IGNORECASE)
+_ASKS_UNREAL = lazy_regex(r"\b(?:will|would|could|might|plan(?:s|ned|ning|ners?)?|future|upcoming|next|going|expected|proposed|provisional\w*|target\w*|goals?|ambitions?|objectives?|pledge\w*|roadmap|projected)\b", re.IGNORECASE)
 _ASKS_PRACTICE = lazy_regex(r"\b(?:recommend\w*|suggest\w*|advis\w*|should|usually|typical(?:ly)?|common(?:ly)?|most\s+\w+\s+(?:use|set|choose))\b", re.IGNORECASE)
 _ASKS_DENIAL = lazy_regex(r"\b(?:not|never|no|without)\b|n't\b", re.IGNORECASE)
 # A yes/no question is answered by a denial ("Does it have a default?" "It has no default.").

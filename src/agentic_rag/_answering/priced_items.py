@@ -77,6 +77,10 @@ def priced_item(question: str) -> tuple[str, ...]:
         if index == len(_PRICED) - 1:
             head, _, last = item.rpartition(" ")
             if last.casefold() not in _CLOSING_COST:
+                # "What does a canoe cost at Gullness?": "cost" closes the item's words, before
+                # a phrase of place or time.
+                head, _, last = _ITEM_END.split(item, maxsplit=1)[0].rpartition(" ")
+            if last.casefold() not in _CLOSING_COST:
                 continue  # "what does the agent use": no price asked
             item = head
         item = _CONVEYING.sub("", _ITEM_END.split(item, maxsplit=1)[0])
@@ -106,9 +110,16 @@ def prices_another(question: str, piece: str, lead: str, model: RelevanceModel) 
     wanted = {_stem(s) for w in item for s in (w, *synonyms(w))}
     # The lines before that name what follows ("Bicycles:", a term over its entry) lend the
     # item; a sentence before the piece is about its own item.
-    lent = [line for line in lead.split("\n") if line.rstrip().endswith(":") or (line.strip() and len(line.split()) <= 4 and not _SENTENCE_END.search(line))]
+    # A table's header row over the text ("Item | Price") names no item.
+    lent = [line for line in lead.split("\n") if "|" not in line
+            and (line.rstrip().endswith(":") or (line.strip() and len(line.split()) <= 4 and not _SENTENCE_END.search(line)))]
     stated = {_stem(p) for w in words_of("\n".join([*lent, piece])) for p in re.split(r"[-/_.]", w) if p}
-    return "" if any(_same(a, b) for a in wanted for b in stated) else "another subject"
+    named = [w for w in item if any(_same(_stem(s), b) for s in (w, *synonyms(w)) for b in stated)]
+    # "a private ski lesson" is priced by a line that names the lesson, or most of its words:
+    # "children ski free" names one word of it, and prices skiing.
+    if not named or (len(item) > 2 and item[-1] not in named and 2 * len(named) <= len(item)):
+        return "another subject"
+    return ""
 
 
 def _stem(word: str) -> str:

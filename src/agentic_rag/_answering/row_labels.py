@@ -45,6 +45,8 @@ def label_problem(question: str, piece: str, model: RelevanceModel) -> str:
     label = _label(piece)
     if not label:
         return ""
+    if _sibling_code(question, label):
+        return "another subject"
     label_words = [w for w in _words(label) if _content(w, model)]
     if not label_words:
         return ""
@@ -69,6 +71,21 @@ def label_problem(question: str, piece: str, model: RelevanceModel) -> str:
                     and not _in(theirs, asked_stems) and not _in(ours, label_stems)):
                 return "another subject"
     return ""
+
+
+# A code that names one of a series: "R2", "KX-40", "B-7" (capitals, then a number).
+_CODE = lazy_regex(r"(?<![\w-])([A-Z]{1,5})-?(\d[\w.]*)(?![\w-])")
+
+
+def _sibling_code(question: str, label: str) -> bool:
+    """The label is a code of a series the question names another member of ("R1" for the
+    question's "route R2"): its row is that member's."""
+    own = _CODE.fullmatch(label.strip())
+    if not own:
+        return False
+    asked = [(m.group(1), m.group(2).casefold()) for m in _CODE.finditer(question)]
+    same_series = [number for prefix, number in asked if prefix == own.group(1)]
+    return bool(same_series) and own.group(2).casefold() not in same_series
 
 
 def _words(text: str) -> tuple[str, ...]:

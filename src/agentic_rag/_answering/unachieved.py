@@ -56,11 +56,15 @@ _NO_FIXED_DEFAULT = lazy_regex(r"^\s*(?:configurable|user-defined|depends\b|vari
 _ASKS_STATUS = lazy_regex(r"^\W*(?:is|are|has|have|does|do|when)\b", re.IGNORECASE)
 
 
-def unachieved_problem(question: str, clause: str, piece: str) -> str:
+def unachieved_problem(question: str, clause: str, piece: str, filler: str = "") -> str:
     """``"unreal"`` when the value's ``clause`` is a goal, target, pledge or proposal (or
     ``piece`` a line under such a label), an event that was due and has not happened, or a
     rule still to be reviewed (for a question that asks about none of these), ``"no value"`` when ``piece`` is a table row whose
-    cells give no value beside a placeholder ("TBD"); ``""`` otherwise."""
+    cells give no value beside a placeholder ("TBD"); ``"unreal"`` or ``"denied"`` when
+    ``filler`` names a column of the row ("Release 2.1") whose cell gives a status not
+    reached ("in testing") or denied ("not supported"); ``""`` otherwise."""
+    if problem := _column_status(question, piece, filler):
+        return problem
     if (_GOAL.search(clause) or _GOAL_LABEL.match(piece)) and not _ASKS_GOAL.search(question):
         return "unreal"
     if _NOT_HAPPENED.search(clause) and not _ASKS_EXPECTED.search(question):
@@ -76,4 +80,33 @@ def unachieved_problem(question: str, clause: str, piece: str) -> str:
         values = [c for _, c in cells[1:] if c]
         if values and any(_PLACEHOLDER.match(c) for c in values) and not any(re.search(r"\d", c) for c in values):
             return "no value"
+    return ""
+
+
+# A status cell that says a state is not reached ("under validation", "in testing", "planned")
+# or not given ("not supported", "no").
+_PENDING_CELL = lazy_regex(
+    r"^\W*(?:under\s+(?:validation|test|testing|review|development|evaluation|assessment|consideration|construction)|"
+    r"in\s+(?:test|testing|development|verification|validation|progress|beta|review|preparation)|planned|proposed|pending|expected|scheduled|not\s+yet)\b",
+    re.IGNORECASE,
+)
+# Whether, or when, a state holds is answered by its status cell.
+_ASKS_YES_NO = lazy_regex(r"^\W*(?:is|are|was|were|do|does|did|can|could|has|have|had|will|would|may|must|when)\b", re.IGNORECASE)
+_DENIED_CELL = lazy_regex(r"^\W*(?:not\s+(?:supported|available|compatible|offered|included)|unsupported|unavailable|incompatible|no)\b", re.IGNORECASE)
+
+
+def _column_status(question: str, piece: str, filler: str) -> str:
+    """A table row whose header names the value ("Firmware 2.1" over a status per model) gives
+    that value only where its cell says the state holds: "in testing" under it is a state not
+    reached, "not supported" one denied."""
+    cells = table_cells(piece)
+    if not cells or not filler or _ASKS_YES_NO.match(question) or _ASKS_EXPECTED.search(question):
+        return ""
+    if any(filler in cell for _, cell in cells):
+        return ""
+    under = [cell for header, cell in cells[1:] if filler in header]
+    if under and all(_PENDING_CELL.match(c) for c in under):
+        return "unreal"
+    if under and all(_DENIED_CELL.match(c) for c in under):
+        return "denied"
     return ""

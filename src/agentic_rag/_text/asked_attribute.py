@@ -352,6 +352,7 @@ def _without_possessive(word: str) -> str:
     return word[:-2] if word.endswith(("'s", "’s")) else word
 
 
+_DEFINED_TAIL = r"defined(?:\s+(?:in|by|within|under|for|at|on)\s+.+)?$"
 _DEFINITION_QUESTIONS = (
     # "What is an associate member of Rivermead Rowing Club?": "of" a name is a scope too.
     lazy_regex(r"^what\s+(?:is|are)\s+(?:a|an)\s+(?P<term>[\w -]+?)(?:\s+(?:in|within|for|on)\s+.+|\s+of\s+(?-i:[A-Z]).+)?$", re.IGNORECASE),
@@ -364,6 +365,8 @@ _DEFINITION_QUESTIONS = (
     lazy_regex(r"^what\s+(?:is|are)\s+(?P<term>(?-i:[a-z]+)(?:\s+(?-i:[a-z]+)){1,2})\s+(?:(?:in|within)\s+.+|on\s+(?-i:[A-Z]).+)$", re.IGNORECASE),
     # "How does Cobble Street Growers define an active member?"
     lazy_regex(r"^how\s+(?:does|do|did)\s+.+?\s+define\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+)$", re.IGNORECASE),
+    # "How is an active member defined in the club's rules?"
+    lazy_regex(r"^how\s+(?:is|are)\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+?)\s+" + _DEFINED_TAIL, re.IGNORECASE),
 )
 
 
@@ -384,7 +387,8 @@ def defined_term(question: str) -> tuple[str, ...]:
     """
     for match in _matches(_DEFINITION_QUESTIONS, _QUOTE.sub("", _SCOPE_AFTER.sub("", _SCOPE_BEFORE.sub("", question.strip())))):
         term = tuple(w for w in words_of(match.group("term")) if w not in _ARTICLES)
-        # "the maximum value allowed for X in Y" asks for a value, not a definition.
-        if not any(w in _GENERIC or w in ("of", "for") or _ASKED_ANY.fullmatch(w) for w in term):
+        # "the maximum value allowed for X in Y" asks for a value, not a definition; a term
+        # asked with "defined" is one whatever its words ("How is peak time defined?").
+        if match.re.pattern.endswith(_DEFINED_TAIL) or not any(w in _GENERIC or w in ("of", "for") or _ASKED_ANY.fullmatch(w) for w in term):
             return term
     return ()
