@@ -64,6 +64,7 @@ START = "<!-- bench:docs-qa -->"
 END = "<!-- /bench:docs-qa -->"
 MODES = ("agentic", "parallel")
 _WORDS = re.compile(r"[^\W_]+", re.UNICODE)
+_TAG = re.compile(r"<[^<>]*>")
 
 
 @dataclass
@@ -116,8 +117,10 @@ def quote_at_lines(root: Path, citation: dict) -> bool:
         else:
             lines = (root / citation["path"]).read_text(encoding="utf-8").split("\n")
             if citation["path"].endswith((".html", ".htm")):
-                # A page's entities read as their characters ("writable_schema&sup3;" is "writable_schema³").
-                lines = [html.unescape(line) for line in lines]
+                # A page's tags are no words a reader sees ("<code>ExceptionGroup</code></a>s"
+                # reads "ExceptionGroups"), and its entities read as their characters
+                # ("writable_schema&sup3;" is "writable_schema³").
+                lines = [html.unescape(_TAG.sub("", line)) for line in lines]
     except (OSError, UnicodeDecodeError, KeyError, ValueError):
         return False
     start, end = citation.get("start_line", 0), citation.get("end_line", 0)
