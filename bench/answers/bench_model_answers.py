@@ -107,36 +107,31 @@ def _code_stamp() -> str:
     return digest.hexdigest()
 
 
-def _store(name: str, folder: Path) -> KnowledgeStore:
-    """The store of ``folder``, indexed as ``agentic-rag index FOLDER --corpus NAME`` does, once
-    per version of the code that makes stores."""
+def _cached_store(name: str, base: Path, folders: dict[str, Path]) -> KnowledgeStore:
+    """The store ``name`` under the cache, paths relative to ``base``, each of ``folders``
+    indexed as a corpus of its key, made once per version of the code that makes stores."""
     stamp_file = CACHE / f"{name}.code"
     stamp = _code_stamp()
     if (CACHE / name).exists() and (not stamp_file.exists() or stamp_file.read_text(encoding="utf-8") != stamp):
         shutil.rmtree(CACHE / name)
-    store = KnowledgeStore(CACHE / name, base=folder)
+    store = KnowledgeStore(CACHE / name, base=base)
     if not store.exists:
-        store.index(folder, corpus=name)
+        for corpus, folder in folders.items():
+            store.index(folder, corpus=corpus)
         stamp_file.write_text(stamp, encoding="utf-8")
     return store
+
+
+def _store(name: str, folder: Path) -> KnowledgeStore:
+    """The store of ``folder``, indexed as ``agentic-rag index FOLDER --corpus NAME`` does."""
+    return _cached_store(name, folder, {name: folder})
 
 
 def _joined_store(names: list[str], root: Path) -> KnowledgeStore:
     """One store holding each named project's folder as a corpus of that name, paths relative
-    to ``root`` (as ``agentic-rag index A B`` makes from a parent folder), made once per version
-    of the code that makes stores."""
+    to ``root`` (as ``agentic-rag index A B`` makes from a parent folder)."""
     folders = {s.name: s.folder for s in SETS}
-    name = "joined-" + "+".join(names)
-    stamp_file = CACHE / f"{name}.code"
-    stamp = _code_stamp()
-    if (CACHE / name).exists() and (not stamp_file.exists() or stamp_file.read_text(encoding="utf-8") != stamp):
-        shutil.rmtree(CACHE / name)
-    store = KnowledgeStore(CACHE / name, base=root)
-    if not store.exists:
-        for project in names:
-            store.index(folders[project](), corpus=project)
-        stamp_file.write_text(stamp, encoding="utf-8")
-    return store
+    return _cached_store("joined-" + "+".join(names), root, {project: folders[project]() for project in names})
 
 
 def docs_cases(path: Path, *, joined: bool = False) -> list[dict]:
