@@ -121,7 +121,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     # A sibling model, a measure of another kind or bound, a goal, a placeholder cell: wrong whatever else is asked.
     own = _value_clause(piece, filler)
     if problem := (open_problem(question, piece, heading) or measure_problem(question, own, piece, heading) or unachieved_problem(question, own, piece, filler)
-                   or period_problem(question, piece, heading)):
+                   or period_problem(question, piece, heading, filler)):
         return problem
     kind = read_slot(question).kind
     attribute = read_attribute(question)

@@ -51,7 +51,11 @@ _QUESTION_START = lazy_regex(
 _PRICE_WORD = lazy_regex(r"\b(?:price|prices|cost|costs|fee|fees|fare|fares|rate|rates|charge|charges)\b", re.IGNORECASE)
 _AMOUNT = lazy_regex(r"[£$€¥]|\d|\b(?:free|included|nothing|no\s+charge)\b", re.IGNORECASE)
 # "What does the X cost?", "How much does the X cost?": a price asked in open words.
-_ASKS_COST = lazy_regex(r"^\W*(?:what|how\s+much)\s+(?:does|do|did|will|would)\b[^?]*?\bcost\b", re.IGNORECASE)
+_ASKS_COST = lazy_regex(
+    r"^\W*(?:what|how\s+much)\s+(?:does|do|did|will|would)\b[^?]*?\bcost\b"
+    # "What is the weekly service charge at Harrow Rise?": a price named, of a named item.
+    r"|^\W*what\s+(?:is|are)\s+the\s+(?:[\w-]+\s+){0,2}?(?:price|cost|fee|fare|charge|rent)s?\s+(?:at|for|of|on)\s+(?-i:[A-Z])",
+    re.IGNORECASE)
 # A model's name: a capitalised word, then a short code ("Duo X", "Nomad XL", "Series 7").
 _MODEL = lazy_regex(r"\b([A-Z][a-z]+)\s+([A-Z0-9][A-Z0-9-]{0,3})\b")
 

@@ -37,6 +37,8 @@ _PRICED = (
     # from every position of a long run).
     lazy_regex(rf"^\W*(?:how\s+much|what)\s+{_AUXILIARY}\s+(?P<item>[^?]+)", re.IGNORECASE),
 )
+# "How much does winter storage cost for a keelboat?": the service paid for, before "cost".
+_COST_SUBJECT = lazy_regex(r"^\W*(?:how\s+much|what)\s+(?:does|do|did|will|would)\s+(?P<service>(?:[\w'’-]+\s+){1,4}?)cost\s+(?:to|for)\s", re.IGNORECASE)
 _CLOSING_COST = frozenset({"cost", "costs"})
 # Where the item's words end: a phrase of place, time, seller or manner ("a canoe on the
 # Gullness crossing", "an adult single from Port Askel", "the plan each month"). Found from
@@ -115,6 +117,13 @@ def prices_another(question: str, piece: str, lead: str, model: RelevanceModel) 
             and (line.rstrip().endswith(":") or (line.strip() and len(line.split()) <= 4 and not _SENTENCE_END.search(line)))]
     stated = {_stem(p) for w in words_of("\n".join([*lent, piece])) for p in re.split(r"[-/_.]", w) if p}
     named = [w for w in item if any(_same(_stem(s), b) for s in (w, *synonyms(w)) for b in stated)]
+    # "How much does winter storage cost for a keelboat?" prices the storage, for the boat: a
+    # line naming the boat but not the storage ("Boat park space, keelboat | £140") prices
+    # another service.
+    paid = _COST_SUBJECT.match(question)
+    service = [w for w in words_of(paid.group("service")) if w not in _PAYMENT_WORDS and model.analyzer.analyze(w)] if paid else []
+    if service and not any(_same(_stem(s), b) for w in service for s in (w, *synonyms(w)) for b in stated):
+        return "another subject"
     # "a private ski lesson" is priced by a line that names the lesson, or most of its words:
     # "children ski free" names one word of it, and prices skiing.
     if not named or (len(item) > 2 and item[-1] not in named and 2 * len(named) <= len(item)):

@@ -40,7 +40,11 @@ _ASKS_CHANGED_STATE = lazy_regex(r"\b(?:with|after|once)\s+(?:its|the|their)\s+n
 _NOW = lazy_regex(r"\b(?:current|currently|today|at\s+present|presently)\b", re.IGNORECASE)
 
 
-def period_problem(question: str, piece: str, heading: str = "") -> str:
+# Where the words said of one figure end: a clause's end, or "and"/"but" before another clause.
+_FIGURE_END = lazy_regex(r"[;.!?]\s|[;!?]$|\.$|,?\s+(?:and|but|while|whereas)\s+(?=\D)", re.IGNORECASE)
+
+
+def period_problem(question: str, piece: str, heading: str = "", filler: str = "") -> str:
     """``"another subject"`` when ``question`` names a year and ``piece`` names years, none of
     them the asked one: its value is another year's ("in 2024 was 68%" for 2025), or when it
     asks for the state after a change and ``piece`` gives today's; ``""`` otherwise. A piece
@@ -55,7 +59,24 @@ def period_problem(question: str, piece: str, heading: str = "") -> str:
     # A bracket compares or dates an aside ("Group revenue: £412m (2022: £371m)"): the
     # sentence's own year stands outside it.
     stated = years_in(_BRACKETED.sub(" ", piece)) or _heading_years(heading)
+    if stated & asked and (own := _figure_years(piece, filler)):
+        # "imported 260 tonnes in 2024 and expects 320 tonnes in 2025": the year said after
+        # the figure, in its own clause, is the figure's.
+        stated = own
     return "another subject" if stated and not stated & asked else ""
+
+
+def _figure_years(piece: str, filler: str) -> frozenset[str]:
+    """The years named after the figure ``filler`` in its own clause of ``piece`` (none for
+    a filler that is no short figure, or that the piece does not hold)."""
+    if not filler or len(filler) > 20 or not re.search(r"\d", filler) or years_in(filler):
+        return frozenset()
+    at = piece.find(filler)
+    if at < 0:
+        return frozenset()
+    after = piece[at + len(filler):]
+    end = _FIGURE_END.search(after)
+    return years_in(_BRACKETED.sub(" ", after[:end.start()] if end else after))
 
 
 def _heading_years(heading: str) -> frozenset[str]:

@@ -23,7 +23,13 @@ _GOAL = lazy_regex(
     r"|(?:goal|target|aim|ambition|objective)\s+(?:is|was)\s+to"
     r"|targets?\s+(?:of|a|an)\b"
     # A proposal is not yet decided: "proposed raising the day pass to €66".
-    r"|propos(?:ed|es|ing)\s+(?:to\b|that\b|\w+ing\b)|\bproposals?\s+(?:to|of)\b)",
+    r"|propos(?:ed|es|ing)\s+(?:to\b|that\b|\w+ing\b)|\bproposals?\s+(?:to|of)\b"
+    # A sum set aside, a figure a model or forecast gives, an amount expected: none is the
+    # outcome ("approved a budget of £9,000", "modelled an average stay of 3 nights",
+    # "expects to sell around 400 in 2026").
+    r"|\b(?:approved|agreed|allocated|set)\s+(?:a|an|the|its|their)\s+budget\s+of\b|\bbudgeted\s+(?:for\b|\S*\d)"
+    r"|\b(?:modell?ed|forecast|projected|predicted)\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,3}?(?:of\b|at\b|\S*\d)"
+    r"|\bexpect(?:s|ing)?\s+to\b)",
     re.IGNORECASE,
 )
 # A line filed under a goal's label: "- Target: cut emissions by 50% by 2030" (not a term
@@ -31,7 +37,7 @@ _GOAL = lazy_regex(
 _GOAL_LABEL = lazy_regex(
     r"^\W*(?:[-*+]\s+)?(?:\w+\s+)?(?:goals?|targets?|aims?|ambitions?|objectives?|pledges?|proposals?)\s*[:—–]\s+(?!(?:a|an|the|any|one)\s)",
     re.IGNORECASE)
-_ASKS_GOAL = lazy_regex(r"\b(?:goals?|targets?|aims?|aiming|ambitions?|objectives?|pledge\w*|plan\w*|propos\w*|intend\w*|hope\w*|will|going\s+to)\b", re.IGNORECASE)
+_ASKS_GOAL = lazy_regex(r"\b(?:goals?|targets?|budget\w*|model\w*|forecast\w*|project\w*|predict\w*|expect\w*|aims?|aiming|ambitions?|objectives?|pledge\w*|plan\w*|propos\w*|intend\w*|hope\w*|will|going\s+to)\b", re.IGNORECASE)
 # An event that was expected and has not happened: "was due to open", "has been postponed".
 _NOT_HAPPENED = lazy_regex(
     r"\b(?:was|were|is|are)\s+(?:originally\s+|initially\s+)?(?:due|expected|scheduled|planned|supposed|meant|slated|set)\s+to\b"
@@ -50,6 +56,8 @@ _ASKS_REVIEW = lazy_regex(r"\b(?:review\w*|reconsider\w*|revisit\w*|consider\w*|
 _ASKS_EXPECTED = lazy_regex(r"\b(?:due|expected|scheduled|planned|supposed|postponed|delayed|cancell?ed|originally)\b", re.IGNORECASE)
 # A cell that stands where a value would: "TBD", "TBC", "POA", "n/a", "to be confirmed".
 _PLACEHOLDER = lazy_regex(r"^\s*(?:tb[acd]|poa|n/?a|to\s+be\s+(?:confirmed|announced|decided|determined)|price\s+on\s+application)\.?\s*$", re.IGNORECASE)
+# A cell whose value is still to be fixed: "to be set after consultation", "to be agreed by the board".
+_STILL_TO_SET = lazy_regex(r"^\s*(?:to\s+be|will\s+be|yet\s+to\s+be|not\s+yet)\s+(?:set|fixed|agreed|confirmed|announced|decided|determined|published)\b", re.IGNORECASE)
 # A default cell that leaves the value to the user: "configurable; depends on disk size".
 _NO_FIXED_DEFAULT = lazy_regex(r"^\s*(?:configurable|user-defined|depends\b|varies\b|set\s+by\b|see\b|(?:set\s+)?per\s+\w+\s*$)", re.IGNORECASE)
 # A question that asks whether, or when, a value is known answers itself with "TBD".
@@ -77,6 +85,12 @@ def unachieved_problem(question: str, clause: str, piece: str, filler: str = "")
         if defaults and all(_NO_FIXED_DEFAULT.match(c) for c in defaults):
             return "no value"
     if cells and not _ASKS_STATUS.match(question):
+        # The cell under the column the question names ("Weekly service charge") holds no
+        # value ("to be set after consultation"), whatever the row's other cells give.
+        asked = set(re.findall(r"[a-z]+", question.casefold()))
+        named = [c for h, c in cells[1:] if (words := re.findall(r"[a-z]+", h.casefold())) and len(words) > 1 and set(words) <= asked]
+        if named and all(_PLACEHOLDER.match(c) or _STILL_TO_SET.match(c) for c in named):
+            return "no value"
         values = [c for _, c in cells[1:] if c]
         if values and any(_PLACEHOLDER.match(c) for c in values) and not any(re.search(r"\d", c) for c in values):
             return "no value"

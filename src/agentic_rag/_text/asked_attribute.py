@@ -359,6 +359,9 @@ _DEFINITION_QUESTIONS = (
     lazy_regex(r"^what(?:'s|’s|\s+is|\s+are)\s+the\s+(?P<term>[\w -]+?)\s+(?:in|within)\s+.+$", re.IGNORECASE),
     lazy_regex(r"^what\s+does\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+?)\s+mean(?:\s+(?:in|for|at|on)\s+.+)?$", re.IGNORECASE),
     lazy_regex(r"^what\s+does\s+.+?\s+mean\s+by\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+)$", re.IGNORECASE),
+    # "What does the club mean when it declares a race void?": the word it applies, defined.
+    lazy_regex(r"^what\s+does\s+.+?\s+mean\s+when\s+(?:it|they|you|we)\s+(?:declares?|calls?|marks?|deems?|rules?|labels?)\s+"
+               r"(?:(?:a|an|the)\s+)?[\w-]+\s+(?P<term>[\w-]+)$", re.IGNORECASE),
     lazy_regex(r"^what\s+is\s+meant\s+by\s+(?:a\s+|an\s+|the\s+)?(?P<term>[\w -]+)$", re.IGNORECASE),
     # "What are accounts payable in Ledgerly?": a term of plain words, with no article,
     # defined within a scope ("on Saltmarsh Ferries": a name after "on").
