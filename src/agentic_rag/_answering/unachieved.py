@@ -37,7 +37,9 @@ _GOAL = lazy_regex(
 _GOAL_LABEL = lazy_regex(
     r"^\W*(?:[-*+]\s+)?(?:\w+\s+)?(?:goals?|targets?|aims?|ambitions?|objectives?|pledges?|proposals?)\s*[:—–]\s+(?!(?:a|an|the|any|one)\s)",
     re.IGNORECASE)
-_ASKS_GOAL = lazy_regex(r"\b(?:goals?|targets?|budget\w*|model\w*|forecast\w*|project\w*|predict\w*|expect\w*|aims?|aiming|ambitions?|objectives?|pledge\w*|plan\w*|propos\w*|intend\w*|hope\w*|will|going\s+to)\b", re.IGNORECASE)
+# "budget", "modelled", "forecast", "projected": the question asks the planned figure itself. A
+# product's "model" or a "project" as a noun asks no plan.
+_ASKS_GOAL = lazy_regex(r"\b(?:goals?|targets?|budget\w*|modell?(?:ed|ing)|forecast\w*|project(?:ed|ions?)|predict\w*|expect\w*|aims?|aiming|ambitions?|objectives?|pledge\w*|plan\w*|propos\w*|intend\w*|hope\w*|will|going\s+to)\b", re.IGNORECASE)
 # An event that was expected and has not happened: "was due to open", "has been postponed".
 _NOT_HAPPENED = lazy_regex(
     r"\b(?:was|were|is|are)\s+(?:originally\s+|initially\s+)?(?:due|expected|scheduled|planned|supposed|meant|slated|set)\s+to\b"
