@@ -251,6 +251,24 @@ class EndOfTextTest(ShowCase):
         self.assertEqual(payload["ends_at"], {"line": 3, "of": "page"})
         self.assertNotIn("ends_at", json.loads(self.show("docs/report.pdf:p2:2-3", "--json")))
 
+    def test_a_page_asked_past_its_end_goes_on_to_the_next_page(self):
+        # A PDF's sentences run over page breaks: readers asked for the next page's first
+        # lines one call at a time. The lines asked past the end come from the next page.
+        self.assertEqual(self.show("docs/report.pdf:p1:2-5"),
+                         "docs/report.pdf:p1:2-3\n  2: The reactor output was 12 tons.\n  3: Staff counted forty people.\n"
+                         "docs/report.pdf:p2:1-2\n  1: Maintenance\n  2: The coolant pump failed in March 2024.\n"
+                         "(the page's text ends at line 3; the lines asked past it are page 2's)\n")
+        payload = json.loads(self.show("docs/report.pdf:p1:3-4", "--json"))
+        self.assertEqual(payload["ends_at"], {"line": 3, "of": "page", "next_page": 2})
+        self.assertEqual([(block["page"], [line["line"] for line in block["lines"]]) for block in payload["blocks"]], [(1, [3]), (2, [1])])
+        # Nothing asked is on the page: the span is the next page's first lines.
+        self.assertEqual(self.show("docs/report.pdf:p1:5-6"),
+                         "docs/report.pdf:p2:1-2\n  1: Maintenance\n  2: The coolant pump failed in March 2024.\n"
+                         "(the page's text ends at line 3; the lines asked past it are page 2's)\n")
+        # The last page has no next page: it ends there, as before.
+        self.assertNotIn("page 3", self.show("docs/report.pdf:p2:2-9"))
+        self.assertIn("is on lines 1-3", self.fails("docs/report.pdf:p2:7", 2))
+
 
 class LocationTest(ShowCase):
     def test_bad_locations_name_the_value_and_the_forms(self):

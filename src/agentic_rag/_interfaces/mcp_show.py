@@ -57,7 +57,9 @@ SHOW_OUTPUT_SCHEMA: dict[str, Any] = {
         "ends_at": {
             "type": "object",
             "description": "Present when the location asked for lines past the end of the text: its last line, and whether of the file, page or cell.",
-            "properties": {"line": {"type": "integer", "minimum": 1}, "of": {"type": "string", "enum": ["file", "page", "cell"]}},
+            "properties": {"line": {"type": "integer", "minimum": 1}, "of": {"type": "string", "enum": ["file", "page", "cell"]},
+                           "next_page": {"type": "integer", "minimum": 1,
+                                         "description": "PDF only: the page whose first lines follow, as many as were asked past the page's end."}},
             "required": ["line", "of"],
         },
     },

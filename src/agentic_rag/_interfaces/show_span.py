@@ -189,8 +189,10 @@ def show_location(store: str | os.PathLike[str] | None, location: str, *, root: 
     Returns:
         ``{path, source, blocks: [{start_line, end_line, section, page?, cell?, lines:
         [{line, text}]}], truncated, next}``: ``next`` is the location to read on with when
-        the cap cut (else ``None``); and ``ends_at: {line, of}`` when the span asked for lines
-        past the last line of text of the file, page or cell (``of``).
+        the cap cut (else ``None``); and ``ends_at: {line, of, next_page?}`` when the span asked
+        for lines past the last line of text of the file, page or cell (``of``); a PDF page's
+        span then goes on with the first lines of ``next_page``, as many as were asked past
+        the end.
 
     Raises:
         InvalidInputError: A malformed location, or ``context`` or ``max_bytes`` below 0.
@@ -227,6 +229,8 @@ def show_location(store: str | os.PathLike[str] | None, location: str, *, root: 
     payload = {"path": view.path, "source": view.source.value, "blocks": blocks, "truncated": following is not None, "next": following}
     if view.ends_at is not None:
         payload["ends_at"] = {"line": view.ends_at, "of": "page" if request.page is not None else "cell" if request.cell is not None else "file"}
+        if view.next_page is not None:
+            payload["ends_at"]["next_page"] = view.next_page
     return payload
 
 
@@ -237,8 +241,10 @@ def show_text(payload: dict[str, Any], max_bytes: int = DEFAULT_MAX_BYTES) -> st
         place = f"p{block['page']}:" if "page" in block else f"c{block['cell']}:" if "cell" in block else ""
         out.append(_header_text(payload["path"], place, block["start_line"], block["end_line"], block["section"]))
         out.extend(f"{_INDENT}{line['line']}: {line['text']}" for line in block["lines"])
-    if payload.get("ends_at"):
-        out.append(f"(the {payload['ends_at']['of']}'s text ends at line {payload['ends_at']['line']})")
+    ends = payload.get("ends_at")
+    if ends:
+        going_on = f"; the lines asked past it are page {ends['next_page']}'s" if ends.get("next_page") else ""
+        out.append(f"(the {ends['of']}'s text ends at line {ends['line']}{going_on})")
     if payload["truncated"]:
         out.append(f"\u2026 cut at {max_bytes} bytes (--max-bytes); read on with: show {payload['next']}")
     return "\n".join(out)

@@ -107,6 +107,8 @@ class SpanView:
         complete: False when reading stopped at ``max_chars`` before the span's end.
         ends_at: The last line of text of the file (or of the page or cell asked for) when the
             span asked for lines past it, else ``None``.
+        next_page: When a PDF page's span asked for lines past the page's text: the page the
+            lines go on to, whose first lines follow (as many as were asked past the end).
     """
 
     path: str
@@ -114,6 +116,7 @@ class SpanView:
     lines: tuple[RenderedLine, ...]
     complete: bool = True
     ends_at: int | None = None
+    next_page: int | None = None
 
 
 class _Chunks:
@@ -165,6 +168,13 @@ class _Chunks:
         """First and last source line of the text in the request's place (the whole file when
         it names none)."""
         return self.matching(replace(request, start_line=None, end_line=None), lines=True)
+
+    def page_after(self, page: int) -> int | None:
+        """The first page after ``page`` that holds text, else ``None``."""
+        if self._connection is None:
+            return min((c.page for c in self._chunks if c.page is not None and c.page > page), default=None)
+        (found,) = self._connection.execute("SELECT MIN(page) FROM chunks WHERE path = ? AND page > ?", (self._path, page)).fetchone()
+        return found
 
     def fetch(self, low: int, high: int) -> list[ChunkText]:
         if self._connection is None:
@@ -280,16 +290,36 @@ def _file_chunks(path: str, root: Path) -> _Chunks:
                                  page=c.page, cell=c.cell) for c in chunks])
 
 
-def _read(chunks: _Chunks, path: str, source: SpanSource, request: SpanRequest, context: int, max_chars: int | None) -> SpanView:
+def _read(chunks: _Chunks, path: str, source: SpanSource, request: SpanRequest, context: int, max_chars: int | None,
+          after: int | None = None) -> SpanView:
     bounds = chunks.bounds()
     if bounds is None:
         raise StoreError(f"{path!r} holds no text to show", stage=_STAGE)
     paged, celled = chunks.places()
     _check_place(path, request, paged, celled)
+    # A page's span asked past the page's text goes on onto the next page, as many lines as
+    # were asked past the end: a PDF's sentences and lists run over page breaks, and readers
+    # asked for the lines after a page's last one again and again, a page at a time.
+    past, page_end = 0, None
+    if request.page is not None and request.start_line is not None and request.end_line is not None:
+        extent = chunks.extent(request)
+        if extent is not None and request.end_line > extent[1]:
+            page_end, past = extent[1], request.end_line - max(extent[1], request.start_line - 1)
+            following = chunks.page_after(request.page)
+            if request.start_line > extent[1] and following is not None:
+                # Nothing asked is on the page: its next page's first lines are the span.
+                first = chunks.matching(SpanRequest(request.path, page=following), lines=True)
+                if first is not None:
+                    view = _read(chunks, path, source, replace(request, page=following, start_line=first[0], end_line=first[0]), context,
+                                 max_chars, after=past - 1)
+                    return replace(view, ends_at=page_end, next_page=following)
+            if following is None:
+                past = 0
     found = chunks.matching(request)
     if found is None:
         raise StoreError(f"{_where(path, request)} holds no text: {_outside(path, request, chunks.extent(request))}", stage=_STAGE)
     low, high = found
+    after = context + past if after is None else context + after
     # Read the span a few chunks at a time when it is long, so a cap reads no more than it shows.
     step = 8
     end = high if max_chars is None else min(high, low + step)
@@ -307,14 +337,17 @@ def _read(chunks: _Chunks, path: str, source: SpanSource, request: SpanRequest, 
         wider = False
         if held[0] < context + 1 and low > bounds[0]:
             low, wider = max(bounds[0], low - 1 - context // 8), True
-        if held[-1] > len(lines) - context - 2 and end == high and end < bounds[1]:
-            end = high = min(bounds[1], end + 1 + context // 8)
+        if held[-1] > len(lines) - after - 2 and end == high and end < bounds[1]:
+            end = high = min(bounds[1], end + 1 + after // 8)
             wider = True
         if not wider:
             break
-    shown = lines[max(0, held[0] - context):held[-1] + context + 1]
+    shown = lines[max(0, held[0] - context):held[-1] + after + 1]
     complete = end >= high
     ends_at = None
+    if past:
+        return SpanView(path, source, tuple(shown), complete=complete, ends_at=page_end,
+                        next_page=next((line.page for line in shown if (line.page or 0) > (request.page or 0)), None))
     if complete and request.end_line is not None and max(line.last_line for line in shown) < request.end_line:
         # The span asked for lines the text does not reach: say where it ends, so a reader
         # does not take the shorter span for a cut.
