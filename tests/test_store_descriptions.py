@@ -41,6 +41,27 @@ class DescriptionTitlesTest(unittest.TestCase):
         self.assertLessEqual(len(text), MAX_DESCRIPTION_LENGTH)
         self.assertEqual(text, _describe(list(reversed(titles))))  # the order of the rows does not matter
 
+    def test_a_site_s_index_pages_are_not_names(self):
+        text = _describe([("m/genindex-A.html", "Index – A"), ("m/py-modindex.html", "Python Module Index"), ("m/search.html", "Search"),
+                          ("m/contents.html", "Python Documentation contents"), ("m/glossary.html", "Glossary")])
+        self.assertEqual(text, "pdfs: 5 files: Glossary; about manual, option")
+
+    def test_sub_folders_are_named_with_their_counts_before_the_files_beside_them(self):
+        # A manual of hundreds of pages: its folders say what it covers; the files beside
+        # them are its own pages, and the pages inside the folders are not listed one by one.
+        titles = [(f"py/docs/library/m{n}.html", f"module m{n}") for n in range(15)] + [
+            (f"py/docs/c-api/c{n}.html", f"c{n} objects") for n in range(3)] + [
+            ("py/docs/tutorial/intro.html", "An Informal Introduction"), ("py/docs/glossary.html", "Glossary"), ("py/README.md", "README")]
+        text = _describe(titles)
+        self.assertEqual(text, "pdfs: 21 files: library/ (15), c-api/ (3), tutorial/ (1); Glossary; about manual, option")
+        self.assertEqual(text, _describe(list(reversed(titles))))
+        many = [(f"d/{name}/page{n}.md", f"{name} page") for name in "abcdefgh" for n in range(3)]
+        self.assertIn("a/ (3), b/ (3), c/ (3), d/ (3), e/ (3), f/ (3), \u2026;", _describe(many))
+        # One folder, a few files, or a folder a file (a package's one manual): titles only.
+        self.assertNotIn("/ (", _describe([(f"d/guide/p{n}.md", f"Guide {n}") for n in range(30)]))
+        self.assertNotIn("/ (", _describe([(f"d/{name}/manual.pdf", f"{name} manual") for name in "abcdefghijklmnopqrstuvwxyz"]))
+        self.assertNotIn("/ (", _describe(titles[:1] + titles[15:]))
+
     def test_without_titles_the_words_alone(self):
         self.assertEqual(dict(describe_corpora([("a", _TERMS)], ["a"]))["a"], "a: 1 file about manual, option")
 

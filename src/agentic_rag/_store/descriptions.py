@@ -6,7 +6,11 @@ about <term>, <term>, ..."``. The titles say what the files are (a folder of eig
 under one name is described by the manuals' names, which its most frequent words need not
 name): a file's title when it names the file (it shares a word with the file's path and is
 not the title of several files, as a man page's ``NAME`` is), else the file's name when it is
-a word; shallow files first, as many as fit. Each file contributes its most
+a word; shallow files first, as many as fit, never a generated site's index, search or
+copyright page. A corpus of 20 files or more whose files stand in two or more sub-folders,
+three or more a folder, names its biggest
+sub-folders with their file counts first (``library/ (317), c-api/ (64)``), and then only the
+titles of the files beside them. Each file contributes its most
 frequent content words with their counts (:func:`file_terms`, kept in the ``files`` table so a
 re-index never re-reads unchanged files); a word scores ``its count summed over the corpus's
 files x ln(1 + all files / files listing it)``, so words frequent in this corpus and rare
@@ -111,7 +115,8 @@ def describe_corpora(files: Iterable[tuple[str, tuple[tuple[str, int], ...]]], c
         top = [word for word, _ in ranked[:_DESCRIPTION_TERMS]]
         size = sizes[corpus_id]
         head = f"{_name_words(corpus_id)}: {size} file{'' if size == 1 else 's'}"
-        shown = _file_names(named.get(corpus_id, []))
+        folders, level = _folders(named.get(corpus_id, []))
+        shown = "; ".join(part for part in (folders, _file_names(named.get(corpus_id, []), level)) if part)
         if shown:
             head = f"{head}: {shown};"
         out.append((corpus_id, _bounded(f"{head} about {', '.join(top)}" if top else head.rstrip(";"))))
@@ -123,12 +128,48 @@ _TITLES_CHARS = 200
 _TITLE_CHARS = 60
 # Files every project has: their names say nothing of what a folder is about.
 _PROJECT_FILES = frozenset("authors changelog changes contributing copying history index install license news notice readme".split())
+# A generated site's index, search and legal pages ("genindex-A", "py-modindex"): a manual's
+# shallowest files, they crowded out its subjects.
+_SITE_PAGES = re.compile(r"genindex(?:[-_].*)?|(?:py-?)?modindex|search|contents|copyright", re.I)
 _PATH_WORD = re.compile(r"[^\W_]+")
+#: Most sub-folders a description names, and the fewest files of a corpus that names them.
+_FOLDERS = 6
+_FOLDERED_FILES = 20
 
 
-def _file_names(files: list[tuple[str, str]]) -> str:
+def _folders(files: list[tuple[str, str]]) -> tuple[str, int | None]:
+    """The corpus's biggest sub-folders with their file counts (``library/ (296)``), when its
+    files are spread over two or more: a manual's folders say what it covers better than the
+    few shallow pages its titles would list. Also the depth (slashes in a path) of the files
+    beside those folders, whose titles are then the only ones listed (``None``: no folders)."""
+    paths = [path for path, _ in files]
+    if len(paths) < 2:
+        return "", None
+    parts = [path.split("/") for path in paths]
+    depth = 0
+    while True:
+        counts = Counter(p[depth] for p in parts if len(p) > depth + 1)
+        if len(counts) != 1:
+            break
+        # One folder holds every file below this level (the corpus's own, or a project's
+        # docs/ beside its README): its sub-folders are the ones to name.
+        (only,) = counts
+        parts = [p for p in parts if len(p) > depth + 1 and p[depth] == only]
+        depth += 1
+    if len(counts) < 2 or len(paths) < _FOLDERED_FILES or sum(counts.values()) < 3 * len(counts):
+        # A few files, or a folder a file (a package's one manual): the titles say more.
+        return "", None
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    shown = [f"{name}/ ({count})" for name, count in ranked[:_FOLDERS]]
+    return ", ".join(shown + (["\u2026"] if len(ranked) > _FOLDERS else [])), depth
+
+
+def _file_names(files: list[tuple[str, str]], level: int | None = None) -> str:
     """What the files are, as a reader names them: titles that name their file, else file
-    names that are words; shallow files first (a folder's own pages), then by path."""
+    names that are words; shallow files first (a folder's own pages), then by path; with
+    ``level``, only files at most that deep (the sub-folders are named instead)."""
+    if level is not None:
+        files = [item for item in files if item[0].count("/") <= level]
     seen = Counter(" ".join(title.split(" \u203a ", 1)[0].casefold().split()) for _, title in files)
     names: list[str] = []
     used = 0
@@ -148,7 +189,7 @@ def _file_names(files: list[tuple[str, str]]) -> str:
 
 def _file_name(path: str, title: str, seen: Counter[str]) -> str:
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    if stem.casefold() in _PROJECT_FILES:
+    if stem.casefold() in _PROJECT_FILES or _SITE_PAGES.fullmatch(stem):
         return ""
     words = {w for w in _PATH_WORD.findall(path.casefold()) if len(w) > 1}
     if title and seen[title.casefold()] == 1 and words.intersection(_PATH_WORD.findall(title.casefold())):
