@@ -15,7 +15,7 @@ from agentic_rag._interfaces.mcp_server import PROTOCOL_VERSION_META_KEY, STATEL
 from agentic_rag._interfaces.store_service import StoreService
 from agentic_rag._store import KnowledgeStore, StoreHit
 from agentic_rag._store.records import AlsoAt
-from agentic_rag._store.repeated_hits import focus_statements, fold_repeats
+from agentic_rag._store.repeated_hits import focus_statements, fold_repeats, in_file_order
 from cli_support import enter_temp_folder, run_cli
 
 NOTES = ("Add support for frobnicating widgets with the new frob() call.\n\n"
@@ -59,16 +59,26 @@ class FoldRepeatsTest(unittest.TestCase):
         part_of_a_word = _hit("c.md", "3: Add RIGHT JOINS.")
         self.assertEqual(fold_repeats([first, differs, part_of_a_word]), [first, differs, part_of_a_word])
 
-    def test_the_better_hit_keeps_its_place_and_places_come_in_rank_order(self):
+    def test_the_better_hit_keeps_its_place_and_places_come_in_file_order(self):
         first = _hit("a.md", "1: Alpha beta gamma.\n2: Delta epsilon.")
         second = _hit("b.md", "1: Alpha beta gamma.\n2: Delta epsilon.\n3: Zeta.")
         repeats = [_hit(f"r{n}.md", "5: alpha beta gamma.", 5, 5) for n in (3, 1, 2)]
         hits = [first, second, *repeats]
         folded = fold_repeats(hits)
         self.assertEqual([h.path for h in folded], ["a.md", "b.md"])  # b.md holds a statement a.md lacks
-        self.assertEqual([p.path for p in folded[0].also_at], ["r3.md", "r1.md", "r2.md"])
+        self.assertEqual([p.path for p in folded[0].also_at], ["r1.md", "r2.md", "r3.md"])
         self.assertEqual(folded[1].also_at, ())
         self.assertEqual(fold_repeats(hits), folded)  # same hits, same fold
+
+    def test_releases_in_version_order_so_the_first_place_made_the_change(self):
+        # A patch release's page restates the notes before it: the reader wants the release
+        # that made the change, the first in version order, not the best-ranked copy.
+        notes = "7: Fix the offset function for view columns."
+        hits = [_hit("log/3_38_2.html", notes, 7, 7)] + [_hit(f"log/{name}.html", notes, 7, 7) for name in ("3_38_10", "3_38_3", "3_38_1", "3_9_0")]
+        self.assertEqual([p.path for p in fold_repeats(hits)[0].also_at],
+                         ["log/3_9_0.html", "log/3_38_1.html", "log/3_38_3.html", "log/3_38_10.html"])
+        mixed = [AlsoAt(path, 1, 1) for path in ("v2/b.md", "v10/a.md", "v2/a.md", "notes.md", "v2/a.md")]
+        self.assertEqual([p.path for p in in_file_order(mixed)], ["notes.md", "v2/a.md", "v2/a.md", "v2/b.md", "v10/a.md"])
 
     def test_a_folded_hit_is_never_a_target(self):
         hits = [_hit("a.md", "1: One two three.\n2: Four five."), _hit("b.md", "1: One two three."), _hit("c.md", "1: one two THREE")]

@@ -167,8 +167,9 @@ class StoreHit(JsonContract):
             (set by a search).
         page_label: The number the chunk's PDF page prints (``"160"``) or its page label,
             else ``""``.
-        also_at: Where else its focus statements stand, in rank order: the later hits that
-            repeated them, folded into this one (set by a search).
+        also_at: Where else its focus statements stand, in file-name order (numbers by
+            value, so release 3_38_1 comes before 3_38_10): the later hits that repeated them,
+            folded into this one (set by a search).
     """
 
     chunk_id: str

@@ -22,12 +22,13 @@ from collections.abc import Sequence
 from agentic_rag._regex import lazy_regex
 from agentic_rag._store.records import AlsoAt, StoreHit
 
-__all__ = ["fold_repeats", "focus_statements"]
+__all__ = ["focus_statements", "fold_repeats", "in_file_order"]
 
 # The source lines each printed piece starts with (``12: `` or ``12-14: ``): a statement's
 # place, not its words.
 _NUMBERED = lazy_regex(r"^\d+(?:-\d+)?: ", re.MULTILINE)
 _WORD = lazy_regex(r"[^\W_]+")
+_DIGITS = lazy_regex(r"(\d+)")
 
 
 def focus_statements(focus_text: str) -> list[str]:
@@ -53,7 +54,8 @@ def fold_repeats(hits: Sequence[StoreHit]) -> list[StoreHit]:
 
     Returns:
         The hits still printed, in their order; a hit that others were folded into carries
-        their places in :attr:`~agentic_rag._store.records.StoreHit.also_at`, in rank order.
+        their places in :attr:`~agentic_rag._store.records.StoreHit.also_at`, in file order
+        (:func:`in_file_order`).
         The best-ranked hit holding them all takes a folded hit, so the same hits give the
         same output.
     """
@@ -76,7 +78,26 @@ def fold_repeats(hits: Sequence[StoreHit]) -> list[StoreHit]:
         # the few earlier ones that hold that word, never with every earlier hit.
         for word in dict.fromkeys(words.split()):
             by_word.setdefault(word, []).append(number)
-    return [dataclasses.replace(hit, also_at=hit.also_at + tuple(found)) if found else hit for hit, found in zip(kept, places)]
+    return [dataclasses.replace(hit, also_at=in_file_order(hit.also_at + tuple(found))) if found or hit.also_at else hit
+            for hit, found in zip(kept, places)]
+
+
+def _file_key(place: AlsoAt) -> tuple[object, ...]:
+    # Numbers in a name compare by value ("3_38_1" before "3_38_10"), each run of digits
+    # after the text before it, so names that mix the two still compare.
+    parts = _DIGITS.split(place.path)
+    return tuple((text, int(number)) for text, number in zip(parts[::2], parts[1::2] + ["-1"])), place.page or 0, place.cell or 0, place.start_line
+
+
+def in_file_order(places: Sequence[AlsoAt]) -> tuple[AlsoAt, ...]:
+    """``places`` sorted by file name, numbers in names by value, then by place in the file.
+
+    Release logs are where statements repeat: a patch release's page restates the notes of the
+    releases before it. In version order the first place is the release that made the change,
+    which a reader of the repeats is looking for; in rank order it stood wherever BM25 put it
+    ("+1 more" hid it once).
+    """
+    return tuple(sorted(places, key=_file_key))
 
 
 def _holder(statements: Sequence[str], focus: Sequence[str], by_word: dict[str, list[int]]) -> int | None:
