@@ -43,6 +43,12 @@ class UnusedNamesTest(unittest.TestCase):
         # A second sentence's first word is no name, nor is a word the analyser drops.
         self.assertEqual(name_words("In release 4.2 the backend changed. Which driver does it use?"), ("4.2",))
         self.assertEqual(unused_names("Is there a backend for Cassandra or for Oracle?", self.model), ("Cassandra",))
+        # A keyword query opens with its topic: its first word is read like the others; a
+        # sentence's is capitalised by rule.
+        self.assertEqual(unused_names("Cassandra backend support", self.model), ("Cassandra",))
+        self.assertEqual(name_words("Cassandra backend support"), ("Cassandra",))
+        self.assertEqual(name_words("Cassandra is not listed. Is it supported?"), ())
+        self.assertEqual(name_words("Configure the backend for Cassandra and also for the replicas of it today"), ("Cassandra",))
 
     def test_names_the_documents_use_and_ordinary_words_are_not_listed(self) -> None:
         # "PostgreSQL" is used; "backends" stands in another form; "distributed" is an ordinary

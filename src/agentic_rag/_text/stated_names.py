@@ -201,14 +201,26 @@ def name_words(query: str) -> tuple[str, ...]:
     punctuation), once each, in order: a word in capitals or mixed case ("MongoDB", "MERGE"),
     joined parts ("cache_size", "os.path", "3.17.0"), an option ("--no-cache"), letters mixed
     with digits ("utf8mb4"), or a capitalised word inside a sentence ("the Lambert function";
-    not "Which" opening the query's second sentence)."""
+    not "Which" opening the query's second sentence) or opening a keyword query ("Mermaid
+    diagrams": no question word, no sentence mark, at most eight words)."""
     out = []
+    # An agent's keyword query starts with its topic, often a name ("Mermaid diagram
+    # extension"): its first word is read like any other. A sentence's first word is
+    # capitalised by rule, so it tells nothing.
+    keywords = _is_keyword_query(query)
     for match in _QUERY_WORD.finditer(query):
         word = match.group().rstrip(".-/()").lstrip("./()")  # an option keeps its leading dashes
-        opens = query[:match.start()].rstrip()[-1:] in ("", ".", "?", "!", ":", ";")  # a sentence's first word
+        before = query[:match.start()].rstrip()[-1:]
+        opens = before in (".", "?", "!", ":", ";") or (before == "" and not keywords)  # a sentence's first word
         if len(word) >= 3 and (_NAME_SHAPE.search(word) or (not opens and word[0].isupper())):
             out.append(word)
     return tuple(dict.fromkeys(out))
+
+
+def _is_keyword_query(query: str) -> bool:
+    """No question word first, no sentence mark, at most eight words: a topic typed as keywords."""
+    return (_QUESTION.match(query) is None and not any(mark in query for mark in ".?!;:")
+            and len(query.split()) <= _MOST_CAPITAL_KEYWORDS)
 
 
 def unused_names(query: str, model: RelevanceModel) -> tuple[str, ...]:
