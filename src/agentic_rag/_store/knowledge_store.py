@@ -28,20 +28,18 @@ from agentic_rag._ingest.pdf_loader import PdfBackend, require_pdf_backend
 from agentic_rag._ingest.structured_loader import FieldMapping
 from agentic_rag._ingest.walker import WalkOptions
 from agentic_rag._store.layout import StoreSettings
-from agentic_rag._store.list_pages import search_ranked
 from agentic_rag._store.records import IndexReport, StoreHit, StoreStats
-from agentic_rag._store.retriever import StoreRetriever
 from agentic_rag._store.rows import marks_from_json, stored_documents, stored_facts, stored_place
-from agentic_rag._store.stored_bm25 import StoredBM25Index
 from agentic_rag._store.schema import DATABASE_NAME, connect, generation_of
 from agentic_rag._store.state_reader import StateReader
-from agentic_rag._store.repeated_hits import fold_repeats
-from agentic_rag._store.second_stage import DEFAULT_WEIGHTS, finish_hits, first_stage_size
-from agentic_rag._text.relevance import RelevanceModel
 
 if TYPE_CHECKING:  # the indexer, the in-memory engines and the loaders are imported when used:
-    # a search process never loads them (bench/retrieval/bench_cold_search.py)
+    # a search process never loads them (bench/retrieval/bench_cold_search.py); nor does an
+    # index process load the search's modules
     from agentic_rag._retrieval.bm25 import BM25Index
+    from agentic_rag._store.retriever import StoreRetriever
+    from agentic_rag._store.stored_bm25 import StoredBM25Index
+    from agentic_rag._text.relevance import RelevanceModel
     from agentic_rag._retrieval.vector import VectorIndex
     from agentic_rag._store.indexer import ProgressCallback
 
@@ -255,6 +253,8 @@ class KnowledgeStore:
         """
         meta, filled = self._state()
         if "bm25_stats" in meta:
+            from agentic_rag._store.stored_bm25 import StoredBM25Index
+
             if not filled:
                 raise StoreError(f"the store at {str(self._settings.directory)!r} is empty: index some files first", stage=_STAGE)
             generation = generation_of(meta, self._settings.directory)
@@ -312,6 +312,8 @@ class KnowledgeStore:
         Raises:
             StoreError: The store is missing or empty (or keeps no vector index).
         """
+        from agentic_rag._store.retriever import StoreRetriever
+
         return StoreRetriever(self, vector=vector)
 
     def search(self, query: str, k: int = 10, corpus_ids: Sequence[str] | None = None, *, context: int = 0, cut: bool = True) -> list[StoreHit]:
@@ -343,6 +345,9 @@ class KnowledgeStore:
                 an int >= 0, or an unknown corpus id.
             StoreError: The store is missing or empty.
         """
+        from agentic_rag._store.repeated_hits import fold_repeats
+        from agentic_rag._store.second_stage import DEFAULT_WEIGHTS, finish_hits, first_stage_size
+
         require_text(query, "query", stage=_STAGE, allow_empty=True)
         require_int(k, "k", minimum=1, stage=_STAGE)
         context = require_int(context, "context", minimum=0, stage=_STAGE)
@@ -361,6 +366,8 @@ class KnowledgeStore:
     def _model_of(self, index: BM25Index | StoredBM25Index) -> RelevanceModel:
         with self._lock:
             if self._relevance is None or self._relevance[0] is not index:
+                from agentic_rag._text.relevance import RelevanceModel
+
                 self._relevance = (index, RelevanceModel.of_index(index))
             return self._relevance[1]
 
@@ -370,6 +377,8 @@ class KnowledgeStore:
         current generation's)."""
         if isinstance(corpus_ids, str):
             raise InvalidInputError(f"corpus_ids must be a sequence of ids, not the string {corpus_ids!r}", stage=_STAGE)
+        from agentic_rag._store.list_pages import search_ranked
+
         index = self.bm25() if index is None else index
         if corpus_ids is not None:
             known = {row[0] for row in self._query("SELECT id FROM corpora")}
@@ -413,6 +422,8 @@ def _stored_hit(index: Any, chunk_id: str, score: float) -> StoreHit:
     Raises:
         InvalidInputError: No such chunk.
     """
+    from agentic_rag._store.stored_bm25 import StoredBM25Index
+
     if isinstance(index, StoredBM25Index):  # the row's fields as they are: no Document to make
         _, chunk_id, path, corpus_id, start, end, section, _, text, _, _, page, cell, marks, facts = index.row(chunk_id)
         return StoreHit(chunk_id, path, start, end, score, text, corpus_id, section, stored_place(page), stored_place(cell),
