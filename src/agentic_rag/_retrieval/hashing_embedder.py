@@ -32,6 +32,9 @@ MAX_DENSE_DIMENSIONS = 65_536
 _HASH_SCHEME = "blake2b64-signed-v1"
 _WORD_MARK = "\x01"  # prefixes whole-word features so "cat" never collides with the n-gram "cat"
 _CACHE_LIMIT = 400_000
+# Texts whose vectors are kept: a parallel ask embeds BM25's best candidates once per query
+# view, and the views of one question find mostly the same chunks.
+_TEXT_CACHE_LIMIT = 2_048
 _SIGNS = (1, -1)
 
 
@@ -110,6 +113,7 @@ class HashingEmbedder:
         self._seed = seed
         self._salt = seed.to_bytes(16, "little")
         self._word_cache: dict[str, tuple[int, ...]] = {}
+        self._text_cache: dict[str, tuple[array, array]] = {}  # read-only vectors: never changed once made
         self._tf_weights: list[float] = []
         self._fitted: tuple[int, dict[int, int]] = (0, {})
 
@@ -156,6 +160,16 @@ class HashingEmbedder:
         return table
 
     def _vector(self, text: str) -> tuple[array, array]:
+        """(dimensions ascending, tf weights) of one text (memoised: the same chunks come back)."""
+        cached = self._text_cache.get(text)
+        if cached is None:
+            cached = self._vector_uncached(text)
+            if len(self._text_cache) >= _TEXT_CACHE_LIMIT:
+                self._text_cache.clear()
+            self._text_cache[text] = cached
+        return cached
+
+    def _vector_uncached(self, text: str) -> tuple[array, array]:
         """(dimensions ascending, tf weights) of one text, with the counting done in C."""
         codes_of = self._word_codes
         counter = Counter(chain.from_iterable(map(codes_of, self.analyzer.analyze(text))))
