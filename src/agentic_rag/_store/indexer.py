@@ -234,8 +234,10 @@ class _IndexRun:
         automatic = [row[0] for row in db.execute("SELECT id FROM corpora WHERE auto_description = 1 AND (? OR description = '')", (changed,))]
         if automatic:
             files = [(c, terms_from_json(t)) for c, t in db.execute("SELECT corpus_id, terms FROM files")]
-            # A file's title is its first chunk's (SQLite takes the bare columns from the row of MIN).
-            titles = [(c, p, t) for c, p, t, _ in db.execute("SELECT corpus_id, path, title, MIN(n) FROM chunks GROUP BY path")]
+            # A file's title is its first chunk's. Its number comes from the (path, n) index alone;
+            # only that row is read, not every chunk row of the store.
+            titles = db.execute("SELECT c.corpus_id, c.path, c.title FROM (SELECT path, MIN(n) AS n FROM chunks GROUP BY path) AS first "
+                                "JOIN chunks AS c ON c.path = first.path AND c.n = first.n ORDER BY c.path").fetchall()
             db.executemany("UPDATE corpora SET description = ? WHERE id = ?", [(d, c) for c, d in describe_corpora(files, automatic, titles)])
 
     def run(self, paths: Sequence[Path], corpus: str | None, description: str | None, started: float) -> IndexReport:
