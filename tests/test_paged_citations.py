@@ -239,7 +239,7 @@ class PdfBackendOptionTest(unittest.TestCase):
     def test_asking_for_pdftotext_without_it_is_a_clear_error(self):
         with tempfile.TemporaryDirectory() as tmp:
             (Path(tmp) / "a.md").write_text("words here\n")
-            with mock.patch("agentic_rag._ingest.pdf_loader.shutil.which", return_value=None):
+            with mock.patch("agentic_rag._ingest.pdf_backend.shutil.which", return_value=None):
                 with self.assertRaises(InvalidInputError) as caught:
                     KnowledgeStore(Path(tmp) / "store", pdf="pdftotext").index(tmp)
                 self.assertIn("pdftotext program (poppler-utils) on PATH", str(caught.exception))
@@ -269,7 +269,7 @@ class PdfBackendOptionTest(unittest.TestCase):
                 fake_tool.calls += 1
                 return PdfExtraction((PdfPage(1, "Tool text."),), ())
 
-            with mock.patch("agentic_rag._ingest.pdf_loader.shutil.which", return_value="/bin/true"), \
+            with mock.patch("agentic_rag._ingest.pdf_backend.shutil.which", return_value="/bin/true"), \
                     mock.patch("agentic_rag._ingest.pdf.extract_pdf_with_pdftotext", side_effect=fake):
                 report = KnowledgeStore(root / "store", pdf=PdfBackend.PDFTOTEXT).index(root / "docs")
         self.assertEqual((report.updated, report.unchanged, fake_tool.calls), (1, 3, 2))

@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agentic_rag._regex import lazy_regex
 from agentic_rag._text.analyzer import Analyzer
 from agentic_rag._text.instructions import instruction_family, ruled_instruction_family
 from agentic_rag._text.long_runs import bounded_runs
@@ -45,12 +46,12 @@ from agentic_rag._text.term_weights import bounded_cache
 __all__ = ["GroundingFinding", "check_grounding", "grounding_problem"]
 
 _ROOT = 5
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]*|\b\w+(?:[._]\w+)+|\b[a-z]+[A-Z]\w*")
-_CAPITALISED_WORD = re.compile(r"[A-Z][\w'.-]*")
-_TABLE_ROW = re.compile(r"\w[^|\n]*\|\s*[^|\s]|^\s*(?:[-*+]\s+)?\w[^:|\n]{0,40}:\s+\S")
+_NUMBER = lazy_regex(r"\d+(?:[.,]\d+)*")
+_NAME = lazy_regex(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]*|\b\w+(?:[._]\w+)+|\b[a-z]+[A-Z]\w*")
+_CAPITALISED_WORD = lazy_regex(r"[A-Z][\w'.-]*")
+_TABLE_ROW = lazy_regex(r"\w[^|\n]*\|\s*[^|\s]|^\s*(?:[-*+]\s+)?\w[^:|\n]{0,40}:\s+\S")
 # A word, as the polarity reader walks a sentence; "n't" is split off its verb.
-_TOKEN = re.compile(r"n't\b|[\w'’-]+", re.IGNORECASE)
+_TOKEN = lazy_regex(r"n't\b|[\w'’-]+", re.IGNORECASE)
 _NEGATORS = frozenset({"not", "n't", "never", "no", "cannot", "without", "neither", "nor", "none"})
 # Words between a negation and the word it negates: "is not yet enabled", "does not by
 # default", "cannot be set", "no longer supported".

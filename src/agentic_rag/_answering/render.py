@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from agentic_rag._regex import lazy_regex
 from agentic_rag._text.relevance import RelevanceModel
 from agentic_rag._text.sentences import split_sentences
 
@@ -26,21 +27,21 @@ MAX_ONE_PART_CHARS = 400
 # coverage (a claim below it cannot earn the part either).
 _ANSWERS_A_PART = 0.3
 
-_RST_DIRECTIVE = re.compile(r"^[ \t]*\.\.[ \t]+[\w:.-]+::.*$")
-_RST_TARGET = re.compile(r"^[ \t]*\.\.[ \t]+_[^:]*:.*$")
+_RST_DIRECTIVE = lazy_regex(r"^[ \t]*\.\.[ \t]+[\w:.-]+::.*$")
+_RST_TARGET = lazy_regex(r"^[ \t]*\.\.[ \t]+_[^:]*:.*$")
 # A directive's option lines (a loader may have taken their indentation away).
-_RST_OPTION = re.compile(r"^[ \t]*:[\w -]+:(?:[ \t].*)?$")
-_MKDOCS_DIRECTIVE = re.compile(r"^[ \t]*:::[ \t]+\S.*$")
-_MKDOCS_OPTION = re.compile(r"^[ \t]+[\w-]+:(?:[ \t].*)?$")
-_ADMONITION = re.compile(r"^([ \t]*)(?:!!!|\?\?\?\+?)[ \t]*[\w-]+(?:[ \t]+\"([^\"]*)\")?[ \t]*$")
-_ROLE = re.compile(r":[\w.-]+(?::[\w.-]+)?:`([^`]*)`")
-_RST_LINK = re.compile(r"`([^`<]+?)\s*<[^>`]+>`__?")
+_RST_OPTION = lazy_regex(r"^[ \t]*:[\w -]+:(?:[ \t].*)?$")
+_MKDOCS_DIRECTIVE = lazy_regex(r"^[ \t]*:::[ \t]+\S.*$")
+_MKDOCS_OPTION = lazy_regex(r"^[ \t]+[\w-]+:(?:[ \t].*)?$")
+_ADMONITION = lazy_regex(r"^([ \t]*)(?:!!!|\?\?\?\+?)[ \t]*[\w-]+(?:[ \t]+\"([^\"]*)\")?[ \t]*$")
+_ROLE = lazy_regex(r":[\w.-]+(?::[\w.-]+)?:`([^`]*)`")
+_RST_LINK = lazy_regex(r"`([^`<]+?)\s*<[^>`]+>`__?")
 # ```text`_``: a named reference; ``Name_`` is left alone (``class_`` is a Python name too).
-_RST_REFERENCE = re.compile(r"`([^`<]+)`__?(?![\w`])")
-_MD_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
-_MD_LINK = re.compile(r"\[([^\]]+)\](?:\([^)\s]*(?:\s+\"[^\"]*\")?\)|\[[^\]]*\])")
-_MD_DEFINITION = re.compile(r"^[ \t]*\[[^\]]+\]:[ \t]+\S+.*$")
-_FENCE = re.compile(r"^[ \t]*(?:```|~~~)")
+_RST_REFERENCE = lazy_regex(r"`([^`<]+)`__?(?![\w`])")
+_MD_IMAGE = lazy_regex(r"!\[([^\]]*)\]\([^)]*\)")
+_MD_LINK = lazy_regex(r"\[([^\]]+)\](?:\([^)\s]*(?:\s+\"[^\"]*\")?\)|\[[^\]]*\])")
+_MD_DEFINITION = lazy_regex(r"^[ \t]*\[[^\]]+\]:[ \t]+\S+.*$")
+_FENCE = lazy_regex(r"^[ \t]*(?:```|~~~)")
 
 
 def _target_text(inner: str) -> str:

@@ -25,17 +25,14 @@ naming why; pages that yield none while others do are listed in the result's ``n
 
 from __future__ import annotations
 
-import enum
 from dataclasses import replace
 import os
-import shutil
 import tempfile
 from typing import TYPE_CHECKING
 
-from agentic_rag._contracts.validation import require_enum
-from agentic_rag._errors import InvalidInputError
 from agentic_rag._ingest.blocks import ParsedSource, TextSection, paragraph_blocks
 from agentic_rag._ingest.list_pages import is_list_page
+from agentic_rag._ingest.pdf_backend import PDFTOTEXT, PdfBackend, require_pdf_backend  # re-exported: the backend's home is light
 from agentic_rag._ingest.pdf_headings import typography_segments
 from agentic_rag._ingest.pdf_pages import analyse_pages, outline_segments
 from agentic_rag._text.lines import normalize_newlines, split_lines
@@ -45,39 +42,8 @@ if TYPE_CHECKING:
 
 __all__ = ["PDFTOTEXT", "PdfBackend", "parse_pdf", "require_pdf_backend"]
 
-#: The program :attr:`PdfBackend.PDFTOTEXT` runs.
-PDFTOTEXT = "pdftotext"
 _STAGE = "ingest"
 _SHOWN_PAGES = 5  # skipped pages named in a note before "and N more"
-
-
-class PdfBackend(str, enum.Enum):
-    """Which extractor reads PDF files."""
-
-    BUILTIN = "builtin"
-    """The library's own parser (no dependency)."""
-    PDFTOTEXT = "pdftotext"
-    """Poppler's ``pdftotext`` program (optional; must be on ``PATH``)."""
-
-
-def require_pdf_backend(value: object) -> PdfBackend:
-    """The backend named by ``value``, checked to be usable.
-
-    Args:
-        value: A :class:`PdfBackend` or its value (``"builtin"``, ``"pdftotext"``).
-
-    Returns:
-        The backend.
-
-    Raises:
-        InvalidInputError: An unknown name, or ``pdftotext`` asked for while the program is
-            not on ``PATH``.
-    """
-    backend = require_enum(PdfBackend, value, "pdf", stage=_STAGE)
-    if backend is PdfBackend.PDFTOTEXT and shutil.which(PDFTOTEXT) is None:
-        raise InvalidInputError(f"pdf={PDFTOTEXT!r} needs the {PDFTOTEXT} program (poppler-utils) on PATH and it was not found: "
-                                f"install poppler-utils, or use the built-in parser (pdf='builtin', the default)", stage=_STAGE)
-    return backend
 
 
 def _extract(data: bytes, backend: PdfBackend) -> PdfExtraction:

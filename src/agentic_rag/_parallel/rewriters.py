@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
+from agentic_rag._regex import LazyRegex, lazy_regex
 from agentic_rag._text.questions import find_comparison, fold_query, split_clauses
 from agentic_rag._contracts.validation import require_bool, require_fraction, require_int, require_text
 from agentic_rag._errors import BindingError, InvalidInputError
@@ -67,12 +68,12 @@ class IdentityRewriter:
         return RewriteResult(queries=(query,))
 
 
-_STATEMENT_RULES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
-    (re.compile(r"^(?:what|who|which|where|when)\s+(is|are|was|were)\s+(.+)$", re.I), lambda m: f"{m.group(2)} {m.group(1).lower()}"),
-    (re.compile(r"^why\s+(?:do|does|did)\s+(.+)$", re.I), lambda m: f"{m.group(1)} because"),
-    (re.compile(r"^how\s+(?:do|does|did)\s+(.+)$", re.I), lambda m: f"{m.group(1)} by"),
-    (re.compile(r"^(?:what|when|where)\s+(?:do|does|did)\s+(.+)$", re.I), lambda m: m.group(1)),
-    (re.compile(r"^(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had)\s+(.+)$", re.I), lambda m: m.group(1)),
+_STATEMENT_RULES: tuple[tuple[LazyRegex, Callable[[re.Match[str]], str]], ...] = (
+    (lazy_regex(r"^(?:what|who|which|where|when)\s+(is|are|was|were)\s+(.+)$", re.I), lambda m: f"{m.group(2)} {m.group(1).lower()}"),
+    (lazy_regex(r"^why\s+(?:do|does|did)\s+(.+)$", re.I), lambda m: f"{m.group(1)} because"),
+    (lazy_regex(r"^how\s+(?:do|does|did)\s+(.+)$", re.I), lambda m: f"{m.group(1)} by"),
+    (lazy_regex(r"^(?:what|when|where)\s+(?:do|does|did)\s+(.+)$", re.I), lambda m: m.group(1)),
+    (lazy_regex(r"^(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had)\s+(.+)$", re.I), lambda m: m.group(1)),
 )
 
 

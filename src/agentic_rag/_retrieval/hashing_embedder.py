@@ -32,6 +32,19 @@ MAX_DENSE_DIMENSIONS = 65_536
 _HASH_SCHEME = "blake2b64-signed-v1"
 _WORD_MARK = "\x01"  # prefixes whole-word features so "cat" never collides with the n-gram "cat"
 _CACHE_LIMIT = 400_000
+# Texts whose vectors are kept: a parallel ask embeds BM25's best candidates once per query
+# view, and the views of one question find mostly the same chunks.
+_TEXT_CACHE_LIMIT = 2_048
+# The keyed (salted) 8-byte BLAKE2b state per salt, never fed: features are hashed on copies.
+# Kept here, not on the embedder, which stays picklable.
+_KEYED: dict[bytes, Any] = {}
+
+
+def _keyed_hash(salt: bytes) -> Any:
+    state = _KEYED.get(salt)
+    if state is None:
+        state = _KEYED[salt] = hashlib.blake2b(digest_size=8, salt=salt)
+    return state
 _SIGNS = (1, -1)
 
 
@@ -110,6 +123,7 @@ class HashingEmbedder:
         self._seed = seed
         self._salt = seed.to_bytes(16, "little")
         self._word_cache: dict[str, tuple[int, ...]] = {}
+        self._text_cache: dict[str, tuple[array, array]] = {}  # read-only vectors: never changed once made
         self._tf_weights: list[float] = []
         self._fitted: tuple[int, dict[int, int]] = (0, {})
 
@@ -136,10 +150,15 @@ class HashingEmbedder:
                 features.append(padded)
             for n in range(low, min(high, len(padded)) + 1):
                 features.extend(padded[i:i + n] for i in range(len(padded) - n + 1))
-        blake2b, salt, dims = hashlib.blake2b, self._salt, self.dimensions
+        keyed, dims = _keyed_hash(self._salt).copy, self.dimensions
         codes = []
         for feature in features:
-            code = int.from_bytes(blake2b(feature.encode("utf-8"), digest_size=8, salt=salt).digest(), "little")
+            # A copy of the keyed hash, fed the feature, digests exactly as a new keyed hash of
+            # it does, at about half the cost of setting the key up again (a cold parallel ask
+            # hashes some forty thousand features).
+            state = keyed()
+            state.update(feature.encode("utf-8"))
+            code = int.from_bytes(state.digest(), "little")
             codes.append(((code >> 1) % dims) << 1 | (code & 1))
         result = tuple(codes)
         if len(self._word_cache) >= _CACHE_LIMIT:
@@ -156,6 +175,16 @@ class HashingEmbedder:
         return table
 
     def _vector(self, text: str) -> tuple[array, array]:
+        """(dimensions ascending, tf weights) of one text (memoised: the same chunks come back)."""
+        cached = self._text_cache.get(text)
+        if cached is None:
+            cached = self._vector_uncached(text)
+            if len(self._text_cache) >= _TEXT_CACHE_LIMIT:
+                self._text_cache.clear()
+            self._text_cache[text] = cached
+        return cached
+
+    def _vector_uncached(self, text: str) -> tuple[array, array]:
         """(dimensions ascending, tf weights) of one text, with the counting done in C."""
         codes_of = self._word_codes
         counter = Counter(chain.from_iterable(map(codes_of, self.analyzer.analyze(text))))

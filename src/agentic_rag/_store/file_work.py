@@ -7,11 +7,9 @@ It returns plain rows, never objects the pickle would have to rebuild.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,7 +96,7 @@ def prepared_files(settings: StoreSettings, tasks: list[FileTask]) -> Iterator[F
     quick = [_unchanged(task) for task in tasks]
     rest = [task for task, work in zip(tasks, quick) if work is None]
     workers = min(os.cpu_count() or 1, 4)
-    if len(rest) < PARALLEL_FILES or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    if len(rest) < PARALLEL_FILES or workers < 2 or not _can_fork():
         read: Iterator[FileWork] = (prepare_file(settings, task) for task in rest)
     else:
         read = _in_workers(settings, rest, workers)
@@ -112,7 +110,17 @@ def _unchanged(task: FileTask) -> FileWork | None:
     return None
 
 
+def _can_fork() -> bool:
+    # Imported here: a run that reads a few changed files never starts workers.
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
 def _in_workers(settings: StoreSettings, tasks: Iterable[FileTask], workers: int) -> Iterator[FileWork]:
+    import multiprocessing
+    from concurrent.futures import Future, ProcessPoolExecutor
+
     # fork: the workers start at once and need nothing re-imported; they only read files and
     # never touch the run's database connection, and end with os._exit (no finalisers run).
     # At most _AHEAD files per worker are read ahead, so memory holds a few files' rows.

@@ -183,6 +183,8 @@ def plan_run(settings: StoreSettings, paths: Sequence[Path], corpus: str | None)
         unreadable.extend(Scope(_join(root_key, folder) if folder else root_key, False) for folder in result.unreadable)
         folder = root.parent if single else root
         sphinx = SphinxSuffixes(folder)
+        # Resolved once per path: the walk's files all lie within its root.
+        within = os.path.realpath(root) if not single else ""
         for item in result.skipped:
             reason = item.reason
             if (item.relative.rstrip("/") if item.relative != "." else "") in result.unreadable:
@@ -197,7 +199,7 @@ def plan_run(settings: StoreSettings, paths: Sequence[Path], corpus: str | None)
             home = folder
             if not single and not several and "/" in source.relative:
                 home = root / source.relative.split("/", 1)[0]  # one path: its top-level folders are corpora
-            found[key] = (source, home, sphinx.read_as(source.path), os.path.realpath(root if not single else source.path))
+            found[key] = (source, home, sphinx.read_as(source.path), within or os.path.realpath(source.path))
     if corpus is not None:
         names = {home: corpus for _, home, _, _ in found.values()}
         roots = {corpus: first_root} if found else {}

@@ -36,9 +36,8 @@ from agentic_rag._store.layout import StoreSettings, index_file_names, is_index_
 from agentic_rag._store.records import IndexPhase, IndexProgress, IndexReport
 from agentic_rag._store.postings import PostingsWriter, postings_damage, read_stats
 from agentic_rag._store.repair import damaged_index_files, repair_chunk_rows
-from agentic_rag._store.rows import INSERT_CHUNK, stored_documents
+from agentic_rag._store.rows import CHUNK_COLUMNS, INSERT_CHUNK, stored_documents
 from agentic_rag._store.schema import connect, create_schema, generation_of, read_meta, write_meta
-from agentic_rag._store.vectors import load_vector_index
 
 __all__ = ["run_index", "stored_documents"]
 
@@ -121,6 +120,8 @@ class _IndexRun:
         held = self.db.execute("SELECT EXISTS (SELECT 1 FROM chunks)").fetchone()[0]
         self.postings = PostingsWriter(self.db, rebuild=self.from_rows and bool(held), empty=self.from_rows and not held)
         if self.vector:
+            from agentic_rag._store.vectors import load_vector_index  # only a store that keeps vectors needs the engine
+
             saved = "" if self.from_rows else self.meta.get("vector_file", "")
             self.vectors = load_vector_index(directory, saved, lambda: stored_documents(self.db))
 
@@ -144,14 +145,36 @@ class _IndexRun:
         self.counts["chunks_removed"] += len(ids)
         self.db.execute("DELETE FROM chunks WHERE path = ?", (key,))
 
-    def _write_rows(self, planned: PlannedFile, work: FileWork) -> None:
+    def _replace_rows(self, planned: PlannedFile, work: FileWork) -> None:
+        """Bring a changed file's rows in line with ``work``. A chunk that reads exactly as
+        before keeps its row and rowid, so only the changed chunks' terms have their postings
+        rewritten (an edit near a file's end touches a few chunks, not the whole file's
+        vocabulary); what a search finds does not depend on rowids (ties break by chunk id)."""
+        key = planned.key
+        stored = {row[1]: row for row in self.db.execute(f"SELECT rowid, {CHUNK_COLUMNS} FROM chunks WHERE path = ?", (key,))}
+        fresh = [row for row in work.rows if stored.get(row[0], ())[1:] != tuple(row)]
+        kept = {row[0] for row in work.rows}.difference(row[0] for row in fresh)
+        gone = [row for chunk_id, row in stored.items() if chunk_id not in kept]
+        postings = self.postings
+        if not postings.rebuild:  # type: ignore[union-attr]  # opened by _indexes()
+            postings.remove_rows([(row[0], row[9], row[8]) for row in gone])  # type: ignore[union-attr]  # (rowid, text, title)
+        if self.vector:  # the vector index drops and adds every chunk of the file, as before
+            self.remove_ids.extend(stored)
+        self.counts["chunks_removed"] += len(stored)
+        self.db.executemany("DELETE FROM chunks WHERE rowid = ?", [(row[0],) for row in gone])
+        self._write_rows(planned, work, fresh)
+
+    def _write_rows(self, planned: PlannedFile, work: FileWork, inserted: Sequence[tuple[object, ...]] | None = None) -> None:
+        """Insert the rows of ``work`` (only ``inserted`` of them when given: the others are
+        stored already) and the file's row."""
         corpus_id, rows = planned.corpus_id, work.rows
-        self.db.executemany(INSERT_CHUNK, rows)
+        inserted = rows if inserted is None else inserted
+        self.db.executemany(INSERT_CHUNK, inserted)
         self.db.execute(
             "INSERT OR REPLACE INTO files (path, corpus_id, sha256, mtime, size, chunks, terms, chunking) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (planned.key, corpus_id, work.sha256, planned.source.mtime, planned.source.size, len(rows), work.terms, self._signature(planned)),
         )
-        self.postings.add_path(planned.key, rows)  # type: ignore[union-attr]  # opened by _indexes()
+        self.postings.add_path(planned.key, inserted)  # type: ignore[union-attr]  # opened by _indexes()
         if self.vector:
             self.add_docs.extend(work.documents)
         self.counts["chunks_added"] += len(rows)
@@ -189,11 +212,11 @@ class _IndexRun:
             return
         self._indexes()
         if old is not None:
-            self._drop_rows(key)
+            self._replace_rows(planned, work)
             self.counts["updated"] += 1
         else:
             self.counts["added"] += 1
-        self._write_rows(planned, work)
+            self._write_rows(planned, work)
         self.kept[key] = planned.corpus_id
         self.partial.extend((key, note) for note in work.notes)
 
@@ -211,8 +234,10 @@ class _IndexRun:
         automatic = [row[0] for row in db.execute("SELECT id FROM corpora WHERE auto_description = 1 AND (? OR description = '')", (changed,))]
         if automatic:
             files = [(c, terms_from_json(t)) for c, t in db.execute("SELECT corpus_id, terms FROM files")]
-            # A file's title is its first chunk's (SQLite takes the bare columns from the row of MIN).
-            titles = [(c, p, t) for c, p, t, _ in db.execute("SELECT corpus_id, path, title, MIN(n) FROM chunks GROUP BY path")]
+            # A file's title is its first chunk's. Its number comes from the (path, n) index alone;
+            # only that row is read, not every chunk row of the store.
+            titles = db.execute("SELECT c.corpus_id, c.path, c.title FROM (SELECT path, MIN(n) AS n FROM chunks GROUP BY path) AS first "
+                                "JOIN chunks AS c ON c.path = first.path AND c.n = first.n ORDER BY c.path").fetchall()
             db.executemany("UPDATE corpora SET description = ? WHERE id = ?", [(d, c) for c, d in describe_corpora(files, automatic, titles)])
 
     def run(self, paths: Sequence[Path], corpus: str | None, description: str | None, started: float) -> IndexReport:

@@ -23,25 +23,23 @@ from typing import TYPE_CHECKING, Any
 from agentic_rag._contracts import Corpus, Document
 from agentic_rag._contracts.validation import require_bool, require_enum, require_int, require_number, require_text
 from agentic_rag._errors import IndexFormatError, InvalidInputError, StoreError
-from agentic_rag._ingest.chunker import ChunkOptions
-from agentic_rag._ingest.pdf_loader import PdfBackend, require_pdf_backend
-from agentic_rag._ingest.structured_loader import FieldMapping
-from agentic_rag._ingest.walker import WalkOptions
-from agentic_rag._store.layout import StoreSettings
-from agentic_rag._store.list_pages import search_ranked
+from agentic_rag._ingest.pdf_backend import PdfBackend, require_pdf_backend
 from agentic_rag._store.records import IndexReport, StoreHit, StoreStats
-from agentic_rag._store.retriever import StoreRetriever
 from agentic_rag._store.rows import marks_from_json, stored_documents, stored_facts, stored_place
-from agentic_rag._store.stored_bm25 import StoredBM25Index
 from agentic_rag._store.schema import DATABASE_NAME, connect, generation_of
 from agentic_rag._store.state_reader import StateReader
-from agentic_rag._store.repeated_hits import fold_repeats
-from agentic_rag._store.second_stage import DEFAULT_WEIGHTS, finish_hits, first_stage_size
-from agentic_rag._text.relevance import RelevanceModel
 
 if TYPE_CHECKING:  # the indexer, the in-memory engines and the loaders are imported when used:
-    # a search process never loads them (bench/retrieval/bench_cold_search.py)
+    # a search process never loads them (bench/retrieval/bench_cold_search.py); nor does an
+    # index process load the search's modules
+    from agentic_rag._ingest.chunker import ChunkOptions
+    from agentic_rag._ingest.structured_loader import FieldMapping
+    from agentic_rag._ingest.walker import WalkOptions
     from agentic_rag._retrieval.bm25 import BM25Index
+    from agentic_rag._store.layout import StoreSettings
+    from agentic_rag._store.retriever import StoreRetriever
+    from agentic_rag._store.stored_bm25 import StoredBM25Index
+    from agentic_rag._text.relevance import RelevanceModel
     from agentic_rag._retrieval.vector import VectorIndex
     from agentic_rag._store.indexer import ProgressCallback
 
@@ -91,35 +89,45 @@ class KnowledgeStore:
         if not isinstance(directory, (str, os.PathLike)) or not os.fspath(directory):
             raise InvalidInputError(f"directory must be a non-empty path, got {directory!r}", stage=_STAGE)
         folder = Path(os.path.abspath(os.fspath(directory)))
-        checks = ((chunking, ChunkOptions, "chunking"), (fields, FieldMapping, "fields"), (walk, WalkOptions, "walk"))
-        for value, kind, name in checks:
-            if value is not None and not isinstance(value, kind):
-                raise InvalidInputError(f"{name} must be {kind.__name__} or None, got {type(value).__name__}", stage=_STAGE)
+        checks = (("chunking", chunking, "ChunkOptions"), ("fields", fields, "FieldMapping"), ("walk", walk, "WalkOptions"))
+        for name, value, kind in checks:
+            if value is not None and not isinstance(value, _option_types()[kind]):
+                raise InvalidInputError(f"{name} must be {kind} or None, got {type(value).__name__}", stage=_STAGE)
         backend = require_enum(PdfBackend, pdf, "pdf", stage=_STAGE)
         require_bool(vector, "vector", optional=True, stage=_STAGE)
         require_number(lock_timeout, "lock_timeout (seconds)", minimum=0, stage=_STAGE)
-        self._settings = StoreSettings(
-            directory=folder,
-            base=Path(os.path.abspath(os.fspath(base))) if base is not None else folder.parent,
-            chunking=chunking or ChunkOptions(),
-            fields=fields or FieldMapping(),
-            walk=walk or WalkOptions(),
-            vector=vector,
-            lock_timeout=float(lock_timeout),
-            pdf=backend,
-        )
+        self._directory = folder
+        self._base = Path(os.path.abspath(os.fspath(base))) if base is not None else folder.parent
+        # The settings of a write, made when one first needs them: building the default options
+        # imports the walker and the loaders, which a search never uses.
+        self._options = (chunking, fields, walk, vector, float(lock_timeout), backend)
+        self._made_settings: StoreSettings | None = None
         self._lock = threading.Lock()
         self._state_reader = StateReader(folder, self._connect)  # a search reads the state several times
         self._cache: dict[str, tuple[int, Any]] = {}
         self._relevance: tuple[Any, RelevanceModel] | None = None
 
-    directory = property(lambda self: self._settings.directory, doc="The store folder (absolute).")
-    base = property(lambda self: self._settings.base, doc="The folder stored paths are relative to.")
+    directory = property(lambda self: self._directory, doc="The store folder (absolute).")
+    base = property(lambda self: self._base, doc="The folder stored paths are relative to.")
+
+    @property
+    def _settings(self) -> StoreSettings:
+        if self._made_settings is None:
+            from agentic_rag._store.layout import StoreSettings
+
+            chunking, fields, walk, vector, lock_timeout, backend = self._options
+            types = _option_types()
+            self._made_settings = StoreSettings(
+                directory=self._directory, base=self._base, chunking=chunking or types["ChunkOptions"](),
+                fields=fields or types["FieldMapping"](), walk=walk or types["WalkOptions"](), vector=vector,
+                lock_timeout=lock_timeout, pdf=backend,
+            )
+        return self._made_settings
 
     @property
     def exists(self) -> bool:
         """True once an index run has created the store's database."""
-        return (self._settings.directory / DATABASE_NAME).is_file()
+        return (self._directory / DATABASE_NAME).is_file()
 
     # -- writes -------------------------------------------------------------------------
 
@@ -173,8 +181,8 @@ class KnowledgeStore:
                 raise InvalidInputError("description needs a corpus: pass corpus=NAME with it", stage=_STAGE)
         if progress is not None and not callable(progress):
             raise InvalidInputError(f"progress must be callable or None, got {type(progress).__name__}", stage=_STAGE)
-        if self._settings.directory.exists() and not self._settings.directory.is_dir():
-            raise StoreError(f"the store path {str(self._settings.directory)!r} is a file, not a folder", stage=_STAGE)
+        if self._directory.exists() and not self._directory.is_dir():
+            raise StoreError(f"the store path {str(self._directory)!r} is a file, not a folder", stage=_STAGE)
         from agentic_rag._store.index_plan import distinct_paths
         from agentic_rag._store.indexer import run_index
 
@@ -184,14 +192,14 @@ class KnowledgeStore:
     # -- reads --------------------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
-        return connect(self._settings.directory, timeout=_READ_TIMEOUT)
+        return connect(self._directory, timeout=_READ_TIMEOUT)
 
     def _query(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         connection = self._connect()
         try:
             return connection.execute(sql, tuple(parameters)).fetchall()
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot read the store at {str(self._settings.directory)!r}: {exc}", stage=_STAGE) from exc
+            raise StoreError(f"cannot read the store at {str(self._directory)!r}: {exc}", stage=_STAGE) from exc
         finally:
             connection.close()
 
@@ -204,7 +212,7 @@ class KnowledgeStore:
         """The committed index generation (0 for a missing or never-indexed store)."""
         if not self.exists:
             return 0
-        return generation_of(self._state()[0], self._settings.directory)
+        return generation_of(self._state()[0], self._directory)
 
     @property
     def is_empty(self) -> bool:
@@ -242,7 +250,7 @@ class KnowledgeStore:
             raise InvalidInputError(f"corpus_ids must be a sequence of ids, not the string {corpus_ids!r}", stage=_STAGE)
         if not self.exists:
             self._connect()  # raises the "no knowledge store" error
-        return _documents(self._settings.directory, corpus_ids)
+        return _documents(self._directory, corpus_ids)
 
     def bm25(self) -> BM25Index | StoredBM25Index:
         """The BM25 index of the current generation, shared by every caller of this store
@@ -255,9 +263,11 @@ class KnowledgeStore:
         """
         meta, filled = self._state()
         if "bm25_stats" in meta:
+            from agentic_rag._store.stored_bm25 import StoredBM25Index
+
             if not filled:
-                raise StoreError(f"the store at {str(self._settings.directory)!r} is empty: index some files first", stage=_STAGE)
-            generation = generation_of(meta, self._settings.directory)
+                raise StoreError(f"the store at {str(self._directory)!r} is empty: index some files first", stage=_STAGE)
+            generation = generation_of(meta, self._directory)
             with self._lock:
                 cached = self._cache.get("bm25_stats")
                 if cached is None or cached[0] != generation:
@@ -281,19 +291,19 @@ class KnowledgeStore:
     def _load(self, key: str, loader: Any) -> Any:
         for _ in range(_LOAD_ATTEMPTS):
             meta, filled = self._state()
-            generation, name = generation_of(meta, self._settings.directory), meta.get(key, "")
+            generation, name = generation_of(meta, self._directory), meta.get(key, "")
             if not filled:
-                raise StoreError(f"the store at {str(self._settings.directory)!r} is empty: index some files first", stage=_STAGE)
+                raise StoreError(f"the store at {str(self._directory)!r} is empty: index some files first", stage=_STAGE)
             if not name:
-                raise StoreError(f"the store at {str(self._settings.directory)!r} keeps no vector index: index with vector=True", stage=_STAGE)
+                raise StoreError(f"the store at {str(self._directory)!r} keeps no vector index: index with vector=True", stage=_STAGE)
             with self._lock:
                 cached = self._cache.get(key)
                 if cached is not None and cached[0] == generation:
                     return cached[1]
             try:
-                index = loader(self._settings.directory / name)
+                index = loader(self._directory / name)
             except IndexFormatError as exc:
-                if generation_of(self._state()[0], self._settings.directory) != generation:
+                if generation_of(self._state()[0], self._directory) != generation:
                     continue  # a writer switched generations and deleted this file meanwhile
                 raise StoreError(f"the store's index file {name!r} cannot be loaded ({exc.message}); run index again to rebuild it", stage=_STAGE) from exc
             with self._lock:
@@ -301,7 +311,7 @@ class KnowledgeStore:
                 if cached is None or cached[0] < generation:
                     self._cache[key] = (generation, index)
             return index
-        raise StoreError(f"the store at {str(self._settings.directory)!r} kept changing while loading its index; try again", stage=_STAGE)
+        raise StoreError(f"the store at {str(self._directory)!r} kept changing while loading its index; try again", stage=_STAGE)
 
     def retriever(self, *, vector: bool = False) -> StoreRetriever:
         """A ``Retriever`` over the store that follows new generations.
@@ -312,6 +322,8 @@ class KnowledgeStore:
         Raises:
             StoreError: The store is missing or empty (or keeps no vector index).
         """
+        from agentic_rag._store.retriever import StoreRetriever
+
         return StoreRetriever(self, vector=vector)
 
     def search(self, query: str, k: int = 10, corpus_ids: Sequence[str] | None = None, *, context: int = 0, cut: bool = True) -> list[StoreHit]:
@@ -343,6 +355,9 @@ class KnowledgeStore:
                 an int >= 0, or an unknown corpus id.
             StoreError: The store is missing or empty.
         """
+        from agentic_rag._store.repeated_hits import fold_repeats
+        from agentic_rag._store.second_stage import DEFAULT_WEIGHTS, finish_hits, first_stage_size
+
         require_text(query, "query", stage=_STAGE, allow_empty=True)
         require_int(k, "k", minimum=1, stage=_STAGE)
         context = require_int(context, "context", minimum=0, stage=_STAGE)
@@ -361,6 +376,8 @@ class KnowledgeStore:
     def _model_of(self, index: BM25Index | StoredBM25Index) -> RelevanceModel:
         with self._lock:
             if self._relevance is None or self._relevance[0] is not index:
+                from agentic_rag._text.relevance import RelevanceModel
+
                 self._relevance = (index, RelevanceModel.of_index(index))
             return self._relevance[1]
 
@@ -370,6 +387,8 @@ class KnowledgeStore:
         current generation's)."""
         if isinstance(corpus_ids, str):
             raise InvalidInputError(f"corpus_ids must be a sequence of ids, not the string {corpus_ids!r}", stage=_STAGE)
+        from agentic_rag._store.list_pages import search_ranked
+
         index = self.bm25() if index is None else index
         if corpus_ids is not None:
             known = {row[0] for row in self._query("SELECT id FROM corpora")}
@@ -398,13 +417,22 @@ class KnowledgeStore:
         meta = self._state()[0]
         corpora, files, chunks = self._query(
             "SELECT (SELECT COUNT(*) FROM corpora), (SELECT COUNT(*) FROM files), (SELECT COUNT(*) FROM chunks)")[0]
-        directory = self._settings.directory
+        directory = self._directory
         names = [DATABASE_NAME, DATABASE_NAME + "-wal", meta.get("bm25_file", ""), meta.get("vector_file", "")]
         size = sum((directory / n).stat().st_size for n in names if n and (directory / n).is_file())
         return StoreStats(str(directory), generation_of(meta, directory), corpora, files, chunks, bool(meta.get("vector_file")), size)
 
     def __repr__(self) -> str:
-        return f"KnowledgeStore({str(self._settings.directory)!r})"
+        return f"KnowledgeStore({str(self._directory)!r})"
+
+
+def _option_types() -> dict[str, type]:
+    """The option classes of a store's writes, imported when first checked or built."""
+    from agentic_rag._ingest.chunker import ChunkOptions
+    from agentic_rag._ingest.structured_loader import FieldMapping
+    from agentic_rag._ingest.walker import WalkOptions
+
+    return {"ChunkOptions": ChunkOptions, "FieldMapping": FieldMapping, "WalkOptions": WalkOptions}
 
 
 def _stored_hit(index: Any, chunk_id: str, score: float) -> StoreHit:
@@ -413,6 +441,8 @@ def _stored_hit(index: Any, chunk_id: str, score: float) -> StoreHit:
     Raises:
         InvalidInputError: No such chunk.
     """
+    from agentic_rag._store.stored_bm25 import StoredBM25Index
+
     if isinstance(index, StoredBM25Index):  # the row's fields as they are: no Document to make
         _, chunk_id, path, corpus_id, start, end, section, _, text, _, _, page, cell, marks, facts = index.row(chunk_id)
         return StoreHit(chunk_id, path, start, end, score, text, corpus_id, section, stored_place(page), stored_place(cell),

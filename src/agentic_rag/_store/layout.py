@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentic_rag._ingest.chunker import ChunkOptions
-from agentic_rag._ingest.pdf_loader import PdfBackend
+from agentic_rag._ingest.pdf_backend import PdfBackend
 from agentic_rag._ingest.structured_loader import FieldMapping
 from agentic_rag._ingest.walker import WalkOptions
 from agentic_rag._regex import lazy_regex

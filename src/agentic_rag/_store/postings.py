@@ -23,6 +23,7 @@ computing the impact of every posting (see :mod:`~agentic_rag._store.stored_bm25
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import sys
@@ -32,6 +33,7 @@ from itertools import accumulate, compress
 from operator import not_, sub
 from typing import Any
 
+from agentic_rag._store.postings_patch import can_patch, patch_term, rowid_runs
 from agentic_rag._store.rows import unpack_text
 from agentic_rag._text.analyzer import Analyzer
 
@@ -219,50 +221,60 @@ class PostingsWriter:
             terms = sorted(set(terms) | {row[0] for row in db.execute("SELECT term FROM bm25_postings")})
         removed, added = self.removed, self.added
         replace, delete = [], []
-        lengths: list[int] | None = None  # every rowid's length, loaded when a term lost postings
+        # Every rowid's length, loaded once and only when a removed chunk was a term's shortest.
+        all_lengths = functools.cache(self._all_lengths)
+        runs = rowid_runs(list(removed))
+        whole = self._tf_code != "d"
         for term in terms:
-            docs: Any = []
-            tfs: Any = []
-            shortest: dict[float, int] = {}
-            if not self.fresh:
-                row = db.execute("SELECT docs, tfs, shortest FROM bm25_postings WHERE term = ?", (term,)).fetchone()
-                if row is not None:
-                    docs, tfs = unpack_docs(row[0]), list(unpack_numbers(row[1]))
-                    pairs = unpack_numbers(row[2])
-                    shortest = dict(zip(pairs[::2], pairs[1::2]))
-                    if removed:
-                        gone = list(map(removed.__contains__, docs))
-                        if any(gone):
-                            # A pair needs recomputing only when a removed chunk was the shortest
-                            # at its frequency.
-                            lost = any(shortest.get(tf) == removed[doc] for doc, tf in zip(compress(docs, gone), compress(tfs, gone)))
-                            keep = list(map(not_, gone))
-                            docs, tfs = list(compress(docs, keep)), list(compress(tfs, keep))
-                            if lost:
-                                if lengths is None:
-                                    lengths = self._all_lengths()
-                                shortest = _shortest(docs, tfs, lengths)
-            new = added.get(term)
-            if new is not None:
-                if docs:
-                    docs.extend(new[0])
-                    tfs.extend(new[1])
-                else:
-                    docs, tfs = new[0], new[1]
-                for tf, length in new[2].items():
-                    if shortest.get(tf, length + 1) > length:
-                        shortest[tf] = length
-            if docs:
-                pairs = [value for tf in sorted(shortest) for value in (tf, shortest[tf])]
-                replace.append((term, len(docs), pack_docs(docs), pack_numbers(tfs), pack_numbers(pairs)))
+            row = None if self.fresh else db.execute("SELECT docs, tfs, shortest FROM bm25_postings WHERE term = ?", (term,)).fetchone()
+            if whole and can_patch(row):
+                patched = patch_term(row, runs, removed, added.get(term), all_lengths)
             else:
+                patched = self._rewritten(row, added.get(term), all_lengths)
+            if patched is None:
                 delete.append((term,))
+            else:
+                replace.append((term, *patched))
         db.executemany("INSERT OR REPLACE INTO bm25_postings (term, df, docs, tfs, shortest) VALUES (?, ?, ?, ?, ?)", replace)
         db.executemany("DELETE FROM bm25_postings WHERE term = ?", delete)
         self._write_blocks()
         self.stats["terms"] = db.execute("SELECT COUNT(*) FROM bm25_postings").fetchone()[0]
         db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('bm25_stats', ?)", (json.dumps(self.stats, sort_keys=True),))
         self.added, self.removed, self.touched, self.places = {}, {}, set(), {}
+
+    def _rewritten(self, row: Any, new: Any, all_lengths: Any) -> tuple[int, bytes, bytes, bytes] | None:
+        """One term's postings decoded, changed and packed again: the general path, for
+        frequencies that are not whole numbers (see :mod:`~agentic_rag._store.postings_patch`)."""
+        removed = self.removed
+        docs: Any = []
+        tfs: Any = []
+        shortest: dict[float, int] = {}
+        if row is not None:
+            docs, tfs = unpack_docs(row[0]), list(unpack_numbers(row[1]))
+            pairs = unpack_numbers(row[2])
+            shortest = dict(zip(pairs[::2], pairs[1::2]))
+            if removed:
+                gone = list(map(removed.__contains__, docs))
+                if any(gone):
+                    # A pair needs recomputing only when a removed chunk was the shortest at its frequency.
+                    lost = any(shortest.get(tf) == removed[doc] for doc, tf in zip(compress(docs, gone), compress(tfs, gone)))
+                    keep = list(map(not_, gone))
+                    docs, tfs = list(compress(docs, keep)), list(compress(tfs, keep))
+                    if lost:
+                        shortest = _shortest(docs, tfs, all_lengths())
+        if new is not None:
+            if docs:
+                docs.extend(new[0])
+                tfs.extend(new[1])
+            else:
+                docs, tfs = new[0], new[1]
+            for tf, length in new[2].items():
+                if shortest.get(tf, length + 1) > length:
+                    shortest[tf] = length
+        if not docs:
+            return None
+        pairs = [value for tf in sorted(shortest) for value in (tf, shortest[tf])]
+        return len(docs), pack_docs(docs), pack_numbers(tfs), pack_numbers(pairs)
 
     def _all_lengths(self) -> list[int]:
         """Every rowid's length as this run leaves it (stored blocks with its changes)."""

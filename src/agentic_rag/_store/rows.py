@@ -23,13 +23,14 @@ from agentic_rag._ingest.chunker import LIST_PAGE, Chunk, chunk_metadata
 from agentic_rag._store.schema import chunk_columns
 
 __all__ = [
-    "INSERT_CHUNK", "ChunkRecord", "chunk_documents", "chunk_row", "chunk_rows", "marks_from_json", "pack_text", "record_facts", "row_document", "stored_documents",
+    "CHUNK_COLUMNS", "INSERT_CHUNK", "ChunkRecord", "chunk_documents", "chunk_row", "chunk_rows", "marks_from_json", "pack_text", "record_facts", "row_document", "stored_documents",
     "stored_facts", "stored_place", "unpack_text",
 ]
 
 #: The statement :func:`chunk_row` fills.
-INSERT_CHUNK = ("INSERT INTO chunks (id, path, corpus_id, n, start_line, end_line, section, title, text, sha256, record_id, page, cell, line_marks, "
-                "page_facts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+#: The columns of a chunk row, in the order of :func:`chunk_row`'s values.
+CHUNK_COLUMNS = "id, path, corpus_id, n, start_line, end_line, section, title, text, sha256, record_id, page, cell, line_marks, page_facts"
+INSERT_CHUNK = f"INSERT INTO chunks ({CHUNK_COLUMNS}) VALUES ({', '.join('?' * len(CHUNK_COLUMNS.split(', ')))})"
 
 
 # Texts shorter than this are stored as they are (compression would not pay).
