@@ -93,6 +93,20 @@ class DocsQaEquivalenceTest(unittest.TestCase):
         self.assertEqual((report.updated, report.removed, report.added), (1, 1, 1))
         self.assertSameRankings()
 
+    def test_an_index_made_before_a_change_ranks_as_a_new_one(self):
+        # The chunk lengths a search reads are kept between searches: a change to the store
+        # (a file shortened to one line, another grown) must reach an index object made before it.
+        kept = self.store.bm25()
+        before = top10(kept, "configuration option field")
+        files = sorted(p for p in self.root.rglob("*.md"))
+        files[2].write_text("# Options\n\nconfiguration option field\n", encoding="utf-8")
+        files[3].write_text(files[3].read_text(encoding="utf-8") * 2, encoding="utf-8")
+        self.store.index([self.root])
+        after = top10(kept, "configuration option field")
+        self.assertNotEqual(after, before)
+        self.assertEqual(after, top10(KnowledgeStore(self.store.directory).bm25(), "configuration option field"))
+        self.assertEqual(after, top10(BM25Index.from_documents(self.store.documents()), "configuration option field"))
+
     def test_search_and_ask_never_read_the_whole_store(self):
         from unittest import mock
 

@@ -11,7 +11,9 @@ stand between two shown pieces of it.
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_right
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -123,28 +125,35 @@ def size_of(atoms: Sequence[Atom], chosen: Sequence[int]) -> int:
     return sum(b - a for a, b in pieces)
 
 
-def choose_atoms(question: str, model: RelevanceModel, title: str, atoms: Sequence[Atom], max_atoms: int, span: int,
-                  budget: int, taken: frozenset[int] = frozenset()) -> tuple[list[int], float]:
-    """The statements that answer ``question`` best, chosen greedily: the best one (whatever its
-    length), then more while each adds enough, their cores within ``span`` lines and all of
-    them within ``budget`` characters; and the set's score.
+_Ratings = tuple[tuple[float, ...], float, tuple[float, ...], tuple[tuple[float, ...], ...], tuple[float, ...], tuple[float, ...]]
 
-    Args:
-        question: The question (or one part of a compound one).
-        model: The collection's relevance model.
-        title: The passage's heading path (its words count half: the reader sees it).
-        atoms: The passage's atoms.
-        max_atoms: Most atoms chosen.
-        span: Most lines from the first chosen core to the last.
-        budget: Most characters the chosen atoms show, once more than one is chosen (or the
-            best one's and :data:`_EXTRA_SHARE` of this, when that is more).
-        taken: Atoms that answer an earlier part of a compound question (and the other
-            statements of their entries): the best one is started from only when no other
-            atom scores at least :data:`_OTHER_PART_SHARE` of it.
+# The ratings of the last few passages' atoms for a question, by the identity of the atoms and
+# the model (each entry holds both, so no other object can take their id while it stands): the
+# hits a search prints are viewed again, with their relevance, and rate the same atoms alike.
+_RATED: OrderedDict[tuple[str, int, str, int], tuple[Sequence[Atom], RelevanceModel, _Ratings]] = OrderedDict()
+_RATED_SIZE = 64
+_RATED_LOCK = threading.Lock()  # the parallel workflow's branches view passages at once
 
-    Returns:
-        The indexes of the chosen atoms (the best first) and the set's score.
-    """
+
+def _ratings(question: str, model: RelevanceModel, title: str, atoms: Sequence[Atom]) -> _Ratings:
+    """What the atoms hold for ``question`` (see :func:`_rate`), kept for the last few passages."""
+    key = (question, id(model), title, id(atoms))
+    with _RATED_LOCK:
+        kept = _RATED.get(key)
+        if kept is not None and kept[0] is atoms and kept[1] is model:
+            _RATED.move_to_end(key)
+            return kept[2]
+    rated = _rate(question, model, title, atoms)
+    with _RATED_LOCK:
+        _RATED[key] = (atoms, model, rated)
+        if len(_RATED) > _RATED_SIZE:
+            _RATED.popitem(last=False)
+    return rated
+
+
+def _rate(question: str, model: RelevanceModel, title: str, atoms: Sequence[Atom]) -> _Ratings:
+    """The question terms' weights and their total, the heading's credits, and each atom's
+    credits, bonus and score alone."""
     terms = model.question_terms(question)
     total = sum(t.weight for t in terms) or 1.0
     weights = [t.weight for t in terms]
@@ -170,6 +179,41 @@ def choose_atoms(question: str, model: RelevanceModel, title: str, atoms: Sequen
             extra += _EXACT_NAME_BONUS * len(frozenset().union(*(f[3] for f in found))) / len(names)
         bonus.append(extra)
 
+    def score_alone(a: int) -> float:
+        # ``score([a])`` with its empty sums left out: the same numbers added in the same order
+        # (no distance, no other entry, no further line), once per atom.
+        row, extra = credits[a], bonus[a]
+        covered = sum(w * max(heading[k], row[k]) for k, w in enumerate(weights)) / total
+        return covered + extra + extra * 0.1 - (atoms[a].last - atoms[a].first) * _EXTRA_LINE_COST
+
+    alone = [score_alone(a) for a in range(len(atoms))]
+    return tuple(weights), total, heading, tuple(credits), tuple(bonus), tuple(alone)
+
+
+def choose_atoms(question: str, model: RelevanceModel, title: str, atoms: Sequence[Atom], max_atoms: int, span: int,
+                  budget: int, taken: frozenset[int] = frozenset()) -> tuple[list[int], float]:
+    """The statements that answer ``question`` best, chosen greedily: the best one (whatever its
+    length), then more while each adds enough, their cores within ``span`` lines and all of
+    them within ``budget`` characters; and the set's score.
+
+    Args:
+        question: The question (or one part of a compound one).
+        model: The collection's relevance model.
+        title: The passage's heading path (its words count half: the reader sees it).
+        atoms: The passage's atoms.
+        max_atoms: Most atoms chosen.
+        span: Most lines from the first chosen core to the last.
+        budget: Most characters the chosen atoms show, once more than one is chosen (or the
+            best one's and :data:`_EXTRA_SHARE` of this, when that is more).
+        taken: Atoms that answer an earlier part of a compound question (and the other
+            statements of their entries): the best one is started from only when no other
+            atom scores at least :data:`_OTHER_PART_SHARE` of it.
+
+    Returns:
+        The indexes of the chosen atoms (the best first) and the set's score.
+    """
+    weights, total, heading, credits, bonus, alone = _ratings(question, model, title, atoms)
+
     def score(chosen: Sequence[int]) -> float:
         covered = sum(w * max([heading[k]] + [credits[a][k] for a in chosen]) for k, w in enumerate(weights)) / total
         first = atoms[chosen[0]].first
@@ -182,14 +226,6 @@ def choose_atoms(question: str, model: RelevanceModel, title: str, atoms: Sequen
         return (covered + max(bonus[a] for a in chosen) + sum(bonus[a] for a in chosen) * 0.1 - _LINE_COST * (len(chosen) - 1)
                 - distance - size)
 
-    def score_alone(a: int) -> float:
-        # ``score([a])`` with its empty sums left out: the same numbers added in the same order
-        # (no distance, no other entry, no further line), once per atom.
-        row, extra = credits[a], bonus[a]
-        covered = sum(w * max(heading[k], row[k]) for k, w in enumerate(weights)) / total
-        return covered + extra + extra * 0.1 - (atoms[a].last - atoms[a].first) * _EXTRA_LINE_COST
-
-    alone = [score_alone(a) for a in range(len(atoms))]
     best = max(range(len(atoms)), key=lambda a: (alone[a], -a))
     others = [a for a in range(len(atoms)) if a not in taken]
     if best in taken and others:
