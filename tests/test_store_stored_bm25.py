@@ -118,7 +118,7 @@ class DocsQaEquivalenceTest(unittest.TestCase):
 
         store = KnowledgeStore(self.store.directory)
         with mock.patch.object(BM25Index, "load", whole), mock.patch.object(rows, "stored_documents", whole), \
-                mock.patch.object(knowledge_store, "stored_documents", whole), mock.patch.object(BM25Index, "add", whole):
+                mock.patch.object(knowledge_store, "read_documents", whole), mock.patch.object(BM25Index, "add", whole):
             service = StoreService(store)
             self.assertTrue(service.search("configure a field default", 3))
             self.assertTrue(service.ask("How do I give a field a default value?").payload["evidence"])

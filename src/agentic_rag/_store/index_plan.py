@@ -23,7 +23,7 @@ The corpus of a file (``docs/cli.md`` says the same to users):
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,7 +32,7 @@ from agentic_rag._ingest.text_format import SphinxSuffixes
 from agentic_rag._ingest.walker import SourceFile, walk_tree
 from agentic_rag._store.layout import StoreSettings
 
-__all__ = ["PlannedFile", "RunPlan", "Scope", "corpus_names", "distinct_paths", "plan_run", "refuse_merged_folders"]
+__all__ = ["PlannedFile", "RunPlan", "Scope", "corpus_names", "distinct_paths", "index_roots", "plan_run", "refuse_merged_folders"]
 
 _STAGE = "store"
 
@@ -234,3 +234,29 @@ def refuse_merged_folders(plan: RunPlan, stored: Mapping[str, str]) -> None:
             f"corpus {corpus_id!r} already holds {key!r}, from another folder than {_shown(root)!r}, which this run would name "
             f"{corpus_id!r} too; name it with corpus=NAME (--corpus NAME), or index both folders in one run: folders of one name "
             "are then named by their paths", stage=_STAGE)
+
+
+def index_roots(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """The files and folders ``index`` was given, as absolute paths.
+
+    Raises:
+        InvalidInputError: No path, an empty or non-path item, a path that is not valid
+            UTF-8 (it could not be stored or cited), or one that does not exist.
+    """
+    items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    if not items:
+        raise InvalidInputError("index needs at least one path", stage=_STAGE)
+    roots = []
+    for item in items:
+        if not isinstance(item, (str, os.PathLike)) or not os.fspath(item):
+            raise InvalidInputError(f"paths must be non-empty file or folder paths, got {item!r}", stage=_STAGE)
+        root = Path(os.path.abspath(os.fspath(item)))
+        try:
+            os.fspath(root).encode("utf-8")
+        except UnicodeEncodeError:
+            shown = os.fsencode(root).decode("utf-8", "backslashreplace")
+            raise InvalidInputError(f"cannot index {shown!r}: its path is not valid UTF-8, so it cannot be stored or cited; rename it", stage=_STAGE) from None
+        if not root.exists():
+            raise InvalidInputError(f"cannot index {os.fspath(item)!r}: no such file or folder", stage=_STAGE)
+        roots.append(root)
+    return roots

@@ -25,7 +25,7 @@ from agentic_rag._contracts.validation import require_bool, require_enum, requir
 from agentic_rag._errors import IndexFormatError, InvalidInputError, StoreError
 from agentic_rag._ingest.pdf_backend import PdfBackend, require_pdf_backend
 from agentic_rag._store.records import IndexReport, StoreHit, StoreStats
-from agentic_rag._store.rows import marks_from_json, stored_documents, stored_facts, stored_place
+from agentic_rag._store.rows import read_documents, stored_hit
 from agentic_rag._store.schema import DATABASE_NAME, connect, generation_of
 from agentic_rag._store.state_reader import StateReader
 
@@ -169,7 +169,9 @@ class KnowledgeStore:
             StoreError: The store cannot be written (locked by another writer past
                 ``lock_timeout``, not a store database, disk error); nothing changed then.
         """
-        roots = _paths(paths)
+        from agentic_rag._store.index_plan import distinct_paths, index_roots
+
+        roots = index_roots(paths)
         require_pdf_backend(self._settings.pdf)  # a missing pdftotext is said now, not per file
         if corpus is not None:
             require_text(corpus, "corpus", stage=_STAGE)
@@ -183,7 +185,6 @@ class KnowledgeStore:
             raise InvalidInputError(f"progress must be callable or None, got {type(progress).__name__}", stage=_STAGE)
         if self._directory.exists() and not self._directory.is_dir():
             raise StoreError(f"the store path {str(self._directory)!r} is a file, not a folder", stage=_STAGE)
-        from agentic_rag._store.index_plan import distinct_paths
         from agentic_rag._store.indexer import run_index
 
         roots = distinct_paths(self._settings, roots, named=corpus is not None)
@@ -250,7 +251,7 @@ class KnowledgeStore:
             raise InvalidInputError(f"corpus_ids must be a sequence of ids, not the string {corpus_ids!r}", stage=_STAGE)
         if not self.exists:
             self._connect()  # raises the "no knowledge store" error
-        return _documents(self._directory, corpus_ids)
+        return read_documents(self._directory, corpus_ids, timeout=_READ_TIMEOUT)
 
     def bm25(self) -> BM25Index | StoredBM25Index:
         """The BM25 index of the current generation, shared by every caller of this store
@@ -395,7 +396,7 @@ class KnowledgeStore:
             unknown = sorted(set(corpus_ids) - known)
             if unknown:
                 raise InvalidInputError(f"unknown corpus ids {unknown}; the store has {sorted(known)}", stage=_STAGE)
-        return [_stored_hit(index, hit.document_id, hit.score) for hit in search_ranked(index, query, k, corpus_ids=corpus_ids)]
+        return [stored_hit(index, hit.document_id, hit.score) for hit in search_ranked(index, query, k, corpus_ids=corpus_ids)]
 
     def _next_chunk(self, hit: StoreHit) -> StoreHit | None:
         """The chunk after ``hit``'s in its file (``None`` after its last chunk), for a focus
@@ -404,7 +405,7 @@ class KnowledgeStore:
         if not n.isdigit():
             return None
         try:
-            return _stored_hit(self.bm25(), f"{path}#{int(n) + 1}", 0.0)
+            return stored_hit(self.bm25(), f"{path}#{int(n) + 1}", 0.0)
         except InvalidInputError:
             return None
 
@@ -433,56 +434,3 @@ def _option_types() -> dict[str, type]:
     from agentic_rag._ingest.walker import WalkOptions
 
     return {"ChunkOptions": ChunkOptions, "FieldMapping": FieldMapping, "WalkOptions": WalkOptions}
-
-
-def _stored_hit(index: Any, chunk_id: str, score: float) -> StoreHit:
-    """The stored chunk ``chunk_id`` as a hit scored ``score``.
-
-    Raises:
-        InvalidInputError: No such chunk.
-    """
-    from agentic_rag._store.stored_bm25 import StoredBM25Index
-
-    if isinstance(index, StoredBM25Index):  # the row's fields as they are: no Document to make
-        _, chunk_id, path, corpus_id, start, end, section, _, text, _, _, page, cell, marks, facts = index.row(chunk_id)
-        return StoreHit(chunk_id, path, start, end, score, text, corpus_id, section, stored_place(page), stored_place(cell),
-                        marks_from_json(marks), stored_facts(facts)[0])
-    document = index.get(chunk_id)
-    meta = document.metadata
-    return StoreHit(document.id, meta["path"], meta["start_line"], meta["end_line"], score, document.text, document.corpus_id,
-                    meta.get("section", ""), meta.get("page"), meta.get("cell"), tuple(tuple(mark) for mark in meta.get("line_marks", ())),
-                    meta.get("page_label", ""))
-
-
-def _paths(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[Path]:
-    items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-    if not items:
-        raise InvalidInputError("index needs at least one path", stage=_STAGE)
-    roots = []
-    for item in items:
-        if not isinstance(item, (str, os.PathLike)) or not os.fspath(item):
-            raise InvalidInputError(f"paths must be non-empty file or folder paths, got {item!r}", stage=_STAGE)
-        root = Path(os.path.abspath(os.fspath(item)))
-        try:
-            os.fspath(root).encode("utf-8")
-        except UnicodeEncodeError:
-            shown = os.fsencode(root).decode("utf-8", "backslashreplace")
-            raise InvalidInputError(f"cannot index {shown!r}: its path is not valid UTF-8, so it cannot be stored or cited; rename it", stage=_STAGE) from None
-        if not root.exists():
-            raise InvalidInputError(f"cannot index {os.fspath(item)!r}: no such file or folder", stage=_STAGE)
-        roots.append(root)
-    return roots
-
-
-def _documents(directory: Path, corpus_ids: Sequence[str] | None) -> Iterator[Document]:
-    # The connection opens on the first item and closes when the iteration ends or the
-    # iterator is dropped, so an iterator never started holds nothing open.
-    connection = connect(directory, timeout=_READ_TIMEOUT)
-    try:
-        connection.execute("BEGIN")  # one read snapshot for the whole iteration
-        yield from stored_documents(connection, corpus_ids)
-        connection.execute("COMMIT")
-    except sqlite3.Error as exc:
-        raise StoreError(f"cannot read the store's chunks: {exc}", stage=_STAGE) from exc
-    finally:
-        connection.close()

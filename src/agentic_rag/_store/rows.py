@@ -16,15 +16,19 @@ import re
 import sqlite3
 import zlib
 from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
 from agentic_rag._contracts import Document
 from agentic_rag._contracts.validation import is_int
+from agentic_rag._errors import StoreError
 from agentic_rag._ingest.chunker import LIST_PAGE, Chunk, chunk_metadata
-from agentic_rag._store.schema import chunk_columns
+from agentic_rag._store.records import StoreHit
+from agentic_rag._store.schema import chunk_columns, connect
 
 __all__ = [
-    "CHUNK_COLUMNS", "INSERT_CHUNK", "ChunkRecord", "chunk_documents", "chunk_row", "chunk_rows", "marks_from_json", "pack_text", "record_facts", "row_document", "stored_documents",
-    "stored_facts", "stored_place", "unpack_text",
+    "CHUNK_COLUMNS", "INSERT_CHUNK", "ChunkRecord", "chunk_documents", "chunk_row", "chunk_rows", "marks_from_json", "pack_text", "read_documents", "record_facts", "row_document",
+    "stored_documents", "stored_facts", "stored_hit", "stored_place", "unpack_text",
 ]
 
 #: The statement :func:`chunk_row` fills.
@@ -174,3 +178,42 @@ def row_document(row: ChunkRecord) -> Document:
     metadata = chunk_metadata(path, start, end, section, sha, record_id, stored_place(page), stored_place(cell), marks_from_json(marks),
                               *stored_facts(facts))
     return Document(chunk_id, text, title, corpus_id, metadata)
+
+
+def stored_hit(index: Any, chunk_id: str, score: float) -> StoreHit:
+    """The stored chunk ``chunk_id`` of ``index`` (the store's BM25 index, stored or loaded) as
+    a hit scored ``score``.
+
+    Raises:
+        InvalidInputError: No such chunk.
+    """
+    read_row = getattr(index, "row", None)  # a stored index reads a chunk row (not imported: it imports this module)
+    if read_row is not None:  # the row's fields as they are: no Document to make
+        _, chunk_id, path, corpus_id, start, end, section, _, text, _, _, page, cell, marks, facts = read_row(chunk_id)
+        return StoreHit(chunk_id, path, start, end, score, text, corpus_id, section, stored_place(page), stored_place(cell),
+                        marks_from_json(marks), stored_facts(facts)[0])
+    document = index.get(chunk_id)
+    meta = document.metadata
+    return StoreHit(document.id, meta["path"], meta["start_line"], meta["end_line"], score, document.text, document.corpus_id,
+                    meta.get("section", ""), meta.get("page"), meta.get("cell"), tuple(tuple(mark) for mark in meta.get("line_marks", ())),
+                    meta.get("page_label", ""))
+
+
+def read_documents(directory: Path, corpus_ids: Sequence[str] | None, *, timeout: float) -> Iterator[Document]:
+    """The store's chunks in ``directory`` as documents (of ``corpus_ids``, or all), read in one
+    snapshot.
+
+    Raises:
+        StoreError: The chunks cannot be read.
+    """
+    # The connection opens on the first item and closes when the iteration ends or the
+    # iterator is dropped, so an iterator never started holds nothing open.
+    connection = connect(directory, timeout=timeout)
+    try:
+        connection.execute("BEGIN")  # one read snapshot for the whole iteration
+        yield from stored_documents(connection, corpus_ids)
+        connection.execute("COMMIT")
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot read the store's chunks: {exc}", stage="store") from exc
+    finally:
+        connection.close()
