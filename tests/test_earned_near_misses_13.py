@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import unittest
 
+from agentic_rag._answering.asked_measures import asks_clock
+from agentic_rag._answering.attributes import statement_problem
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
 from agentic_rag._answering.withheld import withholds
 from agentic_rag._contracts import AnswerStatus
@@ -62,6 +64,22 @@ class WithheldValueTest(VerdictCase):
     def test_a_question_about_the_setting_itself(self):
         question = "Has a withdrawal date been set for the Dalton rail pass?"
         self.assertFalse(withholds(question, "Dalton Rail › Changes", "", "No withdrawal date has been set.", RelevanceModel()))
+
+
+class TimeOfDayOfTheNamedThingTest(VerdictCase):
+    def test_when_with_a_part_of_the_day_asks_a_time_of_day(self):
+        self.assertTrue(asks_clock("When does the Wren Lounge in Terminal 2 open in the morning?"))
+        self.assertTrue(asks_clock("When does the first tram leave on Sundays?"))
+        self.assertFalse(asks_clock("When does the sailing season start?"))
+
+    def test_another_things_hours_are_no_time_the_named_thing_opens(self):
+        model = RelevanceModel()
+        question = "When does the Wren Lounge in Terminal 2 open in the morning?"
+        row = "Item | Terminal 1 | Terminal 2\nBuilding open | 04:00 to 23:30 | 05:15 to 22:45"
+        self.assertEqual(statement_problem(question, "Dunmore Airport › Terminal comparison", row, row, model), "another subject")
+        right = "The Wren Lounge in Terminal 2 opens at 05:30 every morning."
+        self.assertEqual(statement_problem(question, "Dunmore Airport › Lounges", right, "05:30", model), "")
+        self.assertAnswered(question, "Dunmore Airport › Lounges", right)
 
 
 if __name__ == "__main__":
