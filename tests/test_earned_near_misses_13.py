@@ -9,6 +9,7 @@ import unittest
 from agentic_rag._answering.asked_measures import asks_clock
 from agentic_rag._answering.attributes import statement_problem
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
+from agentic_rag._answering.unachieved import unachieved_problem
 from agentic_rag._answering.withheld import withholds
 from agentic_rag._contracts import AnswerStatus
 from agentic_rag._text.relevance import RelevanceModel
@@ -80,6 +81,16 @@ class TimeOfDayOfTheNamedThingTest(VerdictCase):
         right = "The Wren Lounge in Terminal 2 opens at 05:30 every morning."
         self.assertEqual(statement_problem(question, "Dunmore Airport › Lounges", right, "05:30", model), "")
         self.assertAnswered(question, "Dunmore Airport › Lounges", right)
+
+
+class PlanRowTest(VerdictCase):
+    def test_a_row_labelled_budget_is_no_figure_reached(self):
+        question = "What occupancy did the Moor Hotel achieve in 2025?"
+        budget = "Measure | Quay Hotel | Moor Hotel\nOccupancy 2025 (budget) | 83% | 72%"
+        self.assertEqual(unachieved_problem(question, budget, budget), "unreal")
+        self.assertNotAnswered(question, "Moor Hotels › Trading", budget)
+        self.assertAnswered(question, "Moor Hotels › Trading", budget.replace("budget", "actual"))
+        self.assertEqual(unachieved_problem("What occupancy did the Moor Hotel budget for in 2025?", budget, budget), "")
 
 
 if __name__ == "__main__":
