@@ -35,7 +35,13 @@ _IN_UNIT = lazy_regex(r"\bin\s+(" + "|".join(units for _, units in _UNIT_MEASURE
 _UNIT_OF = tuple((measure, lazy_regex(rf"^(?:{units})$", re.IGNORECASE)) for measure, units in _UNIT_MEASURES)
 # "What time does ... open?": a time of day ("9:00", "8.30am", "7 pm", "noon").
 # "What hours count as off-peak?" asks times of day as well.
-_ASKS_CLOCK = lazy_regex(r"^\W*(?:(?:so|and|but)\s+)?(?:(?:at|during|until|till|by|from|before|after)\s+)?(?:what|which)\s+(?:time|hours)\b", re.IGNORECASE)
+# "When does the lounge open in the morning?" asks a time of day as well: "when" with a part of
+# the day or a day of the week (a bare "when does ... start" may ask a month or a condition).
+_ASKS_CLOCK = lazy_regex(
+    r"^\W*(?:(?:so|and|but)\s+)?(?:(?:at|during|until|till|by|from|before|after)\s+)?(?:what|which)\s+(?:time|hours)\b"
+    r"|^\W*(?:(?:so|and|but)\s+)?when\s+(?:does|do|will|is|are)\s+[^?]+?\s+(?:open|close|start|begin|finish|end|run|leave|depart)s?\s+"
+    r"(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|each\s+(?:day|morning|evening)|on\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekdays|weekends))\b",
+    re.IGNORECASE)
 # "What time does the café close?": the time a place opens or closes, which a sentence states
 # in those words ("open until 22:00", "closing time") or as opening hours ("10:00-22:00").
 _ASKS_OPEN_OR_CLOSE = lazy_regex(r"^\W*(?:at\s+)?what\s+time\s+(?:does|do|did|will|is|are)\s+[^?]+?\s+(open|close)\b", re.IGNORECASE)

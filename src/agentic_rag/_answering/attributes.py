@@ -123,6 +123,10 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     if problem := (open_problem(question, piece, heading) or measure_problem(question, own, piece, heading) or unachieved_problem(question, own, piece, filler)
                    or period_problem(question, piece, heading, filler)):
         return problem
+    # A time of day stands in the line of the thing it is the time of: "Building open | 04:00
+    # to 23:30" in a terminal's sheet is no time the lounge named two rows below opens.
+    if asks_clock(question) and model.missing_named(question, with_synonyms(f"{heading}\n{lead}\n{piece}")):
+        return "another subject"
     kind = read_slot(question).kind
     attribute = read_attribute(question)
     term = defined_term(question) if kind is SlotKind.OPEN else ()

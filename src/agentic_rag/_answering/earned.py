@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from agentic_rag._contracts import AnswerStatus
 from agentic_rag._answering.assertions import asserted_text, claim_problem, states_fact
 from agentic_rag._answering.attributes import statement_problem
+from agentic_rag._answering.withheld import withholds
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.asked_attribute import Aspect, asked_aspects, framed_words, read_attribute, with_synonyms, without_aspect_words
 from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, identifiers, read_fact, read_slot, slot_filler
@@ -140,6 +141,8 @@ def earned_verdict(question: str, claims: Sequence[ClaimContext], model: Relevan
         # too ("instead of the default one" in another setting's entry is no answer).
         earlier = parts[index - 1] if index else before
         referred = asked_clause(earlier) if earlier and _REFERS_BACK.search(asked_clause(part)) else ""
+        if _withheld(part, claims, model, min_coverage):
+            return False
         return any(_answers(part, claim, model, min_coverage, min_passage, bridge)
                    and (not referred or model.coverage(referred, f"{claim.heading}\n{_without_heading(claim)}") >= min_coverage) for claim in claims)
 
@@ -147,6 +150,20 @@ def earned_verdict(question: str, claims: Sequence[ClaimContext], model: Relevan
     if not missing:
         return EarnedVerdict(AnswerStatus.ANSWERED)
     return EarnedVerdict(AnswerStatus.PARTIAL if len(missing) < len(parts) else AnswerStatus.UNANSWERABLE, missing)
+
+
+def _withheld(part: str, claims: Sequence[ClaimContext], model: RelevanceModel, min_coverage: float) -> bool:
+    """Some claim about the part (covering it as a claim must, with its heading) says that
+    what it asks is not given (:func:`~agentic_rag._answering.withheld.withholds`): the
+    document itself says it does not state the value, so no sibling line answers for it."""
+    asked = asked_clause(part)
+    for claim in claims:
+        own = _without_heading(claim)
+        if model.coverage(framed_words(asked), f"{claim.heading}\n{own}") < min_coverage:
+            continue
+        if any(withholds(asked, claim.heading, lead, piece, model) for lead, piece in _pieces(own, claim.passage)):
+            return True
+    return False
 
 
 def checks_value(question: str) -> bool:

@@ -58,6 +58,8 @@ _ASKS_REVIEW = lazy_regex(r"\b(?:review\w*|reconsider\w*|revisit\w*|consider\w*|
 _ASKS_EXPECTED = lazy_regex(r"\b(?:due|expected|scheduled|planned|supposed|postponed|delayed|cancell?ed|originally)\b", re.IGNORECASE)
 # A cell that stands where a value would: "TBD", "TBC", "POA", "n/a", "to be confirmed".
 _PLACEHOLDER = lazy_regex(r"^\s*(?:tb[acd]|poa|n/?a|to\s+be\s+(?:confirmed|announced|decided|determined)|price\s+on\s+application)\.?\s*$", re.IGNORECASE)
+# A row labelled as a plan's figures: "Occupancy 2025 (budget)", "Revenue forecast", "Target".
+_PLAN_ROW = lazy_regex(r"\b(?:budget(?:ed)?|forecast|targets?|planned|projected|projections?)\b", re.IGNORECASE)
 # A cell whose value is still to be fixed: "to be set after consultation", "to be agreed by the board".
 _STILL_TO_SET = lazy_regex(r"^\s*(?:to\s+be|will\s+be|yet\s+to\s+be|not\s+yet)\s+(?:set|fixed|agreed|confirmed|announced|decided|determined|published)\b", re.IGNORECASE)
 # A default cell that leaves the value to the user: "configurable; depends on disk size".
@@ -82,6 +84,8 @@ def unachieved_problem(question: str, clause: str, piece: str, filler: str = "")
     if _UNDER_REVIEW.search(clause) and not _ASKS_REVIEW.search(question):
         return "unreal"
     cells = table_cells(piece)
+    if cells and _PLAN_ROW.search(cells[0][1]) and any(re.search(r"\d", c) for _, c in cells[1:]) and not _ASKS_GOAL.search(question):
+        return "unreal"  # "Occupancy 2025 (budget) | 83% | 72%": the year's plan, not what it reached
     if cells and re.search(r"\bdefault", question, re.IGNORECASE) and not _ASKS_STATUS.match(question):
         defaults = [c for h, c in cells if re.search(r"\bdefault", h, re.IGNORECASE)]
         if defaults and all(_NO_FIXED_DEFAULT.match(c) for c in defaults):
