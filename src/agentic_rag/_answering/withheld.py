@@ -62,8 +62,9 @@ _ROOT = 5
 
 
 def withholds(question: str, heading: str, lead: str, piece: str, model: RelevanceModel) -> bool:
-    """True when ``piece`` (a sentence or a table row with its header, under ``heading``) says that what ``question`` asks is not given: not set, not set out
-    here, still to be published, or stated in a document the reader holds. The piece must
+    """True when ``piece`` (a sentence or a table row with its header, under ``heading``) says
+    that what ``question`` asks is not given: not set, not set out here, still to be
+    published, or stated in a document the reader holds. The piece must
     share a word with the question (or name the value by a word like "amount", "price",
     "definition"), and the piece, with its heading and what its paragraph or list item says
     before it, must hold every name the question states: a sibling's row still to be set
