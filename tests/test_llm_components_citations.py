@@ -81,6 +81,23 @@ class VerifyClaimsTest(unittest.TestCase):
         self.assertEqual(reasons[5:], ["the claim has no text"] * 2)
         self.assertEqual(len(checked.problems), 7)
 
+    def test_a_slight_quote_beside_a_stating_one_is_set_aside(self) -> None:
+        # A syntax quoted alone ("(?>...)") next to the paragraph that states the claim: the
+        # claim stands on that paragraph; alone, or beside a quote not in the document, it falls.
+        text = "The (?>...) group, once exited, has thrown away all stack points within itself."
+        snippets = (Snippet(id="re#16", corpus_id="pyhtml", document_id="re", text=text),)
+        kept = verify_model_claims((ModelClaim("An atomic group discards its stack points.",
+                                                (ModelCitation(1, "(?>...)"), ModelCitation(1, "has thrown away all stack points"))),), snippets)
+        self.assertEqual(kept.dropped, ())
+        self.assertEqual([c.quote for c in kept.claims[0].citations], ["has thrown away all stack points"])
+        alone = verify_model_claims((ModelClaim("An atomic group.", (ModelCitation(1, "(?>...)"),)),
+                                     ModelClaim("Two slight ones.", (ModelCitation(1, "(?>...)"), ModelCitation(1, "..."))),
+                                     ModelClaim("Slight and absent.", (ModelCitation(1, "(?>...)"), ModelCitation(1, "keeps its stack")))), snippets)
+        self.assertEqual(alone.claims, ())
+        self.assertIn("too slight", alone.dropped[0].reason)
+        self.assertIn("too slight", alone.dropped[1].reason)
+        self.assertIn("'keeps its stack' is not in document 1", alone.dropped[2].reason)
+
     def test_duplicates_merge(self) -> None:
         claim = ModelClaim("Jane Doe founded Acme.", (ModelCitation(1, "Jane Doe"), ModelCitation(1, "Jane Doe")))
         checked = verify_model_claims((claim, claim), SNIPPETS)

@@ -159,6 +159,12 @@ def _fold(text: str) -> tuple[str, list[int]]:
     return "".join(chars), offsets
 
 
+def is_slight(quote: str, min_chars: int = 3) -> bool:
+    """True when ``quote`` is too slight to support anything: fewer than ``min_chars``
+    non-space characters, or no letter or digit (``"..."``, ``"(?>...)"``)."""
+    return len("".join(quote.split())) < min_chars or not any(c.isalnum() for c in quote)
+
+
 def locate_quote(text: str, quote: str, *, min_chars: int = 3) -> tuple[int, int] | None:
     """Return the ``(start, end)`` offsets of ``quote`` in ``text``, or ``None``.
 
@@ -177,7 +183,7 @@ def locate_quote(text: str, quote: str, *, min_chars: int = 3) -> tuple[int, int
         Offsets such that ``text[start:end]`` is the matched span, or ``None``.
     """
     stripped = quote.strip()
-    if len("".join(stripped.split())) < min_chars or not any(c.isalnum() for c in stripped):
+    if is_slight(stripped, min_chars):
         return None
     variants = [stripped]
     if len(stripped) > 2 and stripped[0] + stripped[-1] in _ENCLOSING:
@@ -274,6 +280,12 @@ def verify_model_claims(
             if not 1 <= cite.index <= len(snippets):
                 problem = f"cites document {cite.index}, but documents are numbered 1 to {len(snippets)}"
                 break
+            if is_slight(cite.quote.strip(), min_quote_chars):
+                # A syntax quoted alone beside the quote that states the claim ("(?>...)" next
+                # to the paragraph saying what it does) supports nothing and invents nothing:
+                # it is set aside, and the claim stands or falls on its other quotes (with none,
+                # it falls).
+                continue
             snippet = snippets[cite.index - 1]
             span = locate_quote(snippet.text, cite.quote, min_chars=min_quote_chars)
             if span is None:
@@ -283,6 +295,8 @@ def verify_model_claims(
             if citation not in citations:
                 citations.append(citation)
                 indices.append(cite.index)
+        if not problem and not citations:
+            problem = "its quotes are too slight to support anything (no letter or digit, or under three characters)"
         if problem:
             dropped.append(DroppedClaim(text, problem))
             continue
