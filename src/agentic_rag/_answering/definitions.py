@@ -7,6 +7,11 @@ alone on its line, its definition on the next). A sentence that only uses the te
 nightly job copies the warm replica"), or defines another one ("Cold storage — ..."), does
 not define it, nor does an entry that says only who uses the term ("Fast lane - a term used in
 the carrier's contracts"). :func:`defines` reads one sentence, with what its claim says before it.
+
+A question that asks how one body counts or classes a thing ("Which days does Cobalt Cove class
+as peak days?") is not answered by another body's rule told in running prose ("Visit Saltmarsh,
+the regional tourism board, classes bank holidays as peak days"): :func:`classing_subject`
+gives the words that do the classing, for the caller to tell whose they are.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from agentic_rag._regex import lazy_regex
 from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._text.term_match import ROOT_LENGTH
 
-__all__ = ["defines"]
+__all__ = ["classing_subject", "defines"]
 
 _STEMMER = PorterStemmer()
 _DEFINING = lazy_regex(
@@ -85,3 +90,40 @@ def _stem(word: str) -> str:
 def _same(a: str, b: str) -> bool:
     """One stem, or one root ("headquarters", "headquartered")."""
     return a == b or (len(a) >= ROOT_LENGTH and len(b) >= ROOT_LENGTH and a[:ROOT_LENGTH] == b[:ROOT_LENGTH])
+
+
+# A question about whose rule it is: one body counting, classing or treating a thing as
+# something ("does Harrowfield count a student as tardy", "for IronLeaf to count as").
+_ASKS_CLASSING = lazy_regex(
+    r"\b(?:count(?:s|ed)?|class(?:es|ed)?|classif(?:y|ies|ied)|treat(?:s|ed)?|consider(?:s|ed)?|regard(?:s|ed)?|deem(?:s|ed)?)\b"
+    r"[^?]*?\bas\b|\bdefine[sd]?\b",
+    re.IGNORECASE,
+)
+# A sentence whose subject does the classing: "<subject> counts a student as tardy if ...",
+# "<subject> defines X as ...". The verb's third person tells a verb from a plural noun
+# ("classes"), and the "as" after it (not "as well", "such as") that it classes something.
+_CLASSING = lazy_regex(
+    r"\b(?:counts|classes|classifies|treats|considers|regards|deems|defines)\b"
+    r"(?=(?:(?!\bas\b)[^.;!?])*\bas\b(?!\s+(?:well|soon|long|much|many|far|if|though|of)\b))"
+)
+# Where the subject's words begin: a clause's opening ("In that survey, ", "noted that ").
+_CLAUSE_START = lazy_regex(r".*(?:[.;:!?|]\s|,\s*|\b(?:that|which|who|whereas|while|but)\s)", re.IGNORECASE | re.DOTALL)
+
+
+def classing_subject(question: str, piece: str) -> str:
+    """The words before the classing verb of ``piece`` ("neighbouring Corbin Valley School
+    District" of "... noted that neighbouring Corbin Valley School District counts a student
+    as tardy if ..."), when ``question`` asks how a body counts, classes, treats or defines a
+    thing; ``""`` otherwise. An appositive after the subject is passed over ("Visit
+    Saltmarsh, the regional tourism board, classes ..." gives "Visit Saltmarsh")."""
+    if not _ASKS_CLASSING.search(question):
+        return ""
+    text = re.sub(r"\s+", " ", _MARKUP.sub("", piece))
+    verb = _CLASSING.search(text)
+    if verb is None:
+        return ""
+    before = text[:verb.start()].rstrip()
+    if before.endswith(",") and "," in before[:-1]:
+        before = before[:before[:-1].rindex(",")]
+    opening = _CLAUSE_START.match(before)
+    return before[opening.end():] if opening else before
