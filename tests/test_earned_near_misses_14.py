@@ -15,23 +15,25 @@ class AnotherBodysRuleTest(VerdictCase):
     named body's rule told in running prose, only by the asked body's own (or an unnamed
     "we", "the park")."""
 
+    # Each question, a heading naming the asked body (so the near miss is refused for whose
+    # rule it tells, not for a missing name), another body's rule and the asked body's own.
     _CASES = (
-        ("How many minutes after the bell does Harrowfield Unified count a student as tardy?",
+        ("Harrowfield Unified board minutes", "How many minutes after the bell does Harrowfield Unified count a student as tardy?",
          "Trustee Okafor noted that neighbouring Corbin Valley School District counts a student as tardy if they arrive more than 10 minutes after the first bell.",
          "Harrowfield Unified counts a student as tardy if they arrive more than 5 minutes after the first bell."),
-        ("Before what time on a weekday does Tolland Valley Buses count a journey as peak?",
+        ("Tolland Valley Buses fares", "Before what time on a weekday does Tolland Valley Buses count a journey as peak?",
          "For that product, the Authority counts journeys starting before 09:30 on weekdays as peak.",
          "Tolland Valley Buses counts journeys starting before 09:00 on weekdays as peak."),
-        ("How many visits a month does IronLeaf Fitness require for someone to count as an active member?",
+        ("IronLeaf Fitness policies", "How many visits a month does IronLeaf Fitness require for someone to count as an active member?",
          'In that survey, the Federation counts an "active member" as someone who visits at least four times a month.',
          'IronLeaf Fitness counts an "active member" as someone who visits at least six times a month.'),
     )
 
     def test_another_named_body_classing_gives_no_answer(self):
-        for question, other, own in self._CASES:
+        for heading, question, other, own in self._CASES:
             with self.subTest(question=question):
-                self.assertNotAnswered(question, "Policies", other)
-                self.assertAnswered(question, "Policies", own)
+                self.assertNotAnswered(question, heading, other)
+                self.assertAnswered(question, heading, own)
 
     def test_the_subject_is_read_past_an_opening_and_an_appositive(self):
         question = "Which days does Cobalt Cove class as peak days?"
