@@ -47,6 +47,7 @@ from agentic_rag._answering.answer_likelihood import WEAK_RELEVANCE, answer_like
 from agentic_rag._store.entry_tails import entry_default
 from agentic_rag._store.page_breaks import completed_focus
 from agentic_rag._store.records import AlsoAt, StoreHit
+from agentic_rag._store.version_files import asked_versions, name_version
 from agentic_rag._text.composed_names import composed_name_share
 from agentic_rag._text.focus import PassageView, view_passage
 from agentic_rag._text.instructions import is_instruction_like, screened_heading
@@ -113,6 +114,10 @@ class SecondStageWeights:
             made of (:func:`~agentic_rag._text.composed_names.composed_name_share`):
             ``ReturnLogger`` for "a logger that returns what you pass it". Chosen on the
             development halves for the first hit's key (the fit gives it about half this).
+        version_file: Added when the hit's file is named by a version the query names
+            (:mod:`~agentic_rag._store.version_files`): the release's own notes, before the
+            later releases that restate them. Chosen by hand on the release-note questions of
+            earlier agent A/B rounds, not fitted.
         keep_ratio: A hit is printed while its score is at least this share of the best hit's.
     """
 
@@ -122,6 +127,7 @@ class SecondStageWeights:
     heading: float = 0.47
     pairs: float = 0.55
     names: float = 0.6
+    version_file: float = 0.5
     keep_ratio: float = 0.9
 
 
@@ -226,6 +232,7 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
     if not candidates:
         return []
     best_bm25 = max(h.score for h in candidates)
+    asked = asked_versions(query) if weights.version_file else frozenset()
     # A focus costs a few milliseconds a chunk: only the candidates that could end up shown
     # (by the cheap half of the score) are read line by line.
     cheap = {}
@@ -233,14 +240,16 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
         heading = model.coverage(query, hit.section) if hit.section else 0.0
         passage = f"{hit.section}\n{hit.text}"
         pairs = pair_share(query, passage, model) if weights.pairs else 0.0
-        cheap[hit.chunk_id] = (heading, pairs, _cheap_score(hit, model.coverage(query, passage), heading, pairs, best_bm25, weights))
+        named = weights.version_file if asked and name_version(hit.path) in asked else 0.0
+        cheap[hit.chunk_id] = (heading, pairs, named + _cheap_score(hit, model.coverage(query, passage), heading, pairs, best_bm25, weights))
     pool = sorted(candidates, key=lambda h: (-cheap[h.chunk_id][2], h.chunk_id))
     viewed = []
     for hit in pool[:viewed_size(k)]:
         # Ranked only: the relevance is computed for the hits that are printed.
         view = view_passage(query, hit.text, model, title=hit.section, marks=hit.line_marks, context=context,
                             max_lines=SEARCH_FOCUS_LINES, budget=SEARCH_FOCUS_BUDGET)
-        viewed.append((_score(query, hit, view, *cheap[hit.chunk_id][:2], best_bm25, model, weights), hit, view))
+        named = weights.version_file if asked and name_version(hit.path) in asked else 0.0
+        viewed.append((named + _score(query, hit, view, *cheap[hit.chunk_id][:2], best_bm25, model, weights), hit, view))
     viewed.sort(key=lambda item: (-item[0], item[1].chunk_id))
     kept: list[tuple[StoreHit, PassageView]] = []
     scores: list[float] = []
