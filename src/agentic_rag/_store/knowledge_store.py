@@ -50,8 +50,6 @@ DEFAULT_STORE_DIRECTORY = ".agentic-rag"
 _STAGE = "store"
 _READ_TIMEOUT = 10.0
 _LOAD_ATTEMPTS = 8
-# Chunks of the files named by a version the query names that join the first stage's candidates.
-_VERSION_FILE_HITS = 3
 
 
 class KnowledgeStore:
@@ -391,7 +389,7 @@ class KnowledgeStore:
         if isinstance(corpus_ids, str):
             raise InvalidInputError(f"corpus_ids must be a sequence of ids, not the string {corpus_ids!r}", stage=_STAGE)
         from agentic_rag._store.list_pages import search_ranked
-        from agentic_rag._store.version_files import asked_versions, versioned_paths
+        from agentic_rag._store.version_files import VERSION_FILE_HITS, with_version_files
 
         index = self.bm25() if index is None else index
         if corpus_ids is not None:
@@ -399,16 +397,10 @@ class KnowledgeStore:
             unknown = sorted(set(corpus_ids) - known)
             if unknown:
                 raise InvalidInputError(f"unknown corpus ids {unknown}; the store has {sorted(known)}", stage=_STAGE)
-        hits = search_ranked(index, query, k, corpus_ids=corpus_ids)
-        if asked_versions(query):
-            # The release's own page, when the query names a version a file is named by: its
-            # best chunks join the candidates (see version_files).
-            files = self._query("SELECT path, corpus_id FROM files")
-            paths = versioned_paths(query, (path for path, corpus in files if corpus_ids is None or corpus in corpus_ids))
-            if paths:
-                seen = {hit.document_id for hit in hits}
-                hits += [hit for hit in search_ranked(index, query, _VERSION_FILE_HITS, corpus_ids=corpus_ids, where={"path": paths})
-                         if hit.document_id not in seen]
+        hits = with_version_files(
+            search_ranked(index, query, k, corpus_ids=corpus_ids), query,
+            lambda: [path for path, corpus in self._query("SELECT path, corpus_id FROM files") if corpus_ids is None or corpus in corpus_ids],
+            lambda paths: search_ranked(index, query, VERSION_FILE_HITS, corpus_ids=corpus_ids, where={"path": paths}))
         return [stored_hit(index, hit.document_id, hit.score) for hit in hits]
 
     def _next_chunk(self, hit: StoreHit) -> StoreHit | None:

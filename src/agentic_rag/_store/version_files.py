@@ -12,11 +12,12 @@ chunks for the query to the candidates the second stage reads.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
 from agentic_rag._regex import lazy_regex
 
-__all__ = ["asked_versions", "name_version", "versioned_paths"]
+__all__ = ["VERSION_FILE_HITS", "asked_versions", "name_version", "versioned_paths", "with_version_files"]
 
 # A version in running text: two to four dotted numbers, not part of a longer dotted run or
 # word ("3.6.12", "v2.2"; not "192.168.1.10", not "3.6.12.1.5", not "1.5x").
@@ -24,6 +25,9 @@ _ASKED = lazy_regex(r"(?<![\w.])v?(\d{1,4}(?:\.\d{1,4}){1,3})(?![\w.]*\d|[A-Za-z
 # A file stem that is a version, with at most a short word before it ("3_6_12", "2.2.13",
 # "v1.4", "release-5.0", "changes_2.1"); the extension is taken off before matching.
 _NAMED = lazy_regex(r"(?:[A-Za-z]{1,12}[-_ ]?)?v?(\d{1,4}(?:[._-]\d{1,4}){1,3})")
+#: Chunks of the files named by a version the query names that join the first stage's candidates.
+VERSION_FILE_HITS = 3
+_Hit = TypeVar("_Hit")
 _PARTS = lazy_regex(r"\d+")
 # A question asking which release did something ("Which 1.7.x release closed that hole?",
 # "since when"): the version it names is where it starts from, not the page that answers.
@@ -60,3 +64,23 @@ def versioned_paths(query: str, paths: Iterable[str]) -> list[str]:
     if not wanted:
         return []
     return sorted(path for path in paths if name_version(path) in wanted)
+
+
+def with_version_files(hits: Sequence[_Hit], query: str, paths: Callable[[], Iterable[str]],
+                       search_in: Callable[[list[str]], Sequence[_Hit]]) -> list[_Hit]:
+    """``hits`` followed by the best chunks for ``query`` of the files named by a version it
+    names that ``hits`` lack (the same hits when it names none).
+
+    Args:
+        hits: The first stage's hits (objects with ``document_id``).
+        query: The query.
+        paths: The store's file paths that may be searched (called only for a query naming a version).
+        search_in: Searches ``query`` within the given paths.
+    """
+    if not asked_versions(query):
+        return list(hits)
+    named = versioned_paths(query, paths())
+    if not named:
+        return list(hits)
+    seen = {hit.document_id for hit in hits}  # type: ignore[attr-defined]
+    return [*hits, *(hit for hit in search_in(named) if hit.document_id not in seen)]  # type: ignore[attr-defined]
