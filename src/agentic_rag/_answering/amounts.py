@@ -24,11 +24,16 @@ _STEMMER = PorterStemmer()
 
 
 def table_cells(piece: str) -> list[tuple[str, str]] | None:
-    """A table row under its header row as (header, cell) pairs, ``None`` for any other piece."""
+    """A table row under its header row as (header, cell) pairs, ``None`` for any other piece.
+    A header one cell short that opens with its bar ("| Elementary | Middle" over
+    "Lunch | 11:30 | 11:50") has lost its empty corner cell, over the rows' labels: its
+    names head the value columns."""
     lines = piece.split("\n")
     if len(lines) != 2 or not all("|" in line for line in lines):
         return None
     header, row = ([c.strip() for c in line.strip().strip("|").split("|")] for line in lines)
+    if len(header) + 1 == len(row) and lines[0].lstrip().startswith("|") and not lines[1].lstrip().startswith("|"):
+        header = ["", *header]
     return list(zip(header, row)) if len(header) == len(row) else None
 
 
