@@ -7,6 +7,10 @@ from __future__ import annotations
 import unittest
 
 from agentic_rag._answering.amounts import table_cells
+from agentic_rag._answering.earned import ClaimContext, earned_verdict
+from agentic_rag._answering.withheld import withholds
+from agentic_rag._contracts import AnswerStatus
+from agentic_rag._text.relevance import RelevanceModel
 from earned_support import VerdictCase
 
 
@@ -30,6 +34,48 @@ class CornerCellHeaderTest(VerdictCase):
         row = "Late-start Monday dismissal | 12:40 pm | 1:10 pm"
         self.assertNotAnswered("What time are Fernbrook high school students dismissed on late-start Mondays?", self._HEADING, row, self._PASSAGE)
         self.assertAnswered("What time do Fernbrook middle schools dismiss on late-start Mondays?", self._HEADING, row, self._PASSAGE)
+
+
+class WithheldCellTest(unittest.TestCase):
+    """A cell that names the value it stands for and says it is still to come ("Start date
+    TBC") under the asked column keeps the row's other columns, and sibling rows, from
+    answering."""
+
+    _PASSAGE = "| Eastfield | Westbrook\nHome delivery | Yes, next day | Start date TBC\nAddress | 4 Mill Road | 9 Quay Street"
+    _QUESTION = "When does home delivery start at Pennock's Westbrook shop?"
+
+    def _status(self, question: str) -> AnswerStatus:
+        claims = [ClaimContext("Pennock's shops compared", row, self._PASSAGE) for row in self._PASSAGE.split("\n")[1:]]
+        return earned_verdict(question, claims, RelevanceModel()).status
+
+    def test_a_labelled_tbc_cell_withholds_the_value(self):
+        self.assertIsNot(self._status(self._QUESTION), AnswerStatus.ANSWERED)
+        model = RelevanceModel()
+        self.assertTrue(withholds(self._QUESTION, "Pennock's shops compared", "", "| Eastfield | Westbrook\nHome delivery | Yes, next day | Start date TBC", model))
+
+    def test_a_tbc_cell_under_another_column_withholds_nothing(self):
+        row = "| Eastfield | Westbrook\nHome delivery charge | Amount TBC | £3.50"
+        self.assertFalse(withholds("What is the home delivery charge at Pennock's Westbrook shop?", "Pennock's shops compared", "", row, RelevanceModel()))
+        self.assertFalse(withholds("Is home delivery offered at Pennock's Westbrook shop?", "Pennock's shops compared", "",
+                                   "| Eastfield | Westbrook\nHome delivery | Yes | Start date TBC", RelevanceModel()))
+
+
+class SettledLaterOrElsewhereTest(unittest.TestCase):
+    """A sentence saying the asked value will be settled at a later occasion ("will be set at
+    the September meeting") or that the subject keeps its own where the reader looks it up
+    ("publishes its own busy-day calendar each March on the ticket page") withholds it."""
+
+    def test_a_value_settled_at_a_later_meeting_is_withheld(self):
+        question = "How much will the adult swim fee at Linwood Leisure be after the proposed rise?"
+        model = RelevanceModel()
+        self.assertTrue(withholds(question, "Linwood Leisure board minutes", "", "The new adult swim fee will be set at the September meeting.", model))
+        self.assertFalse(withholds(question, "Linwood Leisure board minutes", "", "The new adult swim fee was set at the September meeting at £4.50.", model))
+
+    def test_its_own_value_published_elsewhere_is_withheld(self):
+        question = "Which days does Marlow Pier class as busy days?"
+        model = RelevanceModel()
+        self.assertTrue(withholds(question, "Marlow Pier FAQ", "", "Marlow Pier publishes its own busy-day calendar each March on the ticket page.", model))
+        self.assertFalse(withholds(question, "Marlow Pier FAQ", "", "Marlow Pier classes bank holidays as busy days.", model))
 
 
 if __name__ == "__main__":
