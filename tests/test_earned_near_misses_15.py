@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import unittest
 
-from agentic_rag._answering.amounts import table_cells
+from agentic_rag._answering.amounts import not_money, table_cells
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
 from agentic_rag._answering.withheld import withholds
 from agentic_rag._contracts import AnswerStatus
@@ -76,6 +76,44 @@ class SettledLaterOrElsewhereTest(unittest.TestCase):
         model = RelevanceModel()
         self.assertTrue(withholds(question, "Marlow Pier FAQ", "", "Marlow Pier publishes its own busy-day calendar each March on the ticket page.", model))
         self.assertFalse(withholds(question, "Marlow Pier FAQ", "", "Marlow Pier classes bank holidays as busy days.", model))
+
+
+class PlanColumnOfTheAskedYearTest(VerdictCase):
+    """A table row whose only column of the asked year is a plan's ("2024–25 budget") gives
+    that year's plan, not what was spent; the year whose column is the outcome is answered."""
+
+    _HEADING = "Kessling County budget summary"
+    _PASSAGE = "Category | 2023–24 actual | 2024–25 budget\nRoad maintenance | $2.1 million | $2.6 million"
+
+    def test_the_asked_years_plan_is_no_outcome(self):
+        row = "Road maintenance | $2.1 million | $2.6 million"
+        self.assertNotAnswered("How much did Kessling County actually spend on road maintenance in 2024–25?", self._HEADING, row, self._PASSAGE)
+        self.assertAnswered("How much did Kessling County actually spend on road maintenance in 2023–24?", self._HEADING, row, self._PASSAGE)
+        self.assertAnswered("How much did Kessling County budget for road maintenance in 2024–25?", self._HEADING, row, self._PASSAGE)
+
+
+class SpendAsksMoneyTest(VerdictCase):
+    """"How much did X spend" asks a sum of money: a line with only years gives none."""
+
+    def test_a_line_without_money_gives_no_sum_spent(self):
+        question = "How much did Kessling County spend on road maintenance in 2024–25?"
+        self.assertNotAnswered(question, "Kessling County road maintenance", "Road maintenance figures for 2024–25 are budgeted; 2023–24 figures are audited.")
+        self.assertAnswered(question, "Kessling County road maintenance", "Kessling County spent $2.4 million on road maintenance in 2024–25.")
+
+    def test_time_spent_is_no_money(self):
+        self.assertEqual(not_money("How much time do riders spend on the bus?", "Riders spend 40 minutes on the bus"), "")
+        self.assertEqual(not_money("How much did the council spend on parks?", "Spending on parks rose in 2024"), "no value")
+
+
+class ExpectedFigureTest(VerdictCase):
+    """"X expects it to reach 2,000 members" is a figure hoped for, with the object between
+    the verb and "to" as well as without it."""
+
+    def test_an_expected_figure_is_no_count_reached(self):
+        question = "How many members has Vantor's Eastside gym signed up?"
+        self.assertNotAnswered(question, "Vantor opens Eastside gym", "Vantor expects it to reach 2,000 members in its first year.")
+        self.assertNotAnswered(question, "Vantor opens Eastside gym", "Vantor expects the gym to reach 2,000 members in its first year.")
+        self.assertAnswered(question, "Vantor opens Eastside gym", "Vantor's Eastside gym has signed up 1,850 members.")
 
 
 if __name__ == "__main__":

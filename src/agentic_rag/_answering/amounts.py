@@ -141,7 +141,9 @@ _UNIT_WORDS = (r"(?:milli|micro|nano|kilo|mega|giga|tera)?(?:seconds?|minutes?|h
 _ASKS_PRICE = lazy_regex(
     r"\bhow\s+much\s+(?:(?:is|are|was|were|does|do|did|will|would)\s+(?:(?:an?|the|my|our|one|each)\s+)?(?:[\w-]+\s+){0,5}?"
     r"(?:tickets?|fares?|fees?|prices?|costs?|charges?|subscriptions?|memberships?|pass(?:es)?|rent|fines?|plans?|licen[cs]es?|tuition|admission|entry)\b"
-    r"|(?:[\w-]+\s+){0,9}?(?:cost|costs|charge|charges|charged|pay|paid)\b)",
+    r"|(?:[\w-]+\s+){0,9}?(?:cost|costs|charge|charges|charged|pay|paid)\b"
+    # "How much did the district spend on transport?": a sum spent (not "how much time").
+    r"|(?!time\b)(?:[\w-]+\s+){0,9}?(?:spend|spends|spent)\b)",
     re.IGNORECASE,
 )
 # A sum of money: a currency sign or code by a number, a currency word after one, or "free".
