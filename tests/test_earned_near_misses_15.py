@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import unittest
 
-from agentic_rag._answering.amounts import not_money, table_cells
+from agentic_rag._answering.amounts import clock_as_amount, not_money, table_cells
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
 from agentic_rag._answering.withheld import withholds
 from agentic_rag._contracts import AnswerStatus
+from agentic_rag._text.asked_values import asks_past_time
 from agentic_rag._text.relevance import RelevanceModel
 from earned_support import VerdictCase
 
@@ -103,6 +104,39 @@ class SpendAsksMoneyTest(VerdictCase):
     def test_time_spent_is_no_money(self):
         self.assertEqual(not_money("How much time do riders spend on the bus?", "Riders spend 40 minutes on the bus"), "")
         self.assertEqual(not_money("How much did the council spend on parks?", "Spending on parks rose in 2024"), "no value")
+
+
+class TimeOfDayIsNoAmountTest(VerdictCase):
+    """A number that is part of a time of day ("opens at 05:45") is no span for "how long" and
+    no amount for "what size"; a price beside the hours still answers a price."""
+
+    def test_a_time_of_day_is_no_span(self):
+        question = "How long before boarding does the gate close at Fenmoor Airport?"
+        self.assertNotAnswered(question, "Fenmoor Airport FAQ", "The Skyview Lounge by the gate opens at 05:45 every day and closes after boarding.")
+        self.assertAnswered(question, "Fenmoor Airport FAQ", "The gate closes 20 minutes before boarding.")
+
+    def test_a_time_of_day_is_no_amount(self):
+        self.assertEqual(clock_as_amount("What was the size of Orrin Farm's 2024 apple crop?", "Apple Day | 10:30 | 3 hours", "10"), "another attribute")
+        self.assertEqual(clock_as_amount("What was the size of Orrin Farm's 2024 apple crop?", "2024 crop: 310 tonnes", "310"), "")
+        self.assertEqual(clock_as_amount("What time does the Orrin Farm shop open?", "Opens at 10:30", "10"), "")
+
+    def test_a_price_beside_the_hours_still_answers(self):
+        question = "How much does Fast Lane parking cost per hour at Fenmoor Airport?"
+        self.assertAnswered(question, "Fenmoor Airport parking", "Fast Lane parking at Fenmoor Airport is open from 06:00 to 22:00 at £4 per hour.")
+
+
+class DateAskedInOtherWordsTest(VerdictCase):
+    """"On what date did ..." asks a past time like "When did ...": a line with none (a build
+    still in testing) gives no date."""
+
+    def test_a_line_without_a_date_gives_none(self):
+        question = "On what date did version 2.4 come out for the Kestrel Tab 3?"
+        self.assertTrue(asks_past_time(question))
+        self.assertTrue(asks_past_time("In which year was the Kestrel Tab 3 launched?"))
+        self.assertFalse(asks_past_time("On what date does the Kestrel sale start?"))
+        heading = "Kestrel firmware changelog › Version 2.4"
+        self.assertNotAnswered(question, heading, "Kestrel Tab 5: out on 4 March 2025. The Kestrel Tab 3 build is still in testing.")
+        self.assertAnswered(question, heading, "Kestrel Tab 3: out on 4 March 2025. The Kestrel Tab 5 build is still in testing.")
 
 
 class ExpectedFigureTest(VerdictCase):

@@ -29,7 +29,7 @@ from agentic_rag._answering.asked_measures import asks_clock, measure_problem
 from agentic_rag._answering.open_readings import asks_of_item, open_problem, table_cells as padded_cells
 from agentic_rag._answering.unachieved import unachieved_problem
 from agentic_rag._answering.time_scope import period_problem
-from agentic_rag._answering.amounts import count_as_measure, counts_a_time, counts_another, default_not_a_number, measures_condition, not_money, table_cells
+from agentic_rag._answering.amounts import clock_as_amount, count_as_measure, counts_a_time, counts_another, default_not_a_number, measures_condition, not_money, table_cells
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.answer_slots import AnswerSlot, FactKind, SlotKind, counts_in_unit, fact_filler, identifiers, measure_at, read_fact, read_slot, slot_filler
 from agentic_rag._text.asked_values import asks_past_time, is_quantity, stated_time
@@ -168,7 +168,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
         asks_value = kind is not SlotKind.OPEN or fact is not None or bool(_ASKS_VALUE.match(question))
         problem = (modality_problem(question, clause, heading, f"{lead}\n{piece}") or empty_default(question, piece, kind)
                    or column_problem(question, piece) or not_money(question, clause) or prices_another(question, piece, lead, model)
-                   or count_as_measure(question, clause) or counts_a_time(question, clause, filler) or deferred_value(question, piece)
+                   or count_as_measure(question, clause) or counts_a_time(question, clause, filler) or clock_as_amount(question, clause, filler) or deferred_value(question, piece)
                    or default_not_a_number(question, clause, piece, kind) or counts_another(question, piece)
                    or measures_condition(question, clause, filler) or label_problem(question, piece, model)
                    or ("no value" if not counts_in_unit(question, _value_cells(clause)) else "")
