@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import unittest
 
+from agentic_rag._answering.aggregates import sums_several
 from agentic_rag._answering.amounts import clock_as_amount, not_money, table_cells
+from agentic_rag._answering.priced_items import rate_per_another
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
 from agentic_rag._answering.withheld import withholds
 from agentic_rag._contracts import AnswerStatus
@@ -148,6 +150,48 @@ class ExpectedFigureTest(VerdictCase):
         self.assertNotAnswered(question, "Vantor opens Eastside gym", "Vantor expects it to reach 2,000 members in its first year.")
         self.assertNotAnswered(question, "Vantor opens Eastside gym", "Vantor expects the gym to reach 2,000 members in its first year.")
         self.assertAnswered(question, "Vantor opens Eastside gym", "Vantor's Eastside gym has signed up 1,850 members.")
+
+
+class TotalOverSeveralTest(VerdictCase):
+    """A count over several members of a kind ("9,400 members across both gyms") is no count
+    of the one the question names; a question asking the total is answered by it, and a
+    price that holds across all stores is one store's price."""
+
+    def test_a_total_is_no_members_count(self):
+        question = "How many members has Vantor's Eastside gym signed up?"
+        self.assertNotAnswered(question, "Vantor opens Eastside gym", "- 9,400 members across both gyms at 30 June 2025.")
+        self.assertAnswered(question, "Vantor opens Eastside gym", "- 2,100 members at the Eastside gym at 30 June 2025.")
+
+    def test_a_total_asked_and_a_uniform_price_stand(self):
+        self.assertEqual(sums_several("How many members do Vantor's gyms have in total?", "9,400 members across both gyms"), "")
+        self.assertEqual(sums_several("What does a bag of compost cost at the Oakley store?", "£5 across all stores"), "")
+        self.assertEqual(sums_several("How many staff does the Oakley store employ?", "340 staff across all three stores"), "another subject")
+
+
+class RatePerAnotherUnitTest(VerdictCase):
+    """A charge asked per one unit ("the overstay fee per hour") is not given by sums per
+    another unit ("Price per kWh" columns, "£2 per day"); a sum per the asked unit, or with no
+    unit stated, is left alone."""
+
+    _HEADING = "Quayside Parking — tariffs"
+    _PASSAGE = ("Bay type | Price per kWh | Overstay grace period\nRapid bay | £0.70 | 15 minutes\n\n"
+                "Once the grace period ends, the overstay fee is £1.50 per hour.")
+
+    def test_sums_per_another_unit_give_no_rate(self):
+        question = "What is the overstay fee per hour at Quayside Parking's rapid bays?"
+        self.assertEqual(rate_per_another(question, "Bay type | Price per kWh | Overstay grace period\nRapid bay | £0.70 | 15 minutes"), "another attribute")
+        self.assertEqual(rate_per_another(question, "Overstay costs £2 per day."), "another attribute")
+        self.assertNotAnswered(question, self._HEADING, "Rapid bay | £0.70 | 15 minutes", self._PASSAGE)
+
+    def test_a_sum_per_the_asked_unit_or_with_none_stands(self):
+        question = "What is the overstay fee per hour at Quayside Parking's rapid bays?"
+        self.assertEqual(rate_per_another(question, "The overstay fee is £1.50 per hour."), "")
+        self.assertEqual(rate_per_another(question, "Bay | Overstay fee per hour\nRapid bay | £1.50"), "")
+        self.assertEqual(rate_per_another(question, "The overstay fee is £1.50."), "")
+        self.assertEqual(rate_per_another("What is the overstay fee at Quayside Parking?", "Rapid bay | £0.70 per kWh"), "")
+        # "a whole wheel", "an extra bag" name the item priced, not a unit.
+        self.assertEqual(rate_per_another("What's the trade price of a whole wheel of Fellside Tomme?", "Fellside Tomme | £18 per kg"), "")
+        self.assertEqual(rate_per_another("What does Skarvik Air charge for an extra checked bag?", "Extra checked bag: £45 per flight."), "")
 
 
 if __name__ == "__main__":
