@@ -9,6 +9,7 @@ import unittest
 from agentic_rag._answering.aggregates import sums_several
 from agentic_rag._answering.amounts import clock_as_amount, not_money, table_cells
 from agentic_rag._answering.priced_items import rate_per_another
+from agentic_rag._answering.asked_measures import acts_on_another, asks_whether_bound
 from agentic_rag._answering.earned import ClaimContext, earned_verdict
 from agentic_rag._answering.withheld import withholds
 from agentic_rag._contracts import AnswerStatus
@@ -166,6 +167,43 @@ class TotalOverSeveralTest(VerdictCase):
         self.assertEqual(sums_several("How many members do Vantor's gyms have in total?", "9,400 members across both gyms"), "")
         self.assertEqual(sums_several("What does a bag of compost cost at the Oakley store?", "£5 across all stores"), "")
         self.assertEqual(sums_several("How many staff does the Oakley store employ?", "340 staff across all three stores"), "another subject")
+
+
+class WhetherABoundExistsTest(VerdictCase):
+    """"Is there an upper age limit ..., and if so what is it?" is answered by a sentence that
+    states a bound, denies one or gives a figure; advice that does neither answers nothing."""
+
+    def test_advice_without_a_bound_gives_no_answer(self):
+        question = "Is there an upper age limit for joining the Harwick Rowing Club, and if so what is it?"
+        self.assertTrue(asks_whether_bound(question))
+        self.assertFalse(asks_whether_bound("Is there a café at the Harwick Rowing Club?"))
+        heading = "Harwick Rowing Club — Membership rules"
+        # The rule on minimum ages beside the advice lends the passage its words.
+        advice = ("- Minimum ages are checked against a passport at the club office.\n\n- Members with heart conditions should read the safety guide"
+                  " before joining\n  the Harwick Rowing Club or the Fenmoor Sculling Club.")
+        self.assertNotAnswered(question, heading, advice)
+        self.assertAnswered(question, heading, "- The upper age limit for joining the Harwick Rowing Club is 70.")
+        self.assertAnswered(question, heading, "- There is no upper age limit for joining the Harwick Rowing Club.")
+
+
+class TimeOfAnotherThingTest(VerdictCase):
+    """"At what time does X feed the otters?" is the time of a thing done to the otters: a
+    timetable row of another animal's feed ("14:30 | Penguin feed") gives no time of it."""
+
+    _HEADING = "Brackwater Zoo — Daily timetable"
+    _PASSAGE = "Time | Event | Where\n11:00 | Otter talk | River Walk\n14:30 | Penguin feed | River Walk"
+
+    def test_another_things_row_gives_no_time(self):
+        question = "At what time does Brackwater Zoo feed the otters on the River Walk?"
+        for row in ("11:00 | Otter talk | River Walk", "14:30 | Penguin feed | River Walk"):
+            self.assertIs(acts_on_another(question, f"{self._HEADING}\n{row}"), "otter" not in row.casefold())
+        self.assertNotAnswered(question, self._HEADING, "14:30 | Penguin feed | River Walk", self._PASSAGE)
+        passage = self._PASSAGE + "\n15:30 | Otter feed | River Walk"
+        self.assertAnswered(question, self._HEADING, "15:30 | Otter feed | River Walk", passage)
+
+    def test_a_question_naming_the_event_is_left_alone(self):
+        self.assertFalse(acts_on_another("What time is the penguin feed at Brackwater Zoo?", "14:30 | Otter feed | River Walk"))
+        self.assertAnswered("What time is the penguin feed at Brackwater Zoo?", self._HEADING, "14:30 | Penguin feed | River Walk", self._PASSAGE)
 
 
 class RatePerAnotherUnitTest(VerdictCase):

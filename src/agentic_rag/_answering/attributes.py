@@ -26,7 +26,7 @@ from agentic_rag._answering.definitions import classing_subject, defines
 from agentic_rag._answering.deferrals import deferred_value
 from agentic_rag._answering.priced_items import prices_another, rate_per_another
 from agentic_rag._answering.table_columns import column_problem, empty_default
-from agentic_rag._answering.asked_measures import asks_clock, measure_problem
+from agentic_rag._answering.asked_measures import acts_on_another, asks_clock, asks_whether_bound, measure_problem
 from agentic_rag._answering.open_readings import asks_of_item, open_problem, table_cells as padded_cells
 from agentic_rag._answering.unachieved import unachieved_problem
 from agentic_rag._answering.time_scope import period_problem
@@ -129,8 +129,9 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     if (doer := classing_subject(question, piece)) and _names(question, model) and _rival_before(doer, {_stem(w) for w in words_of(question)}, model):
         return "another subject"
     # A time of day stands in the line of the thing it is the time of: "Building open | 04:00
-    # to 23:30" in a terminal's sheet is no time the lounge named two rows below opens.
-    if asks_clock(question) and model.missing_named(question, with_synonyms(f"{heading}\n{lead}\n{piece}")):
+    # to 23:30" in a terminal's sheet is no time the lounge named two rows below opens, nor
+    # "14:30 | Shark feed" the time the stingrays are fed.
+    if asks_clock(question) and (model.missing_named(question, with_synonyms(f"{heading}\n{lead}\n{piece}")) or acts_on_another(question, f"{heading}\n{lead}\n{piece}")):
         return "another subject"
     kind = read_slot(question).kind
     attribute = read_attribute(question)
@@ -217,8 +218,8 @@ def _aspect_problem(question: str, clause: str, piece: str, *, stated_value: boo
             continue
         if any(r in stated for a in wanted for r in RIVALS[a]):
             return "rival aspect"
-        if stated_value or wanted == _BOUNDS:
-            return "no aspect"  # both bounds asked ("shortest and longest"): a range or the bounds
+        if stated_value or wanted == _BOUNDS or (asks_whether_bound(question) and not re.search(r"\d", own)):
+            return "no aspect"  # both bounds asked ("shortest and longest"): a range or the bounds; whether one exists: a bound or a figure
     # "How many seats can an account have?" asks for the most without saying so: a sentence
     # with no bound may give it, one with only the least ("a minimum of 2 seats") does not.
     implied = implied_bounds(question)
