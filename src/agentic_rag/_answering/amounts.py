@@ -3,8 +3,9 @@
 A sentence can hold a number and the asked words and still count something else: a default
 that is no number for "by default, how many ..." ("report_role | replica"), the number of
 another thing ("number of write-ahead log segments kept for replicas; default 256" for how
-many replicas), or the time to reach the state the question puts its subject in ("charges
-fully in 5 hours" for how long a fully charged pump runs). The statement checks
+many replicas), the time to reach the state the question puts its subject in ("charges
+fully in 5 hours" for how long a fully charged pump runs), or a time of day ("opens at 04:30"
+for how long before departure desks close). The statement checks
 (:mod:`agentic_rag._answering.attributes`) call these on the sentence holding the value.
 """
 
@@ -18,17 +19,22 @@ from agentic_rag._text.asked_values import asks_number, counted_noun, measured_o
 from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._regex import lazy_regex
 
-__all__ = ["count_as_measure", "counts_a_time", "counts_another", "default_not_a_number", "gives_money", "measures_condition", "not_money", "table_cells"]
+__all__ = ["clock_as_amount", "count_as_measure", "counts_a_time", "counts_another", "default_not_a_number", "gives_money", "measures_condition", "not_money", "table_cells"]
 
 _STEMMER = PorterStemmer()
 
 
 def table_cells(piece: str) -> list[tuple[str, str]] | None:
-    """A table row under its header row as (header, cell) pairs, ``None`` for any other piece."""
+    """A table row under its header row as (header, cell) pairs, ``None`` for any other piece.
+    A header one cell short that opens with its bar ("| Elementary | Middle" over
+    "Lunch | 11:30 | 11:50") has lost its empty corner cell, over the rows' labels: its
+    names head the value columns."""
     lines = piece.split("\n")
     if len(lines) != 2 or not all("|" in line for line in lines):
         return None
     header, row = ([c.strip() for c in line.strip().strip("|").split("|")] for line in lines)
+    if len(header) + 1 == len(row) and lines[0].lstrip().startswith("|") and not lines[1].lstrip().startswith("|"):
+        header = ["", *header]
     return list(zip(header, row)) if len(header) == len(row) else None
 
 
@@ -120,6 +126,24 @@ def counts_a_time(question: str, clause: str, filler: str) -> str:
     return "another attribute" if any(w in _TIME_NOUNS for w in words) else ""
 
 
+# A question that asks a time of day in a number's words: "what time", "how late", "how early".
+_ASKS_CLOCK_WORDS = lazy_regex(r"\b(?:what|which)\s+time\b|\b(?:late|later|latest|early|earlier|earliest|clock)\b", re.IGNORECASE)
+
+
+def clock_as_amount(question: str, clause: str, filler: str) -> str:
+    """``"another attribute"`` when ``question`` asks a number that is no time of day ("how
+    long before departure ...", "the size of the harvest") and ``filler`` is part of one in
+    ``clause`` ("opens at 04:30 every day": its "30" counts no minutes; "Harvest Experience
+    | 09:30" sizes no harvest): a time of day is neither a span nor an amount."""
+    at = re.search(rf"(?<![\w.]){re.escape(filler)}(?!\w)", clause) if filler else None
+    if at is None or read_slot(question).kind is not SlotKind.NUMBER or _ASKS_CLOCK_WORDS.search(question):
+        return ""
+    if _ASKS_PRICE.search(question) and _MONEY.search(clause):
+        return ""  # "from 04:00 to 20:00 at £6.50 per person": the first number read is an hour, the price is there
+    clock = re.search(r"\d:$", clause[:at.start()]) or re.match(r":\d\d(?!\d)", clause[at.end():]) or ":" in filler
+    return "another attribute" if clock else ""
+
+
 # What makes a number a share or a time of day, not a count: "12%", "40 per cent", "18:30".
 _SHARE_OR_HOUR = lazy_regex(r"\s*(?:%|per\s*cent\b|percent\b)|[:.]\d\d(?!\d)", re.IGNORECASE)
 _SHARE_NOUN = lazy_regex(r"per\s*cent|percent|percentage\s+points?|points?", re.IGNORECASE)
@@ -136,7 +160,9 @@ _UNIT_WORDS = (r"(?:milli|micro|nano|kilo|mega|giga|tera)?(?:seconds?|minutes?|h
 _ASKS_PRICE = lazy_regex(
     r"\bhow\s+much\s+(?:(?:is|are|was|were|does|do|did|will|would)\s+(?:(?:an?|the|my|our|one|each)\s+)?(?:[\w-]+\s+){0,5}?"
     r"(?:tickets?|fares?|fees?|prices?|costs?|charges?|subscriptions?|memberships?|pass(?:es)?|rent|fines?|plans?|licen[cs]es?|tuition|admission|entry)\b"
-    r"|(?:[\w-]+\s+){0,9}?(?:cost|costs|charge|charges|charged|pay|paid)\b)",
+    r"|(?:[\w-]+\s+){0,9}?(?:cost|costs|charge|charges|charged|pay|paid)\b"
+    # "How much did the district spend on transport?": a sum spent (not "how much time").
+    r"|(?!time\b)(?:[\w-]+\s+){0,9}?(?:spend|spends|spent)\b)",
     re.IGNORECASE,
 )
 # A sum of money: a currency sign or code by a number, a currency word after one, or "free".

@@ -7,7 +7,10 @@ bound of another thing ("cancel at least 2 hours ahead" for the shortest booking
 opening days for the time it opens, a goal or a baseline for how much has been saved, a count
 of a thing ("at most 2 raised beds") for its biggest size, a starting price ("from £249") or no
 price for the most a thing can cost, how often ("every 40 minutes") for how long a thing takes,
-a number of anything but words ("by 17:00") for a word limit. :func:`measure_problem` reads one piece against the question.
+a number of anything but words ("by 17:00") for a word limit. Whether a bound exists is
+answered only by a sentence with a bound or a figure, and the time a subject does a thing to
+another ("feed the stingrays") only by a line naming that thing. :func:`measure_problem` reads
+one piece against the question.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from agentic_rag._text.answer_slots import measure_at
 from agentic_rag._text.asked_attribute import synonyms
 from agentic_rag._text.porter import PorterStemmer
 
-__all__ = ["asks_clock", "bound_noun", "measure_problem"]
+__all__ = ["acts_on_another", "asks_clock", "asks_whether_bound", "bound_noun", "measure_problem"]
 
 _STEMMER = PorterStemmer()
 # "... size in bytes", "... in minutes?": the unit the question wants its number in (at its
@@ -163,6 +166,42 @@ def measure_problem(question: str, clause: str, piece: str, heading: str = "") -
     if _ASKS_SPAN.search(question) and not _ASKS_LEAD.search(question) and _LEAD_TIME.search(clause) and measure_at("duration", _LEAD_TIME.sub(" ", clause)) < 0:
         return "another attribute"  # "book up to 6 weeks ahead" is how early, not how long
     return _most_problem(question, piece) or _count_limit_problem(question, clause) or _bound_problem(question, clause, piece)
+
+
+# "Is there an upper height limit ...?", "Does the plan have a maximum ...?": whether a bound
+# exists, which a sentence stating a bound, denying one or giving a figure answers; advice with
+# neither ("should check the guide before riding") answers nothing.
+_ASKS_WHETHER_BOUND = lazy_regex(
+    r"^\W*(?:is|are)\s+there\s+(?:an?|any)\s+(?:[\w-]+\s+){0,3}?(?:limits?|max\w*|min\w*|caps?|ceilings?|floors?|restrictions?)\b"
+    r"|^\W*(?:does|do|did|is|are|has|have)\s+[^?]*?\b(?:have|has|set|sets|impose|imposes)\s+(?:an?|any)\s+(?:[\w-]+\s+){0,3}?(?:max\w*|min\w*|upper|lower)\b",
+    re.IGNORECASE)
+
+
+def asks_whether_bound(question: str) -> bool:
+    """True when ``question`` asks whether a bound exists ("Is there an upper height limit for
+    riding X, and if so what is it?"): only a sentence that states or denies a bound, or gives a
+    figure, answers it."""
+    return bool(_ASKS_WHETHER_BOUND.match(question))
+
+
+# "At what time does Saltmere Aquarium feed the stingrays ...?": the thing a named subject's
+# verb acts on, after an article ("the stingrays").
+_CLOCK_OBJECT = lazy_regex(
+    r"^\W*(?:at\s+)?(?:what|which)\s+time\s+(?:does|do|did|will)\s+(?:the\s+)?(?:(?-i:[A-Z])[\w'’-]*\s+)+(?-i:[a-z])[\w-]*\s+(?:the|its|their)\s+((?-i:[a-z])[\w-]*)",
+    re.IGNORECASE)
+
+
+def acts_on_another(question: str, context: str) -> bool:
+    """True when ``question`` asks the time a named subject does something to a thing ("At
+    what time does Saltmere Aquarium feed the stingrays?") and ``context`` (a line with its
+    heading and lead) does not name that thing: "14:30 | Shark feed | Reef Tunnel" is the time
+    of another animal's feed, a timetable's row per event."""
+    asked = _CLOCK_OBJECT.match(question)
+    if not asked:
+        return False
+    wanted = {_stem(w) for w in (asked.group(1), *synonyms(asked.group(1).casefold()))}
+    said = {_stem(w) for w in re.findall(r"[A-Za-z][\w'’]*", context) for w in [w, *w.split("-")]}
+    return not any(_same(a, b) for a in wanted for b in said)
 
 
 def asks_clock(question: str) -> bool:

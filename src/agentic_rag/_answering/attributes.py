@@ -18,18 +18,19 @@ from __future__ import annotations
 
 import re
 
+from agentic_rag._answering.aggregates import sums_several
 from agentic_rag._answering.row_labels import label_problem
 from agentic_rag._answering.modality import NEGATED_MAXIMUM, NEGATED_MINIMUM, modality_problem, yes_no_problem
 from agentic_rag._answering.degrees import degree_problem
 from agentic_rag._answering.definitions import classing_subject, defines
 from agentic_rag._answering.deferrals import deferred_value
-from agentic_rag._answering.priced_items import prices_another
+from agentic_rag._answering.priced_items import prices_another, rate_per_another
 from agentic_rag._answering.table_columns import column_problem, empty_default
-from agentic_rag._answering.asked_measures import asks_clock, measure_problem
+from agentic_rag._answering.asked_measures import acts_on_another, asks_clock, asks_whether_bound, measure_problem
 from agentic_rag._answering.open_readings import asks_of_item, open_problem, table_cells as padded_cells
 from agentic_rag._answering.unachieved import unachieved_problem
 from agentic_rag._answering.time_scope import period_problem
-from agentic_rag._answering.amounts import count_as_measure, counts_a_time, counts_another, default_not_a_number, measures_condition, not_money, table_cells
+from agentic_rag._answering.amounts import clock_as_amount, count_as_measure, counts_a_time, counts_another, default_not_a_number, measures_condition, not_money, table_cells
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.answer_slots import AnswerSlot, FactKind, SlotKind, counts_in_unit, fact_filler, identifiers, measure_at, read_fact, read_slot, slot_filler
 from agentic_rag._text.asked_values import asks_past_time, is_quantity, stated_time
@@ -121,15 +122,16 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     # A sibling model, a measure of another kind or bound, a goal, a placeholder cell: wrong whatever else is asked.
     own = _value_clause(piece, filler)
     if problem := (open_problem(question, piece, heading) or measure_problem(question, own, piece, heading) or unachieved_problem(question, own, piece, filler)
-                   or period_problem(question, piece, heading, filler)):
+                   or period_problem(question, piece, heading, filler) or sums_several(question, piece) or rate_per_another(question, piece)):
         return problem
     # Another named body's rule ("the Authority treats journeys before 09:30 as peak") is not
     # the asked body's, in running prose as in a glossary.
     if (doer := classing_subject(question, piece)) and _names(question, model) and _rival_before(doer, {_stem(w) for w in words_of(question)}, model):
         return "another subject"
     # A time of day stands in the line of the thing it is the time of: "Building open | 04:00
-    # to 23:30" in a terminal's sheet is no time the lounge named two rows below opens.
-    if asks_clock(question) and model.missing_named(question, with_synonyms(f"{heading}\n{lead}\n{piece}")):
+    # to 23:30" in a terminal's sheet is no time the lounge named two rows below opens, nor
+    # "14:30 | Shark feed" the time the stingrays are fed.
+    if asks_clock(question) and (model.missing_named(question, with_synonyms(f"{heading}\n{lead}\n{piece}")) or acts_on_another(question, f"{heading}\n{lead}\n{piece}")):
         return "another subject"
     kind = read_slot(question).kind
     attribute = read_attribute(question)
@@ -168,7 +170,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
         asks_value = kind is not SlotKind.OPEN or fact is not None or bool(_ASKS_VALUE.match(question))
         problem = (modality_problem(question, clause, heading, f"{lead}\n{piece}") or empty_default(question, piece, kind)
                    or column_problem(question, piece) or not_money(question, clause) or prices_another(question, piece, lead, model)
-                   or count_as_measure(question, clause) or counts_a_time(question, clause, filler) or deferred_value(question, piece)
+                   or count_as_measure(question, clause) or counts_a_time(question, clause, filler) or clock_as_amount(question, clause, filler) or deferred_value(question, piece)
                    or default_not_a_number(question, clause, piece, kind) or counts_another(question, piece)
                    or measures_condition(question, clause, filler) or label_problem(question, piece, model)
                    or ("no value" if not counts_in_unit(question, _value_cells(clause)) else "")
@@ -216,8 +218,8 @@ def _aspect_problem(question: str, clause: str, piece: str, *, stated_value: boo
             continue
         if any(r in stated for a in wanted for r in RIVALS[a]):
             return "rival aspect"
-        if stated_value or wanted == _BOUNDS:
-            return "no aspect"  # both bounds asked ("shortest and longest"): a range or the bounds
+        if stated_value or wanted == _BOUNDS or (asks_whether_bound(question) and not re.search(r"\d", own)):
+            return "no aspect"  # both bounds asked ("shortest and longest"): a range or the bounds; whether one exists: a bound or a figure
     # "How many seats can an account have?" asks for the most without saying so: a sentence
     # with no bound may give it, one with only the least ("a minimum of 2 seats") does not.
     implied = implied_bounds(question)

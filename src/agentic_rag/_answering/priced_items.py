@@ -8,8 +8,9 @@ item it prices ("to carry a canoe", "for a flu jab", "a day of fishing", "a repl
 card"); the sentence that gives its price names it too (a word of it: "£9 per canoe", "Adult
 single | £7.80"), and "How much is the extended warranty for a HydroLeaf H3?" prices the
 warranty, not the H3 ("HydroLeaf H3 controller | £129" is the model's own price, and
-"firmware 4.x on both H3 and H5" no price at all). :func:`prices_another` reads one sentence, a
-line or a table row.
+"firmware 4.x on both H3 and H5" no price at all). A charge asked per one unit ("the idle fee
+per minute") is not given by sums per another ("Guest price per kWh"). :func:`prices_another`
+and :func:`rate_per_another` read one sentence, a line or a table row.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from agentic_rag._text.asked_attribute import synonyms, words_of
 from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._text.relevance import RelevanceModel
 
-__all__ = ["priced_item", "prices_another"]
+__all__ = ["priced_item", "prices_another", "rate_per_another"]
 
 _STEMMER = PorterStemmer()
 _PAYING = r"(?:cost|costs|charge|charges|charged|pay|paid)"
@@ -129,6 +130,40 @@ def prices_another(question: str, piece: str, lead: str, model: RelevanceModel) 
     if not named or (len(item) > 2 and item[-1] not in named and 2 * len(named) <= len(item)):
         return "another subject"
     return ""
+
+
+# "What is the idle fee per minute ...?": a charge asked per a unit.
+# Only "per" says so: "the price of a whole wheel", "charge for an extra bag" name the item.
+_ASKS_RATE = lazy_regex(r"\b(?:fees?|prices?|charges?|costs?|rates?|tariffs?|fares?)\b[^?]*?\bper\s+([a-z]+)\b", re.IGNORECASE)
+# A sum of money, and the unit written after it or in its column's header ("£0.74 per kWh",
+# "£2 an hour", "Guest price per kWh").
+_SUM = lazy_regex(r"[£$€¥]\s*\d[\d.,]*|\d[\d.,]*\s*(?:p|pence|cents?|pounds?|dollars?|euros?)\b", re.IGNORECASE)
+_PER_UNIT = lazy_regex(r"\s*(?:(?:per|a|an|each|every)\s+|/\s*)([A-Za-z]+)", re.IGNORECASE)
+_HEADER_UNIT = lazy_regex(r"(?:\bper\s+|/\s*)([A-Za-z]+)\b", re.IGNORECASE)
+
+
+def rate_per_another(question: str, piece: str) -> str:
+    """``"another attribute"`` when ``question`` asks a charge per one unit ("the idle fee per
+    minute") and every sum of money ``piece`` gives is per another ("DC 150 kW | £0.74 |
+    £0.62" under "Guest price per kWh | Member price per kWh", "£2 an hour"): a price per kWh
+    is no charge per minute. A sum with no unit stated is left to the other checks."""
+    asked = _ASKS_RATE.search(question)
+    if not asked:
+        return ""
+    lines = piece.strip().split("\n")
+    header = [c.strip() for c in lines[0].strip().strip("|").split("|")] if len(lines) == 2 and "|" in lines[0] else []
+    row = [c.strip() for c in lines[-1].strip().strip("|").split("|")] if header else [piece]
+    units: list[str] = []
+    for index, cell in enumerate(row):
+        for money in _SUM.finditer(cell):
+            after = _PER_UNIT.match(cell, money.end())
+            above = _HEADER_UNIT.search(header[index]) if len(header) == len(row) else None
+            unit = after or above
+            if unit is None:
+                return ""
+            units.append(unit.group(1))
+    wanted = _stem(asked.group(1))
+    return "another attribute" if units and not any(_same(_stem(u), wanted) for u in units) else ""
 
 
 def _stem(word: str) -> str:

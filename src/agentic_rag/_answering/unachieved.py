@@ -3,7 +3,8 @@
 "has set a goal of cutting energy use by 20%" holds a number and no achieved cut, and so do a
 line under a goal's label ("Target: cut emissions by 50% by 2030") and a proposal ("proposed
 raising the fare to €66"); "was due to open in summer 2024" holds a date and no opening, "the
-board will review the policy" no rule in force; a table cell "TBD" stands where a price would.
+board will review the policy" no rule in force; a table cell "TBD" stands where a price would,
+and a row whose only column of the asked year is its budget ("2025–26 budget") gives no outcome.
 :func:`unachieved_problem` reads one piece against the question.
 """
 
@@ -26,10 +27,10 @@ _GOAL = lazy_regex(
     r"|propos(?:ed|es|ing)\s+(?:to\b|that\b|\w+ing\b)|\bproposals?\s+(?:to|of)\b"
     # A sum set aside, a figure a model or forecast gives, an amount expected: none is the
     # outcome ("approved a budget of £9,000", "modelled an average stay of 3 nights",
-    # "expects to sell around 400 in 2026").
+    # "expects to sell around 400 in 2026", "expects the club to reach 3,500 members").
     r"|\b(?:approved|agreed|allocated|set)\s+(?:a|an|the|its|their)\s+budget\s+of\b|\bbudgeted\s+(?:for\b|\S*\d)"
     r"|\b(?:modell?ed|forecast|projected|predicted)\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,3}?(?:of\b|at\b|\S*\d)"
-    r"|\bexpect(?:s|ing)?\s+to\b)",
+    r"|\bexpect(?:s|ing)?\s+(?:(?:it|them|him|her|the\s+[\w-]+|its\s+[\w-]+|their\s+[\w-]+)\s+)?to\b)",
     re.IGNORECASE,
 )
 # A line filed under a goal's label: "- Target: cut emissions by 50% by 2030" (not a term
@@ -86,6 +87,8 @@ def unachieved_problem(question: str, clause: str, piece: str, filler: str = "")
     cells = table_cells(piece)
     if cells and _PLAN_ROW.search(cells[0][1]) and any(re.search(r"\d", c) for _, c in cells[1:]) and not _ASKS_GOAL.search(question):
         return "unreal"  # "Occupancy 2025 (budget) | 83% | 72%": the year's plan, not what it reached
+    if cells and _plan_columns_only(question, cells):
+        return "unreal"  # "2025–26 budget" is the only column of the asked year: a plan, not what was spent
     if cells and re.search(r"\bdefault", question, re.IGNORECASE) and not _ASKS_STATUS.match(question):
         defaults = [c for h, c in cells if re.search(r"\bdefault", h, re.IGNORECASE)]
         if defaults and all(_NO_FIXED_DEFAULT.match(c) for c in defaults):
@@ -101,6 +104,25 @@ def unachieved_problem(question: str, clause: str, piece: str, filler: str = "")
         if values and any(_PLACEHOLDER.match(c) for c in values) and not any(re.search(r"\d", c) for c in values):
             return "no value"
     return ""
+
+
+# A year or a span of years as a column names it: "2025", "2025–26", "2024/25".
+_PERIOD = lazy_regex(r"(?<!\d)(?:19|20)\d\d(?:\s*[–—/-]\s*\d{2,4}(?!\d))?")
+
+
+def _periods(text: str) -> set[str]:
+    return {re.sub(r"\s*[–—/-]\s*", "-", p) for p in _PERIOD.findall(text)}
+
+
+def _plan_columns_only(question: str, cells: list[tuple[str, str]]) -> bool:
+    """The columns of a table row whose headers name the period ``question`` asks about
+    ("in 2025–26") are all a plan's ("2025–26 budget" beside "2024–25 actual"): the row
+    gives that period's plan and another period's outcome, no outcome of the asked one."""
+    asked = _periods(question)
+    if not asked or _ASKS_GOAL.search(question):
+        return False
+    named = [header for header, _ in cells[1:] if _periods(header) & asked]
+    return bool(named) and all(_PLAN_ROW.search(header) for header in named)
 
 
 # A status cell that says a state is not reached ("under validation", "in testing", "planned")

@@ -5,9 +5,10 @@ from 1 January 2025. ... No withdrawal date has been set.": the date beside it i
 event's, and the item itself says the asked one does not exist yet. So do "no public price
 has been set" beside the clubs' price, "the criteria ... are not set out in this glossary"
 beside another body's definition, "its own definition, which is displayed at reception",
-"Tariffs ... will be published once the building is handed over", "the amount is stated in
-your policy schedule", and a table row whose cell says "Not yet reported" or "To be set by
-the committee". A document that says it does not state the thing outranks any sibling line
+"Tariffs ... will be published once the building is handed over", "the new amount will be
+set at the June meeting", "publishes its own peak-date calendar ... on the booking page", "the
+amount is stated in your policy schedule", and a table row whose cell says "Not yet
+reported", "To be set by the committee" or "Launch date TBC". A document that says it does not state the thing outranks any sibling line
 that seems to: the answer stays short of ``answered``.
 
 :func:`withholds` reads one sentence or table row (with the claim it stands in) against one
@@ -36,14 +37,20 @@ _WITHHOLDS = lazy_regex(
     rf"|\b(?:has|have|is|are|was|were)\s+not\s+(?:yet\s+)?(?:been\s+)?(?:{_SETTLED}|set\s+out|stated|given|included|listed|specified)\b"
     rf"|\b(?:has|have)\s+(?:yet\s+)?to\s+be\s+{_SETTLED}\b|\bnot\s+yet\s+{_SETTLED}\b"
     rf"|\bwill\s+be\s+{_SETTLED}\s+(?:once|when|after|later|in\s+due\s+course|nearer\s+the\s+time|shortly)\b"
+    # Settled at a later occasion: "The new amount will be set at the June meeting".
+    rf"|\bwill\s+be\s+{_SETTLED}\s+(?:at|during)\s+(?:the|a|an|its|their|our|next)\s+(?:[\w-]+\s+){{0,2}}?(?:meeting|review|session|board|committee|hearing)s?\b"
+    # Its own value kept where the reader looks it up: "publishes its own peak-date calendar
+    # each January on the booking page".
+    r"|\b(?:publish|post|show|display|issue)(?:es|s|ed)?\s+(?:its|their)\s+own\s+(?:[\w-]+\s+){1,4}?(?:on|in|at)\s+(?:the|its|their|our)\b"
     r"|\b(?:is|are)\s+(?:stated|given|shown|set\s+out|displayed|printed|specified)\s+(?:in|on|at)\s+(?:your|their|its\s+own)\b"
     r"|\b(?:which|that)\s+(?:is|are)\s+(?:displayed|posted|shown|available)\s+(?:at|on)\s+(?:the\s+)?(?:reception|request|site|desk|door|noticeboard)\b",
     re.IGNORECASE,
 )
 # A table cell that stands where the value would and says it is not given: "Not yet reported",
-# "To be set by the marina committee", "TBC".
+# "To be set by the marina committee", "TBC"; a few words may first name the value it stands
+# for ("Launch date TBC", "Price to be confirmed").
 _WITHHELD_CELL = lazy_regex(
-    rf"^\W*(?:not\s+(?:yet\s+)?{_SETTLED}|(?:to|yet\s+to)\s+be\s+{_SETTLED}|tb[acd])\b",
+    rf"^\W*(?:[A-Za-z]+\s+){{0,3}}?(?:not\s+(?:yet\s+)?{_SETTLED}|(?:to|yet\s+to)\s+be\s+{_SETTLED}|tb[acd])\b",
     re.IGNORECASE,
 )
 # A question about the publication or the setting itself, or a yes/no question: such a

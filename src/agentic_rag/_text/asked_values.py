@@ -29,8 +29,10 @@ def is_quantity(noun: str) -> bool:
 
 
 # "When did the shared plans get HTTP/3?": a past time asked of a thing the fact patterns do
-# not read (an object after the verb). Present "when does ..." asks for a condition.
-_ASKS_PAST_TIME = lazy_regex(r"^\W*(?:(?:so|and|but)\s+)?when\s+(?:did|was|were|had)\b", re.IGNORECASE)
+# not read (an object after the verb). Present "when does ..." asks for a condition. "On what
+# date did ...", "In which year was ..." ask the same past time in other words.
+_ASKS_PAST_TIME = lazy_regex(
+    r"^\W*(?:(?:so|and|but)\s+)?(?:when|(?:on|in)\s+(?:what|which)\s+(?:date|day|year|month))\s+(?:did|was|were|had)\b", re.IGNORECASE)
 
 
 def asks_past_time(question: str) -> bool:
