@@ -1,0 +1,48 @@
+"""The general readings that keep a deterministic ``answered`` off a near miss (issue 35, item
+5, sixteenth round): each reading with a near miss it refuses and a plain statement it still
+accepts."""
+
+from __future__ import annotations
+
+import unittest
+
+from earned_support import VerdictCase
+
+
+class RowLabelExtentTest(VerdictCase):
+    """A table row's label names the extent its cells give: a width row, its label cut from
+    the value by a comma, does not say how tall a thing is."""
+
+    _HEADER = "Feature | Harbour Hall | Mill Hall\n"
+
+    def test_a_row_labelled_with_another_extent_gives_no_answer(self):
+        question = "How tall is the stage at Harbour Hall?"
+        self.assertNotAnswered(question, "Venues compared", self._HEADER + "Stage width, main room | 14.5 m | 9.0 m")
+        self.assertNotAnswered(question, "Venues compared", self._HEADER + "Stage depth, main room | 8 m | 6 m")
+
+    def test_a_row_labelled_with_the_asked_extent_answers(self):
+        self.assertAnswered("How tall is the stage at Harbour Hall?", "Venues compared", self._HEADER + "Stage height, main room | 1.1 m | 0.9 m")
+        self.assertAnswered("How wide is the stage at Harbour Hall?", "Venues compared", self._HEADER + "Stage width, main room | 14.5 m | 9.0 m")
+
+
+class AdvisedBoundTest(VerdictCase):
+    """A bound asked of one measure ("the minimum age") is not given by that measure's
+    advised value ("recommended for ages 10 and over") beside another measure's bound."""
+
+    _HEADER = "Activity | Rule\n"
+
+    def test_an_advised_value_beside_another_bound_gives_no_minimum(self):
+        question = "What is the minimum age for the climbing tower at Pebbleford?"
+        self.assertNotAnswered(question, "Pebbleford safety rules", self._HEADER + "Climbing tower | minimum height 1.3 m; recommended for ages 10 and over")
+        self.assertNotAnswered(question, "Pebbleford safety rules", self._HEADER + "Climbing tower | maximum weight 110 kg; suggested for ages 10 and up")
+
+    def test_a_stated_bound_of_the_asked_measure_answers(self):
+        question = "What is the minimum age for the climbing tower at Pebbleford?"
+        self.assertAnswered(question, "Pebbleford safety rules", self._HEADER + "Climbing tower | minimum height 1.3 m; minimum age 8")
+        self.assertAnswered(question, "Pebbleford safety rules", self._HEADER + "Climbing tower | minimum age 8; recommended for ages 10 and over")
+        self.assertAnswered("What is the minimum height for the climbing tower at Pebbleford?", "Pebbleford safety rules",
+                            self._HEADER + "Climbing tower | minimum height 1.3 m; recommended for ages 10 and over")
+
+
+if __name__ == "__main__":
+    unittest.main()
