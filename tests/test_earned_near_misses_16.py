@@ -46,3 +46,19 @@ class AdvisedBoundTest(VerdictCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ExpectedOutcomeTest(VerdictCase):
+    """Someone's expectation of what a thing will do ("We expect the new wing to draw around
+    40,000 visitors a year") is no outcome reached, unless the question asks what is expected."""
+
+    def test_an_expectation_gives_no_outcome(self):
+        question = "How many visitors did Carrow Museum's new wing draw in its first year?"
+        self.assertNotAnswered(question, "Carrow Museum news", '"We expect the new wing to draw around 40,000 extra visitors a year," said director Ana Velt.')
+        self.assertNotAnswered(question, "Carrow Museum news", "The trustees anticipate the new wing will draw 40,000 extra visitors a year.")
+
+    def test_an_outcome_or_an_asked_expectation_answers(self):
+        self.assertAnswered("How many visitors did Carrow Museum's new wing draw in its first year?", "Carrow Museum news",
+                            "In its first year the new wing drew 41,200 extra visitors, more than the museum had expected.")
+        self.assertAnswered("How many visitors does Carrow Museum expect the new wing to draw?", "Carrow Museum news",
+                            '"We expect the new wing to draw around 40,000 extra visitors a year," said director Ana Velt.')
