@@ -62,3 +62,21 @@ class ExpectedOutcomeTest(VerdictCase):
                             "In its first year the new wing drew 41,200 extra visitors, more than the museum had expected.")
         self.assertAnswered("How many visitors does Carrow Museum expect the new wing to draw?", "Carrow Museum news",
                             '"We expect the new wing to draw around 40,000 extra visitors a year," said director Ana Velt.')
+
+
+class AnotherBodysViewTest(VerdictCase):
+    """A question asking what one body considers a thing to be, or recommends, is not
+    answered by another named body's advice, only by the asked body's own (or "we")."""
+
+    _HEADING = "Tallowby Tea glossary"
+
+    def test_another_bodys_advice_gives_no_answer(self):
+        question = "How long does Tallowby Tea consider its leaves to be fresh after packing?"
+        self.assertNotAnswered(question, self._HEADING, "Freshness: The National Tea Guild advises that leaves are fresh for up to nine months after packing.")
+        self.assertNotAnswered("How long does Tallowby Tea recommend steeping green tea?", self._HEADING,
+                               "Steeping: The National Tea Guild recommends steeping green tea for 3 minutes.")
+
+    def test_the_asked_bodys_own_view_answers(self):
+        question = "How long does Tallowby Tea consider its leaves to be fresh after packing?"
+        self.assertAnswered(question, self._HEADING, "Freshness: Tallowby Tea considers leaves fresh for up to nine months after packing.")
+        self.assertAnswered(question, self._HEADING, "Freshness: we consider leaves fresh for up to nine months after packing.")
