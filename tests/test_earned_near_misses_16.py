@@ -80,3 +80,38 @@ class AnotherBodysViewTest(VerdictCase):
         question = "How long does Tallowby Tea consider its leaves to be fresh after packing?"
         self.assertAnswered(question, self._HEADING, "Freshness: Tallowby Tea considers leaves fresh for up to nine months after packing.")
         self.assertAnswered(question, self._HEADING, "Freshness: we consider leaves fresh for up to nine months after packing.")
+
+
+class RepeatedTimeTest(VerdictCase):
+    """A question asking when a thing is, that itself places it at a time ("When is the
+    Sunday talk?"), is not answered by a sentence naming only that time, but by one that
+    says when."""
+
+    def test_a_sentence_repeating_the_asked_time_gives_no_answer(self):
+        self.assertNotAnswered("When is Mira Dunn's Sunday talk at Fernhill Book Fair?", "Fernhill Book Fair programme",
+                               "Mira Dunn will also give a short talk in the Garden Marquee on Sunday.")
+        self.assertNotAnswered("When is the Fernhill Book Fair's evening reading in June?", "Fernhill Book Fair programme",
+                               "The evening reading is held in the library in June.")
+
+    def test_a_sentence_giving_the_time_answers(self):
+        self.assertAnswered("When is Mira Dunn's Sunday talk at Fernhill Book Fair?", "Fernhill Book Fair programme",
+                            "Mira Dunn will give a short talk in the Garden Marquee on Sunday at 14:30.")
+        self.assertAnswered("When is Mira Dunn's talk at Fernhill Book Fair?", "Fernhill Book Fair programme",
+                            "Mira Dunn will give a short talk in the Garden Marquee on Sunday.")
+
+
+class PermittedCapTest(VerdictCase):
+    """A cap a licence or a room sets ("the licence allows up to 9,000 people a day") is no
+    figure reached, unless the question asks the cap."""
+
+    def test_a_cap_gives_no_figure_reached(self):
+        self.assertNotAnswered("What was the attendance at Brindle Vale Show 2025?", "Brindle Vale Show report",
+                               "The 2025 licence allows up to 9,000 people a day.")
+        self.assertNotAnswered("How many guests did the Orchard Hall dinner have in 2025?", "Orchard Hall news",
+                               "For the 2025 dinner the Orchard Hall can seat up to 240 guests.")
+
+    def test_a_figure_reached_or_an_asked_cap_answers(self):
+        self.assertAnswered("What was the attendance at Brindle Vale Show 2025?", "Brindle Vale Show report",
+                            "Attendance at Brindle Vale Show 2025 was 8,450 people a day.")
+        self.assertAnswered("How many people a day does the 2025 licence allow at Brindle Vale Show?", "Brindle Vale Show report",
+                            "The 2025 licence allows up to 9,000 people a day.")
