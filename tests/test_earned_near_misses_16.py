@@ -115,3 +115,20 @@ class PermittedCapTest(VerdictCase):
                             "Attendance at Brindle Vale Show 2025 was 8,450 people a day.")
         self.assertAnswered("How many people a day does the 2025 licence allow at Brindle Vale Show?", "Brindle Vale Show report",
                             "The 2025 licence allows up to 9,000 people a day.")
+
+
+class QualifiedDurationTest(VerdictCase):
+    """A duration that qualifies another noun ("2 months' free studio access", "a 14-day
+    trial") is how long that thing lasts, not the asked one."""
+
+    _HEADING = "Brookmere Pottery fees › Courses"
+
+    def test_a_duration_of_another_thing_gives_no_answer(self):
+        question = "How long is each class of Brookmere's Beginners' Pottery course?"
+        self.assertNotAnswered(question, self._HEADING, "- Beginners' Pottery course: £150 for 8 Tuesday classes, including 2 months' free studio access.")
+        self.assertNotAnswered(question, self._HEADING, "- Beginners' Pottery course: £150 for 8 Tuesday classes, with a 14-day free trial of the glaze room.")
+
+    def test_a_duration_of_the_asked_thing_answers(self):
+        question = "How long is each class of Brookmere's Beginners' Pottery course?"
+        self.assertAnswered(question, self._HEADING, "- Beginners' Pottery course: £120 for eight 2-hour classes on Tuesdays.")
+        self.assertAnswered(question, self._HEADING, "- Beginners' Pottery course: each class lasts 2 hours.")

@@ -158,7 +158,7 @@ def measure_problem(question: str, clause: str, piece: str, heading: str = "") -
         if not re.search(rf"\b(?:{words})\b", piece, re.IGNORECASE) and (_ANY_EXTENT.search(clause) or measure_at("length", clause) < 0):
             # Another extent, or no length at all ("Built in 1931", "capacity: 78%").
             return "another attribute"
-    if problem := _row_label_extent(question, piece) or _advised_bound(question, piece):
+    if problem := _row_label_extent(question, piece) or _advised_bound(question, piece) or _qualified_duration(question, clause):
         return problem
     if _ASKS_DURATION.match(question) and _EVERY.search(clause) and measure_at("duration", _EVERY.sub(" ", clause)) < 0:
         return "another attribute"  # "every 40 minutes" is how often, not how long
@@ -344,3 +344,33 @@ def _advised_bound(question: str, piece: str) -> str:
         return ""
     others = {_stem(w) for w in _MEASURE_NOUNS - _NOT_MEASURES - {noun.casefold()}}
     return "rival aspect" if all(names(c, others) for c in clauses if _states_bound(c)) else ""
+
+
+# "How long is each session of ...?": the thing a duration is asked of.
+_DURATION_OF = lazy_regex(
+    r"^\W*(?:(?:so|and|but)\s+)?how\s+long\s+(?:is|are|was|were|does|do|did|will)\s+(?:the|a|an|each|every|its|their|one|your)\s+"
+    r"((?-i:[a-z][\w-]*)(?:\s+(?-i:[a-z][\w-]*)){0,2}?)(?=\s+(?:of|at|in|on|for|take|takes|last|lasts|run|runs)\b|\s*[?.!]?\s*$)",
+    re.IGNORECASE)
+# A duration that qualifies the noun after it: "3 months' free membership", "a 30-day trial",
+# "two weeks' notice"; with the words it qualifies, up to a mark.
+_QUALIFYING = lazy_regex(
+    r"(?<![\w.])(?:\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s*"
+    r"(?:(?:minute|hour|day|week|month|year)s?['’]s?|-\s*(?:minute|hour|day|week|month|year)(?:-long)?)"
+    r"((?:\s+[A-Za-z][\w-]*){1,3})", re.IGNORECASE)
+_ANY_DURATION = lazy_regex(r"(?<![\w.])(?:\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s*-?\s*(?:minute|hour|day|week|month|year)s?\b", re.IGNORECASE)
+
+
+def _qualified_duration(question: str, clause: str) -> str:
+    """``"another attribute"`` when ``question`` asks how long a thing is ("each session") and
+    every duration in ``clause`` qualifies another noun ("including 3 months' free
+    membership", "a 14-day trial"): that is how long the membership or trial lasts."""
+    asked = _DURATION_OF.match(question)
+    if not asked:
+        return ""
+    thing = {_stem(w) for w in asked.group(1).split()}
+    durations = _ANY_DURATION.findall(clause)
+    qualified = [m.group(1) for m in _QUALIFYING.finditer(clause)]
+    if not durations or len(qualified) < len(durations):
+        return ""
+    named = any(_same(_stem(w), t) for words in qualified for w in re.findall(r"[A-Za-z]+", words) for t in thing)
+    return "" if named else "another attribute"
