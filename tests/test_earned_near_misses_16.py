@@ -44,10 +44,6 @@ class AdvisedBoundTest(VerdictCase):
                             self._HEADER + "Climbing tower | minimum height 1.3 m; recommended for ages 10 and over")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class ExpectedOutcomeTest(VerdictCase):
     """Someone's expectation of what a thing will do ("We expect the new wing to draw around
     40,000 visitors a year") is no outcome reached, unless the question asks what is expected."""
@@ -132,3 +128,28 @@ class QualifiedDurationTest(VerdictCase):
         question = "How long is each class of Brookmere's Beginners' Pottery course?"
         self.assertAnswered(question, self._HEADING, "- Beginners' Pottery course: £120 for eight 2-hour classes on Tuesdays.")
         self.assertAnswered(question, self._HEADING, "- Beginners' Pottery course: each class lasts 2 hours.")
+
+
+class AnotherSizeTest(VerdictCase):
+    """A price asked for one pack size ("a 1 kg bag") is not given by a row priced for another
+    size of the same kind (a "100 g" column), only by one naming the asked size."""
+
+    _NOTE = "\n\nEvery tea is sold in 100 g bags; 1 kg bags are sold for the house blend only."
+    _QUESTION = "How much is a 1 kg bag of Misty Ridge from Tallowby Tea?"
+
+    def test_a_price_for_another_size_gives_no_answer(self):
+        row = "Tea | Origin | Altitude | Tasting notes | 100 g\nMisty Ridge | Assam | 1,400 m | malt, honey | £6.40"
+        self.assertNotAnswered(self._QUESTION, "Tallowby Tea — tea list", row, row + self._NOTE)
+        oil = "Oil | Origin | Pressed | 500 ml\nValle Oro | Spain | 2 October | £8.90"
+        self.assertNotAnswered("How much is a 2 litre tin of Valle Oro from Casa Fenwick?", "Casa Fenwick — oils", oil,
+                               oil + "\n\nEvery oil is sold in 500 ml bottles; 2 litre tins are sold to restaurants only.")
+
+    def test_a_price_for_the_asked_size_answers(self):
+        row = "Tea | Origin | Altitude | Tasting notes | 1 kg\nMisty Ridge | Assam | 1,400 m | malt, honey | £48.00"
+        self.assertAnswered(self._QUESTION, "Tallowby Tea — tea list", row, row + self._NOTE)
+        grams = "Tea | Origin | Altitude | Tasting notes | 1,000 g\nMisty Ridge | Assam | 1,400 m | malt, honey | £48.00"
+        self.assertAnswered(self._QUESTION, "Tallowby Tea — tea list", grams, grams + self._NOTE)
+
+
+if __name__ == "__main__":
+    unittest.main()
