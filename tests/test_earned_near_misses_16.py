@@ -59,6 +59,9 @@ class ExpectedOutcomeTest(VerdictCase):
         self.assertAnswered("How many visitors does Carrow Museum expect the new wing to draw?", "Carrow Museum news",
                             '"We expect the new wing to draw around 40,000 extra visitors a year," said director Ana Velt.')
 
+    def test_a_requirement_written_with_expect_answers(self):
+        self.assertAnswered("How many records can a Quoll file hold?", "Quoll file format", "A Quoll reader expects a file to hold at most 65,536 records.")
+
 
 class AnotherBodysViewTest(VerdictCase):
     """A question asking what one body considers a thing to be, or recommends, is not
