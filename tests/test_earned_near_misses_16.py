@@ -154,5 +154,16 @@ class AnotherSizeTest(VerdictCase):
         self.assertAnswered(self._QUESTION, "Tallowby Tea — tea list", grams, grams + self._NOTE)
 
 
+class KeywordTimeTest(VerdictCase):
+    """A question written as keywords ending in "time" ("Kestrel K2 full charge time") asks a
+    time: a line with none ("holds three full charges") gives no answer, one with a duration does."""
+
+    def test_a_line_with_no_time_gives_no_answer(self):
+        self.assertNotAnswered("Kestrel K2 full charge time", "Kestrel K2 questions", "The Kestrel K2 travel case holds three full charges and costs £89.")
+
+    def test_a_line_with_a_duration_answers(self):
+        self.assertAnswered("Kestrel K2 full charge time", "Kestrel K2 questions", "A Kestrel K2 full charge takes 3 hours; the full charge time is shorter on the dock.")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -160,6 +160,8 @@ def measure_problem(question: str, clause: str, piece: str, heading: str = "") -
             return "another attribute"
     if problem := _row_label_extent(question, piece) or _advised_bound(question, piece) or _qualified_duration(question, clause):
         return problem
+    if _KEYWORD_TIME.match(question) and not (_ANY_DURATION.search(piece) or _CLOCK.search(piece)):
+        return "no value"  # "Murmur R full charge time" asks a time, which "three full charges" is not
     if _ASKS_DURATION.match(question) and _EVERY.search(clause) and measure_at("duration", _EVERY.sub(" ", clause)) < 0:
         return "another attribute"  # "every 40 minutes" is how often, not how long
     if _ASKS_SPAN.search(question) and not _ASKS_LEAD.search(question) and _LEAD_TIME.search(clause) and measure_at("duration", _LEAD_TIME.sub(" ", clause)) < 0:
@@ -357,6 +359,11 @@ _QUALIFYING = lazy_regex(
     r"(?<![\w.])(?:\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s*"
     r"(?:(?:minute|hour|day|week|month|year)s?['’]s?|-\s*(?:minute|hour|day|week|month|year)(?:-long)?)"
     r"((?:\s+[A-Za-z][\w-]*){1,3})", re.IGNORECASE)
+# A question written as keywords, no question word, ending in "time" or "duration" ("Murmur
+# R full charge time", "ferry crossing duration"): it asks a time as "What is the ... time?" does.
+_KEYWORD_TIME = lazy_regex(
+    r"^(?!\W*(?:what|which|who|whom|whose|where|when|why|how|is|are|was|were|do|does|did|can|could|should|will|would|may|must|has|have)\b)"
+    r"[^?.!]*\b(?:time|duration)\s*\??\s*$", re.IGNORECASE)
 _ANY_DURATION = lazy_regex(r"(?<![\w.])(?:\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s*-?\s*(?:minute|hour|day|week|month|year)s?\b", re.IGNORECASE)
 
 
