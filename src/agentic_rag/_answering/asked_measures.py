@@ -161,6 +161,10 @@ def measure_problem(question: str, clause: str, piece: str, heading: str = "") -
         if not re.search(rf"\b(?:{words})\b", piece, re.IGNORECASE) and (_ANY_EXTENT.search(clause) or measure_at("length", clause) < 0):
             # Another extent, or no length at all ("Built in 1931", "capacity: 78%").
             return "another attribute"
+    if problem := _row_label_extent(question, piece) or _advised_bound(question, piece) or _qualified_duration(question, clause):
+        return problem
+    if _KEYWORD_TIME.match(question) and not (_ANY_DURATION.search(piece) or _CLOCK.search(piece)):
+        return "no value"  # "Murmur R full charge time" asks a time, which "three full charges" is not
     if _ASKS_DURATION.match(question) and _EVERY.search(clause) and measure_at("duration", _EVERY.sub(" ", clause)) < 0:
         return "another attribute"  # "every 40 minutes" is how often, not how long
     if _ASKS_SPAN.search(question) and not _ASKS_LEAD.search(question) and _LEAD_TIME.search(clause) and measure_at("duration", _LEAD_TIME.sub(" ", clause)) < 0:
@@ -301,6 +305,8 @@ _MEASURE_NOUNS = frozenset(
     "time speed age weight size credit rate memory height length width depth spending budget price cost fee temperature pressure volume data "
     "bandwidth storage upload download usage capacity stay term withdrawal deposit transfer payment cash loan overdraft borrowing daily "
     "monthly annual yearly weekly hourly the a an upper lower".split())
+# The words of that list that qualify a limit but name no measure of their own.
+_NOT_MEASURES = frozenset("daily monthly annual yearly weekly hourly the a an upper lower".split())
 
 
 def _count_limit_problem(question: str, clause: str) -> str:
@@ -344,3 +350,73 @@ def _stem(word: str) -> str:
 def _same(a: str, b: str) -> bool:
     """One stem, or one root of five letters ("booking", "booked")."""
     return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])
+
+
+def _row_label_extent(question: str, piece: str) -> str:
+    """``"another attribute"`` when ``question`` asks one extent ("how tall is the screen") and
+    ``piece`` is a table row whose label names only another ("Screen width, largest auditorium
+    | 18.2 m"): the label says what the row's cells measure, though a comma in it cuts it off
+    the value's clause."""
+    extent = _ASKS_EXTENT.match(question)
+    cells = table_cells(piece)
+    if not extent or not cells:
+        return ""
+    label = cells[0][1]
+    words = dict(_EXTENTS)[extent.group(1).casefold()]
+    return "another attribute" if _ANY_EXTENT.search(label) and not re.search(rf"\b(?:{words})\b", label, re.IGNORECASE) else ""
+
+
+def _advised_bound(question: str, piece: str) -> str:
+    """``"rival aspect"`` when ``question`` asks a bound of a measure ("the minimum age") and
+    the clauses of ``piece`` naming that measure give it only as advice ("recommended for ages
+    7 and over"), while any bound the piece states is of another measure ("minimum height
+    1.2 m"): a recommended age is no minimum age."""
+    noun = bound_noun(question)
+    if not noun or _ASKS_PRACTICE.search(question):
+        return ""
+    wanted = {_stem(w) for w in (noun, *synonyms(noun.casefold()))}
+    row = piece.strip().split("\n")[-1] if "|" in piece else piece
+    clauses = [c for c in re.split(r"[;|]|,\s", row) if c.strip()]
+
+    def names(clause: str, nouns: set[str]) -> bool:
+        return any(_same(_stem(w), n) for w in re.findall(r"[A-Za-z]+", clause) for n in nouns)
+    own = [c for c in clauses if names(c, wanted)]
+    if not own or any(_states_bound(c) for c in own) or not any(_NOT_A_BOUND.search(c) for c in own):
+        return ""
+    others = {_stem(w) for w in _MEASURE_NOUNS - _NOT_MEASURES - {noun.casefold()}}
+    return "rival aspect" if all(names(c, others) for c in clauses if _states_bound(c)) else ""
+
+
+# "How long is each session of ...?": the thing a duration is asked of.
+_DURATION_OF = lazy_regex(
+    r"^\W*(?:(?:so|and|but)\s+)?how\s+long\s+(?:is|are|was|were|does|do|did|will)\s+(?:the|a|an|each|every|its|their|one|your)\s+"
+    r"((?-i:[a-z][\w-]*)(?:\s+(?-i:[a-z][\w-]*)){0,2}?)(?=\s+(?:of|at|in|on|for|take|takes|last|lasts|run|runs)\b|\s*[?.!]?\s*$)",
+    re.IGNORECASE)
+# A duration that qualifies the noun after it: "3 months' free membership", "a 30-day trial",
+# "two weeks' notice"; with the words it qualifies, up to a mark.
+_QUALIFYING = lazy_regex(
+    r"(?<![\w.])(?:\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s*"
+    r"(?:(?:minute|hour|day|week|month|year)s?['’]s?|-\s*(?:minute|hour|day|week|month|year)(?:-long)?)"
+    r"((?:\s+[A-Za-z][\w-]*){1,3})", re.IGNORECASE)
+# A question written as keywords, no question word, ending in "time" or "duration" ("Murmur
+# R full charge time", "ferry crossing duration"): it asks a time as "What is the ... time?" does.
+_KEYWORD_TIME = lazy_regex(
+    r"^(?!\W*(?:what|which|who|whom|whose|where|when|why|how|is|are|was|were|do|does|did|can|could|should|will|would|may|must|has|have)\b)"
+    r"[^?.!]*\b(?:time|duration)\s*\??\s*$", re.IGNORECASE)
+_ANY_DURATION = lazy_regex(r"(?<![\w.])(?:\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s*-?\s*(?:minute|hour|day|week|month|year)s?\b", re.IGNORECASE)
+
+
+def _qualified_duration(question: str, clause: str) -> str:
+    """``"another attribute"`` when ``question`` asks how long a thing is ("each session") and
+    every duration in ``clause`` qualifies another noun ("including 3 months' free
+    membership", "a 14-day trial"): that is how long the membership or trial lasts."""
+    asked = _DURATION_OF.match(question)
+    if not asked:
+        return ""
+    thing = {_stem(w) for w in asked.group(1).split()}
+    durations = _ANY_DURATION.findall(clause)
+    qualified = [m.group(1) for m in _QUALIFYING.finditer(clause)]
+    if not durations or len(qualified) < len(durations):
+        return ""
+    named = any(_same(_stem(w), t) for words in qualified for w in re.findall(r"[A-Za-z]+", words) for t in thing)
+    return "" if named else "another attribute"

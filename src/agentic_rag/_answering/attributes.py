@@ -22,7 +22,7 @@ from agentic_rag._answering.aggregates import sums_several
 from agentic_rag._answering.row_labels import label_problem
 from agentic_rag._answering.modality import NEGATED_MAXIMUM, NEGATED_MINIMUM, modality_problem, yes_no_problem
 from agentic_rag._answering.degrees import degree_problem
-from agentic_rag._answering.definitions import classing_subject, defines
+from agentic_rag._answering.definitions import classing_subject, defines, viewing_subject
 from agentic_rag._answering.deferrals import deferred_value
 from agentic_rag._answering.priced_items import prices_another, rate_per_another
 from agentic_rag._answering.table_columns import column_problem, empty_default
@@ -128,6 +128,8 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     # the asked body's, in running prose as in a glossary.
     if (doer := classing_subject(question, piece)) and _names(question, model) and _rival_before(doer, {_stem(w) for w in words_of(question)}, model):
         return "another subject"
+    if (doer := viewing_subject(question, piece)) and _names(question, model) and _rival_before(doer, {_stem(w) for w in words_of(question)}, model):
+        return "another subject"  # "the Federation advises ..." for what the roaster considers
     # A time of day stands in the line of the thing it is the time of: "Building open | 04:00
     # to 23:30" in a terminal's sheet is no time the lounge named two rows below opens, nor
     # "14:30 | Shark feed" the time the stingrays are fed.

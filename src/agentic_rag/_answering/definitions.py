@@ -23,7 +23,7 @@ from agentic_rag._regex import lazy_regex
 from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._text.term_match import ROOT_LENGTH
 
-__all__ = ["classing_subject", "defines"]
+__all__ = ["classing_subject", "defines", "viewing_subject"]
 
 _STEMMER = PorterStemmer()
 _DEFINING = lazy_regex(
@@ -125,5 +125,32 @@ def classing_subject(question: str, piece: str) -> str:
     before = text[:verb.start()].rstrip()
     if before.endswith(",") and "," in before[:-1]:
         before = before[:before[:-1].rindex(",")]
+    opening = _CLAUSE_START.match(before)
+    return before[opening.end():] if opening else before
+
+
+# A question about one body's own view or advice: what it considers (regards, deems) a thing
+# to be, or what it recommends ("How long does Ember & Oak consider its coffee to be fresh?").
+_ASKS_VIEW = lazy_regex(
+    r"\b(?:consider|regard|deem|judge|reckon)s?\b[^?]*?\bto\s+be\b|\b(?:does|do|did)\s+[^?]*?\b(?:recommend|advise|suggest)\b",
+    re.IGNORECASE,
+)
+# A sentence whose subject gives a view or advice, in the third person ("the Federation advises
+# that ...", "the Society recommends ..."): "we suggest" is the writer's own.
+_VIEWING = lazy_regex(r"\b(?:advises|recommends|suggests|considers|regards|deems|believes|reckons|says|states|holds|maintains|argues)\b")
+
+
+def viewing_subject(question: str, piece: str) -> str:
+    """The words before the viewing verb of ``piece`` ("The Independent Roasters' Federation"
+    of "The Independent Roasters' Federation advises that beans are fresh for up to six weeks"),
+    when ``question`` asks what a body considers a thing to be or recommends; ``""``
+    otherwise. The caller tells whether those words name another body than the asked one."""
+    if not _ASKS_VIEW.search(question):
+        return ""
+    text = re.sub(r"\s+", " ", _MARKUP.sub("", piece))
+    verb = _VIEWING.search(text)
+    if verb is None:
+        return ""
+    before = text[:verb.start()].rstrip()
     opening = _CLAUSE_START.match(before)
     return before[opening.end():] if opening else before

@@ -110,6 +110,8 @@ def prices_another(question: str, piece: str, lead: str, model: RelevanceModel) 
     item = [w for w in priced_item(question) if model.analyzer.analyze(w)]
     if not item or not (gives_money(piece) or _ASKS_THING.match(question)):
         return ""  # no price here ("how much is reserved for the cache" asks no price either)
+    if _another_size(question, piece):
+        return "another subject"
     wanted = {_stem(s) for w in item for s in (w, *synonyms(w))}
     # The lines before that name what follows ("Bicycles:", a term over its entry) lend the
     # item; a sentence before the piece is about its own item.
@@ -164,6 +166,37 @@ def rate_per_another(question: str, piece: str) -> str:
             units.append(unit.group(1))
     wanted = _stem(asked.group(1))
     return "another attribute" if units and not any(_same(_stem(u), wanted) for u in units) else ""
+
+
+# A pack size as a price list writes it ("1 kg", "250 g", "500 ml", "2 litres"), with how many of
+# the kind's smallest unit each unit holds: a kilogram is 1,000 grams.
+_SIZE = lazy_regex(r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s*(kg|kilos?|kilograms?|g|grams?|ml|millilitres?|milliliters?|cl|l|litres?|liters?)(?![\w])", re.IGNORECASE)
+_UNIT_SIZES = {"kg": ("mass", 1000), "kilo": ("mass", 1000), "kilos": ("mass", 1000), "kilogram": ("mass", 1000), "kilograms": ("mass", 1000),
+               "g": ("mass", 1), "gram": ("mass", 1), "grams": ("mass", 1), "ml": ("volume", 1), "millilitre": ("volume", 1),
+               "millilitres": ("volume", 1), "milliliter": ("volume", 1), "milliliters": ("volume", 1), "cl": ("volume", 10),
+               "l": ("volume", 1000), "litre": ("volume", 1000), "litres": ("volume", 1000), "liter": ("volume", 1000), "liters": ("volume", 1000)}
+
+
+def _sizes(text: str) -> set[tuple[str, float]]:
+    """The pack sizes ``text`` names, each as its kind and its amount in the kind's smallest unit."""
+    out = set()
+    for match in _SIZE.finditer(text):
+        kind, factor = _UNIT_SIZES[match.group(2).casefold()]
+        number = match.group(1)
+        # "1,000 g" groups thousands; "1,5 l" writes a decimal comma.
+        number = number.replace(",", "") if re.fullmatch(r"\d{1,3},\d{3}", number) else number.replace(",", ".")
+        out.add((kind, float(number) * factor))
+    return out
+
+
+def _another_size(question: str, piece: str) -> bool:
+    """True when ``question`` prices an item of a size ("a 1 kg bag of Finca Las Nubes") and
+    ``piece`` names sizes of that kind, none of them the asked one ("... | 250 g" over the
+    coffee's row): its price is for another size."""
+    asked = _sizes(" ".join(priced_item(question)))
+    stated = _sizes(piece)
+    kinds = {kind for kind, _ in asked}
+    return bool(asked) and any(kind in kinds for kind, _ in stated) and not asked & stated
 
 
 def _stem(word: str) -> str:

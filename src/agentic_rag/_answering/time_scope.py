@@ -50,9 +50,12 @@ def period_problem(question: str, piece: str, heading: str = "", filler: str = "
     asks for the state after a change and ``piece`` gives today's; ``""`` otherwise. A piece
     that names no year of its own is dated by the innermost section of ``heading`` that
     names one ("Annual Review 2023 › Highlights", "2023 in figures"): a report's headline
-    figures are that year's."""
+    figures are that year's. ``"no value"`` when it asks when a thing is and ``piece`` names
+    only the time the question already gives ("on Sunday" for "When is the Sunday set?")."""
     if _ASKS_CHANGED_STATE.search(question) and _NOW.search(piece):
         return "another subject"  # the value before the change the question asks about
+    if _repeats_time(question, piece):
+        return "no value"
     asked = years_in(question)
     if not asked:
         return ""
@@ -87,3 +90,27 @@ def _heading_years(heading: str) -> frozenset[str]:
         if years := years_in(part):
             return years
     return frozenset()
+
+
+# "When is X's Sunday set?": a question asking when, that itself places the thing at a time.
+_ASKS_WHEN = lazy_regex(r"^\W*(?:(?:so|and|but)\s+)?(?:when|what\s+time)\b", re.IGNORECASE)
+# The words that place a thing in time: a day, a month, a part of the day, a clock time, a
+# date, a year.
+_TIME_WORD = lazy_regex(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:weekdays?|weekends?|today|tonight|tomorrow|yesterday|noon|midday|midnight)\b"
+    r"|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b"
+    r"|\b(?:morning|afternoon|evening|night)s?\b|(?<![\d.:])\d{1,2}[:.]\d{2}(?![\d:])|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)"
+    r"|\b\d{1,2}(?:st|nd|rd|th)?\b(?=\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))|(?<![\w.,])(?:19|20)\d\d(?![\w.,]\d)",
+    re.IGNORECASE)
+
+
+def _repeats_time(question: str, piece: str) -> bool:
+    """True when ``question`` asks when a thing is and itself places it at a time ("When is
+    Velvet Tide's Sunday set?") and ``piece`` names no time but those ("will play an acoustic
+    set ... on Sunday"): it says the thing is then, not when. A question naming no time (a
+    present "when" in documentation asks a condition) is left to the other checks."""
+    if not _ASKS_WHEN.match(question):
+        return False
+    asked = {m.group().casefold().rstrip("s") for m in _TIME_WORD.finditer(question)}
+    stated = {m.group().casefold().rstrip("s") for m in _TIME_WORD.finditer(piece)}
+    return bool(asked) and bool(stated) and stated <= asked

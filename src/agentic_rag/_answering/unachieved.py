@@ -33,6 +33,21 @@ _GOAL = lazy_regex(
     r"|\bexpect(?:s|ing)?\s+(?:(?:it|them|him|her|the\s+[\w-]+|its\s+[\w-]+|their\s+[\w-]+)\s+)?to\b)",
     re.IGNORECASE,
 )
+# Someone's expectation of what a thing will do, its doer between the verb and "to" ("We
+# expect Screen 5 to bring around 90,000 visits a year", "anticipates the bridge will carry"):
+# a figure hoped for, not the outcome. A verb of state after "to" ("expects the header to be
+# 16 bytes", "to hold at most 64 records") states what a program requires, not a hope.
+_EXPECTED_OUTCOME = lazy_regex(
+    r"\b(?:expect(?:s|ed|ing)?|anticipat(?:e|es|ed|ing))\s+(?:that\s+)?(?:[\w'’-]+\s+){1,4}?(?:to|will|would|should)\s+(?!(?:be|have|hold|contain|consist|match|return|accept|receive|use|include|follow|support|provide|point|keep|run)\b)",
+    re.IGNORECASE)
+# A cap a licence, a permit or a room sets: "the 2025 licence allows up to 22,000 people a day",
+# "the hall can seat up to 400". How many may come, not how many came.
+_PERMITTED_CAP = lazy_regex(
+    r"\b(?:allows?|allowed|permits?|permitted|licen[cs]ed\s+for|can\s+(?:hold|take|seat|accommodate|admit))\s+(?:[\w-]+\s+){0,2}?up\s+to\b", re.IGNORECASE)
+# A figure reached, asked in the past ("What was the attendance ...?", "How many came ...?"),
+# and a question that asks a cap itself.
+_ASKS_REACHED = lazy_regex(r"^\W*(?:what|how\s+(?:many|much))\b[^?]*?\b(?:was|were|did|had)\b", re.IGNORECASE)
+_ASKS_CAP = lazy_regex(r"\b(?:max\w*|most|limit\w*|cap\w*|allow\w*|permit\w*|licen[cs]\w*|up\s+to|can|could|may)\b", re.IGNORECASE)
 # A line filed under a goal's label: "- Target: cut emissions by 50% by 2030" (not a term
 # defined: "Target: a storage location for ...").
 _GOAL_LABEL = lazy_regex(
@@ -82,6 +97,10 @@ def unachieved_problem(question: str, clause: str, piece: str, filler: str = "")
         return "unreal"
     if _NOT_HAPPENED.search(clause) and not _ASKS_EXPECTED.search(question):
         return "unreal"
+    if (hoped := _EXPECTED_OUTCOME.search(clause)) and re.search(r"\d", clause[hoped.end():]) and not _ASKS_GOAL.search(question):
+        return "unreal"  # a figure expected; "expects the value to be a string" states a requirement
+    if _PERMITTED_CAP.search(clause) and _ASKS_REACHED.match(question) and not _ASKS_CAP.search(question):
+        return "unreal"  # "the licence allows up to 22,000 a day" is no attendance reached
     if _UNDER_REVIEW.search(clause) and not _ASKS_REVIEW.search(question):
         return "unreal"
     cells = table_cells(piece)
