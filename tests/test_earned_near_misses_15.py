@@ -40,6 +40,20 @@ class CornerCellHeaderTest(VerdictCase):
         self.assertAnswered("What time do Fernbrook middle schools dismiss on late-start Mondays?", self._HEADING, row, self._PASSAGE)
 
 
+class CornerLabelAspectTest(VerdictCase):
+    """Under a header without its corner cell, the row's label says what its values are: a
+    "Minimum commitment" row answers the minimum under the asked column, whether or not its
+    value holds a digit."""
+
+    _HEADING = "Kettle & Vine Tea — Subscription plans"
+    _PASSAGE = ("Kettle & Vine Tea sends loose-leaf tea by post on two plans.\n\n"
+                "| Taster | Tea Club\nMinimum commitment | None | four deliveries")
+
+    def test_the_label_gives_the_asked_bound(self):
+        row = "Minimum commitment | None | four deliveries"
+        self.assertAnswered("What is the minimum commitment for Kettle & Vine's Tea Club?", self._HEADING, row, self._PASSAGE)
+
+
 class WithheldCellTest(unittest.TestCase):
     """A cell that names the value it stands for and says it is still to come ("Start date
     TBC") under the asked column keeps the row's other columns, and sibling rows, from

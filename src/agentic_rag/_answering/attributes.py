@@ -235,9 +235,10 @@ def _value_cells(piece: str) -> str:
     their headers ("Default 256 KiB" of "Key | Default | Description" over
     "message_size_limit | 256 KiB | Largest message body accepted"). A cell of words
     describes the setting ("Largest message body"), not what the value in the row is: the
-    header over the value says that. Any other piece is read whole."""
+    header over the value says that; the label under a header's empty corner does ("Minimum
+    commitment | None | three deliveries"). Any other piece is read whole."""
     cells = table_cells(piece)
-    return piece if cells is None else " ".join(f"{h} {c}" for h, c in cells if re.search(r"\d", c))
+    return piece if cells is None else " ".join(f"{h} {c}" for h, c in cells if not h or re.search(r"\d", c))
 
 
 def _rival_end(question: str, piece: str) -> bool:
