@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from agentic_rag._answering.amounts import table_cells
+from agentic_rag._answering.qualified_durations import ANY_DURATION, qualified_duration
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.answer_slots import measure_at
 from agentic_rag._text.asked_attribute import synonyms
@@ -161,9 +162,9 @@ def measure_problem(question: str, clause: str, piece: str, heading: str = "") -
         if not re.search(rf"\b(?:{words})\b", piece, re.IGNORECASE) and (_ANY_EXTENT.search(clause) or measure_at("length", clause) < 0):
             # Another extent, or no length at all ("Built in 1931", "capacity: 78%").
             return "another attribute"
-    if problem := _row_label_extent(question, piece) or _advised_bound(question, piece) or _qualified_duration(question, clause):
+    if problem := _row_label_extent(question, piece) or _advised_bound(question, piece) or qualified_duration(question, clause):
         return problem
-    if _KEYWORD_TIME.match(question) and not (_ANY_DURATION.search(piece) or _CLOCK.search(piece)):
+    if _KEYWORD_TIME.match(question) and not (ANY_DURATION.search(piece) or _CLOCK.search(piece)):
         return "no value"  # "Murmur R full charge time" asks a time, which "three full charges" is not
     if _ASKS_DURATION.match(question) and _EVERY.search(clause) and measure_at("duration", _EVERY.sub(" ", clause)) < 0:
         return "another attribute"  # "every 40 minutes" is how often, not how long
@@ -387,36 +388,8 @@ def _advised_bound(question: str, piece: str) -> str:
     return "rival aspect" if all(names(c, others) for c in clauses if _states_bound(c)) else ""
 
 
-# "How long is each session of ...?": the thing a duration is asked of.
-_DURATION_OF = lazy_regex(
-    r"^\W*(?:(?:so|and|but)\s+)?how\s+long\s+(?:is|are|was|were|does|do|did|will)\s+(?:the|a|an|each|every|its|their|one|your)\s+"
-    r"((?-i:[a-z][\w-]*)(?:\s+(?-i:[a-z][\w-]*)){0,2}?)(?=\s+(?:of|at|in|on|for|take|takes|last|lasts|run|runs)\b|\s*[?.!]?\s*$)",
-    re.IGNORECASE)
-# A duration that qualifies the noun after it: "3 months' free membership", "a 30-day trial",
-# "two weeks' notice"; with the words it qualifies, up to a mark.
-_QUALIFYING = lazy_regex(
-    r"(?<![\w.])(?:\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s*"
-    r"(?:(?:minute|hour|day|week|month|year)s?['’]s?|-\s*(?:minute|hour|day|week|month|year)(?:-long)?)"
-    r"((?:\s+[A-Za-z][\w-]*){1,3})", re.IGNORECASE)
 # A question written as keywords, no question word, ending in "time" or "duration" ("Murmur
 # R full charge time", "ferry crossing duration"): it asks a time as "What is the ... time?" does.
 _KEYWORD_TIME = lazy_regex(
     r"^(?!\W*(?:what|which|who|whom|whose|where|when|why|how|is|are|was|were|do|does|did|can|could|should|will|would|may|must|has|have)\b)"
     r"[^?.!]*\b(?:time|duration)\s*\??\s*$", re.IGNORECASE)
-_ANY_DURATION = lazy_regex(r"(?<![\w.])(?:\d[\d.,]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s*-?\s*(?:minute|hour|day|week|month|year)s?\b", re.IGNORECASE)
-
-
-def _qualified_duration(question: str, clause: str) -> str:
-    """``"another attribute"`` when ``question`` asks how long a thing is ("each session") and
-    every duration in ``clause`` qualifies another noun ("including 3 months' free
-    membership", "a 14-day trial"): that is how long the membership or trial lasts."""
-    asked = _DURATION_OF.match(question)
-    if not asked:
-        return ""
-    thing = {_stem(w) for w in asked.group(1).split()}
-    durations = _ANY_DURATION.findall(clause)
-    qualified = [m.group(1) for m in _QUALIFYING.finditer(clause)]
-    if not durations or len(qualified) < len(durations):
-        return ""
-    named = any(_same(_stem(w), t) for words in qualified for w in re.findall(r"[A-Za-z]+", words) for t in thing)
-    return "" if named else "another attribute"
