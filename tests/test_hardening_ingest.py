@@ -110,9 +110,9 @@ class LinearTimeTest(unittest.TestCase):
     """Each hostile line parses in well under a second (it took seconds to minutes before)."""
 
     def assertFast(self, parse, text: str, limit: float = 1.0) -> None:
-        started = time.perf_counter()
+        started = time.process_time()
         parse(text)
-        self.assertLess(time.perf_counter() - started, limit, f"{text[:12]!r} x {len(text)} chars")
+        self.assertLess(time.process_time() - started, limit, f"{text[:12]!r} x {len(text)} chars")
 
     def test_markdown_inline_markup_is_linear(self):
         for unit in ("*a ", "![a ", "~~a ", "**a ", "[a ", "_a ", "`a ", "<a ", "<!--", "[", "![", "<http://a", "-->"):
