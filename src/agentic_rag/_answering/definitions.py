@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from agentic_rag._answering.amounts import table_cells
-from agentic_rag._regex import lazy_regex
+from agentic_rag._regex import LazyRegex, lazy_regex
 from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._text.term_match import ROOT_LENGTH
 
@@ -116,14 +116,19 @@ def classing_subject(question: str, piece: str) -> str:
     as tardy if ..."), when ``question`` asks how a body counts, classes, treats or defines a
     thing; ``""`` otherwise. An appositive after the subject is passed over ("Visit
     Saltmarsh, the regional tourism board, classes ..." gives "Visit Saltmarsh")."""
-    if not _ASKS_CLASSING.search(question):
-        return ""
+    return _doer_before(piece, _CLASSING, past_appositive=True) if _ASKS_CLASSING.search(question) else ""
+
+
+def _doer_before(piece: str, verb_pattern: LazyRegex, *, past_appositive: bool = False) -> str:
+    """The words of ``piece`` from its clause's start up to the first match of
+    ``verb_pattern`` (``""`` without one); ``past_appositive``: an appositive between commas
+    just before the verb is passed over."""
     text = re.sub(r"\s+", " ", _MARKUP.sub("", piece))
-    verb = _CLASSING.search(text)
+    verb = verb_pattern.search(text)
     if verb is None:
         return ""
     before = text[:verb.start()].rstrip()
-    if before.endswith(",") and "," in before[:-1]:
+    if past_appositive and before.endswith(",") and "," in before[:-1]:
         before = before[:before[:-1].rindex(",")]
     opening = _CLAUSE_START.match(before)
     return before[opening.end():] if opening else before
@@ -145,12 +150,4 @@ def viewing_subject(question: str, piece: str) -> str:
     of "The Independent Roasters' Federation advises that beans are fresh for up to six weeks"),
     when ``question`` asks what a body considers a thing to be or recommends; ``""``
     otherwise. The caller tells whether those words name another body than the asked one."""
-    if not _ASKS_VIEW.search(question):
-        return ""
-    text = re.sub(r"\s+", " ", _MARKUP.sub("", piece))
-    verb = _VIEWING.search(text)
-    if verb is None:
-        return ""
-    before = text[:verb.start()].rstrip()
-    opening = _CLAUSE_START.match(before)
-    return before[opening.end():] if opening else before
+    return _doer_before(piece, _VIEWING) if _ASKS_VIEW.search(question) else ""
