@@ -1,0 +1,95 @@
+"""The general readings that keep a deterministic ``answered`` off a near miss (issue 35, item
+5, seventeenth round): each reading with a near miss it refuses and a plain statement it still
+accepts."""
+
+from __future__ import annotations
+
+import unittest
+
+from earned_support import VerdictCase
+
+from agentic_rag._answering.withheld import withholds
+from agentic_rag._text.relevance import RelevanceModel
+
+
+class WithdrawnOfferTest(VerdictCase):
+    """A sentence saying the asked thing is no longer, or not yet, on offer (its subject, or
+    for "It" the sentence before it, being the asked thing) keeps a sibling line's figure or
+    date from answering for it."""
+
+    _HEADING = "Brindle Boilers service terms"
+
+    def test_an_offer_no_longer_available_gives_no_price(self):
+        self.assertNotAnswered("What does Brindle charge to extend a Brindle K4 guarantee to 8 years?", self._HEADING,
+                               "9. Extended guarantee. An extension to 8 years for the Brindle K4 was sold until 30 June 2024 for £180. It is no longer available.")
+
+    def test_a_thing_not_available_yet_withholds_its_start(self):
+        lead = "4. Pausing. From version 3 of these terms, planned for spring 2026, you will be able to pause your cover for up to 3 months a year."
+        self.assertTrue(withholds("Since when can Brindle customers pause their cover?", self._HEADING, lead, "Pausing is not available yet.", RelevanceModel()))
+
+    def test_a_limit_of_the_offer_or_another_thing_withdrawn_withholds_nothing(self):
+        model = RelevanceModel()
+        self.assertFalse(withholds("How much does a Brindle K4 service cost?", self._HEADING, "A Brindle K4 service costs £95.",
+                                   "The service is not available on Sundays.", model))
+        self.assertFalse(withholds("How much does parking cost at the Brindle showroom?", self._HEADING, "Parking at the Brindle showroom costs £4 a day.",
+                                   "Free parking is no longer available.", model))
+
+    def test_another_thing_withdrawn_or_a_limited_offer_leaves_the_answer(self):
+        self.assertAnswered("How much does parking cost at the Brindle showroom?", self._HEADING,
+                            "Parking at the Brindle showroom costs £4 a day. Free parking is no longer available.")
+        self.assertAnswered("How much does a Brindle K4 service cost?", self._HEADING,
+                            "A Brindle K4 service costs £95. The service is not available on Sundays.")
+
+    def test_the_end_of_the_offer_is_answered_by_its_date(self):
+        self.assertAnswered("Until what date was the Brindle K4 8-year extension sold?", self._HEADING,
+                            "The Brindle K4 8-year extension was sold until 30 June 2024. It is no longer available.")
+
+
+class DeferredDecisionTest(unittest.TestCase):
+    """A decision put off withholds what the proposal before it would set, not the value that
+    stays meanwhile."""
+
+    _HEADING = "Lowmead Allotment Society AGM minutes"
+    _LEAD = "5. Plot rent. A proposal to raise the plot rent at Lowmead to £40 was discussed."
+    _PIECE = "The decision was deferred to the June committee meeting; the plot rent stays at £32 for now."
+
+    def test_a_deferred_decision_withholds_the_proposed_value(self):
+        self.assertTrue(withholds("From what date does Lowmead's new £40 plot rent apply?", self._HEADING, self._LEAD, self._PIECE, RelevanceModel()))
+
+    def test_the_value_that_stays_is_not_withheld(self):
+        self.assertFalse(withholds("What is the plot rent at Lowmead?", self._HEADING, self._LEAD, self._PIECE, RelevanceModel()))
+
+
+class KnownOnlyLaterTest(VerdictCase):
+    """A sentence saying the asked value will only be known later ("the final strength will only
+    be known when we measure it") withholds it; an aim or last year's figure beside it is no
+    answer."""
+
+    def test_a_value_known_only_later_gives_no_answer(self):
+        self.assertNotAnswered("What's the ABV of Marlow Cross's 2026 Winter Porter?", "Marlow Cross news › Winter Porter 2026",
+                               "Last year's batch (2025, 7.4%) sold out fast. We're aiming for about 7%, but the final ABV will only be known when we measure it at bottling.")
+
+    def test_a_measured_value_answers(self):
+        self.assertAnswered("What's the ABV of Marlow Cross's 2026 Winter Porter?", "Marlow Cross news › Winter Porter 2026",
+                            "The 2026 Winter Porter was measured at bottling: its ABV is 7.1%.")
+
+
+class UntoldDefinitionTest(VerdictCase):
+    """A line saying a named body defines a term its own way, without giving the definition,
+    gives no definition of that body's; the document's own definition beside it is not the body's."""
+
+    _HEADING = "Tidewell Sailing glossary"
+
+    def test_a_body_said_to_define_differently_gives_no_definition(self):
+        self.assertNotAnswered("Coastal Sailing Federation definition of a light wind", self._HEADING,
+                               "Light wind: a wind under 10 knots at our moorings. The Coastal Sailing Federation defines a light wind differently for its races.")
+        self.assertNotAnswered("What's the Coastal Sailing Federation's definition of a light wind?", self._HEADING,
+                               "Light wind: a wind under 10 knots at our moorings. The Coastal Sailing Federation uses a stricter definition of its own.")
+
+    def test_a_definition_given_after_it_answers(self):
+        self.assertAnswered("Coastal Sailing Federation definition of a light wind", self._HEADING,
+                            "The Coastal Sailing Federation defines a light wind differently: a wind under 8 knots over open water.")
+
+
+if __name__ == "__main__":
+    unittest.main()
