@@ -8,6 +8,7 @@ import unittest
 
 from earned_support import VerdictCase
 
+from agentic_rag._answering.place_conditions import place_problem
 from agentic_rag._answering.withheld import withholds
 from agentic_rag._text.relevance import RelevanceModel
 
@@ -89,6 +90,40 @@ class UntoldDefinitionTest(VerdictCase):
     def test_a_definition_given_after_it_answers(self):
         self.assertAnswered("Coastal Sailing Federation definition of a light wind", self._HEADING,
                             "The Coastal Sailing Federation defines a light wind differently: a wind under 8 knots over open water.")
+
+
+class AnotherSiteTest(VerdictCase):
+    """A figure given for another named site of the asked kind ("its Ardley works") is not the
+    asked site's, even when the heading names the asked one."""
+
+    _HEADING = "Corvane Glass press release: new Holm Bay plant"
+
+    def test_another_named_site_gives_no_answer(self):
+        self.assertNotAnswered("How many panes did Corvane Glass's Holm Bay plant make in 2024?", self._HEADING,
+                               "Corvane Glass makes all of its panes today at its Ardley works, which made 52,000 panes in 2024.")
+
+    def test_the_asked_site_answers(self):
+        self.assertAnswered("How many panes did Corvane Glass's Ardley works make in 2024?", self._HEADING,
+                            "Corvane Glass makes all of its panes today at its Ardley works, which made 52,000 panes in 2024.")
+        self.assertAnswered("How many panes did Corvane Glass's Holm Bay plant make in 2024?", self._HEADING,
+                            "The Holm Bay plant made 12,000 panes in 2024, and the Ardley works made 52,000.")
+
+
+class ComplementAreaTest(unittest.TestCase):
+    """A value given within an area does not answer for outside it, nor the other way, unless
+    the line names the asked side too."""
+
+    def test_the_other_side_of_the_area_is_another_subject(self):
+        self.assertEqual(place_problem("How much does Fennick charge for delivery outside the Dunmore bypass?",
+                                       "We deliver within the Dunmore bypass for £5.00."), "another subject")
+        self.assertEqual(place_problem("How much does Fennick charge for delivery inside the Dunmore bypass?",
+                                       "Beyond the Dunmore bypass, delivery costs £9.00."), "another subject")
+
+    def test_the_asked_side_is_left_alone(self):
+        self.assertEqual(place_problem("How much does Fennick charge for delivery within the Dunmore bypass?",
+                                       "We deliver within the Dunmore bypass for £5.00."), "")
+        self.assertEqual(place_problem("How much does Fennick charge for delivery outside the Dunmore bypass?",
+                                       "We deliver within the Dunmore bypass for £5.00, and outside the bypass for £9.00."), "")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from agentic_rag._answering.deferrals import deferred_value
 from agentic_rag._answering.priced_items import prices_another, rate_per_another
 from agentic_rag._answering.table_columns import column_problem, empty_default
 from agentic_rag._answering.asked_measures import acts_on_another, asks_clock, asks_whether_bound, measure_problem
+from agentic_rag._answering.place_conditions import place_problem
 from agentic_rag._answering.open_readings import asks_of_item, open_problem, table_cells as padded_cells
 from agentic_rag._answering.unachieved import unachieved_problem
 from agentic_rag._answering.time_scope import period_problem
@@ -122,7 +123,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     # A sibling model, a measure of another kind or bound, a goal, a placeholder cell: wrong whatever else is asked.
     own = _value_clause(piece, filler)
     if problem := (open_problem(question, piece, heading) or measure_problem(question, own, piece, heading) or unachieved_problem(question, own, piece, filler)
-                   or period_problem(question, piece, heading, filler) or sums_several(question, piece) or rate_per_another(question, piece)):
+                   or period_problem(question, piece, heading, filler) or sums_several(question, piece) or rate_per_another(question, piece) or place_problem(question, piece)):
         return problem
     # Another named body's rule ("the Authority treats journeys before 09:30 as peak") is not
     # the asked body's, in running prose as in a glossary.
