@@ -8,6 +8,7 @@ import unittest
 
 from earned_support import VerdictCase
 
+from agentic_rag._answering.amounts import money_for_measure, not_money
 from agentic_rag._answering.place_conditions import place_problem
 from agentic_rag._answering.withheld import withholds
 from agentic_rag._text.relevance import RelevanceModel
@@ -124,6 +125,23 @@ class ComplementAreaTest(unittest.TestCase):
                                        "We deliver within the Dunmore bypass for £5.00."), "")
         self.assertEqual(place_problem("How much does Fennick charge for delivery outside the Dunmore bypass?",
                                        "We deliver within the Dunmore bypass for £5.00, and outside the bypass for £9.00."), "")
+
+
+class MoneyForMeasureTest(VerdictCase):
+    """A physical measure asked by its name ("What range ...") is not given by a line whose
+    every figure is a sum of money, unless the question asks a price."""
+
+    _ROW = "Plan | Scooter | Per month, 12-month term | Setup fee\nUrban Max | Z3 with a spare battery | £45 | £0"
+
+    def test_a_row_of_prices_gives_no_range(self):
+        self.assertEqual(money_for_measure("What range do you get on Zipline's Urban Max with the spare battery?", self._ROW), "no value")
+        self.assertEqual(not_money("What weight can Zipline's Urban Max carry?", "Urban Max | £45 | £0"), "no value")
+
+    def test_a_measure_or_an_asked_price_is_left_alone(self):
+        self.assertEqual(money_for_measure("What range do you get on Zipline's Urban Max?", "Urban Max | Z3 | up to 60 km | £45"), "")
+        self.assertEqual(money_for_measure("What price range do Zipline's plans cover?", self._ROW), "")
+        self.assertEqual(not_money("What does Zipline's Urban Max cost per month?", self._ROW), "")
+        self.assertAnswered("What weight can the Zipline Z3 scooter carry?", "Zipline Z3", "The Zipline Z3 scooter carries up to 120 kg.")
 
 
 if __name__ == "__main__":
