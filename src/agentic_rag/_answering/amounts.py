@@ -19,7 +19,7 @@ from agentic_rag._text.asked_values import asks_number, counted_noun, measured_o
 from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._regex import lazy_regex
 
-__all__ = ["clock_as_amount", "count_as_measure", "counts_a_time", "counts_another", "default_not_a_number", "gives_money", "measures_condition", "not_money", "table_cells"]
+__all__ = ["clock_as_amount", "count_as_measure", "counts_a_time", "counts_another", "default_not_a_number", "gives_money", "measures_condition", "money_for_measure", "not_money", "table_cells"]
 
 _STEMMER = PorterStemmer()
 
@@ -182,7 +182,30 @@ def not_money(question: str, clause: str) -> str:
     """``"no value"`` when ``question`` asks a price ("How much is an adult single ticket?")
     and ``clause`` gives no sum of money: "two singles", "three vessels" are counts, not
     prices."""
-    return "no value" if _ASKS_PRICE.search(question) and not _MONEY.search(clause) else ""
+    if _ASKS_PRICE.search(question):
+        return "" if _MONEY.search(clause) else "no value"
+    return money_for_measure(question, clause)
+
+
+def money_for_measure(question: str, clause: str) -> str:
+    """``"no value"`` when ``question`` asks a physical measure by its name ("What range do
+    you get on the Commuter Plus?") and every figure of ``clause`` is a sum of money (a plan's
+    prices, "Commuter Plus | ... | £62 | £79 | £0"); ``""`` otherwise, and for a question that
+    asks a price ("What price range ...?")."""
+    if _ASKS_MEASURE.search(question) and not _MONEY_WORD.search(question):
+        # A table row's own line: its header row names the columns ("Per month, 12-month term").
+        figures = _FIGURE.findall(clause.strip().split("\n")[-1])
+        if figures and all(re.match(r"[£$€¥₹]", f) for f in figures):
+            return "no value"
+    return ""
+
+
+# A physical measure a question asks for by its name.
+_ASKS_MEASURE = lazy_regex(r"\b(?:what|which|how\s+much)\s+(?:[\w'’-]+\s+){0,2}?(?:range|distance|weight|height|length|width|depth|thickness|capacity|speed|"
+                           r"temperature|volume|abv|strength|load)\b", re.IGNORECASE)
+_MONEY_WORD = lazy_regex(r"\b(?:cost\w*|price\w*|charge\w*|fees?|pay\w*|spend\w*|budget\w*|sum|money)\b|[£$€¥₹]", re.IGNORECASE)
+# A figure standing alone (a model code's digit, "C2", is none), with its currency sign.
+_FIGURE = lazy_regex(r"(?<![\w.,])[£$€¥₹]?\s*\d[\d,.]*")
 
 
 def _stem(word: str) -> str:

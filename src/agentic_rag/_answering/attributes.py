@@ -27,10 +27,11 @@ from agentic_rag._answering.deferrals import deferred_value
 from agentic_rag._answering.priced_items import prices_another, rate_per_another
 from agentic_rag._answering.table_columns import column_problem, empty_default
 from agentic_rag._answering.asked_measures import acts_on_another, asks_clock, asks_whether_bound, measure_problem
+from agentic_rag._answering.place_conditions import place_problem
 from agentic_rag._answering.open_readings import asks_of_item, open_problem, table_cells as padded_cells
 from agentic_rag._answering.unachieved import unachieved_problem
 from agentic_rag._answering.time_scope import period_problem
-from agentic_rag._answering.amounts import clock_as_amount, count_as_measure, counts_a_time, counts_another, default_not_a_number, measures_condition, not_money, table_cells
+from agentic_rag._answering.amounts import clock_as_amount, count_as_measure, counts_a_time, counts_another, default_not_a_number, measures_condition, money_for_measure, not_money, table_cells
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.answer_slots import AnswerSlot, FactKind, SlotKind, counts_in_unit, fact_filler, identifiers, measure_at, read_fact, read_slot, slot_filler
 from agentic_rag._text.asked_values import asks_past_time, is_quantity, stated_time
@@ -122,7 +123,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     # A sibling model, a measure of another kind or bound, a goal, a placeholder cell: wrong whatever else is asked.
     own = _value_clause(piece, filler)
     if problem := (open_problem(question, piece, heading) or measure_problem(question, own, piece, heading) or unachieved_problem(question, own, piece, filler)
-                   or period_problem(question, piece, heading, filler) or sums_several(question, piece) or rate_per_another(question, piece)):
+                   or period_problem(question, piece, heading, filler) or sums_several(question, piece) or rate_per_another(question, piece) or place_problem(question, piece)):
         return problem
     # Another named body's rule ("the Authority treats journeys before 09:30 as peak") is not
     # the asked body's, in running prose as in a glossary.
@@ -148,7 +149,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     # A time of day asked in open words ("Until what time ...?") is a value, read as one.
     if kind is SlotKind.OPEN and attribute is None and not term and fact is None and not sided and not when and not _ASKS_THING.match(question) and not asks_clock(question):
         # Why or yes/no: any words answer; "how hard is ..." wants the quality, of its place.
-        return (degree_problem(question, f"{heading}\n{lead}", piece) or yes_no_problem(question, piece)
+        return (degree_problem(question, f"{heading}\n{lead}", piece) or yes_no_problem(question, piece) or money_for_measure(question, piece)
                 or (label_problem(question, piece, model) or column_problem(question, piece) if asks_of_item(question) and padded_cells(piece) else ""))
     if kind is SlotKind.OPEN:
         value = (fact_filler(fact, piece) if fact is not None else "") or (stated_time(piece) if when else "")

@@ -8,7 +8,9 @@ beside another body's definition, "its own definition, which is displayed at rec
 "Tariffs ... will be published once the building is handed over", "the new amount will be
 set at the June meeting", "publishes its own peak-date calendar ... on the booking page", "the
 amount is stated in your policy schedule", and a table row whose cell says "Not yet
-reported", "To be set by the committee" or "Launch date TBC". A document that says it does not state the thing outranks any sibling line
+reported", "To be set by the committee" or "Launch date TBC", "The decision was deferred to the committee meeting in May" (for
+the date a proposed fee applies), "the final ABV will only be known when we measure it". A
+document that says it does not state the thing outranks any sibling line
 that seems to: the answer stays short of ``answered``.
 
 :func:`withholds` reads one sentence or table row (with the claim it stands in) against one
@@ -20,6 +22,7 @@ from __future__ import annotations
 import re
 
 from agentic_rag._answering.amounts import table_cells
+from agentic_rag._answering.unoffered import own_definition_untold, withdrawn_offer
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.relevance import RelevanceModel
 
@@ -36,7 +39,11 @@ _WITHHOLDS = lazy_regex(
     rf"\bno\s+(?:[\w-]+\s+){{0,3}}?(?:has|have)\s+(?:yet\s+)?been\s+{_SETTLED}\b"
     rf"|\b(?:has|have|is|are|was|were)\s+not\s+(?:yet\s+)?(?:been\s+)?(?:{_SETTLED}|set\s+out|stated|given|included|listed|specified)\b"
     rf"|\b(?:has|have)\s+(?:yet\s+)?to\s+be\s+{_SETTLED}\b|\bnot\s+yet\s+{_SETTLED}\b"
-    rf"|\bwill\s+be\s+{_SETTLED}\s+(?:once|when|after|later|in\s+due\s+course|nearer\s+the\s+time|shortly)\b"
+    # Known only later: "the final ABV will only be known when we measure it at packaging".
+    rf"|\bwill\s+(?:only\s+)?be\s+(?:{_SETTLED}|known)\s+(?:only\s+)?(?:once|when|after|later|in\s+due\s+course|nearer\s+the\s+time|shortly)\b"
+    # A decision put off: "The decision was deferred to the committee meeting in May".
+    r"|\bdecision\s+(?:[\w-]+\s+){0,3}?(?:was|has\s+been|is|were|have\s+been)\s+(?:deferred|postponed|adjourned|put\s+off|held\s+over)\b"
+    r"|\bno\s+decision\s+(?:was|has\s+been|have\s+been)\s+(?:made|taken|reached)\b"
     # Settled at a later occasion: "The new amount will be set at the June meeting".
     rf"|\bwill\s+be\s+{_SETTLED}\s+(?:at|during)\s+(?:the|a|an|its|their|our|next)\s+(?:[\w-]+\s+){{0,2}}?(?:meeting|review|session|board|committee|hearing)s?\b"
     # Its own value kept where the reader looks it up: "publishes its own peak-date calendar
@@ -68,6 +75,14 @@ _VALUE_NOUNS = frozenset("amount amounts figure figures value values price price
 _ROOT = 5
 
 
+# A decision put off withholds what the proposal before it would set: the question names that
+# proposal's own figure or calls its value new ("From what date does the new £15 fee apply?"),
+# not the value that stays ("What is the annual fee?" is answered by "the fee stays at £12").
+_DEFERRED_DECISION = lazy_regex(r"\bdecision\b", re.IGNORECASE)
+_ASKS_NEW = lazy_regex(r"\b(?:new|proposed|planned|raised|increased|higher|lower|reduced)\b", re.IGNORECASE)
+_FIGURE = lazy_regex(r"[£$€]?\d[\d,.]*%?")
+
+
 def withholds(question: str, heading: str, lead: str, piece: str, model: RelevanceModel) -> bool:
     """True when ``piece`` (a sentence or a table row with its header, under ``heading``) says
     that what ``question`` asks is not given: not set, not set out here, still to be
@@ -91,13 +106,18 @@ def withholds(question: str, heading: str, lead: str, piece: str, model: Relevan
     if cells is not None:
         if not any(_WITHHELD_CELL.match(c) and _cell_asked(question, header, cells, model) for header, c in cells[1:]):
             return False
-    elif not _WITHHOLDS.search(piece):
+    elif withdrawn_offer(question, lead, piece, model) or own_definition_untold(question, piece, model):
+        return True
+    elif not (match := _WITHHOLDS.search(piece)):
+        return False
+    elif _DEFERRED_DECISION.search(match.group()) and not _asks_proposal(question, lead, piece):
         return False
     if model.missing_named(question, f"{heading}\n{'' if cells is not None else lead}\n{piece}"):
         return False
     # The question's names say whose value it is, which the names check reads: the piece must
     # share one of its other words, the words of what is asked ("withdrawal" of "withdrawn").
-    names = {t for w in _NAME.findall(question[1:]) for t in model.analyzer.analyze(w)}
+    # An acronym of a measure ("ABV", "IBU") says what is asked, not whose it is.
+    names = {t for w in _NAME.findall(question[1:]) if not _ACRONYM.fullmatch(w) for t in model.analyzer.analyze(w)}
     values = {t for w in _VALUE_NOUNS for t in model.analyzer.analyze(w)}
     asked = {t for t in model.analyzer.analyze(question) if t not in names and t not in values}
     if any(_shared(term, asked) for term in model.analyzer.analyze(piece) if term not in names):
@@ -110,6 +130,15 @@ def withholds(question: str, heading: str, lead: str, piece: str, model: Relevan
 _DETERMINERS = frozenset("the a an its their this that these those our your his her no own".split())
 # A word written as a name (a capital inside the sentence, a digit): "Saltgate Marina", "T-400".
 _NAME = lazy_regex(r"\b(?:[A-Z][\w'’-]*|[\w-]*\d[\w-]*)")
+_ACRONYM = lazy_regex(r"[A-Z]{2,4}")
+
+
+def _asks_proposal(question: str, lead: str, piece: str) -> bool:
+    """The question asks what a proposal would set: it calls the value new, or names a figure
+    that the text before the decision gives and the decision's sentence does not."""
+    if _ASKS_NEW.search(question):
+        return True
+    return any(f in lead and f not in piece for f in _FIGURE.findall(question))
 
 
 def _value_nouns(piece: str) -> list[tuple[str, str]]:
