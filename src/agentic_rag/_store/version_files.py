@@ -20,7 +20,8 @@ from agentic_rag._regex import lazy_regex
 __all__ = ["VERSION_FILE_HITS", "asked_versions", "name_version", "versioned_paths", "with_version_files"]
 
 # A version in running text: two to four dotted numbers, not part of a longer dotted run or
-# word ("3.6.12", "v2.2"; not "192.168.1.10", not "3.6.12.1.5", not "1.5x").
+# word ("3.6.12", "v2.2"; not "3.6.12.1.5", not "1.5x"). A four-part address ("10.0.0.1")
+# reads as one too; it names a file only where a file is named so.
 _ASKED = lazy_regex(r"(?<![\w.])v?(\d{1,4}(?:\.\d{1,4}){1,3})(?![\w.]*\d|[A-Za-z_])")
 # A file stem that is a version, with at most a short word before it ("3_6_12", "2.2.13",
 # "v1.4", "release-5.0", "changes_2.1"); the extension is taken off before matching.
