@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import re
 
+from agentic_rag._answering.word_roots import same_root as _same, stem_word as _stem
 from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, read_slot, slot_filler
 from agentic_rag._text.asked_attribute import synonyms, words_of
 from agentic_rag._text.asked_values import asks_number, counted_noun, measured_only
-from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._regex import lazy_regex
 
 __all__ = ["clock_as_amount", "count_as_measure", "counts_a_time", "counts_another", "default_not_a_number", "gives_money", "measures_condition", "money_for_measure", "not_money", "table_cells"]
-
-_STEMMER = PorterStemmer()
 
 
 def table_cells(piece: str) -> list[tuple[str, str]] | None:
@@ -206,12 +204,3 @@ _ASKS_MEASURE = lazy_regex(r"\b(?:what|which|how\s+much)\s+(?:[\w'’-]+\s+){0,2
 _MONEY_WORD = lazy_regex(r"\b(?:cost\w*|price\w*|charge\w*|fees?|pay\w*|spend\w*|budget\w*|sum|money)\b|[£$€¥₹]", re.IGNORECASE)
 # A figure standing alone (a model code's digit, "C2", is none), with its currency sign.
 _FIGURE = lazy_regex(r"(?<![\w.,])[£$€¥₹]?\s*\d[\d,.]*")
-
-
-def _stem(word: str) -> str:
-    return _STEMMER.stem(word.casefold().strip("'’"))
-
-
-def _same(a: str, b: str) -> bool:
-    """One stem, or one root of five letters ("replicas", "replica")."""
-    return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])

@@ -19,14 +19,13 @@ import re
 
 from agentic_rag._answering.amounts import table_cells
 from agentic_rag._answering.qualified_durations import ANY_DURATION, qualified_duration
+from agentic_rag._answering.word_roots import same_root as _same, stem_word as _stem
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.answer_slots import measure_at
 from agentic_rag._text.asked_attribute import synonyms
-from agentic_rag._text.porter import PorterStemmer
 
 __all__ = ["acts_on_another", "asks_clock", "asks_whether_bound", "bound_noun", "measure_problem"]
 
-_STEMMER = PorterStemmer()
 # "... size in bytes", "... in minutes?": the unit the question wants its number in (at its
 # end only: "in Tallow Collector" names a subject), and the measure that unit is of.
 _UNIT_MEASURES = (
@@ -342,15 +341,6 @@ def _another_kind(thing: list[str], context: str) -> bool:
     def named(word: str) -> bool:
         return any(_same(_stem(word), s) for s in said)
     return len(thing) > 1 and named(thing[-1]) and not all(named(w) for w in thing[:-1])
-
-
-def _stem(word: str) -> str:
-    return _STEMMER.stem(word.casefold().strip("'’"))
-
-
-def _same(a: str, b: str) -> bool:
-    """One stem, or one root of five letters ("booking", "booked")."""
-    return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])
 
 
 def _row_label_extent(question: str, piece: str) -> str:

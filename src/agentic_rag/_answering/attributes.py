@@ -32,17 +32,16 @@ from agentic_rag._answering.open_readings import asks_of_item, open_problem, tab
 from agentic_rag._answering.unachieved import unachieved_problem
 from agentic_rag._answering.time_scope import period_problem
 from agentic_rag._answering.amounts import clock_as_amount, count_as_measure, counts_a_time, counts_another, default_not_a_number, measures_condition, money_for_measure, not_money, table_cells
+from agentic_rag._answering.word_roots import same_root as _same, stem_word as _stem
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.answer_slots import AnswerSlot, FactKind, SlotKind, counts_in_unit, fact_filler, identifiers, measure_at, read_fact, read_slot, slot_filler
 from agentic_rag._text.asked_values import asks_past_time, is_quantity, stated_time
 from agentic_rag._text.asked_attribute import (RIVALS, Aspect, AskedAttribute, asked_aspects, aspects_in, defined_term, implied_bounds, read_attribute,
                                                synonyms, with_synonyms, words_of)
-from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._text.relevance import RelevanceModel
 
 __all__ = ["statement_problem", "subject_names"]
 
-_STEMMER = PorterStemmer()
 # Where a clause ends inside a sentence: the value of "XML export is deprecated since 5.1
 # and scheduled for removal in a future release" belongs to its first clause only. A break
 # starts where its white space starts (``(?<!\s)``; the leftmost match starts there anyway)
@@ -391,12 +390,3 @@ def _rival_owner(after: str, asked: set[str]) -> bool:
     """The attribute is another entity's: "the capital of Ostrand is Talvik" for Veloria's."""
     owner = _OWNER.match(after)
     return bool(owner) and any(_stem(w) not in asked for w in words_of(owner.group(1)))
-
-
-def _stem(word: str) -> str:
-    return _STEMMER.stem(word.casefold().strip("'’"))
-
-
-def _same(a: str, b: str) -> bool:
-    """One stem, or one root of five letters ("headquarters", "headquartered")."""
-    return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])

@@ -19,13 +19,11 @@ from __future__ import annotations
 import re
 
 from agentic_rag._answering.amounts import table_cells
+from agentic_rag._answering.word_roots import same_root as _same, stem_word as _stem
 from agentic_rag._regex import LazyRegex, lazy_regex
-from agentic_rag._text.porter import PorterStemmer
-from agentic_rag._text.term_match import ROOT_LENGTH
 
 __all__ = ["classing_subject", "defines", "viewing_subject"]
 
-_STEMMER = PorterStemmer()
 _DEFINING = lazy_regex(
     r"^\s*(?:[—–:=(-]|,\s+(?:a|an|the)\b|(?:is|are|means|denotes|refers\s+to|stands\s+for|describes)\b(?:\s+\w+ly)?"
     r"(?!\s+(?:\w+ed|in|at|on|covered|explained|described|handled|listed)\b))",
@@ -81,15 +79,6 @@ def _plain(text: str) -> str:
 
 def _names_term(words: list[re.Match[str]], term: tuple[str, ...]) -> bool:
     return len(words) == len(term) and all(_same(_stem(w.group()), _stem(t)) for w, t in zip(words, term))
-
-
-def _stem(word: str) -> str:
-    return _STEMMER.stem(word.casefold().strip("'’"))
-
-
-def _same(a: str, b: str) -> bool:
-    """One stem, or one root ("headquarters", "headquartered")."""
-    return a == b or (len(a) >= ROOT_LENGTH and len(b) >= ROOT_LENGTH and a[:ROOT_LENGTH] == b[:ROOT_LENGTH])
 
 
 # A question about whose rule it is: one body counting, classing or treating a thing as

@@ -18,14 +18,13 @@ from __future__ import annotations
 import re
 
 from agentic_rag._answering.amounts import gives_money
+from agentic_rag._answering.word_roots import same_root as _same, stem_word as _stem
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.asked_attribute import synonyms, words_of
-from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._text.relevance import RelevanceModel
 
 __all__ = ["priced_item", "prices_another", "rate_per_another"]
 
-_STEMMER = PorterStemmer()
 _PAYING = r"(?:cost|costs|charge|charges|charged|pay|paid)"
 _AUXILIARY = r"(?:is|are|was|were|does|do|did|will|would)"
 # How a question names the item it prices: "... charge (in Eastport) to carry a canoe",
@@ -197,12 +196,3 @@ def _another_size(question: str, piece: str) -> bool:
     stated = _sizes(piece)
     kinds = {kind for kind, _ in asked}
     return bool(asked) and any(kind in kinds for kind, _ in stated) and not asked & stated
-
-
-def _stem(word: str) -> str:
-    return _STEMMER.stem(word.casefold().strip("'’"))
-
-
-def _same(a: str, b: str) -> bool:
-    """One stem, or one root of five letters ("vaccine", "vaccination")."""
-    return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])

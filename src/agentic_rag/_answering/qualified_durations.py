@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import re
 
+from agentic_rag._answering.word_roots import same_root as _same, stem_word as _stem
 from agentic_rag._regex import lazy_regex
-from agentic_rag._text.porter import PorterStemmer
 
 __all__ = ["ANY_DURATION", "qualified_duration"]
 
-_STEMMER = PorterStemmer()
 # "How long is each session of ...?": the thing a duration is asked of.
 _DURATION_OF = lazy_regex(
     r"^\W*(?:(?:so|and|but)\s+)?how\s+long\s+(?:is|are|was|were|does|do|did|will)\s+(?:the|a|an|each|every|its|their|one|your)\s+"
@@ -44,12 +43,3 @@ def qualified_duration(question: str, clause: str) -> str:
         return ""
     named = any(_same(_stem(w), t) for words in qualified for w in re.findall(r"[A-Za-z]+", words) for t in thing)
     return "" if named else "another attribute"
-
-
-def _stem(word: str) -> str:
-    return _STEMMER.stem(word.casefold().strip("'’"))
-
-
-def _same(a: str, b: str) -> bool:
-    """One stem, or one root of five letters ("booking", "booked")."""
-    return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])

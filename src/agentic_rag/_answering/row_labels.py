@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import re
 
+from agentic_rag._answering.word_roots import same_root as _same, stem_word as _stem
 from agentic_rag._text.asked_attribute import Aspect, aspects_in, synonyms, words_of
-from agentic_rag._text.porter import PorterStemmer
 from agentic_rag._text.relevance import RelevanceModel
 from agentic_rag._regex import lazy_regex
 
 __all__ = ["label_problem"]
 
-_STEMMER = PorterStemmer()
 _ENDS = frozenset({Aspect.SERVER, Aspect.CLIENT})
 # Words a label holds besides the item's own ("Default port", "Maximum size", "Value"), and
 # labels that file a remark rather than name an item ("Note: XML export will be removed ...").
@@ -140,12 +139,3 @@ def _neighbour(words: tuple[str, ...], index: int, step: int) -> str:
 def _in(word: str, stems: set[str]) -> bool:
     stem = _stem(word)
     return any(_same(stem, s) for s in stems)
-
-
-def _stem(word: str) -> str:
-    return _STEMMER.stem(word.casefold().strip("'’"))
-
-
-def _same(a: str, b: str) -> bool:
-    """One stem, or one root of five letters ("weight", "weigh")."""
-    return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])

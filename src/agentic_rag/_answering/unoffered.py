@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from agentic_rag._answering.word_roots import shares_root as _shared
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.relevance import RelevanceModel
 
@@ -49,7 +50,6 @@ _UNTOLD_DEFINITION = lazy_regex(
     re.IGNORECASE,
 )
 _ASKS_DEFINITION = lazy_regex(r"\b(?:defin\w*|mean\w*)\b", re.IGNORECASE)
-_ROOT = 5
 
 
 def withdrawn_offer(question: str, lead: str, piece: str, model: RelevanceModel) -> bool:
@@ -94,8 +94,3 @@ def own_definition_untold(question: str, piece: str, model: RelevanceModel) -> b
     if not _ASKS_DEFINITION.search(question) or not _UNTOLD_DEFINITION.search(piece):
         return False
     return not model.missing_named(question, piece)
-
-
-def _shared(term: str, asked: set[str]) -> bool:
-    """One term, or one root of five letters ("extension", "extend")."""
-    return term in asked or (len(term) >= _ROOT and any(len(a) >= _ROOT and a[:_ROOT] == term[:_ROOT] for a in asked))

@@ -23,6 +23,7 @@ import re
 
 from agentic_rag._answering.amounts import table_cells
 from agentic_rag._answering.unoffered import own_definition_untold, withdrawn_offer
+from agentic_rag._answering.word_roots import shares_root as _shared
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.relevance import RelevanceModel
 
@@ -72,7 +73,6 @@ _WORD = lazy_regex(r"[\w'’-]+")
 # in your policy schedule"): no other word of the question need be there.
 _VALUE_NOUNS = frozenset("amount amounts figure figures value values price prices cost costs rate rates fee fees charge charges tariff tariffs "
                          "date dates details criteria definition terms".split())
-_ROOT = 5
 
 
 # A decision put off withholds what the proposal before it would set: the question names that
@@ -163,8 +163,3 @@ def _cell_asked(question: str, header: str, cells: list[tuple[str, str]], model:
     if any(_shared(t, asked) for t in model.analyzer.analyze(header)):
         return True
     return not any(_VALUE_CELL.match(c) and not _PLAN_COLUMN.search(h) for h, c in cells[1:] if h != header)
-
-
-def _shared(term: str, asked: set[str]) -> bool:
-    """One term, or one root of five letters ("withdrawal", "withdrawn")."""
-    return term in asked or (len(term) >= _ROOT and any(len(a) >= _ROOT and a[:_ROOT] == term[:_ROOT] for a in asked))
