@@ -78,6 +78,11 @@ class DocsQaEquivalenceTest(unittest.TestCase):
         self.assertEqual(top10(stored, "install", where=where), top10(memory, "install", where=where))
         path = memory.get(top10(memory, "install")[0][0]).metadata["path"]
         self.assertEqual(top10(stored, "install", where={"path": path}), top10(memory, "install", where={"path": path}))
+        paths = sorted({memory.get(hit).metadata["path"] for hit, _ in top10(memory, "configuration field")})[:3] + ["no/such.md"]
+        for query in ("configuration field", "install"):
+            self.assertEqual(top10(stored, query, where={"path": paths}), top10(memory, query, where={"path": paths}))
+            self.assertEqual(top10(stored, query, where={"path": paths}, corpus_ids=corpora[:1]),
+                             top10(memory, query, where={"path": paths}, corpus_ids=corpora[:1]))
         for term in ("configur", "flask", "nosuchterm"):
             self.assertEqual(stored.document_frequency(term), memory.document_frequency(term))
 
@@ -123,6 +128,21 @@ class DocsQaEquivalenceTest(unittest.TestCase):
             self.assertTrue(service.search("configure a field default", 3))
             self.assertTrue(service.ask("How do I give a field a default value?").payload["evidence"])
             self.assertTrue(service.ask("How do I give a field a default value?", "parallel").payload["evidence"])
+
+    def test_a_filter_by_file_reads_no_other_chunk(self):
+        # The version rule searches within the files a query's version names: the filter is read
+        # through the path index, not by making a Document of every chunk a query word is in.
+        from unittest import mock
+
+        from agentic_rag._store import stored_bm25
+
+        stored = self.store.bm25()
+        memory = BM25Index.from_documents(self.store.documents())
+        paths = sorted({memory.get(hit).metadata["path"] for hit, _ in top10(memory, "the configuration")})[:2]
+        expected = top10(memory, "the configuration", where={"path": paths})
+        with mock.patch.object(stored_bm25, "chunk_documents", side_effect=AssertionError("documents made")):
+            self.assertEqual(top10(stored, "the configuration", where={"path": paths}), expected)
+        self.assertTrue(expected)
 
     def test_get_returns_the_hit_and_refuses_unknown_ids(self):
         stored = self.store.bm25()
