@@ -29,12 +29,10 @@ from agentic_rag._contracts import Document
 from agentic_rag._contracts.validation import require_int
 from agentic_rag._errors import InvalidInputError
 from agentic_rag._ingest.blocks import TextBlock, TextSection
+from agentic_rag._ingest.chunk_metadata import LIST_PAGE, chunk_metadata
 from agentic_rag._text.sentences import split_sentences
 
 __all__ = ["LIST_PAGE", "Chunk", "ChunkOptions", "chunk_metadata", "chunk_sections"]
-
-#: The ``page_kind`` metadata value of a chunk whose page only lists or indexes other pages.
-LIST_PAGE = "list"
 
 _STAGE = "chunker"
 _WORD = re.compile(r"\S+")
@@ -127,28 +125,6 @@ class Chunk:
         return Document(self.id, self.text, self.title, corpus_id,
                         chunk_metadata(self.path, self.start_line, self.end_line, self.section, self.sha256, self.record_id,
                                        self.page, self.cell, self.line_marks, self.page_label, self.list_page))
-
-
-def chunk_metadata(path: str, start_line: int, end_line: int, section: str, sha256: str, record_id: str = "",
-                   page: int | None = None, cell: int | None = None, line_marks: tuple[tuple[int, int], ...] = (),
-                   page_label: str = "", list_page: bool = False) -> dict[str, object]:
-    """A stored chunk's document metadata (keys absent when they do not apply, so a plain
-    text file's chunks carry exactly ``path``, ``start_line``, ``end_line``, ``section`` and
-    ``sha256``)."""
-    metadata: dict[str, object] = {"path": path, "start_line": start_line, "end_line": end_line, "section": section, "sha256": sha256}
-    if record_id:
-        metadata["record_id"] = record_id
-    if page is not None:
-        metadata["page"] = page
-    if cell is not None:
-        metadata["cell"] = cell
-    if line_marks:
-        metadata["line_marks"] = [list(mark) for mark in line_marks]
-    if page_label:
-        metadata["page_label"] = page_label
-    if list_page:
-        metadata["page_kind"] = LIST_PAGE
-    return metadata
 
 
 # A piece is a run of text the packer never cuts:

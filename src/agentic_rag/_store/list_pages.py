@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from agentic_rag._ingest.chunker import LIST_PAGE
+from agentic_rag._ingest.chunk_metadata import LIST_PAGE
 from agentic_rag._regex import lazy_regex
 from agentic_rag._retrieval.hits import SearchHit
 from agentic_rag._store.rows import record_facts

@@ -10,21 +10,23 @@ columns) is read with none of them.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sqlite3
 import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentic_rag._contracts import Document
 from agentic_rag._contracts.validation import is_int
 from agentic_rag._errors import StoreError
-from agentic_rag._ingest.chunker import LIST_PAGE, Chunk, chunk_metadata
+from agentic_rag._ingest.chunk_metadata import LIST_PAGE, chunk_metadata
 from agentic_rag._store.records import StoreHit
 from agentic_rag._store.schema import chunk_columns, connect
+
+if TYPE_CHECKING:  # a search reads rows and never imports the chunker
+    from agentic_rag._ingest.chunker import Chunk
 
 __all__ = [
     "CHUNK_COLUMNS", "INSERT_CHUNK", "ChunkRecord", "chunk_documents", "chunk_row", "chunk_rows", "marks_from_json", "pack_text", "read_documents", "record_facts", "row_document",
@@ -174,7 +176,10 @@ def chunk_rows(connection: sqlite3.Connection, condition: str, parameters: Seque
 def row_document(row: ChunkRecord) -> Document:
     """The :class:`Document` of a raw chunk row (its text's SHA-256 computed when not stored)."""
     _, chunk_id, path, corpus_id, start, end, section, title, text, sha, record_id, page, cell, marks, facts = row
-    sha = sha or hashlib.sha256(text.encode("utf-8")).hexdigest()
+    if not sha:
+        import hashlib  # only a Document made from a row needs it: a search makes none (OpenSSL's load is 4 ms)
+
+        sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
     metadata = chunk_metadata(path, start, end, section, sha, record_id, stored_place(page), stored_place(cell), marks_from_json(marks),
                               *stored_facts(facts))
     return Document(chunk_id, text, title, corpus_id, metadata)
