@@ -17,7 +17,8 @@ from agentic_rag._text.stated_names import name_words, unused_names
 DOCS = {
     "docs/backends.md": "# Database backends\n\nThe PostgreSQL and SQLite backends ship with the framework.\n"
                         "A third-party backend for Oracle is maintained separately.\n",
-    "docs/upgrade.md": "# Upgrading\n\nRun the migrate command after upgrading to release 4.2.\n",
+    "docs/upgrade.md": "# Upgrading\n\nRun the migrate command after upgrading to release 4.2.\n"
+                       "The framework may be used in GPLv2 software and speaks HTTP2.\n",
     "tools/scripts.md": "# Scripts\n\nThe Python helper scripts call the MongoDB shell.\n",
 }
 
@@ -34,7 +35,8 @@ def _store(case: unittest.TestCase) -> KnowledgeStore:
 
 class UnusedNamesTest(unittest.TestCase):
     def setUp(self) -> None:
-        self.model = _store(self).relevance_model()
+        store = _store(self)
+        self.model, self.model_store = store.relevance_model(), store.directory
 
     def test_a_name_no_document_uses_is_listed_as_written(self) -> None:
         self.assertEqual(unused_names("MongoDB database backend", self.model), ("MongoDB",))
@@ -55,6 +57,17 @@ class UnusedNamesTest(unittest.TestCase):
         # word (a paraphrase is likely), and "Does" opens the question.
         self.assertEqual(unused_names("Does the PostgreSQL backend support distributed transactions?", self.model), ())
         self.assertEqual(unused_names("Migrating databases", self.model), ())
+
+    def test_a_name_used_in_a_versioned_form_is_used(self) -> None:
+        # "GPLv2" is GPL in a versioned form: saying no file uses GPL "in any form" would be
+        # false. A longer word that goes on with letters ("Oraclex" for "Oracle") is another word.
+        from agentic_rag._retrieval import BM25Index
+
+        self.assertEqual(unused_names("GPL licence HTTP Redis", self.model), ("Redis",))
+        self.assertEqual(unused_names("Postgre backend", self.model), ("Postgre",))
+        store = KnowledgeStore(self.model_store)
+        memory = RelevanceModel.of_index(BM25Index.from_documents(store.documents()))
+        self.assertEqual(unused_names("GPL licence HTTP Redis", memory), ("Redis",))
 
     def test_a_model_without_statistics_lists_nothing(self) -> None:
         self.assertEqual(unused_names("MongoDB backend", RelevanceModel()), ())

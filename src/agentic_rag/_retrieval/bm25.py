@@ -34,6 +34,7 @@ from typing import Any
 from agentic_rag._contracts.corpus import Document
 from agentic_rag._contracts.validation import require_int, require_number
 from agentic_rag._errors import IndexFormatError, InvalidInputError
+from agentic_rag._text.version_tails import is_version_tail
 from agentic_rag._retrieval.bm25_derived import DerivedCache
 from agentic_rag._retrieval.bm25_locking import ReadWriteLock
 from agentic_rag._retrieval.bm25_postings import AnalysedDocument, PostingStore, analyse_document
@@ -298,6 +299,17 @@ class BM25Index:
         self._lock.acquire_read()
         try:
             return sorted(self._store.numbers)
+        finally:
+            self._lock.release_read()
+
+    def versioned_forms(self, term: str) -> tuple[str, ...]:
+        """The indexed terms that are ``term`` with a version run after it (``gplv2``,
+        ``http2`` for ``gpl``, ``http``), sorted: the same name in a versioned form."""
+        if not isinstance(term, str) or not term:
+            return ()
+        self._lock.acquire_read()
+        try:
+            return tuple(sorted(t for t in self._store.vocab if t.startswith(term) and is_version_tail(t[len(term):])))
         finally:
             self._lock.release_read()
 

@@ -29,6 +29,7 @@ from agentic_rag._store.postings import BLOCK, HOLE, read_stats, unpack_docs, un
 from agentic_rag._store.rows import ChunkRecord, chunk_documents, chunk_rows, row_document
 from agentic_rag._store.stored_rank import StoredTerm, rank_stored
 from agentic_rag._text.analyzer import Analyzer
+from agentic_rag._text.version_tails import is_version_tail
 
 __all__ = ["StoredBM25Index"]
 
@@ -237,6 +238,16 @@ class StoredBM25Index:
             InvalidInputError: No such chunk.
         """
         return row_document(self.row(document_id))
+
+    def versioned_forms(self, term: str) -> tuple[str, ...]:
+        """The stored terms that are ``term`` with a version run after it (``gplv2`` for
+        ``gpl``), sorted; read as one range of the term index."""
+        if not isinstance(term, str) or not term:
+            return ()
+        with self._lock:
+            rows = self._db().execute("SELECT term FROM bm25_postings WHERE term > ? AND term < ? ORDER BY term LIMIT 1000",
+                                      (term, term + "\U0010ffff")).fetchall()
+        return tuple(t for (t,) in rows if t.startswith(term) and is_version_tail(t[len(term):]))
 
     def document_frequency(self, term: str) -> int:
         """How many chunks hold the analysed ``term`` (0 for an unknown term or a non-string)."""

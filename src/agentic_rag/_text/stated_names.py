@@ -245,6 +245,7 @@ def unused_names(query: str, model: RelevanceModel) -> tuple[str, ...]:
     out = []
     for word in name_words(query):
         terms = model.analyzer.analyze(word)
-        if terms and all(weights.frequency(t) == 0 for t in terms):
+        # A name in a versioned form ("GPLv2" for GPL) is the name in another form.
+        if terms and all(weights.frequency(t) == 0 and not weights.versioned_forms(t) for t in terms):
             out.append(word)
     return tuple(out)

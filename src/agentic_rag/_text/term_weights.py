@@ -29,16 +29,24 @@ class TermWeights:
         frequency: Document frequency of an analysed term.
     """
 
-    def __init__(self, document_count: int = 0, frequency: Callable[[str], int] | None = None) -> None:
+    def __init__(self, document_count: int = 0, frequency: Callable[[str], int] | None = None,
+                 versioned_forms: Callable[[str], tuple[str, ...]] | None = None) -> None:
         self.document_count = max(0, int(document_count))
         self._frequency = frequency
+        self._versioned_forms = versioned_forms
         self._idf = lru_cache(maxsize=16384)(self._idf_uncached)
 
     @classmethod
     def from_index(cls, index: object) -> TermWeights:
         """Weights from an index with ``document_frequency(term)`` and ``len()`` (a
-        :class:`~agentic_rag._retrieval.BM25Index`)."""
-        return cls(len(index), index.document_frequency)  # type: ignore[arg-type, attr-defined]
+        :class:`~agentic_rag._retrieval.BM25Index`), and its ``versioned_forms(term)`` when it
+        has one."""
+        return cls(len(index), index.document_frequency, getattr(index, "versioned_forms", None))  # type: ignore[arg-type, attr-defined]
+
+    def versioned_forms(self, term: str) -> tuple[str, ...]:
+        """The collection's terms that are ``term`` in a versioned form (``gplv2`` for ``gpl``);
+        empty without statistics or when the index cannot say."""
+        return self._versioned_forms(term) if self.has_statistics and self._versioned_forms is not None else ()
 
     @property
     def has_statistics(self) -> bool:
