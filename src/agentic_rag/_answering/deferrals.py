@@ -8,7 +8,10 @@ licence | ..." (its key names the attribute, a value cell defers it). So does a 
 only figure is an example ("The word limit is set by each tutor (for example, 3,000 words)").
 An open question (one a sentence may answer in any words) is not answered by such a sentence:
 it names the attribute but gives no value.
-:func:`deferred_value` reads one sentence, a line or a table row.
+:func:`deferred_value` reads one sentence, a line or a table row. A sentence that only sends
+the reader elsewhere ("For the meaning of parameters blockSize100k, verbosity and workFactor, see
+BZ2_bzCompressInit.", "See the panels documentation page for more information.") gives no
+value of its own either (:func:`points_elsewhere`).
 """
 
 from __future__ import annotations
@@ -17,11 +20,11 @@ import re
 
 from agentic_rag._answering.amounts import table_cells
 from agentic_rag._regex import lazy_regex
-from agentic_rag._text.answer_slots import SlotKind, read_slot
+from agentic_rag._text.answer_slots import SlotKind, read_slot, slot_filler
 from agentic_rag._text.asked_attribute import read_attribute, synonyms
 from agentic_rag._text.porter import PorterStemmer
 
-__all__ = ["deferred_value"]
+__all__ = ["deferred_value", "points_elsewhere"]
 
 _STEMMER = PorterStemmer()
 # What a sentence says of a value it does not give: where it is given ("are listed in the
@@ -92,3 +95,26 @@ def deferred_value(question: str, piece: str) -> str:
 
 def _stem(word: str) -> str:
     return _STEMMER.stem(word.casefold().strip("'’"))
+
+
+# A sentence whose main clause sends the reader elsewhere: "See X.", "For details on Y, see X.",
+# "Refer to the manual", "Please consult X".
+_POINTER = lazy_regex(r"^\W*(?:for\s+(?!example\b|instance\b)[^;:.]{1,160}?,\s*)?(?:please\s+)?(?:see|refer\s+to|consult)\s+(?!also\b)", re.IGNORECASE)
+
+
+def points_elsewhere(question: str, piece: str) -> bool:
+    """True when ``piece`` only points elsewhere ("For the meaning of parameters ..., see
+    BZ2_bzCompressInit.", "See the panels documentation page for more information."): it gives
+    no value of its own, unless ``question`` asks for a name and the pointer names one the
+    question does not state (asked which function registers a handler, "see
+    register_error_handler()" names it).
+
+    Args:
+        question: The asked clause of one question part.
+        piece: A sentence, a line or a table row.
+    """
+    match = _POINTER.match(piece)
+    if match is None:
+        return False
+    slot = read_slot(question)
+    return not (slot.kind is SlotKind.NAME and slot_filler(slot, piece[match.end():]))

@@ -10,7 +10,13 @@ claim, read with the heading it stands under,
   "3" and "7" somewhere),
 * covers enough of the part's weighted terms (:meth:`RelevanceModel.coverage`),
 * holds what the part asks for (:func:`~agentic_rag._text.answer_slots.slot_filler`): a
-  version, a number, a stated default, a name the question does not already give, and
+  version, a number, a stated default (a number for an amount, not how to change it:
+  :mod:`~agentic_rag._answering.stated_defaults`), a name the question does not already give,
+  of the asked kind and not its own subject in code form, and a flag asked with its command
+  is that command's (:mod:`~agentic_rag._answering.asked_names`); a command when asked how to
+  do a thing from a terminal, and a how-question's claim names the object of its verb
+  (:mod:`~agentic_rag._answering.how_questions`); a sentence that only points elsewhere gives
+  nothing, and
 * asserts it (:mod:`~agentic_rag._answering.assertions`): a sentence that asks is never a
   claim, and for a question about one subject's date, place or person
   (:func:`~agentic_rag._text.answer_slots.read_fact`) the value stands in a sentence that is
@@ -37,8 +43,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agentic_rag._contracts import AnswerStatus
+from agentic_rag._answering.asked_names import flag_elsewhere, name_filler
 from agentic_rag._answering.assertions import asserted_text, claim_problem, states_fact
 from agentic_rag._answering.attributes import statement_problem
+from agentic_rag._answering.deferrals import points_elsewhere
+from agentic_rag._answering.how_questions import object_unnamed
+from agentic_rag._answering.stated_defaults import default_filler
 from agentic_rag._answering.withheld import withholds
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.asked_attribute import Aspect, asked_aspects, framed_words, read_attribute, with_synonyms, without_aspect_words
@@ -61,15 +71,6 @@ DEFAULT_PASSAGE_COVERAGE = 0.8
 # shorter length, each rescanning the rest of the run; any shorter match fails the same test.
 # A placeholder of a usage line or a template: "[OPTION]", "<file>", "{name}".
 _PLACEHOLDER = lazy_regex(r"\[[A-Z][A-Z_ -]*\]|<[\w -]+>|\{[\w -]+\}")
-# The kind of name a question asks for, when it says: "which exception", "what option".
-_WANTS_KIND = lazy_regex(
-    r"\b(?:which|what|is\s+there\s+(?:a|an|any))\s+(?:[\w-]+\s+){0,3}?(exception|error|warning|option|flag|switch|environment\s+variable|env\s+var)s?\b",
-    re.IGNORECASE,
-)
-# An environment variable as documentation writes it: "PYTHONTZPATH", "NO_COLOR".
-_ENVIRONMENT_NAME = lazy_regex(r"^[A-Z][A-Z0-9_]{2,}$")
-# A command-line option or a keyword argument as written: "-k", "--check", "safe=False", "trim_blocks".
-_OPTION_LIKE = lazy_regex(r"^-{1,2}\w|\w=|_|\.")
 # A line of code or of a console session: indented, a prompt, or a statement.
 _CODE_LINE = lazy_regex(r"^(?:[ \t]{2,}(?![-*\d])|>>>|\.\.\.|\$ |\w[\w.]*\s*=[^=]|\w[\w.]*\(.*\)\s*$|[{}<]|#)")
 # A row of a table as a Markdown source or a rendered claim writes it, and the rule under
@@ -195,6 +196,9 @@ def _answers(part: str, claim: ClaimContext, model: RelevanceModel, min_coverage
     passage = with_synonyms(f"{claim.heading}\n{claim.passage}")
     if model.missing_named(asked, context) or (asked != part and model.missing_named(part, passage)):
         return False
+    # A flag asked with its command is that command's; a how-question's object is named.
+    if flag_elsewhere(asked, claim.heading, own) or object_unnamed(asked, claim.heading, own):
+        return False
     folded = context.casefold()
     if any(number.casefold() not in folded for number in _DOTTED.findall(asked)):
         return False
@@ -248,11 +252,11 @@ def _fills_slot(asked: str, heading: str, own: str, model: RelevanceModel, min_c
     for index, (lead, piece) in enumerate(stretches):
         window = " ".join(pieces[max(0, index - 1):index + 1])
         # "(e.g., both IDNA2003 and IDNA2008)" illustrates a word; the sentence still asserts.
-        if claim_problem(_PARENTHESIS.sub("", piece)) == "example" or _is_header_row(piece, passage):
+        if claim_problem(_PARENTHESIS.sub("", piece)) == "example" or _is_header_row(piece, passage) or points_elsewhere(asked, piece):
             continue
         # A list item's number ("5. Smart meters: ...") numbers the item, not what is asked.
         text = f"{heading}\n{window}" if slot.kind is SlotKind.VERSION else _ITEM_NUMBER.sub(" ", piece, count=1)
-        filler = _filler(slot, asked, _PLACEHOLDER.sub(" ", text))
+        filler = _filler(slot, asked, _PLACEHOLDER.sub(" ", text), f"{heading}\n{lead}")
         if (filler and model.coverage(asked, f"{heading}\n{window}") >= min_coverage
                 and not statement_problem(asked, heading, piece, filler, model, lead=f"{term}\n{lead}")):
             return True
@@ -364,28 +368,12 @@ def _table_header(row: str, passage: str) -> str:
     return ""
 
 
-def _filler(slot: AnswerSlot, asked: str, text: str) -> str:
-    if slot.kind is not SlotKind.NAME:
-        return slot_filler(slot, text)
-    wanted = _WANTS_KIND.search(asked)
-    kind = wanted.group(1).casefold() if wanted else ""
-    for name in identifiers(text):
-        if name in slot.names or any(name in own or own in name for own in slot.names):
-            continue
-        if kind in ("exception", "error", "warning") and not name.endswith(("error", "exception", "warning", "exit", "interrupt")):
-            continue
-        if kind in ("option", "flag", "switch") and not _OPTION_LIKE.search(_original(name, text)):
-            continue
-        if kind.startswith("env") and not _ENVIRONMENT_NAME.match(_original(name, text)):
-            continue
-        return name
-    return ""
-
-
-def _original(name: str, text: str) -> str:
-    """``name`` as ``text`` writes it (identifiers are case-folded and stripped of dashes)."""
-    match = re.search(r"(?<![\w-])-{0,2}" + re.escape(name), text, re.IGNORECASE)
-    return text[match.start():match.end()] if match else name
+def _filler(slot: AnswerSlot, asked: str, text: str, context: str) -> str:
+    if slot.kind is SlotKind.NAME:
+        return name_filler(slot, asked, text, context)
+    if slot.kind is SlotKind.DEFAULT:
+        return default_filler(slot, asked, text)
+    return slot_filler(slot, text)
 
 
 def _without_heading(claim: ClaimContext) -> str:

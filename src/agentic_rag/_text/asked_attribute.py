@@ -60,8 +60,8 @@ _ASKED = {
                     r"the\s+most(?=\s+(?:i|you|we|one|it|that)\b)|the\s+most(?=\s+(?![a-z]+(?:ous|ss|us|is)\b)[a-z]+[^\Ws]s\b)",
     Aspect.MINIMUM: r"min|minimum|minimal|lower\s+(?:bound|limit)|smallest|shortest|lowest|fewest|at\s+least|the\s+least|at\s+the\s+earliest",
     Aspect.ADDED: r"added|introduced|new\s+in|first\s+(?:appeared|supported|available|shipped)|(?<=did\s)(?:\w+\s+){0,6}?(?:add|introduce)",
-    Aspect.DEPRECATED: r"deprecated|(?<=did\s)(?:\w+\s+){0,6}?deprecate",
-    Aspect.REMOVED: r"removed|dropped|(?<=did\s)(?:\w+\s+){0,6}?(?:remove|drop|retire|discontinue)|shut\s+down|discontinued|went\s+away|going\s+away|(?:get|got|gotten)\s+rid\s+of|retired?|sunset|phased?\s+out",
+    Aspect.DEPRECATED: r"deprecated|deprecates|(?<=did\s)(?:\w+\s+){0,6}?deprecate",
+    Aspect.REMOVED: r"removed|removes|dropped|drops|(?<=did\s)(?:\w+\s+){0,6}?(?:remove|drop|retire|discontinue)|shut\s+down|discontinued|went\s+away|going\s+away|(?:get|got|gotten)\s+rid\s+of|retired?|sunset|phased?\s+out",
     Aspect.SERVER: r"servers?",
     Aspect.CLIENT: r"clients?",
 }
