@@ -32,6 +32,11 @@ candidates (:func:`first_stage_size` of them) and, for each:
    alone, "clearly better" than worse ones, was read as the answer); the hits after the first
    :data:`FULL_FOCUS_HITS` show their best statement only, and a hit printed alone shows more
    of its passage (:data:`LONE_HIT_LINES`).
+5. joins each printed hit with the consecutive chunks of its section that are among the
+   candidates and not printed themselves (:mod:`~agentic_rag._store.joined_chunks`): a long
+   section cut by the chunker, whose answer stands in the half that shares fewer of the
+   question's words, is one hit whose text and lines cover its found chunks and whose focus
+   adds their best statements; the ranking and the cut are not changed.
 
 The weights were chosen on the development halves of the docs-QA sets (``bench/fitting/tune_second_stage.py``)
 and are reported on the report halves. Ties break by the chunk id, so the same store and
@@ -45,6 +50,7 @@ from collections.abc import Callable, Sequence
 
 from agentic_rag._answering.answer_likelihood import WEAK_RELEVANCE, answer_likelihood
 from agentic_rag._store.entry_tails import entry_default
+from agentic_rag._store.joined_chunks import join_printed, view_joined
 from agentic_rag._store.page_breaks import completed_focus
 from agentic_rag._store.records import AlsoAt, StoreHit
 from agentic_rag._store.version_files import asked_versions, name_version
@@ -119,6 +125,8 @@ class SecondStageWeights:
             later releases that restate them. Chosen by hand on the release-note questions of
             earlier agent A/B rounds, not fitted.
         keep_ratio: A hit is printed while its score is at least this share of the best hit's.
+        join: Read each printed hit with the consecutive chunks of its section that are among
+            the candidates (:mod:`~agentic_rag._store.joined_chunks`).
     """
 
     bm25: float = 1.0
@@ -129,6 +137,7 @@ class SecondStageWeights:
     names: float = 0.6
     version_file: float = 0.5
     keep_ratio: float = 0.9
+    join: bool = True
 
 
 DEFAULT_WEIGHTS = SecondStageWeights()
@@ -290,10 +299,20 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
         # it searches again in other words.
         count = max(count, min(2, len(kept)), worth_reading(scores, weights.keep_ratio * WEAK_FLOOR_SHARE))
         views[0] = shown_view(0, kept[0][0], count)
+    # Each printed hit is read with the consecutive chunks of its section the first stage found
+    # (joined_chunks.py): its text and lines cover them, its focus shows their best statements.
+    joined = join_printed([hit for hit, _ in kept[:count]], candidates) if weights.join else {}
     out = []
     shown = 0
     for rank, (hit, _) in enumerate(kept[:count]):
         view = views.get(rank) or shown_view(rank, hit, count)
+        if hit.chunk_id in joined:
+            join = joined[hit.chunk_id]
+            if rank < FULL_FOCUS_HITS:  # the later hits show their best statement only
+                view = view_joined(view_passage, join, view, model, query, title=hit.section, context=context, rate=answer_likelihood)
+            hit = join.hit
+            if following is not None:
+                following = _after(following, join.members[-1], hit.chunk_id)
         focus_text = completed_focus(hit, view, following) if following is not None and context == 0 else view.numbered_text
         span = view.span or (hit.start_line, hit.end_line)
         tail = entry_default(hit, view, following) if following is not None and context == 0 and rank < FULL_FOCUS_HITS else None
@@ -306,6 +325,12 @@ def finish_hits(query: str, candidates: Sequence[StoreHit], model: RelevanceMode
         out.append(dataclasses.replace(hit, focus_start_line=span[0], focus_end_line=span[1], focus_text=focus_text,
                                        relevance=view.relevance, instruction_like=flagged, also_at=tuple(repeats.get(rank, ()))))
     return out
+
+
+def _after(following: Callable[[StoreHit], StoreHit | None], last: StoreHit, joined_id: str) -> Callable[[StoreHit], StoreHit | None]:
+    """``following`` with the chunk after a joined hit (id ``joined_id``) read after its last
+    chunk."""
+    return lambda hit: following(last) if hit.chunk_id == joined_id else following(hit)
 
 
 def shown_size(hit: StoreHit, focus_text: str) -> int:
