@@ -9,6 +9,7 @@ import unittest
 from earned_support import VerdictCase
 
 from agentic_rag._answering.amounts import counts_a_time, not_money
+from agentic_rag._answering.claim_pieces import claim_pieces
 from agentic_rag._answering.definitions import counts_term, defines
 from agentic_rag._answering.modality import lack_problem
 from agentic_rag._answering.place_conditions import place_problem
@@ -18,7 +19,6 @@ from agentic_rag._answering.time_scope import period_problem
 from agentic_rag._answering.unoffered import definition_denied
 from agentic_rag._answering.withheld import withholds
 from agentic_rag._text.relevance import RelevanceModel
-from agentic_rag._text.sentences import split_sentences
 
 
 class WrappedListItemTest(VerdictCase):
@@ -73,8 +73,8 @@ class LackedByTheAskedSubjectTest(VerdictCase):
                             "- Added: pressure advance for the Corvid Duo X. The Corvid Lite lacks the sensor this needs; support for the Lite is being investigated.")
 
     def test_a_name_ending_in_a_letter_ends_its_sentence(self):
-        self.assertEqual([s.text for s in split_sentences("Added for the Duo X. The Lite lacks it.")], ["Added for the Duo X.", "The Lite lacks it."])
-        self.assertEqual([s.text for s in split_sentences("Signed by John F. Kennedy in 1961.")], ["Signed by John F. Kennedy in 1961."])
+        self.assertEqual([piece for _, piece in claim_pieces("Added for the Duo X. The Lite lacks it.")], ["Added for the Duo X.", "The Lite lacks it."])
+        self.assertEqual([piece for _, piece in claim_pieces("Signed by John F. Kennedy in 1961.")], ["Signed by John F. Kennedy in 1961."])
 
 
 class ListedCountsTest(VerdictCase):

@@ -96,8 +96,16 @@ def claim_pieces(text: str, passage: str = "") -> list[tuple[str, str]]:
             for index, item in enumerate(items):
                 # A line that opens the block and ends in ":" introduces the items after it.
                 opener = " ".join(items[0]) if index and not _LIST_ITEM.match(items[0][0]) and items[0][-1].rstrip().endswith(":") else ""
-                add([s.text for s in split_sentences(" ".join(item))], f"{intro}\n{opener}".strip())
+                sentences = [part for s in split_sentences(" ".join(item)) for part in _NAME_LETTER_END.split(s.text)]
+                add(sentences, f"{intro}\n{opener}".strip())
     return out or [("", text)]
+
+
+# A single letter that ends a name ("the Duo X") before a word that opens sentences and never
+# stands in a person's name: the sentence ends there ("for the Duo X. The Mono S lacks ..."),
+# though the splitter reads a letter and a full stop as an initial ("J. Smith"). Read here, on
+# the claim, so the index's own sentences stay as they are.
+_NAME_LETTER_END = lazy_regex(r"(?<=\s[A-Z]\.)\s+(?=(?:The|This|That|These|Those|It|Its|We|They|There|Our|Their|You|He|She)\b)")
 
 
 def _continues_item(lines: list[str], index: int) -> bool:

@@ -35,8 +35,7 @@ def split_sentences(text: str) -> list[SentenceSpan]:
     """Split ``text`` into sentences with exact offsets.
 
     Abbreviations (``Dr.``, ``e.g.``), single-letter initials (``J. Smith``) and dotted initials
-    (``4714 B.C.``) do not end a sentence; a single letter before a word that opens sentences
-    ("the Duo X. The Mono S ...") is a name's last part and does.
+    (``4714 B.C.``) do not end a sentence.
 
     Args:
         text: Any text.
@@ -57,10 +56,6 @@ def split_sentences(text: str) -> list[SentenceSpan]:
     return spans
 
 
-# The words that open a sentence and never stand in a person's name after an initial.
-_OPENS_SENTENCE = lazy_regex(r"\s+(?:The|This|That|These|Those|It|Its|We|They|There|Our|Their|You|He|She)\b")
-
-
 def _ends_with_abbreviation(text: str, end: int) -> bool:
     head = text[max(0, end - 24):end].rstrip(_CLOSERS)
     if not head.endswith("."):
@@ -70,10 +65,6 @@ def _ends_with_abbreviation(text: str, end: int) -> bool:
     # A letter after a number is a unit ("the wall is 12 m. The next ..."), not an initial.
     # Dotted initials ("B.C.", "A.D.", "U.S.A.") end no sentence either.
     initial = len(word) == 1 and word.isalpha() and not (len(words) > 1 and _NUMBER.fullmatch(words[-2]))
-    # A letter before a word that opens sentences and names no one is a name's last part, not
-    # an initial: "input shaping for the Duo X. The Mono S lacks ..." is two sentences.
-    if initial and _OPENS_SENTENCE.match(text, end):
-        initial = False
     return initial or word.casefold() in _ABBREVIATIONS \
         or ("." in word and all(len(part) == 1 and part.isalpha() for part in word.split(".")))
 
