@@ -103,14 +103,23 @@ _PHRASE_OPENS = frozenset("for of in on at to by from with after before during a
 def counts_a_time(question: str, clause: str, filler: str) -> str:
     """``"another attribute"`` when ``question`` counts things ("how many employees") and the
     number ``filler`` in ``clause`` counts spans of time ("paying employees for one pay
-    period", "two weeks"), or is a share ("dried to 12% moisture") or a time of day ("closes
-    at 18:30"): a count of people is no number of periods, no percentage and no hour."""
+    period", "two weeks"), or is a share ("dried to 12% moisture"), a time of day ("closes
+    at 18:30"), a release ("in 1.1 it affected everyone") or a "one" that picks a member ("when
+    any one of them detects smoke"): a count of people is no number of periods, no percentage,
+    no hour, no version and no pick."""
     noun = counted_noun(question)
     # The number as a word of its own ("one", not the "one" of "phone").
     at = re.search(rf"(?<![\w.]){re.escape(filler)}(?!\w)", clause) if filler else None
     if not noun or at is None or re.fullmatch(_UNIT_WORDS, noun, re.IGNORECASE):
         return ""
     if _SHARE_OR_HOUR.match(clause, at.end()) and not _SHARE_NOUN.fullmatch(noun) or re.search(r"\d[:.]$", clause[:at.start()]):
+        return "another attribute"
+    # "when any one of them detects smoke": "one" picks a member of a group, counting nothing.
+    if filler.casefold() == "one" and (_PICKS_ONE.search(clause[:at.start()]) or re.match(r"\s+of\b", clause[at.end():])):
+        return "another attribute"
+    # "(in 1.1 it affected everyone)": a dotted number after "in" or "version" names a release
+    # or an edition, which counts no cards.
+    if "." in filler and _NAMES_RELEASE.search(clause[:at.start()]) and not _MAGNITUDE.match(clause, at.end()):
         return "another attribute"
     after = _AFTER_NUMBER.match(clause, at.end())
     words: list[str] = []
@@ -142,6 +151,12 @@ def clock_as_amount(question: str, clause: str, filler: str) -> str:
     return "another attribute" if clock else ""
 
 
+# The words before a number that make it a release or an edition: "in 1.1", "since v2.3".
+_NAMES_RELEASE = lazy_regex(r"\b(?:in|since|from|until|before|after|version|release|edition|rules|v)\s*$", re.IGNORECASE)
+# The words before a "one" that picks one thing rather than counting: "any one", "the one".
+_PICKS_ONE = lazy_regex(r"\b(?:any|each|every|no|which|the|this|that|another)\s*$", re.IGNORECASE)
+# A word that scales a number: "1.2 million members" is a count.
+_MAGNITUDE = lazy_regex(r"\s*(?:thousand|million|billion|trillion|[kmb]n?)\b", re.IGNORECASE)
 # What makes a number a share or a time of day, not a count: "12%", "40 per cent", "18:30".
 _SHARE_OR_HOUR = lazy_regex(r"\s*(?:%|per\s*cent\b|percent\b)|[:.]\d\d(?!\d)", re.IGNORECASE)
 _SHARE_NOUN = lazy_regex(r"per\s*cent|percent|percentage\s+points?|points?", re.IGNORECASE)
@@ -163,6 +178,8 @@ _ASKS_PRICE = lazy_regex(
     r"|(?!time\b)(?:[\w-]+\s+){0,9}?(?:spend|spends|spent)\b)",
     re.IGNORECASE,
 )
+# "What budget has the council set ...?", "What fee does ... charge?": a sum asked by its noun.
+_ASKS_SUM = lazy_regex(r"^\W*(?:what|which)\s+(?:is\s+the\s+|was\s+the\s+)?(?:budget|fee|fare|price|cost|charge|rent|salary|wage|deposit)s?\b(?!\s+(?:band|tier|plan|list|range|structure|category|categories|code|policy)\b)", re.IGNORECASE)
 # A sum of money: a currency sign or code by a number, a currency word after one, or "free".
 _MONEY = lazy_regex(
     r"[£$€¥₹]\s*\d|\d\s*(?:[£$€¥₹]|(?:usd|eur|gbp|chf|jpy|cad|aud)\b)|\b(?:usd|eur|gbp|chf|jpy|cad|aud)\s*\d|"
@@ -177,10 +194,10 @@ def gives_money(text: str) -> bool:
 
 
 def not_money(question: str, clause: str) -> str:
-    """``"no value"`` when ``question`` asks a price ("How much is an adult single ticket?")
-    and ``clause`` gives no sum of money: "two singles", "three vessels" are counts, not
+    """``"no value"`` when ``question`` asks a price ("How much is an adult single ticket?",
+    "What budget has the council set ...?") and ``clause`` gives no sum of money: "two singles", "three vessels" are counts, not
     prices."""
-    if _ASKS_PRICE.search(question):
+    if _ASKS_PRICE.search(question) or _ASKS_SUM.match(question):
         return "" if _MONEY.search(clause) else "no value"
     return money_for_measure(question, clause)
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 import re
 
 from agentic_rag._answering.aggregates import sums_several
-from agentic_rag._answering.row_labels import label_problem
-from agentic_rag._answering.modality import NEGATED_MAXIMUM, NEGATED_MINIMUM, modality_problem, yes_no_problem
+from agentic_rag._answering.row_labels import label_problem, tally_problem
+from agentic_rag._answering.modality import NEGATED_MAXIMUM, NEGATED_MINIMUM, lack_problem, modality_problem, yes_no_problem
 from agentic_rag._answering.degrees import degree_problem
-from agentic_rag._answering.definitions import classing_subject, defines, viewing_subject
+from agentic_rag._answering.definitions import classing_subject, counts_term, defines, viewing_subject
 from agentic_rag._answering.deferrals import deferred_value
 from agentic_rag._answering.priced_items import prices_another, rate_per_another
 from agentic_rag._answering.table_columns import column_problem, empty_default
@@ -122,7 +122,8 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
     # A sibling model, a measure of another kind or bound, a goal, a placeholder cell: wrong whatever else is asked.
     own = _value_clause(piece, filler)
     if problem := (open_problem(question, piece, heading) or measure_problem(question, own, piece, heading) or unachieved_problem(question, own, piece, filler)
-                   or period_problem(question, piece, heading, filler) or sums_several(question, piece) or rate_per_another(question, piece) or place_problem(question, piece)):
+                   or period_problem(question, piece, heading, filler) or sums_several(question, piece) or rate_per_another(question, piece) or place_problem(question, piece)
+                   or tally_problem(question, piece)):
         return problem
     # Another named body's rule ("the Authority treats journeys before 09:30 as peak") is not
     # the asked body's, in running prose as in a glossary.
@@ -130,6 +131,9 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
         return "another subject"
     if (doer := viewing_subject(question, piece)) and _names(question, model) and _rival_before(doer, {_stem(w) for w in words_of(question)}, model):
         return "another subject"  # "the Federation advises ..." for what the roaster considers
+    # "41 operational members, 12 trainees ..." counts members; it says nothing of what makes one.
+    if counts_term(question, defined_term(question), piece):
+        return "not its definition"
     # A time of day stands in the line of the thing it is the time of: "Building open | 04:00
     # to 23:30" in a terminal's sheet is no time the lounge named two rows below opens, nor
     # "14:30 | Shark feed" the time the stingrays are fed.
@@ -170,7 +174,7 @@ def statement_problem(question: str, heading: str, piece: str, filler: str, mode
             return "rival aspect"
     else:
         asks_value = kind is not SlotKind.OPEN or fact is not None or bool(_ASKS_VALUE.match(question))
-        problem = (modality_problem(question, clause, heading, f"{lead}\n{piece}") or empty_default(question, piece, kind)
+        problem = (modality_problem(question, clause, heading, f"{lead}\n{piece}") or lack_problem(question, piece) or empty_default(question, piece, kind)
                    or column_problem(question, piece) or not_money(question, clause) or prices_another(question, piece, lead, model)
                    or count_as_measure(question, clause) or counts_a_time(question, clause, filler) or clock_as_amount(question, clause, filler) or deferred_value(question, piece)
                    or default_not_a_number(question, clause, piece, kind) or counts_another(question, piece)

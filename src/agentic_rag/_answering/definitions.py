@@ -6,7 +6,10 @@ definition's link ("Warm replica — a copy kept ...", "A warm replica is ...", 
 alone on its line, its definition on the next). A sentence that only uses the term ("the
 nightly job copies the warm replica"), or defines another one ("Cold storage — ..."), does
 not define it, nor does an entry that says only who uses the term ("Fast lane - a term used in
-the carrier's contracts"). :func:`defines` reads one sentence, with what its claim says before it.
+the carrier's contracts") or that it is not defined ("Dimensional accuracy — Fabrika's support
+centre does not define this term"), nor a line that only counts the term's things ("41
+operational members, 12 trainees ..." for what counts as an operational member:
+:func:`counts_term`). :func:`defines` reads one sentence, with what its claim says before it.
 
 A question that asks how one body counts or classes a thing ("Which days does Cobalt Cove class
 as peak days?") is not answered by another body's rule told in running prose ("Visit Saltmarsh,
@@ -22,7 +25,7 @@ from agentic_rag._answering.amounts import table_cells
 from agentic_rag._answering.word_roots import same_root as _same, stem_word as _stem
 from agentic_rag._regex import LazyRegex, lazy_regex
 
-__all__ = ["classing_subject", "defines", "viewing_subject"]
+__all__ = ["DENIES_DEFINITION", "classing_subject", "counts_term", "defines", "viewing_subject"]
 
 _DEFINING = lazy_regex(
     r"^\s*(?:[—–:=(-]|,\s+(?:a|an|the)\b|(?:is|are|means|denotes|refers\s+to|stands\s+for|describes)\b(?:\s+\w+ly)?"
@@ -67,9 +70,22 @@ _USED_BY = lazy_regex(
 _USED_FOR = lazy_regex(r"\b(?:for|as|to\s+(?:mean|describe|denote|refer|indicate|name|mark|cover)|meaning|when|where|whenever)\b", re.IGNORECASE)
 
 
+# An entry whose first sentence denies a definition: "Fabrika's support centre does not
+# define this term", "not yet defined by Quillbridge", "has no definition of its own".
+DENIES_DEFINITION = lazy_regex(
+    r"\b(?:(?:does|do|did)\s+not|doesn['’]t|don['’]t|didn['’]t)\s+(?:yet\s+)?define\b"
+    r"|\bnot\s+(?:yet\s+)?(?:been\s+)?defined\b|\b(?:has|have)\s+(?:yet\s+)?no\s+(?:[\w-]+\s+)?definition\b",
+    re.IGNORECASE,
+)
+
+
 def _only_used(body: str) -> bool:
     """True when a definition's ``body`` only says who uses the term ("a term used in the
-    carrier's contracts"), not what it means ("a term used by surveyors for ...")."""
+    carrier's contracts"), not what it means ("a term used by surveyors for ..."), or its
+    first sentence says the term is not defined ("Fabrika's support centre does not define
+    this term. The Alliance ... defines it as ...": what follows is another body's)."""
+    if DENIES_DEFINITION.search(re.split(r"(?<=[.;!?])\s", body.strip(), maxsplit=1)[0]):
+        return True
     return bool(_USED_BY.match(body)) and not _USED_FOR.search(body)
 
 
@@ -140,3 +156,33 @@ def viewing_subject(question: str, piece: str) -> str:
     when ``question`` asks what a body considers a thing to be or recommends; ``""``
     otherwise. The caller tells whether those words name another body than the asked one."""
     return _doer_before(piece, _VIEWING) if _ASKS_VIEW.search(question) else ""
+
+
+# "What counts as an operational member of ...?", "What qualifies as a late arrival?": a
+# definition asked by what falls under the term.
+_ASKS_COUNTS_AS = lazy_regex(
+    r"^\W*what\s+(?:counts|qualifies)\s+as\s+(?:(?:a|an|the)\s+)?['‘\"“]?(?P<term>[\w -]+?)['’\"”]?"
+    r"(?:\s+(?:of|in|at|for|on|under|within)\s+.+)?\W*$",
+    re.IGNORECASE,
+)
+_COUNT_WORD = r"(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?)"
+
+
+def counts_term(question: str, term: tuple[str, ...], piece: str) -> bool:
+    """True when ``question`` asks what a term means or what counts as one and ``piece`` only
+    counts the term's things: every mention of the term stands right after a number ("41
+    operational members, 12 trainees and 18 support members"), which says how many there are,
+    not what makes one.
+
+    Args:
+        question: The asked clause of one question part.
+        term: The term's words when the question is a definition question (``()`` else).
+        piece: A sentence, a line or a table row with its header.
+    """
+    if not term and (asked := _ASKS_COUNTS_AS.match(question)):
+        term = tuple(w.casefold() for w in _WORD.findall(asked.group("term")))
+    if not term:
+        return False
+    words = list(_WORD.finditer(_MARKUP.sub("", piece)))
+    mentions = [i for i in range(len(words) - len(term) + 1) if _names_term(words[i:i + len(term)], term)]
+    return bool(mentions) and all(i and re.fullmatch(_COUNT_WORD, words[i - 1].group(), re.IGNORECASE) for i in mentions)

@@ -46,15 +46,15 @@ from agentic_rag._contracts import AnswerStatus
 from agentic_rag._answering.asked_names import flag_elsewhere, name_filler
 from agentic_rag._answering.assertions import asserted_text, claim_problem, states_fact
 from agentic_rag._answering.attributes import statement_problem
+from agentic_rag._answering.claim_pieces import claim_pieces as _pieces, is_header_row as _is_header_row, row_header as _row_header, table_intro as _table_intro
 from agentic_rag._answering.deferrals import points_elsewhere
 from agentic_rag._answering.how_questions import object_unnamed
 from agentic_rag._answering.stated_defaults import default_filler
 from agentic_rag._answering.withheld import withholds
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.asked_attribute import Aspect, asked_aspects, framed_words, read_attribute, with_synonyms, without_aspect_words
-from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, identifiers, read_fact, read_slot, slot_filler
+from agentic_rag._text.answer_slots import AnswerSlot, SlotKind, read_fact, read_slot, slot_filler
 from agentic_rag._text.questions import asked_clause, is_bridge_question, split_compound
-from agentic_rag._text.sentences import split_sentences
 from agentic_rag._text.relevance import RelevanceModel
 
 __all__ = ["DEFAULT_CLAIM_COVERAGE", "DEFAULT_PASSAGE_COVERAGE", "ClaimContext", "EarnedVerdict", "checks_value", "earned_verdict"]
@@ -71,14 +71,9 @@ DEFAULT_PASSAGE_COVERAGE = 0.8
 # shorter length, each rescanning the rest of the run; any shorter match fails the same test.
 # A placeholder of a usage line or a template: "[OPTION]", "<file>", "{name}".
 _PLACEHOLDER = lazy_regex(r"\[[A-Z][A-Z_ -]*\]|<[\w -]+>|\{[\w -]+\}")
-# A line of code or of a console session: indented, a prompt, or a statement.
-_CODE_LINE = lazy_regex(r"^(?:[ \t]{2,}(?![-*\d])|>>>|\.\.\.|\$ |\w[\w.]*\s*=[^=]|\w[\w.]*\(.*\)\s*$|[{}<]|#)")
-# A row of a table as a Markdown source or a rendered claim writes it, and the rule under
-# its header.
-_TABLE_ROW = lazy_regex(r"\S\s*\|\s*\S|^\s*\|")
-_TABLE_RULE = lazy_regex(r"^[\s|:+-]+$")
-_LIST_ITEM = lazy_regex(r"^\s*(?:[-+*]|\d+[.)])\s+")
-_ITEM_NUMBER = lazy_regex(r"^\s*\d+[.)](?:\s+|$)")
+# A list item's number ("5. Smart meters: ...") or a numbered section's ("7.4 New cemetery
+# site: three possible sites ...", as minutes and rules number their items).
+_ITEM_NUMBER = lazy_regex(r"^\s*(?:\d+[.)](?:\s+|$)|\d+(?:\.\d+)+\s+(?=[A-Z][^:.;]{0,60}:))")
 _PARENTHESIS = lazy_regex(r"\([^()]*\)")
 _BOUNDS = frozenset({Aspect.MAXIMUM, Aspect.MINIMUM})
 # A pronoun pointing back at what an earlier part of the question named.
@@ -210,33 +205,6 @@ def _answers(part: str, claim: ClaimContext, model: RelevanceModel, min_coverage
     return _fills_slot(asked, claim.heading, own, model, min_coverage, claim.passage)
 
 
-def _row_header(text: str, passage: str) -> str:
-    """The header row of the table ``text``'s rows stand in (``""`` when ``text`` is no
-    table row, or is its header)."""
-    lines = [line for line in text.split("\n") if line.strip()]
-    if not lines or not all(_TABLE_ROW.search(line) for line in lines):
-        return ""
-    return _table_header(lines[0], passage)
-
-
-# A paragraph that introduces what follows it: it ends in ":" or points below.
-_INTRODUCES = lazy_regex(r":\s*$|\b(?:below|following)\b", re.IGNORECASE)
-
-
-def _table_intro(text: str, passage: str) -> str:
-    """The paragraph of ``passage`` just above the table ``text``'s rows stand in, when it
-    introduces the table ("All fares below are for single journeys from Port Askel."); ``""``
-    when ``text`` is no table row or nothing introduces its table."""
-    header = _row_header(text, passage)
-    if not header:
-        return ""
-    above = passage[:passage.find(header)].rstrip()
-    paragraph = re.split(r"\n\s*\n", above)[-1] if above else ""
-    if not paragraph or any(_TABLE_ROW.search(line) for line in paragraph.split("\n")):
-        return ""
-    return paragraph if _INTRODUCES.search(paragraph) else ""
-
-
 def _fills_slot(asked: str, heading: str, own: str, model: RelevanceModel, min_coverage: float, passage: str = "") -> bool:
     """Some stretch of the claim (a sentence or line with the one before it, read with the
     heading) both holds what ``asked`` asks for and is about it: a name, number or default
@@ -254,13 +222,29 @@ def _fills_slot(asked: str, heading: str, own: str, model: RelevanceModel, min_c
         # "(e.g., both IDNA2003 and IDNA2008)" illustrates a word; the sentence still asserts.
         if claim_problem(_PARENTHESIS.sub("", piece)) == "example" or _is_header_row(piece, passage) or points_elsewhere(asked, piece):
             continue
-        # A list item's number ("5. Smart meters: ...") numbers the item, not what is asked.
+        # A list item's or section's number numbers the item, not what is asked.
         text = f"{heading}\n{window}" if slot.kind is SlotKind.VERSION else _ITEM_NUMBER.sub(" ", piece, count=1)
-        filler = _filler(slot, asked, _PLACEHOLDER.sub(" ", text), f"{heading}\n{lead}")
-        if (filler and model.coverage(asked, f"{heading}\n{window}") >= min_coverage
-                and not statement_problem(asked, heading, piece, filler, model, lead=f"{term}\n{lead}")):
-            return True
+        text = _PLACEHOLDER.sub(" ", text)
+        filler = _filler(slot, asked, text, f"{heading}\n{lead}")
+        if not filler or model.coverage(asked, f"{heading}\n{window}") < min_coverage:
+            continue
+        # "The default is 20 seconds and the maximum accepted is 120 seconds": the bound asked
+        # may be a later number of the sentence, in the clause that names it; a number refused
+        # for any other reason ends the reading.
+        for _ in range(_MOST_NUMBERS if slot.kind is SlotKind.NUMBER else 1):
+            if not (problem := statement_problem(asked, heading, piece, filler, model, lead=f"{term}\n{lead}")):
+                return True
+            if problem not in ("no aspect", "rival aspect"):
+                break
+            at = text.find(filler)
+            text = text[at + len(filler):] if at >= 0 else ""
+            if not (filler := _filler(slot, asked, text, f"{heading}\n{lead}")) or filler not in piece:
+                break
     return False
+
+
+# The numbers of one sentence tried in turn for a bound, each read in its own clause.
+_MOST_NUMBERS = 4
 
 
 def _term_line(text: str) -> str:
@@ -268,104 +252,6 @@ def _term_line(text: str) -> str:
     "SESSION_COOKIE_NAME" over "Default: 'session'"): a few words, no sentence."""
     first = text.strip().split("\n", 1)[0].strip()
     return first if len(first.split()) <= 4 and not re.search(r"[.!?:;,|]\s*$|^[-*+]\s", first) else ""
-
-
-def _pieces(text: str, passage: str = "") -> list[tuple[str, str]]:
-    """The claim's sentences, each with what its paragraph or list item says before it
-    (``""`` for the first): each paragraph's lines read as one text ("E.g.,\nif the nonce
-    is 3 octets" is one example sentence), each list item apart; a paragraph of code, read
-    line by line, and whole with the sentence that introduces it; a table, row by row, each
-    row under its header row (the header names what each cell is; a row quoted alone takes
-    its header from the passage)."""
-    out: list[tuple[str, str]] = []
-
-    def add(stretch: list[str], intro: str = "") -> None:
-        out.extend((f"{intro}\n{' '.join(stretch[:index])}".strip(), piece) for index, piece in enumerate(stretch))
-
-    for block in re.split(r"\n\s*\n", text):
-        lines = [line for line in block.split("\n") if line.strip()]
-        # The sentence ending in ":" that introduces this block ("Goals the team is working
-        # toward:") is what each of its items or rows says before it.
-        intro = out[-1][1] if lines and out and out[-1][1].rstrip().endswith(":") else ""
-        if intro:
-            # A sentence ending in ":" and the code or list it introduces are one unit as
-            # well ("Using the defaults is equivalent to: ... TimeStamper(fmt=...)").
-            out.append((out[-1][0], out[-1][1] + "\n" + "\n".join(lines)))
-        if lines and all(_TABLE_ROW.search(line) for line in lines):
-            rows = [line for line in lines if not _TABLE_RULE.match(line)]
-            header = _table_header(rows[0], passage)
-            if header:
-                out.extend((intro, f"{header}\n{row}") for row in rows)
-            else:
-                out.extend((intro, f"{rows[0]}\n{row}") for row in rows[1:]) if len(rows) > 1 else out.extend((intro, row) for row in rows)
-        elif any(_CODE_LINE.match(line) for line in lines):
-            add(lines, intro)
-        elif lines:
-            # Each list item is read apart: "- Capital: Talvik" and "- Population: 2.3
-            # million" are two statements, not one sentence.
-            items: list[list[str]] = []
-            for line in lines:
-                if not items or _LIST_ITEM.match(line):
-                    items.append([])
-                items[-1].append(line.strip())
-            for index, item in enumerate(items):
-                # A line that opens the block and ends in ":" introduces the items after it.
-                opener = " ".join(items[0]) if index and not _LIST_ITEM.match(items[0][0]) and items[0][-1].rstrip().endswith(":") else ""
-                add([s.text for s in split_sentences(" ".join(item))], f"{intro}\n{opener}".strip())
-    return out or [("", text)]
-
-
-# The names a table's header gives its columns ("Setting | Default | Meaning").
-_COLUMN_NAMES = frozenset("default defaults value values meaning description setting settings parameter option key name type notes".split())
-
-
-def _is_header_row(piece: str, passage: str) -> bool:
-    """True when ``piece`` is a table's header row alone ("Setting | Default | Meaning"): it
-    names the columns and states no value, whatever its words ("Default"). A first row with
-    a number, or with no column's name, gives a value (a key-value table with no header:
-    "Founded | 1987"), unless it heads three or more columns, none with a number but in
-    brackets ("Pass | Adult | Child (6-15)"), over a row with a number under each of them."""
-    cells = [c.strip().casefold() for c in piece.strip().strip("|").split("|")]
-    if "\n" in piece.strip() or len(cells) < 2 or re.search(r"\d", _BRACKETED.sub(" ", piece)):
-        return False
-    named = any(c in _COLUMN_NAMES for c in cells) and not re.search(r"\d", piece)
-    if not named and len(cells) < 3:
-        return False
-    lines = passage.split("\n")
-    wanted = piece.strip(" \t|")
-    # The first line of a run of rows (as Markdown writes it above its rule, or as the store
-    # renders it, rows only).
-    return any(line.strip(" \t|") == wanted and (not index or not _TABLE_ROW.search(lines[index - 1]))
-               and index + 1 < len(lines) and bool(_TABLE_ROW.search(lines[index + 1])) and (named or _values_under(cells, lines[index + 1:]))
-               for index, line in enumerate(lines))
-
-
-_BRACKETED = lazy_regex(r"\([^)]*\)")
-
-
-def _values_under(header: list[str], below: list[str]) -> bool:
-    """Every value column of ``header`` holds a number in the first row of ``below`` (its
-    Markdown rule passed over): a price table's first prices under "Pass | Adult | Child
-    (6-15)"."""
-    row = next((line for line in below if not _TABLE_RULE.match(line)), "")
-    cells = [c.strip() for c in row.strip().strip("|").split("|")]
-    return len(cells) == len(header) and all(re.search(r"\d", c) for c in cells[1:])
-
-
-def _table_header(row: str, passage: str) -> str:
-    """The header row of the table of ``passage`` that holds ``row`` (the table's first line,
-    as Markdown writes it above its rule and as the store renders it), ``""`` when ``row`` is
-    the header or stands in no table."""
-    lines = passage.split("\n")
-    wanted = row.strip(" \t|")
-    for index, line in enumerate(lines):
-        if line.strip(" \t|") != wanted:
-            continue
-        top = index
-        while top > 0 and _TABLE_ROW.search(lines[top - 1]):
-            top -= 1
-        return lines[top] if top < index and not _TABLE_RULE.match(lines[top]) else ""
-    return ""
 
 
 def _filler(slot: AnswerSlot, asked: str, text: str, context: str) -> str:

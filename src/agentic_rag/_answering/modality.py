@@ -7,7 +7,9 @@ default", "is not limited"), or it is what people usually do with the thing ("mo
 it to 30 seconds", "we recommend 30"): a practice or advice, not the setting's value. A
 heading can say the same of every sentence under it ("Proposed for 6.0", "Roadmap").
 :func:`modality_problem` names which, unless the question asks for just that (a plan, a
-recommendation, a denial, or yes or no).
+recommendation, a denial, or yes or no). :func:`lack_problem` reads a sentence that says the
+asked subject lacks what the value needs ("Added: input shaping for the Duo X; the Mono S lacks
+the accelerometer this needs" for the release that gave the Mono S input shaping).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import re
 
 from agentic_rag._regex import lazy_regex
 
-__all__ = ["NEGATED_MAXIMUM", "NEGATED_MINIMUM", "modality_problem", "yes_no_problem"]
+__all__ = ["NEGATED_MAXIMUM", "NEGATED_MINIMUM", "lack_problem", "modality_problem", "yes_no_problem"]
 
 # A value said to be coming, planned or only possible is not the thing's value today. Plain
 # "will" is documentation's present ("the filter will dump with this function"): only a
@@ -123,3 +125,38 @@ def modality_problem(question: str, clause: str, heading: str = "", lead: str = 
     if _DENIED.search(NEGATED_MINIMUM.sub(" ", NEGATED_MAXIMUM.sub(" ", clause))):
         return "denied"
     return ""
+
+
+# A subject said to lack a thing or its support: "the Mono S lacks the accelerometer this
+# needs", "the Lite does not support it", "is not compatible with". The subject is the words
+# of its clause before the verb.
+_LACKS = lazy_regex(
+    r"(?:^|[;:,.—–(]\s*)(?P<subject>[^;:,.—–()]*?)\s+(?:lacks?|(?:does|do)\s+not\s+(?:have|support)|(?:doesn['’]t|don['’]t)\s+(?:have|support)|"
+    r"(?:is|are)\s+not\s+(?:supported|compatible)|(?:isn['’]t|aren['’]t)\s+(?:supported|compatible)|cannot\s+(?:use|run)|can['’]t\s+(?:use|run))\b",
+    re.IGNORECASE,
+)
+# A name as a question writes it: a capitalised word that does not open it, a model code.
+_QUESTION_NAME = lazy_regex(r"(?<=\s)(?:[A-Z][\w-]*|[\w-]*\d[\w-]*)")
+
+
+def lack_problem(question: str, piece: str) -> str:
+    """``"denied"`` when ``piece`` says that the subject ``question`` asks about lacks a thing
+    or its support (a clause whose subject is named only by names the question states, before
+    "lacks", "does not support", "is not compatible"): the value the sentence gives is for what does
+    have it. A yes/no question, or one asking what is lacking or unsupported, is answered by it;
+    ``""`` otherwise."""
+    if _YES_NO.match(question) or _ASKS_DENIAL.search(question) or re.search(r"\b(?:lack|miss|unsupported|incompatible)", question, re.IGNORECASE):
+        return ""
+    names = {w.casefold() for w in _QUESTION_NAME.findall(question)}
+    for match in _LACKS.finditer(piece):
+        # "does not support trees deeper than 8 levels" states a bound; it denies nothing.
+        if re.match(r"[^;:.—–]*?\b(?:than|above|below|beyond|over|under)\b", piece[match.end():], re.IGNORECASE):
+            continue
+        # The subject's names are all the question's: "the Corvid Lite" is not the Corvid Pro.
+        said = {w.casefold() for w in re.findall(r"\b(?:[A-Z][\w-]*|[\w-]*\d[\w-]*)", match.group("subject"))} - _NOT_NAMES
+        if said and said <= names:
+            return "denied"
+    return ""
+
+
+_NOT_NAMES = frozenset("the a an this that these those its our their it".split())

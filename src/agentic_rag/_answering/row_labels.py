@@ -6,7 +6,9 @@ label that shares no word with the question ("Message size | 256 KB" for the vis
 timeout) is about another item, and one that puts another word beside a word the question
 shares ("Access token lifetime" for the refresh token's lifetime, "accounts receivable" for
 accounts payable, "server.listen_port" for the port the agent listens on, "Day pass" for a
-half-day pass) names a sibling of the asked thing. :func:`label_problem` reads one piece.
+half-day pass) names a sibling of the asked thing. A label that tallies events ("Work parties
+held | 22 | 23") says how many took place, not how many a single one takes: no cap or bound.
+:func:`label_problem` reads one piece.
 """
 
 from __future__ import annotations
@@ -14,13 +16,23 @@ from __future__ import annotations
 import re
 
 from agentic_rag._answering.word_roots import same_root as _same, stem_word as _stem
-from agentic_rag._text.asked_attribute import Aspect, aspects_in, synonyms, words_of
+from agentic_rag._text.asked_attribute import Aspect, asked_aspects, aspects_in, synonyms, words_of
 from agentic_rag._text.relevance import RelevanceModel
 from agentic_rag._regex import lazy_regex
 
-__all__ = ["label_problem"]
+__all__ = ["label_problem", "tally_problem"]
 
 _ENDS = frozenset({Aspect.SERVER, Aspect.CLIENT})
+_BOUNDS = frozenset({Aspect.MAXIMUM, Aspect.MINIMUM})
+# A label that tallies events: a noun and the participle of their taking place ("Work parties
+# held", "Courses run", "Events hosted", "Number of sessions delivered").
+_TALLY = lazy_regex(
+    r"^(?:(?:number|count|total)\s+of\s+)?[A-Za-z][\w '’/-]*?\s+(?:held|run|hosted|organi[sz]ed|staged|conducted|delivered|completed|carried\s+out)$",
+    re.IGNORECASE,
+)
+# A bound asked in words the aspect reader leaves to the verb: "a cap on numbers", "the most
+# they'll take".
+_ASKS_BOUND = lazy_regex(r"\b(?:caps?|capped|limits?|limited|the\s+most|the\s+fewest|the\s+least|at\s+most|at\s+least)\b", re.IGNORECASE)
 # Words a label holds besides the item's own ("Default port", "Maximum size", "Value"), and
 # labels that file a remark rather than name an item ("Note: XML export will be removed ...").
 _NEUTRAL = frozenset(
@@ -74,6 +86,22 @@ def label_problem(question: str, piece: str, model: RelevanceModel) -> str:
 
 # A code that names one of a series: "R2", "KX-40", "B-7" (capitals, then a number).
 _CODE = lazy_regex(r"(?<![\w-])([A-Z]{1,5})-?(\d[\w.]*)(?![\w-])")
+
+
+def tally_problem(question: str, piece: str) -> str:
+    """``"another attribute"`` when ``question`` asks a bound ("Is there a cap on numbers ...
+    - what's the most they'll take?") and ``piece`` gives its figures under a label that
+    tallies events ("Work parties held | 22 | 23"): how many took place is no cap on how many
+    one takes. ``""`` otherwise, whether the question is put as yes or no or asks the value.
+
+    Args:
+        question: The asked clause of one question part.
+        piece: A table row under its header row, or a line.
+    """
+    label = _label(piece)
+    if label and _TALLY.match(label) and (asked_aspects(question) & _BOUNDS or _ASKS_BOUND.search(question)):
+        return "another attribute"
+    return ""
 
 
 def _sibling_code(question: str, label: str) -> bool:

@@ -6,8 +6,9 @@ and "Adult single | £7.80 | seasonal*" under "Ticket | Inchmurran | Kilvane" gi
 Inchmurran and none to Kilvane. A column the question names (by an asked bound, "the maximum
 value", by a name it states, "to Kilvane", with the header's plain words, "on the Carrick Isle
 route", or by the header's word in any case, "child" for "Child (6-15)") is the asked one: a value in another column
-answers another question, and the asked column's own cell ("—", "seasonal", "on request")
-gives no value. :func:`column_problem` reads one row under its header.
+answers another question, and the asked column's own cell ("—", "seasonal", "on request", or
+words with no number for a number asked: "Through the Hub" beside "up to 24 alarms") gives no
+value. :func:`column_problem` reads one row under its header.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 
 from agentic_rag._answering.amounts import table_cells
 from agentic_rag._regex import lazy_regex
-from agentic_rag._text.answer_slots import SlotKind
+from agentic_rag._text.answer_slots import SlotKind, read_slot, slot_filler
 from agentic_rag._text.asked_attribute import Aspect, asked_aspects, aspects_in
 
 __all__ = ["column_problem", "empty_default"]
@@ -39,7 +40,8 @@ _QUALIFIER = lazy_regex(r"\([^)]*\)")
 
 def column_problem(question: str, piece: str) -> str:
     """``"no value"`` when ``piece``, a table row under its header row, leaves every column
-    ``question`` asks about without a value ("—", "seasonal*"), whatever the other columns
+    ``question`` asks about without a value ("—", "seasonal*"), or without the number or
+    version it asks for (a cell of words, "Through the Hub"), whatever the other columns
     give; ``""`` otherwise, and for a piece that is no table row or a question that names
     none of its columns.
 
@@ -55,6 +57,12 @@ def column_problem(question: str, piece: str) -> str:
         return ""
     values = [cells[1 + index][1] for index in asked]
     if all(_NO_VALUE.match(value) for value in values):
+        return "no value"
+    # "Interlink | Through the Emberwatch Hub (sold separately) | Wireless, up to 24 alarms"
+    # under "| EW-210 | EW-460": the asked model's cell says how, with no number; the number
+    # stands in the other model's cell and is that model's.
+    slot = read_slot(question)
+    if slot.kind in (SlotKind.NUMBER, SlotKind.VERSION) and not any(slot_filler(slot, value) for value in values):
         return "no value"
     return ""
 

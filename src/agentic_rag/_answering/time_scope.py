@@ -3,7 +3,10 @@
 A sentence can give the asked attribute in the asked words and still answer another question:
 "What was the occupancy in 2025?" is not answered by "Occupancy in 2024 was 68%", a sentence
 that states its year and states another, nor by a yearless headline under "Annual Review
-2024", nor "What output does the mill have with its new turbine?" by today's output.
+2024", nor "What output does the mill have with its new turbine?" by today's output, nor
+"When will the chapel reopen?" by "The chapel is closed from 17 March 2025": a time to come
+asked of an event is given by a sentence that names that event ("reopens on ..."), or for a
+return to a state, the end of the state it leaves ("closed until ...").
 :func:`period_problem` reads one sentence (a line, a table row) with its heading against the
 years the question names; a sentence and heading that name no year are left to the other
 checks.
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from agentic_rag._answering.word_roots import same_root, stem_word
 from agentic_rag._regex import lazy_regex
 
 __all__ = ["period_problem", "years_in"]
@@ -51,11 +55,15 @@ def period_problem(question: str, piece: str, heading: str = "", filler: str = "
     that names no year of its own is dated by the innermost section of ``heading`` that
     names one ("Annual Review 2023 › Highlights", "2023 in figures"): a report's headline
     figures are that year's. ``"no value"`` when it asks when a thing is and ``piece`` names
-    only the time the question already gives ("on Sunday" for "When is the Sunday set?")."""
+    only the time the question already gives ("on Sunday" for "When is the Sunday set?"), or
+    asks when an event will be and ``piece`` names no time, or a time of another event
+    ("closed from 17 March" for when it reopens)."""
     if _ASKS_CHANGED_STATE.search(question) and _NOW.search(piece):
         return "another subject"  # the value before the change the question asks about
     if _repeats_time(question, piece):
         return "no value"
+    if problem := _event_problem(question, piece):
+        return problem
     asked = years_in(question)
     if not asked:
         return ""
@@ -114,3 +122,27 @@ def _repeats_time(question: str, piece: str) -> bool:
     asked = {m.group().casefold().rstrip("s") for m in _TIME_WORD.finditer(question)}
     stated = {m.group().casefold().rstrip("s") for m in _TIME_WORD.finditer(piece)}
     return bool(asked) and bool(stated) and stated <= asked
+
+
+# "When will the chapel at Ashcombe Road reopen?", "When will the feature be released?": a time
+# to come asked of an event, named by the question's last word.
+_ASKS_EVENT = lazy_regex(r"^\W*(?:(?:so|and|but)\s+)?when\s+will\s+[^?]*?\b([a-z][\w-]*)\W*$", re.IGNORECASE)
+# The events that return a thing to a state: their time is the end of the state it leaves
+# ("closed until 1 December").
+_RETURNS = lazy_regex(r"^re[a-z]|^(?:resume|return|restart)", re.IGNORECASE)
+_UNTIL = lazy_regex(r"\b(?:until|till|through)\b", re.IGNORECASE)
+
+
+def _event_problem(question: str, piece: str) -> str:
+    """``"no value"`` when ``question`` asks when an event will be and ``piece`` names no time;
+    ``"another attribute"`` when it names one but not the event: no word of the event's root
+    ("reopen", "reopening", "re-opens"), nor, for a return to a state, an "until" (its end)."""
+    asked = _ASKS_EVENT.match(question)
+    if asked is None:
+        return ""
+    if not _TIME_WORD.search(piece):
+        return "no value"
+    event = stem_word(asked.group(1).casefold().replace("-", ""))
+    if any(same_root(stem_word(w.casefold().replace("-", "")), event) for w in re.findall(r"[\w'’-]+", piece)):
+        return ""
+    return "" if _RETURNS.match(asked.group(1)) and _UNTIL.search(piece) else "another attribute"

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from agentic_rag._answering.amounts import table_cells
-from agentic_rag._answering.unoffered import own_definition_untold, withdrawn_offer
+from agentic_rag._answering.unoffered import definition_denied, own_definition_untold, withdrawn_offer
 from agentic_rag._answering.word_roots import shares_root as _shared
 from agentic_rag._regex import lazy_regex
 from agentic_rag._text.relevance import RelevanceModel
@@ -106,7 +106,7 @@ def withholds(question: str, heading: str, lead: str, piece: str, model: Relevan
     if cells is not None:
         if not any(_WITHHELD_CELL.match(c) and _cell_asked(question, header, cells, model) for header, c in cells[1:]):
             return False
-    elif withdrawn_offer(question, lead, piece, model) or own_definition_untold(question, piece, model):
+    elif withdrawn_offer(question, lead, piece, model) or own_definition_untold(question, piece, model) or definition_denied(question, piece):
         return True
     elif not (match := _WITHHOLDS.search(piece)):
         return False
