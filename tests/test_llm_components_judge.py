@@ -96,6 +96,21 @@ class VerdictTest(unittest.TestCase):
         self.assertIs(assessment.status, SufficiencyStatus.INSUFFICIENT)
         self.assertIn("out of range", assessment.rationale)
 
+    def test_a_conflict_on_a_should_fact_keeps_its_sides_and_decides_nothing(self) -> None:
+        # Two documents disagree on an earlier value (a should fact) and agree on what is
+        # asked: the question has one answer, and the sides are still listed for it to say.
+        snippets = (fixture_snippet("zeta-labs"), fixture_snippet("zeta-directory"), fixture_snippet("ann-vale"))
+        staff = [{"fact_id": "staff", "groups": [{"value": "40", "snippet_indices": [1]}, {"value": "45", "snippet_indices": [2]}]}]
+        for label in ("sufficient", "conflicting"):
+            with self.subTest(label=label):
+                _, assessment = self.assess(verdict(label=label, covered=("founder", "birthplace", "staff"), conflicts=staff), snippets)
+                self.assertIs(assessment.label, AnswerabilityLabel.SUFFICIENT)
+                self.assertIs(assessment.status, SufficiencyStatus.SUFFICIENT)
+                self.assertEqual([c.fact_id for c in assessment.conflicts], ["staff"])
+        _, assessment = self.assess(verdict(status="insufficient", label="conflicting", covered=("founder",), missing=("birthplace",),
+                                            conflicts=staff), snippets)
+        self.assertIs(assessment.label, AnswerabilityLabel.USEFUL_BUT_INCOMPLETE)
+
     def test_conflicting_label_without_a_valid_conflict_is_lowered(self) -> None:
         _, assessment = self.assess(verdict(status="insufficient", label="conflicting"))
         self.assertIs(assessment.label, AnswerabilityLabel.USEFUL_BUT_INCOMPLETE)

@@ -10,8 +10,11 @@ verdict is then made consistent, always toward *less* sufficient:
 * conflicts on unknown facts, groups citing no document in range, and conflicts left with
   fewer than two sides are dropped;
 * SUFFICIENT needs the sufficient label, the sufficient status, no must fact missing, no
-  conflict and the plan's ``min_sufficiency``; anything less is INSUFFICIENT with the label
-  lowered to ``conflicting``, ``useful_but_incomplete`` or ``insufficient``.
+  conflict on a must fact and the plan's ``min_sufficiency``; anything less is INSUFFICIENT
+  with the label lowered to ``conflicting``, ``useful_but_incomplete`` or ``insufficient``. A
+  conflict on a should or may fact (an earlier value beside the asked current one) is kept,
+  with its sides, for the answer to say, and decides nothing: the question still has one
+  answer.
 
 The score is computed, not asked for: covered facts' priority weights over all weights. The
 documents the model names for each covered fact become the assessment's ``support``, which
@@ -206,12 +209,20 @@ class LLMSufficiencyJudge(LLMComponent):
         said_sufficient = answer.get("status") == SufficiencyStatus.SUFFICIENT.value
         must_missing = [f.id for f in plan.facts if f.priority is FactPriority.MUST and f.id in missing]
         lowered = AnswerabilityLabel.USEFUL_BUT_INCOMPLETE if covered else AnswerabilityLabel.INSUFFICIENT
-        if conflicts and label is not AnswerabilityLabel.CONFLICTING and label is not AnswerabilityLabel.UNANSWERABLE:
-            notes.append(f"label {label.value} with conflicts on {[c.fact_id for c in conflicts]} became conflicting")
+        # Only a conflict on a must fact leaves the question without one answer: documents that
+        # disagree on a should or may fact (an earlier default beside the asked current one)
+        # are listed with both sides, as should and may facts never make the context
+        # insufficient either.
+        must = {f.id for f in plan.facts if f.priority is FactPriority.MUST}
+        deciding = [c.fact_id for c in conflicts if c.fact_id in must]
+        if deciding and label is not AnswerabilityLabel.CONFLICTING and label is not AnswerabilityLabel.UNANSWERABLE:
+            notes.append(f"label {label.value} with conflicts on {deciding} became conflicting")
             label = AnswerabilityLabel.CONFLICTING
-        elif label is AnswerabilityLabel.CONFLICTING and not conflicts:
-            notes.append(f"label conflicting without a valid conflict became {lowered.value}")
-            label = lowered
+        elif label is AnswerabilityLabel.CONFLICTING and not deciding:
+            kept = AnswerabilityLabel.SUFFICIENT if conflicts and said_sufficient else lowered
+            why = "on no must fact" if conflicts else "without a valid conflict"
+            notes.append(f"label conflicting {why} became {kept.value}")
+            label = kept
         if label is AnswerabilityLabel.SUFFICIENT:
             why = []
             if not said_sufficient:
