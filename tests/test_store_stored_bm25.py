@@ -81,6 +81,8 @@ class DocsQaEquivalenceTest(unittest.TestCase):
         paths = sorted({memory.get(hit).metadata["path"] for hit, _ in top10(memory, "configuration field")})[:3] + ["no/such.md"]
         for query in ("configuration field", "install"):
             self.assertEqual(top10(stored, query, where={"path": paths}), top10(memory, query, where={"path": paths}))
+            mixed = {"path": [*paths, 7]}  # a value no path equals, of another type
+            self.assertEqual(top10(stored, query, where=mixed), top10(memory, query, where=mixed))
             self.assertEqual(top10(stored, query, where={"path": paths}, corpus_ids=corpora[:1]),
                              top10(memory, query, where={"path": paths}, corpus_ids=corpora[:1]))
         for term in ("configur", "flask", "nosuchterm"):

@@ -320,8 +320,8 @@ class _RowIds:
 def _path_rowids(db: sqlite3.Connection, paths: Any) -> Iterator[int]:
     """The rowids of the chunks of ``paths`` (one path, or a frozenset of them: a filter's
     normalised value)."""
-    wanted = sorted(paths) if isinstance(paths, frozenset) else [paths]
-    wanted = [path for path in wanted if isinstance(path, str)]  # a chunk's path is a string
+    # A chunk's path is a string: any other value matches no chunk (and is not sorted with them).
+    wanted = sorted(path for path in (paths if isinstance(paths, frozenset) else (paths,)) if isinstance(path, str))
     for start in range(0, len(wanted), 500):  # SQLite's parameter limit
         part = wanted[start:start + 500]
         for (rowid,) in db.execute(f"SELECT rowid FROM chunks WHERE path IN ({', '.join('?' * len(part))})", part):
